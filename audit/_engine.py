@@ -113,7 +113,7 @@ class _RuleRunner:
     def command(self, subject: CommandSubject) -> None:
         dispatch = self.dispatch
         if subject.name is not None:
-            entries = dispatch.by_command.get(subject.name)
+            entries = dispatch.by_command.get(subject.name) or dispatch.by_command.get(self.tables.table_name(subject.name))
             if entries:
                 self._run(entries, subject, subject.location)
         self._run(dispatch.any_command, subject, subject.location)

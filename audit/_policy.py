@@ -101,15 +101,17 @@ class Tables:
         """The interpreter family of a command basename (`python3.12` included)."""
         if name is None:
             return None
-        spec = self.interpreters_by_name.get(name)
-        if spec is not None:
-            return spec
-        base = _VERSION_SUFFIX.sub("", name)
-        if base != name:
-            spec = self.interpreters_by_name.get(base) or self.interpreters_by_name.get(base.rstrip("-"))
-            if spec is not None and spec.versioned:
-                return spec
-        return None
+        return self.interpreters_by_name.get(self.table_name(name))
+
+    def table_name(self, name: str) -> str:
+        """The name the tables know a command by: `python3.12` is `python3`'s family member `python`."""
+        if name in self.interpreters_by_name:
+            return name
+        base = _VERSION_SUFFIX.sub("", name).rstrip("-")
+        spec = self.interpreters_by_name.get(base)
+        if base != name and spec is not None and spec.versioned:
+            return base
+        return name
 
 
 @dataclass(frozen=True, slots=True)

@@ -106,6 +106,8 @@ def _run_parser(data: bytes, deadline: float):  # type: ignore[no-untyped-def]
     try:
         return parser.parse(read, progress_callback=cancel)
     except ValueError as error:  # py-tree-sitter's way of reporting a cancelled parse
+        # A cancelled parser resumes the old input on its next call unless reset.
+        parser.reset()
         raise BudgetExceeded("tree-sitter parse exceeded the time budget") from error
 
 
@@ -514,6 +516,8 @@ class _Builder:
                 continue  # `$"..."` is a translated string: the `$` is not text
             self.word_parts(node, parts)
         start = self.chars(nodes[0])[0]
+        if len(parts) > 1:
+            parts = _merge_literals(parts)
         end = self.chars(nodes[-1])[1]
         return ast.Word(tuple(parts), self.origin.span(start, end), self.text[start:end])
 
@@ -672,6 +676,23 @@ class _Builder:
             elif child.type not in ("[[", "]]", "[", "]"):
                 stack.extend(reversed(child.children))
         return found
+
+
+def _merge_literals(parts: list[ast.WordPart]) -> list[ast.WordPart]:
+    """Join neighbouring literals of the same quoting (tree-sitter splits `PATH`, `=`)."""
+    merged: list[ast.WordPart] = []
+    for part in parts:
+        previous = merged[-1] if merged else None
+        if (
+            type(part) is ast.Literal
+            and type(previous) is ast.Literal
+            and previous.quoted == part.quoted  # type: ignore[union-attr]
+            and previous.span.end == part.span.start  # type: ignore[union-attr]
+        ):
+            merged[-1] = ast.Literal(previous.text + part.text, part.quoted, Span(previous.span.start, part.span.end))  # type: ignore[union-attr]
+        else:
+            merged.append(part)
+    return merged
 
 
 _COMMAND_HANDLERS: dict[str, Callable[[_Builder, Node], ast.Command | None]] = {

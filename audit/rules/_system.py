@@ -76,7 +76,7 @@ def read_password_hashes(subject: CommandSubject, tables: Tables) -> Iterator[Hi
     rationale="Process environments hold API keys and tokens of the agent and of other processes.",
     safer_alternative="Read the one variable you need with `printenv NAME`.",
     inspects=Inspects.COMMAND,
-    must_match=("cat /proc/self/environ", "strings /proc/1/environ", "cat /proc/*/environ", "tr '\\0' '\\n' < /proc/self/environ"),
+    must_match=("cat /proc/self/environ", "strings /proc/1/environ", "cat /proc/*/environ", "xxd /proc/1/task/1/environ"),
     must_not_match=("cat /proc/cpuinfo", "env", "printenv PATH", "cat /proc/self/status"),
 )
 def read_process_environment(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
@@ -92,7 +92,7 @@ def read_process_environment(subject: CommandSubject, tables: Tables) -> Iterato
     rationale="`< /etc/shadow` hands the file to any command, however harmless its name.",
     safer_alternative="Do not read these files.",
     inspects=Inspects.REDIRECT,
-    must_match=("cat < /etc/shadow", "xargs -0 < /proc/self/environ", "while read l; do :; done < /etc/gshadow"),
+    must_match=("cat < /etc/shadow", "xargs -0 < /proc/self/environ", "tr '\\0' '\\n' < /proc/self/environ", "while read l; do :; done < /etc/gshadow"),
     must_not_match=("cat < /etc/hosts", "echo x > /etc-backup.txt"),
 )
 def read_secret_by_redirect(subject: RedirectSubject, tables: Tables) -> Iterator[Hit]:
