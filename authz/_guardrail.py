@@ -44,7 +44,8 @@ def check_decision(answer: object) -> AuthzDecision:
     if not isinstance(answer.allow, bool):
         raise MalformedDecisionError(f"allow must be a bool, got {type(answer.allow).__name__}")
     if not isinstance(answer.reasons, tuple) or not all(
-        isinstance(reason, AuthzReason) and isinstance(reason.code, str) for reason in answer.reasons
+        isinstance(reason, AuthzReason) and isinstance(reason.code, str)
+        for reason in answer.reasons
     ):
         raise MalformedDecisionError("reasons must be a tuple of AuthzReason with string codes")
     if answer.rule_id is not None and not isinstance(answer.rule_id, str):
@@ -172,7 +173,11 @@ class _Settlement:
                 ToolCallOutcome.DENIED,
                 f"The tool call {tool_name!r} was denied: the authorization request was invalid.",
                 "guardrail:invalid-request",
-                (ReasonCode.INVALID_REQUEST.reason(f"the guardrail rejected the request ({error_type})"),),
+                (
+                    ReasonCode.INVALID_REQUEST.reason(
+                        f"the guardrail rejected the request ({error_type})"
+                    ),
+                ),
                 error_type,
             )
         code = (
@@ -189,7 +194,9 @@ class _Settlement:
                 reasons,
                 error_type,
             )
-        return self._record(ToolCallOutcome.FAILED_OPEN, "", "guardrail:fail-open", reasons, error_type)
+        return self._record(
+            ToolCallOutcome.FAILED_OPEN, "", "guardrail:fail-open", reasons, error_type
+        )
 
     def _record(
         self,

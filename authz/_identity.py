@@ -55,14 +55,18 @@ def normalize_authz_attributes(raw: object) -> Mapping[str, Any]:
     """
     if raw is None:
         return MappingProxyType({})
-    return _frozen_copy(require_mapping(raw, AUTHZ_ATTRIBUTES), AUTHZ_ATTRIBUTES)
+    return _frozen_mapping(require_mapping(raw, AUTHZ_ATTRIBUTES), AUTHZ_ATTRIBUTES)
+
+
+def _frozen_mapping(mapping: Mapping[Any, Any], path: str) -> Mapping[str, Any]:
+    return MappingProxyType(
+        {key: _frozen_copy(item, f"{path}[{key!r}]") for key, item in mapping.items()}
+    )
 
 
 def _frozen_copy(value: Any, path: str) -> Any:
     if isinstance(value, Mapping):
-        return MappingProxyType(
-            {key: _frozen_copy(item, f"{path}[{key!r}]") for key, item in value.items()}
-        )
+        return _frozen_mapping(value, path)
     if isinstance(value, list | tuple):
         return tuple(_frozen_copy(item, f"{path}[{index}]") for index, item in enumerate(value))
     try:

@@ -160,19 +160,7 @@ class RbacProvider:
         resource = _known_resource(request.resource)
         action = _required_text(request.action, "action")
         target = _required_text(request.target, "target")
-        if resource in _ACTION_LISTED_RESOURCES:
-            if target != WHOLE_RESOURCE:
-                raise AuthzRequestError(
-                    f"{resource.value} has no named targets: ask about target "
-                    f"{WHOLE_RESOURCE!r}, got {target!r}"
-                )
-            known_actions = _ACTION_LISTED_RESOURCES[resource]
-            if action not in known_actions:
-                raise AuthzRequestError(
-                    f"unknown {resource.entry_label} {action!r}; known: {', '.join(sorted(known_actions))}"
-                )
-            return self._decide(role, resource, action)
-        return self._decide(role, resource, _named_target(target))
+        return self._decide(role, resource, _subject(resource, action, target))
 
     async def aauthorize(self, request: AuthzRequest) -> AuthzDecision:
         return self.authorize(request)
@@ -256,6 +244,25 @@ def _known_resource(value: object) -> Resource:
         ) from None
 
 
+def _subject(resource: Resource, action: str, target: str) -> str:
+    """What a role's lists are matched against: the target, or the action of an unnamed resource."""
+    known_actions = _ACTION_LISTED_RESOURCES.get(resource)
+    if known_actions is None:
+        return _named_target(target)
+    if target != WHOLE_RESOURCE:
+        raise AuthzRequestError(
+            f"{resource.value} has no named targets: ask about target "
+            f"{WHOLE_RESOURCE!r}, got {target!r}"
+        )
+    if action not in known_actions:
+        raise AuthzRequestError(_unknown_action(resource, action, known_actions))
+    return action
+
+
+def _unknown_action(resource: Resource, action: str, known_actions: frozenset[str]) -> str:
+    return f"unknown {resource.entry_label} {action!r}; known: {', '.join(sorted(known_actions))}"
+
+
 def _named_target(target: str) -> str:
     if target == WHOLE_RESOURCE:
         raise AuthzRequestError(
@@ -289,7 +296,9 @@ class _PolicyLoader:
             raise self._error(path, f"expected a table, got {value!r}")
         return value
 
-    def _reject_unknown_keys(self, table: Mapping[str, Any], path: str, known: Sequence[str]) -> None:
+    def _reject_unknown_keys(
+        self, table: Mapping[str, Any], path: str, known: Sequence[str]
+    ) -> None:
         for key in table:
             if key not in known:
                 raise self._error(
@@ -391,8 +400,4 @@ class _PolicyLoader:
             raise self._error(path, f"write {WHOLE_RESOURCE!r} alone, not inside a list")
         known_actions = _ACTION_LISTED_RESOURCES.get(resource)
         if known_actions is not None and entry not in known_actions:
-            raise self._error(
-                path,
-                f"unknown {resource.entry_label} {entry!r}; "
-                f"known: {', '.join(sorted(known_actions))}",
-            )
+            raise self._error(path, _unknown_action(resource, entry, known_actions))

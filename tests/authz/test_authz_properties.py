@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import string
 from collections.abc import Mapping
@@ -25,12 +26,16 @@ from authz import (
 )
 
 names = st.text(alphabet=string.ascii_lowercase + string.digits + "_-", min_size=1, max_size=6)
-scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5)
+scalars = (
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5)
+)
 plain_data = st.recursive(
     scalars | st.sets(st.integers(), max_size=3),
-    lambda children: st.lists(children, max_size=3)
-    | st.tuples(children, children)
-    | st.dictionaries(st.text(max_size=4), children, max_size=3),
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.tuples(children, children)
+        | st.dictionaries(st.text(max_size=4), children, max_size=3)
+    ),
     max_leaves=12,
 )
 attributes = st.none() | st.dictionaries(st.text(max_size=6), plain_data, max_size=4)
@@ -76,10 +81,8 @@ def _plain(value: Any) -> Any:
 @given(contexts)
 def test_the_builder_never_mutates_its_input(context: dict[str, Any]) -> None:
     before = copy.deepcopy(context)
-    try:
+    with contextlib.suppress(AuthzTypeError):
         build_principal(context)
-    except AuthzTypeError:
-        pass
     assert context == before
 
 
@@ -124,13 +127,18 @@ def test_filter_never_adds_and_keeps_order(rule: Any, items: list[str]) -> None:
     kept = provider.filter_resources(principal, "tools", items)
     assert _is_subsequence(kept, items)
     assert kept == [
-        item for item in items
+        item
+        for item in items
         if provider.authorize(AuthzRequest(principal, "tools", "call", item)).allow
     ]
 
 
-@given(name_sets, st.lists(names, unique=True, min_size=1, max_size=5), names,
-       st.sampled_from(["deny", "allow"]))
+@given(
+    name_sets,
+    st.lists(names, unique=True, min_size=1, max_size=5),
+    names,
+    st.sampled_from(["deny", "allow"]),
+)
 def test_deny_always_wins(allow: Any, deny: list[str], other: str, unmentioned: str) -> None:
     provider = _provider({"allow": allow, "deny": deny}, unmentioned)
     principal = build_principal({"user_role": "r"})
@@ -164,4 +172,3 @@ def test_no_client_value_of_an_identity_key_survives_sanitising(
         assert principal.oauth_id is None
     for key in set(context) - set(IDENTITY_KEYS):
         assert sanitised["context"][key] is context[key]
-

@@ -20,7 +20,9 @@ def _authz_section() -> str:
 
 
 def _fenced(language: str) -> list[str]:
-    return re.findall(rf"^```{language}\n(.*?)^```$", _authz_section(), flags=re.DOTALL | re.MULTILINE)
+    return re.findall(
+        rf"^```{language}\n(.*?)^```$", _authz_section(), flags=re.DOTALL | re.MULTILINE
+    )
 
 
 def test_the_readme_shows_one_policy_file_and_runnable_sessions() -> None:

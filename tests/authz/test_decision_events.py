@@ -79,7 +79,10 @@ def test_failure_event_names_the_error_class() -> None:
     evaluate_tool_call(StubGuardrail(raises(ConnectionError("x"))), "ls", "c", {}, {}, sink=sink)
     record = sink.events[0].to_dict()
     assert (record["outcome"], record["allow"], record["error_type"], record["reason_codes"]) == (
-        "failed_closed", False, "ConnectionError", ["provider_error"]
+        "failed_closed",
+        False,
+        "ConnectionError",
+        ["provider_error"],
     )
 
 
@@ -102,8 +105,16 @@ def test_serialised_events_never_contain_tool_input_or_identifiers(
         else StubGuardrail(guardrail_answer)
     )
     stream = io.StringIO()
-    evaluate_tool_call(guardrail, "bash", "call-1", SECRET_INPUT, SECRET_CONTEXT,
-                       fail_closed=fail_closed, sink=JsonLinesDecisionSink(stream), log_allows=True)
+    evaluate_tool_call(
+        guardrail,
+        "bash",
+        "call-1",
+        SECRET_INPUT,
+        SECRET_CONTEXT,
+        fail_closed=fail_closed,
+        sink=JsonLinesDecisionSink(stream),
+        log_allows=True,
+    )
     written = stream.getvalue()
     assert written.count("\n") == 1
     for secret in SECRET_VALUES:
@@ -151,12 +162,20 @@ def test_logger_sink_logs_the_json_event_at_the_outcomes_level(
 ) -> None:
     logger = logging.getLogger("authz.test.decisions")
     with caplog.at_level(logging.INFO, logger=logger.name):
-        evaluate_tool_call(StubGuardrail(answer), "bash", "call-1", SECRET_INPUT, SECRET_CONTEXT,
-                           fail_closed=fail_closed, sink=logger)
+        evaluate_tool_call(
+            StubGuardrail(answer),
+            "bash",
+            "call-1",
+            SECRET_INPUT,
+            SECRET_CONTEXT,
+            fail_closed=fail_closed,
+            sink=logger,
+        )
     [record] = caplog.records
     assert record.levelno == level
-    assert json.loads(record.getMessage()) == record.authz_event
-    assert record.authz_event["tool_name"] == "bash"
+    logged_event = getattr(record, "authz_event")  # noqa: B009 - set through `extra`
+    assert json.loads(record.getMessage()) == logged_event
+    assert logged_event["tool_name"] == "bash"
 
 
 def test_event_json_is_the_dict_with_sorted_keys() -> None:
@@ -166,8 +185,12 @@ def test_event_json_is_the_dict_with_sorted_keys() -> None:
 
 @pytest.mark.parametrize(
     ("outcome", "allow"),
-    [(ToolCallOutcome.ALLOWED, True), (ToolCallOutcome.DENIED, False),
-     (ToolCallOutcome.FAILED_CLOSED, False), (ToolCallOutcome.FAILED_OPEN, True)],
+    [
+        (ToolCallOutcome.ALLOWED, True),
+        (ToolCallOutcome.DENIED, False),
+        (ToolCallOutcome.FAILED_CLOSED, False),
+        (ToolCallOutcome.FAILED_OPEN, True),
+    ],
 )
 def test_event_allow_follows_the_outcome(outcome: ToolCallOutcome, allow: bool) -> None:
     assert _event(outcome=outcome).allow is allow

@@ -101,8 +101,10 @@ def test_explicit_empty_allowlist_denies_every_tool(
 ) -> None:
     rbac = RbacProvider({"unmentioned_resources": "allow", "roles": {"user": {"tools": empty}}})
     guardrail = GuardrailAuthorizationAdapter(rbac)
-    decisions = [evaluate(guardrail, tool, None, {}, USER_CONTEXT, sink=sink)
-                 for tool in ("ls", "bash", "web_search")]
+    decisions = [
+        evaluate(guardrail, tool, None, {}, USER_CONTEXT, sink=sink)
+        for tool in ("ls", "bash", "web_search")
+    ]
     assert [decision.allow for decision in decisions] == [False, False, False]
     assert {decision.rule_id for decision in decisions} == {"rbac:user:tools:unlisted"}
     assert len(sink.events) == 3
@@ -114,14 +116,25 @@ PROVIDER_FAILURES: list[tuple[str, Callable[[Any], Any], str, str]] = [
     ("returns None", returns(None), "malformed_decision", "MalformedDecisionError"),
     ("returns a dict", returns({"allow": True}), "malformed_decision", "MalformedDecisionError"),
     ("returns True", returns(True), "malformed_decision", "MalformedDecisionError"),
-    ("allow is a string", returns(AuthzDecision(allow="false")), "malformed_decision",  # type: ignore[arg-type]
-     "MalformedDecisionError"),
-    ("reasons are strings", returns(AuthzDecision(allow=True, reasons=("ok",))),  # type: ignore[arg-type]
-     "malformed_decision", "MalformedDecisionError"),
+    (
+        "allow is a string",
+        returns(AuthzDecision(allow="false")),  # type: ignore[arg-type]
+        "malformed_decision",
+        "MalformedDecisionError",
+    ),
+    (
+        "reasons are strings",
+        returns(AuthzDecision(allow=True, reasons=("ok",))),  # type: ignore[arg-type]
+        "malformed_decision",
+        "MalformedDecisionError",
+    ),
 ]
 failures = pytest.mark.parametrize(
     ("answer", "code", "error_type"),
-    [pytest.param(answer, code, error_type, id=name) for name, answer, code, error_type in PROVIDER_FAILURES],
+    [
+        pytest.param(answer, code, error_type, id=name)
+        for name, answer, code, error_type in PROVIDER_FAILURES
+    ],
 )
 
 
@@ -131,13 +144,19 @@ failures = pytest.mark.parametrize(
 def test_guardrail_failure_denies_when_failing_closed(
     evaluate: Evaluate, answer: Any, code: str, error_type: str, wrap: str, sink: RecordingSink
 ) -> None:
-    guardrail = StubGuardrail(answer) if wrap == "guardrail" else GuardrailAuthorizationAdapter(StubProvider(answer))
+    guardrail = (
+        StubGuardrail(answer)
+        if wrap == "guardrail"
+        else GuardrailAuthorizationAdapter(StubProvider(answer))
+    )
     decision = evaluate(guardrail, "ls", "call-3", {}, USER_CONTEXT, sink=sink)
     assert not decision.allow
     assert decision.outcome is ToolCallOutcome.FAILED_CLOSED
     assert decision.rule_id == "guardrail:fail-closed"
     assert [reason.code for reason in decision.reasons] == [code]
-    assert decision.message == "The tool call 'ls' was denied because the authorization check failed."
+    assert (
+        decision.message == "The tool call 'ls' was denied because the authorization check failed."
+    )
     assert [(event.outcome, event.error_type) for event in sink.events] == [
         (ToolCallOutcome.FAILED_CLOSED, error_type)
     ]
@@ -148,8 +167,9 @@ def test_guardrail_failure_denies_when_failing_closed(
 def test_guardrail_failure_allows_when_failing_open(
     evaluate: Evaluate, answer: Any, code: str, error_type: str, sink: RecordingSink
 ) -> None:
-    decision = evaluate(StubGuardrail(answer), "ls", "call-3", {}, USER_CONTEXT,
-                        fail_closed=False, sink=sink)
+    decision = evaluate(
+        StubGuardrail(answer), "ls", "call-3", {}, USER_CONTEXT, fail_closed=False, sink=sink
+    )
     assert decision.allow
     assert decision.outcome is ToolCallOutcome.FAILED_OPEN
     assert decision.rule_id == "guardrail:fail-open"
@@ -166,8 +186,15 @@ def test_request_the_policy_rejects_as_invalid_is_denied_even_failing_open(
     evaluate: Evaluate, fail_closed: bool, team_rbac: RbacProvider, sink: RecordingSink
 ) -> None:
     guardrail = GuardrailAuthorizationAdapter(team_rbac)
-    decision = evaluate(guardrail, "ls", "call-4", {}, {"user_role": "superuser"},
-                        fail_closed=fail_closed, sink=sink)
+    decision = evaluate(
+        guardrail,
+        "ls",
+        "call-4",
+        {},
+        {"user_role": "superuser"},
+        fail_closed=fail_closed,
+        sink=sink,
+    )
     assert not decision.allow
     assert decision.outcome is ToolCallOutcome.DENIED
     assert decision.rule_id == "guardrail:invalid-request"
@@ -182,8 +209,9 @@ def test_request_the_policy_rejects_as_invalid_is_denied_even_failing_open(
 def test_empty_tool_name_is_denied_as_an_invalid_request(
     evaluate: Evaluate, team_rbac: RbacProvider
 ) -> None:
-    decision = evaluate(GuardrailAuthorizationAdapter(team_rbac), "", None, {}, USER_CONTEXT,
-                        fail_closed=False)
+    decision = evaluate(
+        GuardrailAuthorizationAdapter(team_rbac), "", None, {}, USER_CONTEXT, fail_closed=False
+    )
     assert (decision.allow, decision.rule_id) == (False, "guardrail:invalid-request")
 
 
@@ -196,7 +224,9 @@ def test_guardrail_sees_the_principal_built_from_the_context(evaluate: Evaluate)
     assert (request.principal.role, request.principal.is_internal) == ("guest", False)
     assert request.principal.attributes == {"groups": ("a",)}
     assert (request.tool_name, request.tool_call_id, dict(request.tool_input)) == (
-        "ls", "call-5", {"path": "/"}
+        "ls",
+        "call-5",
+        {"path": "/"},
     )
 
 
@@ -221,7 +251,11 @@ def test_non_mapping_context_raises_a_type_error_before_the_guardrail_is_asked(
 @both_twins
 @pytest.mark.parametrize(
     ("tool_name", "tool_call_id", "tool_args", "fragment"),
-    [(None, None, {}, "tool_name"), ("ls", 5, {}, "tool_call_id"), ("ls", None, "ls -la", "tool_input")],
+    [
+        (None, None, {}, "tool_name"),
+        ("ls", 5, {}, "tool_call_id"),
+        ("ls", None, "ls -la", "tool_input"),
+    ],
 )
 def test_malformed_tool_call_raises_a_type_error(
     evaluate: Evaluate, tool_name: Any, tool_call_id: Any, tool_args: Any, fragment: str
@@ -253,14 +287,21 @@ def test_a_failing_sink_is_not_swallowed(evaluate: Evaluate) -> None:
 
 def test_sync_and_async_evaluation_agree_on_a_table_of_calls(team_rbac: RbacProvider) -> None:
     guardrail = GuardrailAuthorizationAdapter(team_rbac)
-    calls = [(tool, {"user_role": role}) for tool in ("ls", "bash", "web_search", "")
-             for role in ("admin", "user", "guest", "nobody")]
+    calls = [
+        (tool, {"user_role": role})
+        for tool in ("ls", "bash", "web_search", "")
+        for role in ("admin", "user", "guest", "nobody")
+    ]
     sync_sinks = [RecordingSink() for _ in calls]
     async_sinks = [RecordingSink() for _ in calls]
-    sync = [evaluate_tool_call(guardrail, tool, "c", {}, ctx, sink=s)
-            for (tool, ctx), s in zip(calls, sync_sinks, strict=True)]
-    asynchronous = [_async(guardrail, tool, "c", {}, ctx, sink=s)
-                    for (tool, ctx), s in zip(calls, async_sinks, strict=True)]
+    sync = [
+        evaluate_tool_call(guardrail, tool, "c", {}, ctx, sink=s)
+        for (tool, ctx), s in zip(calls, sync_sinks, strict=True)
+    ]
+    asynchronous = [
+        _async(guardrail, tool, "c", {}, ctx, sink=s)
+        for (tool, ctx), s in zip(calls, async_sinks, strict=True)
+    ]
     assert sync == asynchronous
     assert [[e.to_dict() | {"timestamp": None} for e in s.events] for s in sync_sinks] == [
         [e.to_dict() | {"timestamp": None} for e in s.events] for s in async_sinks

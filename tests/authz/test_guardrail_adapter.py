@@ -41,7 +41,9 @@ def test_adapter_asks_about_calling_the_tool_with_the_requests_principal() -> No
     request = _request("web_search", command="secret")
     GuardrailAuthorizationAdapter(provider).evaluate(request)
     assert provider.requests == [
-        AuthzRequest(principal=request.principal, resource="tools", action="call", target="web_search")
+        AuthzRequest(
+            principal=request.principal, resource="tools", action="call", target="web_search"
+        )
     ]
 
 
@@ -49,7 +51,10 @@ def test_adapter_resource_and_action_are_configurable() -> None:
     provider = StubProvider(returns(ALLOW))
     adapter = GuardrailAuthorizationAdapter(provider, resource="mcp_servers", action="connect")
     asyncio.run(adapter.aevaluate(_request("github")))
-    assert (provider.requests[0].resource, provider.requests[0].action) == ("mcp_servers", "connect")
+    assert (provider.requests[0].resource, provider.requests[0].action) == (
+        "mcp_servers",
+        "connect",
+    )
     assert provider.requests[0].target == "github"
 
 
@@ -57,7 +62,10 @@ def test_adapter_returns_the_providers_decision_unchanged() -> None:
     decision = AuthzDecision(
         allow=False, reasons=(AuthzReason("custom", "no"),), rule_id="custom:1", metadata={"k": 1}
     )
-    assert GuardrailAuthorizationAdapter(StubProvider(returns(decision))).evaluate(_request()) is decision
+    assert (
+        GuardrailAuthorizationAdapter(StubProvider(returns(decision))).evaluate(_request())
+        is decision
+    )
 
 
 def test_guardrail_decision_is_the_authz_decision_type() -> None:
@@ -66,8 +74,14 @@ def test_guardrail_decision_is_the_authz_decision_type() -> None:
 
 @pytest.mark.parametrize(
     ("tool_name", "role"),
-    [("ls", "user"), ("bash", "user"), ("bash", "admin"), ("web_search", "guest"),
-     ("ls", "guest"), ("delete_file", "user")],
+    [
+        ("ls", "user"),
+        ("bash", "user"),
+        ("bash", "admin"),
+        ("web_search", "guest"),
+        ("ls", "guest"),
+        ("delete_file", "user"),
+    ],
 )
 def test_adapter_sync_and_async_answers_are_equal(
     team_rbac: RbacProvider, tool_name: str, role: str
@@ -80,8 +94,15 @@ def test_adapter_sync_and_async_answers_are_equal(
     )
 
 
-@pytest.mark.parametrize("error", [RuntimeError("policy service down"), ValueError("unknown role"),
-                                   KeyError("x"), TimeoutError()])
+@pytest.mark.parametrize(
+    "error",
+    [
+        RuntimeError("policy service down"),
+        ValueError("unknown role"),
+        KeyError("x"),
+        TimeoutError(),
+    ],
+)
 def test_provider_errors_pass_through_the_adapter_unchanged(error: Exception) -> None:
     adapter = GuardrailAuthorizationAdapter(StubProvider(raises(error)))
     with pytest.raises(type(error)) as sync_raised:
@@ -94,9 +115,15 @@ def test_provider_errors_pass_through_the_adapter_unchanged(error: Exception) ->
 
 @pytest.mark.parametrize(
     "answer",
-    [None, {"allow": True}, True, "allow", AuthzDecision(allow="yes"),  # type: ignore[arg-type]
-     AuthzDecision(allow=True, reasons=["ok"]),  # type: ignore[arg-type]
-     AuthzDecision(allow=True, rule_id=7)],  # type: ignore[arg-type]
+    [
+        None,
+        {"allow": True},
+        True,
+        "allow",
+        AuthzDecision(allow="yes"),  # type: ignore[arg-type]
+        AuthzDecision(allow=True, reasons=["ok"]),  # type: ignore[arg-type]
+        AuthzDecision(allow=True, rule_id=7),  # type: ignore[arg-type]
+    ],
 )
 def test_adapter_rejects_a_malformed_provider_answer(answer: object) -> None:
     adapter = GuardrailAuthorizationAdapter(StubProvider(returns(answer)))

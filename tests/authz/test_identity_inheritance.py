@@ -53,7 +53,10 @@ def test_inherited_false_overrides_a_child_default_of_true() -> None:
 
 
 def test_mutating_the_parent_after_the_hand_off_does_not_reach_the_child() -> None:
-    parent = {"user_role": "member", "authz_attributes": {"groups": ["reader"], "org": {"id": 1}}}
+    parent: dict[str, Any] = {
+        "user_role": "member",
+        "authz_attributes": {"groups": ["reader"], "org": {"id": 1}},
+    }
     inherited = inherit_identity(parent)
     parent["user_role"] = "admin"
     parent["authz_attributes"]["groups"].append("admin")
@@ -84,5 +87,5 @@ def test_non_mapping_parent_raises_the_same_type_error_as_the_builder(parent: ob
 
 
 def test_non_mapping_parent_attributes_raise_a_type_error_naming_the_type() -> None:
-    with pytest.raises(AuthzTypeError, match="authz_attributes.*list"):
+    with pytest.raises(AuthzTypeError, match=r"authz_attributes.*list"):
         inherit_identity({"authz_attributes": ["admin"]})

@@ -93,7 +93,9 @@ def test_empty_identifier_counts_as_absent(key: str) -> None:
     assert getattr(build_principal({key: ""}), key) is None
 
 
-@pytest.mark.parametrize("key", ["user_id", "user_role", "oauth_provider", "oauth_id", "channel_user_id"])
+@pytest.mark.parametrize(
+    "key", ["user_id", "user_role", "oauth_provider", "oauth_id", "channel_user_id"]
+)
 @pytest.mark.parametrize("value", [42, True, ["u"], b"u"])
 def test_non_string_identity_value_raises_a_type_error_naming_key_and_type(
     key: str, value: object
@@ -125,9 +127,7 @@ def test_attributes_are_copied_from_a_mapping_or_default_to_empty(
     assert dict(attributes) == expected
 
 
-@pytest.mark.parametrize(
-    "raw", [["team", "blue"], "team=blue", 5, ("a", "b"), {"team"}, True]
-)
+@pytest.mark.parametrize("raw", [["team", "blue"], "team=blue", 5, ("a", "b"), {"team"}, True])
 def test_non_mapping_attributes_raise_a_type_error_naming_the_type(raw: object) -> None:
     with pytest.raises(TypeError) as raised:
         build_principal({"authz_attributes": raw})
@@ -168,7 +168,11 @@ def test_building_leaves_the_context_untouched() -> None:
     attributes = {"groups": ["reader"]}
     context = {"user_role": "", "is_internal": "true", "authz_attributes": attributes}
     build_principal(context)
-    assert context == {"user_role": "", "is_internal": "true", "authz_attributes": {"groups": ["reader"]}}
+    assert context == {
+        "user_role": "",
+        "is_internal": "true",
+        "authz_attributes": {"groups": ["reader"]},
+    }
     assert context["authz_attributes"] is attributes
 
 

@@ -26,7 +26,9 @@ def _request(role: str, resource: str, target: str, action: str = "call") -> Aut
     return AuthzRequest(build_principal({"user_role": role}), resource, action, target)
 
 
-def test_rbac_provider_satisfies_the_authorization_provider_protocol(team_rbac: RbacProvider) -> None:
+def test_rbac_provider_satisfies_the_authorization_provider_protocol(
+    team_rbac: RbacProvider,
+) -> None:
     assert isinstance(team_rbac, AuthorizationProvider)
 
 
@@ -35,15 +37,79 @@ def test_rbac_provider_satisfies_the_authorization_provider_protocol(team_rbac: 
     [
         ("user", "tools", "bash", "call", False, "rbac:user:tools:deny", ReasonCode.DENY_LISTED),
         ("user", "tools", "ls", "call", True, "rbac:user:tools:allow", ReasonCode.ALLOW_LISTED),
-        ("user", "models", "gpt-4o-mini", "use", True, "rbac:user:models:allow", ReasonCode.ALLOW_LISTED),
-        ("user", "models", "gpt-5", "use", False, "rbac:user:models:unlisted", ReasonCode.NOT_ALLOW_LISTED),
-        ("user", "skills", "pdf", "load", False, "rbac:user:skills:unlisted", ReasonCode.NOT_ALLOW_LISTED),
-        ("user", "routes", "/admin", "get", False, "rbac:default-deny", ReasonCode.RESOURCE_NOT_CONFIGURED),
-        ("user", "sandbox", "*", "execute", True, "rbac:user:sandbox:allow", ReasonCode.ALLOW_LISTED),
-        ("guest", "sandbox", "*", "execute", False, "rbac:guest:sandbox:unlisted", ReasonCode.NOT_ALLOW_LISTED),
-        ("guest", "tools", "web_search", "call", True, "rbac:guest:tools:allow", ReasonCode.ALLOW_LISTED),
+        (
+            "user",
+            "models",
+            "gpt-4o-mini",
+            "use",
+            True,
+            "rbac:user:models:allow",
+            ReasonCode.ALLOW_LISTED,
+        ),
+        (
+            "user",
+            "models",
+            "gpt-5",
+            "use",
+            False,
+            "rbac:user:models:unlisted",
+            ReasonCode.NOT_ALLOW_LISTED,
+        ),
+        (
+            "user",
+            "skills",
+            "pdf",
+            "load",
+            False,
+            "rbac:user:skills:unlisted",
+            ReasonCode.NOT_ALLOW_LISTED,
+        ),
+        (
+            "user",
+            "routes",
+            "/admin",
+            "get",
+            False,
+            "rbac:default-deny",
+            ReasonCode.RESOURCE_NOT_CONFIGURED,
+        ),
+        (
+            "user",
+            "sandbox",
+            "*",
+            "execute",
+            True,
+            "rbac:user:sandbox:allow",
+            ReasonCode.ALLOW_LISTED,
+        ),
+        (
+            "guest",
+            "sandbox",
+            "*",
+            "execute",
+            False,
+            "rbac:guest:sandbox:unlisted",
+            ReasonCode.NOT_ALLOW_LISTED,
+        ),
+        (
+            "guest",
+            "tools",
+            "web_search",
+            "call",
+            True,
+            "rbac:guest:tools:allow",
+            ReasonCode.ALLOW_LISTED,
+        ),
         ("admin", "tools", "bash", "call", True, "rbac:admin:tools:allow", ReasonCode.ALLOW_LISTED),
-        ("admin", "mcp_servers", "github", "connect", False, "rbac:default-deny", ReasonCode.RESOURCE_NOT_CONFIGURED),
+        (
+            "admin",
+            "mcp_servers",
+            "github",
+            "connect",
+            False,
+            "rbac:default-deny",
+            ReasonCode.RESOURCE_NOT_CONFIGURED,
+        ),
     ],
 )
 def test_decision_names_the_rule_that_decided_and_why(
@@ -113,10 +179,16 @@ INVALID_REQUESTS: list[tuple[str, dict[str, Any], str]] = [
     ("blank target", {"target": " "}, "target must not be empty"),
     ("empty action", {"action": ""}, "action must not be empty"),
     ("whole-resource target on tools", {"target": "*"}, "'*' is only meaningful"),
-    ("named sandbox target", {"resource": "sandbox", "action": "execute", "target": "box-1"},
-     "no named targets"),
-    ("unknown sandbox action", {"resource": "sandbox", "action": "destroy", "target": "*"},
-     "unknown sandbox action 'destroy'"),
+    (
+        "named sandbox target",
+        {"resource": "sandbox", "action": "execute", "target": "box-1"},
+        "no named targets",
+    ),
+    (
+        "unknown sandbox action",
+        {"resource": "sandbox", "action": "destroy", "target": "*"},
+        "unknown sandbox action 'destroy'",
+    ),
 ]
 
 

@@ -54,7 +54,7 @@ def test_policy_file_loads_from_a_path_or_a_string(tmp_path: Path, as_text: bool
     [
         ('[roles.user]\ntool = "*"\n', ("roles.user.tool", "did you mean 'tools'")),
         ('[roles.user]\ntools = ["ls", ""]\n', ("roles.user.tools[1]", "''")),
-        ('[roles.user]\ntools = 3\n', ("roles.user.tools", "got 3")),
+        ("[roles.user]\ntools = 3\n", ("roles.user.tools", "got 3")),
         ('[roles.user]\nsandbox = ["run"]\n', ("roles.user.sandbox[0]", "'run'")),
         ('default_role = "admin"\n[roles.user]\n', ("default_role", "'admin'")),
     ],

@@ -136,7 +136,10 @@ def test_internal_caller_channel_user_id_comes_from_its_top_level_context() -> N
         user=SERVER_USER,
         request_context={"channel_user_id": "slack-U7"},
     )
-    config = {"context": {"channel_user_id": "forged"}, "configurable": {"channel_user_id": "forged"}}
+    config = {
+        "context": {"channel_user_id": "forged"},
+        "configurable": {"channel_user_id": "forged"},
+    }
     sanitised = sanitize_run_context(config, auth)
     assert sanitised["context"]["channel_user_id"] == "slack-U7"
     assert "channel_user_id" not in sanitised["configurable"]
@@ -166,7 +169,7 @@ def test_internal_caller_without_request_context_gets_no_channel_user_id() -> No
 
 def test_non_string_channel_user_id_from_an_internal_caller_raises_a_type_error() -> None:
     auth = ServerAuthState(source=AuthSource.INTERNAL, request_context={"channel_user_id": 7})
-    with pytest.raises(AuthzTypeError, match="channel_user_id.*int"):
+    with pytest.raises(AuthzTypeError, match=r"channel_user_id.*int"):
         sanitize_run_context({}, auth)
 
 
