@@ -11,6 +11,7 @@ from authz._events import (
     DecisionEvent,
     DecisionSink,
     JsonLinesDecisionSink,
+    SinkTarget,
     ToolCallOutcome,
 )
 from authz._gateway import (
@@ -75,6 +76,7 @@ __all__ = [
     "ReasonCode",
     "Resource",
     "ServerAuthState",
+    "SinkTarget",
     "ToolCallDecision",
     "ToolCallOutcome",
     "aevaluate_tool_call",

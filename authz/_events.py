@@ -94,7 +94,11 @@ class DecisionSink(Protocol):
     def __call__(self, event: DecisionEvent) -> object: ...
 
 
-def deliver_event(sink: DecisionSink | logging.Logger, event: DecisionEvent) -> None:
+SinkTarget = DecisionSink | logging.Logger
+"""What a `sink=` parameter accepts: a callable sink or a standard logger."""
+
+
+def deliver_event(sink: SinkTarget, event: DecisionEvent) -> None:
     """Hand `event` to a sink; a Logger gets the JSON line at the outcome's level.
 
     A sink's own exception propagates: a lost audit record should be loud.

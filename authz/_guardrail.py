@@ -8,12 +8,11 @@ one Principal builder, asks the guardrail, settles failures by
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from authz._events import DecisionEvent, DecisionSink, ToolCallOutcome, deliver_event
+from authz._events import DecisionEvent, SinkTarget, ToolCallOutcome, deliver_event
 from authz._identity import build_principal
 from authz._interface import (
     AuthorizationProvider,
@@ -98,29 +97,6 @@ class GuardrailAuthorizationAdapter:
         return check_decision(await self.provider.aauthorize(self._authz_request(request)))
 
 
-def tool_call_request(
-    tool_name: str,
-    tool_call_id: str | None,
-    tool_args: Mapping[str, Any] | None,
-    context: Mapping[str, Any],
-    *,
-    default_role: str = "user",
-) -> GuardrailRequest:
-    """The guardrail request for one tool call, its principal built from `context`."""
-    if not isinstance(tool_name, str):
-        raise AuthzTypeError(f"tool_name must be a string, got {type(tool_name).__name__}")
-    if tool_call_id is not None and not isinstance(tool_call_id, str):
-        raise AuthzTypeError(
-            f"tool_call_id must be a string or None, got {type(tool_call_id).__name__}"
-        )
-    return GuardrailRequest(
-        tool_name=tool_name,
-        tool_call_id=tool_call_id,
-        tool_input={} if tool_args is None else tool_args,
-        principal=build_principal(context, default_role=default_role),
-    )
-
-
 @dataclass(frozen=True, slots=True)
 class ToolCallDecision:
     """What to do with one tool call, and what to tell the user when it is denied."""
@@ -137,13 +113,19 @@ class ToolCallDecision:
 
 
 @dataclass(frozen=True, slots=True)
+class _Options:
+    default_role: str
+    fail_closed: bool
+    sink: SinkTarget | None
+    log_allows: bool
+
+
+@dataclass(frozen=True, slots=True)
 class _Settlement:
     """Turns a guardrail's answer or failure into a ToolCallDecision and its event."""
 
     request: GuardrailRequest
-    fail_closed: bool
-    sink: DecisionSink | logging.Logger | None
-    log_allows: bool
+    options: _Options
 
     def answered(self, answer: object) -> ToolCallDecision:
         try:
@@ -186,7 +168,7 @@ class _Settlement:
             else ReasonCode.PROVIDER_ERROR
         )
         reasons = (code.reason(f"the guardrail failed ({error_type})"),)
-        if self.fail_closed:
+        if self.options.fail_closed:
             return self._record(
                 ToolCallOutcome.FAILED_CLOSED,
                 f"The tool call {tool_name!r} was denied because the authorization check failed.",
@@ -206,9 +188,10 @@ class _Settlement:
         reasons: tuple[AuthzReason, ...],
         error_type: str | None = None,
     ) -> ToolCallDecision:
-        if self.sink is not None and (outcome is not ToolCallOutcome.ALLOWED or self.log_allows):
+        sink = self.options.sink
+        if sink is not None and (outcome is not ToolCallOutcome.ALLOWED or self.options.log_allows):
             deliver_event(
-                self.sink,
+                sink,
                 DecisionEvent(
                     outcome=outcome,
                     tool_name=self.request.tool_name,
@@ -224,17 +207,31 @@ class _Settlement:
 
 def _settlement(
     guardrail: GuardrailProvider,
-    request: GuardrailRequest,
-    fail_closed: bool,
-    sink: DecisionSink | logging.Logger | None,
-    log_allows: bool,
+    tool_name: str,
+    tool_call_id: str | None,
+    tool_args: Mapping[str, Any] | None,
+    context: Mapping[str, Any],
+    options: _Options,
 ) -> _Settlement:
+    """Check the call's arguments and build its request, principal included."""
     if not isinstance(guardrail, GuardrailProvider):
         raise AuthzTypeError(
             f"guardrail must be a GuardrailProvider, got {type(guardrail).__name__} "
             "(wrap an AuthorizationProvider in GuardrailAuthorizationAdapter)"
         )
-    return _Settlement(request, fail_closed, sink, log_allows)
+    if not isinstance(tool_name, str):
+        raise AuthzTypeError(f"tool_name must be a string, got {type(tool_name).__name__}")
+    if tool_call_id is not None and not isinstance(tool_call_id, str):
+        raise AuthzTypeError(
+            f"tool_call_id must be a string or None, got {type(tool_call_id).__name__}"
+        )
+    request = GuardrailRequest(
+        tool_name=tool_name,
+        tool_call_id=tool_call_id,
+        tool_input={} if tool_args is None else tool_args,
+        principal=build_principal(context, default_role=options.default_role),
+    )
+    return _Settlement(request, options)
 
 
 def evaluate_tool_call(
@@ -246,7 +243,7 @@ def evaluate_tool_call(
     *,
     default_role: str = "user",
     fail_closed: bool = True,
-    sink: DecisionSink | logging.Logger | None = None,
+    sink: SinkTarget | None = None,
     log_allows: bool = False,
 ) -> ToolCallDecision:
     """Ask `guardrail` whether this tool call may run.
@@ -257,12 +254,10 @@ def evaluate_tool_call(
     failure sends one `DecisionEvent` to `sink` (allows too with
     `log_allows`). A non-mapping `context` or `tool_args` raises TypeError.
     """
-    request = tool_call_request(
-        tool_name, tool_call_id, tool_args, context, default_role=default_role
-    )
-    settlement = _settlement(guardrail, request, fail_closed, sink, log_allows)
+    options = _Options(default_role, fail_closed, sink, log_allows)
+    settlement = _settlement(guardrail, tool_name, tool_call_id, tool_args, context, options)
     try:
-        answer = guardrail.evaluate(request)
+        answer = guardrail.evaluate(settlement.request)
     except Exception as error:  # every guardrail failure is settled by fail_closed
         return settlement.failed(error)
     return settlement.answered(answer)
@@ -277,16 +272,14 @@ async def aevaluate_tool_call(
     *,
     default_role: str = "user",
     fail_closed: bool = True,
-    sink: DecisionSink | logging.Logger | None = None,
+    sink: SinkTarget | None = None,
     log_allows: bool = False,
 ) -> ToolCallDecision:
     """The async twin of `evaluate_tool_call`: same rules, awaits `aevaluate`."""
-    request = tool_call_request(
-        tool_name, tool_call_id, tool_args, context, default_role=default_role
-    )
-    settlement = _settlement(guardrail, request, fail_closed, sink, log_allows)
+    options = _Options(default_role, fail_closed, sink, log_allows)
+    settlement = _settlement(guardrail, tool_name, tool_call_id, tool_args, context, options)
     try:
-        answer = await guardrail.aevaluate(request)
+        answer = await guardrail.aevaluate(settlement.request)
     except Exception as error:  # every guardrail failure is settled by fail_closed
         return settlement.failed(error)
     return settlement.answered(answer)
