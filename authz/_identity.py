@@ -86,9 +86,12 @@ def build_principal(context: Mapping[str, Any], *, default_role: str = "user") -
     is kept as given (the provider decides whether it knows it). `is_internal`
     is true only for the literal `True`, so "true", 1 or "True" from a
     loosely typed source never grants internal status. Text keys must be
-    strings or None; an empty string counts as absent.
+    strings or None; an empty string counts as absent. `default_role` must be
+    a non-empty string.
     """
     require_mapping(context, "context")
+    if not isinstance(default_role, str) or not default_role:
+        raise AuthzTypeError(f"default_role must be a non-empty string, got {default_role!r}")
     text = {key: _optional_text(context, key) for key in _TEXT_KEYS}
     return Principal(
         user_id=text[USER_ID],

@@ -139,10 +139,10 @@ class RbacProvider:
 
     @property
     def default_role(self) -> str | None:
-        """The role the configuration says unroled callers get, if it says one.
+        """The role the configuration says unroled callers get, or None.
 
         Pass it to `build_principal(..., default_role=...)` so the builder and
-        the policy agree.
+        the policy agree (the builder rejects None: declare one to use it).
         """
         return self._policy.default_role
 

@@ -249,6 +249,16 @@ def test_non_mapping_context_raises_a_type_error_before_the_guardrail_is_asked(
 
 
 @both_twins
+def test_an_undeclared_default_role_fails_loudly_instead_of_failing_open(
+    evaluate: Evaluate,
+) -> None:
+    rbac = RbacProvider({"roles": {"user": {"tools": "*"}}})
+    guardrail = GuardrailAuthorizationAdapter(rbac)
+    with pytest.raises(AuthzTypeError, match="default_role"):
+        evaluate(guardrail, "ls", None, {}, {}, default_role=rbac.default_role, fail_closed=False)
+
+
+@both_twins
 @pytest.mark.parametrize(
     ("tool_name", "tool_call_id", "tool_args", "fragment"),
     [

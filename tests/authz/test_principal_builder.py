@@ -38,6 +38,12 @@ def test_role_comes_from_context_or_falls_back_to_the_default(
     assert principal.role == expected
 
 
+@pytest.mark.parametrize("default_role", [None, "", 3])
+def test_default_role_must_be_a_non_empty_string(default_role: object) -> None:
+    with pytest.raises(AuthzTypeError, match="default_role"):
+        build_principal({"user_role": "admin"}, default_role=default_role)  # type: ignore[arg-type]
+
+
 def test_unknown_role_is_kept() -> None:
     assert build_principal({"user_role": "auditor"}).role == "auditor"
 
