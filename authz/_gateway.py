@@ -95,6 +95,8 @@ def sanitize_run_context(config: Mapping[str, Any], auth: ServerAuthState) -> di
     result is a shallow copy with new section dicts.
     """
     require_mapping(config, "run config")
+    if not isinstance(auth, ServerAuthState):
+        raise AuthzTypeError(f"auth must be a ServerAuthState, got {type(auth).__name__}")
     context = _client_section(config, CONTEXT_SECTION)
     configurable = _client_section(config, CONFIGURABLE_SECTION)
     identity = _server_identity(auth)

@@ -232,6 +232,12 @@ def test_non_mapping_section_raises_a_type_error_naming_the_section(
     assert type(value).__name__ in str(raised.value)
 
 
+@pytest.mark.parametrize("auth", [None, {"source": "internal"}, AuthSource.INTERNAL])
+def test_auth_must_be_a_server_auth_state(auth: object) -> None:
+    with pytest.raises(AuthzTypeError, match="ServerAuthState"):
+        sanitize_run_context({}, auth)  # type: ignore[arg-type]
+
+
 def test_auth_state_requires_an_auth_source_member() -> None:
     with pytest.raises(AuthzTypeError, match="AuthSource"):
         ServerAuthState(source="internal")  # type: ignore[arg-type]
