@@ -24,8 +24,8 @@ from .._model import Span
 from . import _ast as ast
 from ._errors import BudgetExceeded, ParseTrouble
 from ._origin import Origin
-from ._prepass import HeredocBody, Prepared
-from ._words import ansi_c_decode, double_quoted_parts, unquoted_literals, unescape_backquoted
+from ._prepass import Prepared
+from ._words import ansi_c_decode, heredoc_node, unquoted_literals, unescape_backquoted
 
 if TYPE_CHECKING:
     from ._session import ParseSession
@@ -65,6 +65,8 @@ _EXPANSION_NODES = frozenset(
     {"simple_expansion", "expansion", "command_substitution", "process_substitution", "arithmetic_expansion"}
 )
 _REDIRECT_NODES = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+_HEADER_KEYWORDS = frozenset({"case", "for", "select"})
+_CLOSING_KEYWORDS = frozenset({"esac", "fi", "done", "then", "do", "else", "elif", "in", "}"})
 _SKIPPED_STATEMENT_NODES = frozenset({"comment", ";", ";;", "&", "\n", "heredoc_body", "heredoc_end"})
 
 
@@ -387,29 +389,45 @@ class _Builder:
         return ast.TestClause(self.words(self.word_leaves(node)), self.span(node))
 
     def error_region(self, node: Node) -> ast.Command | None:
-        """Recover what an ERROR node still holds: its statements and words."""
+        """Recover what an ERROR node still holds: its statements and words.
+
+        Words after `case`/`for`/`select` are the subject or the item list,
+        which bash only expands; they are kept as values, not run.
+        """
         self.trouble(node, "tree-sitter could not parse this region")
         statements: list[ast.Statement] = []
         loose_words: list[Node] = []
+        value_words: list[Node] = []
+        in_header = False
         for child in node.children:
-            if child.type in _WORD_NODES:
-                loose_words.append(child)
+            kind = child.type
+            if kind in _HEADER_KEYWORDS:
+                in_header = True
                 continue
+            if kind in _WORD_NODES:
+                if in_header:
+                    value_words.append(child)
+                elif not (kind == "word" and self.source(child) in _CLOSING_KEYWORDS):
+                    loose_words.append(child)
+                continue
+            in_header = in_header and not child.is_named and kind not in (";", "\n", "do")
             if loose_words:
                 statements.append(self._loose_command(loose_words))
                 loose_words = []
-            if child.type == "case_item":
-                arm = self.case_arm(child)
-                statements.extend(arm.body.statements)
-            elif child.type in _REDIRECT_NODES:
+            if kind == "case_item":
+                statements.extend(self.case_arm(child).body.statements)
+            elif kind in _REDIRECT_NODES:
                 redirect = self.redirect(child)
                 statements.append(ast.Statement(ast.SimpleCommand((), (), (redirect,), redirect.span), False, redirect.span))
-            elif child.is_named and child.type not in _SKIPPED_STATEMENT_NODES:
+            elif child.is_named and kind not in _SKIPPED_STATEMENT_NODES:
                 command = self.command(child)
                 if command is not None:
                     statements.append(ast.Statement(command, False, self.span(child)))
         if loose_words:
             statements.append(self._loose_command(loose_words))
+        if value_words:
+            values = ast.TestClause(self.words(value_words), self.span(node))
+            statements.append(ast.Statement(values, False, values.span))
         if not statements:
             return None
         return ast.Group(ast.Script(tuple(statements), self.span(node)), self.span(node))
@@ -474,7 +492,7 @@ class _Builder:
         prepared = self.prepared
         if prepared is not None and operator_offset in prepared.heredocs:
             body = prepared.heredocs[operator_offset]
-            return ast.Redirect(body.operator, fd, None, self.heredoc(body), span)
+            return ast.Redirect(body.operator, fd, None, heredoc_node(body, self.source_origin, self.session), span)
         if prepared is not None and operator_offset in prepared.read_write:
             operator = "<>"
         destinations = node.children_by_field_name("destination")
@@ -482,15 +500,6 @@ class _Builder:
         if kind == "heredoc_redirect":
             self.trouble(node, "heredoc not seen by the pre-pass")
         return ast.Redirect(operator, fd, target, None, span)
-
-    def heredoc(self, body: HeredocBody) -> ast.Heredoc:
-        body_origin = self.source_origin.compose(body.offsets)
-        span = body_origin.span(0, len(body.text))
-        if body.quoted:
-            parts: tuple[ast.WordPart, ...] = (ast.Literal(body.text, True, span),)
-        else:
-            parts = double_quoted_parts(body.text, body_origin, self.session, heredoc=True)
-        return ast.Heredoc(body.delimiter, body.quoted, body.operator == "<<-", parts, body.text, span)
 
     # -- words -----------------------------------------------------------------
 
