@@ -18,7 +18,7 @@ import time
 from typing import TYPE_CHECKING, Callable
 
 import tree_sitter_bash
-from tree_sitter import Language, Node, Parser
+from tree_sitter import Language, Node, Parser, Tree
 
 from .._model import Span
 from . import _ast as ast
@@ -94,10 +94,14 @@ def parse_tree_sitter(
     return script, root.has_error
 
 
-def _run_parser(data: bytes, deadline: float):  # type: ignore[no-untyped-def]
-    parser = _parser()
+def _run_parser(data: bytes, deadline: float) -> Tree:
     if len(data) < _CANCELLABLE_FROM_BYTES:
-        return parser.parse(data)
+        return _parser().parse(data)
+    # tree-sitter's error recovery at the end of some inputs (a dangling `|`
+    # after thousands of stages) runs for 100 ms without calling the progress
+    # callback. The parse releases the GIL, so a worker thread is waited for
+    # only until the deadline; the callback still stops it as soon as it can.
+    outcome: list[Tree] = []
 
     def read(byte_offset: int, _point: object) -> bytes:
         return data[byte_offset : byte_offset + 4096]
@@ -105,12 +109,18 @@ def _run_parser(data: bytes, deadline: float):  # type: ignore[no-untyped-def]
     def cancel(*_state: object) -> bool:
         return time.perf_counter() > deadline
 
-    try:
-        return parser.parse(read, progress_callback=cancel)
-    except ValueError as error:  # py-tree-sitter's way of reporting a cancelled parse
-        # A cancelled parser resumes the old input on its next call unless reset.
-        parser.reset()
-        raise BudgetExceeded("tree-sitter parse exceeded the time budget") from error
+    def work() -> None:
+        try:
+            outcome.append(Parser(_LANGUAGE).parse(read, progress_callback=cancel))
+        except ValueError:  # py-tree-sitter's way of reporting a cancelled parse
+            pass
+
+    worker = threading.Thread(target=work, name="tree-sitter-parse", daemon=True)
+    worker.start()
+    worker.join(max(deadline - time.perf_counter(), 0.0))
+    if not outcome:
+        raise BudgetExceeded("tree-sitter parse exceeded the time budget")
+    return outcome[0]
 
 
 class _Builder:
@@ -193,6 +203,7 @@ class _Builder:
         return ast.Script(statements, self.span(node))
 
     def command(self, node: Node) -> ast.Command | None:
+        self.session.check_time()
         handler = _COMMAND_HANDLERS.get(node.type)
         if handler is not None:
             return handler(self, node)
@@ -287,13 +298,16 @@ class _Builder:
         return ast.AndOrList(tuple(commands), tuple(operators), self.span(node))
 
     def _flatten_list(self, node: Node, commands: list[ast.Command], operators: list[str]) -> None:
-        for child in node.children:
-            if child.type == "list":
-                self._flatten_list(child, commands, operators)
-            elif child.type in ("&&", "||"):
-                operators.append(child.type)
-            elif child.is_named:
-                command = self.command(child)
+        """`a && b || c` nests to the left; walked without recursion (thousands of `&&` are valid)."""
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if current.type == "list":
+                stack.extend(reversed(current.children))
+            elif current.type in ("&&", "||"):
+                operators.append(current.type)
+            elif current.is_named:
+                command = self.command(current)
                 if command is not None:
                     commands.append(command)
 
