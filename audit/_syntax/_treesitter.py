@@ -61,6 +61,7 @@ _WORD_NODES = frozenset(
         "$",
     }
 )
+_PLAIN_WORD_NODES = frozenset({"word", "number"})
 _EXPANSION_NODES = frozenset(
     {"simple_expansion", "expansion", "command_substitution", "process_substitution", "arithmetic_expansion"}
 )
@@ -533,6 +534,12 @@ class _Builder:
         return tuple(words)
 
     def word(self, nodes: list[Node]) -> ast.Word:
+        if len(nodes) == 1 and nodes[0].type in _PLAIN_WORD_NODES:
+            start, end = self.chars(nodes[0])
+            text = self.text[start:end]
+            if "\\" not in text:
+                span = self.origin.span(start, end)
+                return ast.Word((ast.Literal(text, False, span),), span, text)
         parts: list[ast.WordPart] = []
         for index, node in enumerate(nodes):
             if node.type == "$" and index + 1 < len(nodes) and nodes[index + 1].type == "string":
