@@ -101,6 +101,9 @@ class _WrapperOptions:
         while self.index < len(self.argv) and not self.no_command:
             value = self.argv[self.index].value
             if value is None:
+                if self.positionals_left > 0:
+                    self._positional("")
+                    continue
                 return
             if value == "--":
                 self.index += 1
