@@ -46,6 +46,7 @@ class InterpreterSpec:
     code_options: frozenset[str] = frozenset()
     value_options: frozenset[str] = frozenset()
     attached_value_options: frozenset[str] = frozenset()
+    digit_options: frozenset[str] = frozenset()
     module_options: frozenset[str] = frozenset()
     stdin_options: frozenset[str] = frozenset()
     script_options: frozenset[str] = frozenset()
@@ -72,6 +73,7 @@ class WrapperSpec:
     assignments: bool = False
     no_command: bool = False
     joins_command: bool = False
+    permute: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +228,7 @@ _INTERPRETER_KEYS = {
     "code_options",
     "value_options",
     "attached_value_options",
+    "digit_options",
     "module_options",
     "stdin_options",
     "script_options",
@@ -243,6 +246,7 @@ _WRAPPER_KEYS = {
     "assignments",
     "no_command",
     "joins_command",
+    "permute",
 }
 
 
@@ -365,6 +369,7 @@ def _interpreter(reader: _Reader, family: str, previous: InterpreterSpec | None)
         code_options=_options(reader, "code_options", previous.code_options),
         value_options=_options(reader, "value_options", previous.value_options),
         attached_value_options=_options(reader, "attached_value_options", previous.attached_value_options),
+        digit_options=_options(reader, "digit_options", previous.digit_options),
         module_options=_options(reader, "module_options", previous.module_options),
         stdin_options=_options(reader, "stdin_options", previous.stdin_options),
         script_options=_options(reader, "script_options", previous.script_options),
@@ -387,6 +392,7 @@ def _wrapper(reader: _Reader, name: str, previous: WrapperSpec | None) -> Wrappe
         assignments=reader.boolean("assignments", previous.assignments),
         no_command=reader.boolean("no_command", previous.no_command),
         joins_command=reader.boolean("joins_command", previous.joins_command),
+        permute=reader.boolean("permute", previous.permute),
     )
 
 
