@@ -12,11 +12,12 @@ _GAP_TEST = "test_corpus.py::test_case["
 def _gap_line(case: Case) -> str:
     decision, rule_ids = case.engine_labels()
     command = case.command if len(case.command) <= 70 else case.command[:67] + "..."
-    return (
+    line = (
         f"{case.id}: {command!r}\n"
         f"    expected {case.decision.value} {sorted(case.rules)}, engine says {decision.value} {sorted(rule_ids)}"
         f" - {case.reason}"
     )
+    return line + (f"\n    ({case.provenance})" if case.provenance else "")
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
