@@ -1,0 +1,103 @@
+"""The commands bash would run, as three independent parsers read them.
+
+A command is identified by the offset of its name (its first word) in the
+source: exact, and neutral between parsers. Only simple commands with a name
+count; assignment-only and redirect-only commands run nothing by name.
+`time` is a reserved word to bash and to mvdan/sh, a plain word to
+tree-sitter-bash and bashlex; the adapters skip it so all three agree on what
+`time make` runs.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import bashlex  # type: ignore[import-untyped]
+
+from audit._syntax import ast, parse, walk
+
+# Syntax bashlex does not implement (it reads `[[` and `((` as command names).
+BASHLEX_UNSUPPORTED = ("[[", "((", "<<", "$'", "|&", "coproc", "select ", "case ", ";&")
+_RESERVED_PREFIXES = frozenset({"time"})
+_SHFMT_TIMEOUT_SECONDS = 10
+
+
+def tree_sitter_commands(source: str) -> frozenset[int]:
+    """Name offsets of the simple commands in the engine's primary (tree-sitter) tree."""
+    result = parse(source, deadline=time.perf_counter() + 10.0)
+    offsets = set()
+    for node in walk(result.script):
+        if type(node) is ast.SimpleCommand and node.words:
+            names = [word for word in node.words if word.source not in _RESERVED_PREFIXES] or node.words[-1:]
+            offsets.add(names[0].span.start)
+    return frozenset(offsets)
+
+
+def shfmt_available() -> bool:
+    return shutil.which("shfmt") is not None
+
+
+def shfmt_commands(source: str) -> frozenset[int] | None:
+    """Name offsets of mvdan/sh's CallExpr nodes; None when it rejects the source."""
+    completed = subprocess.run(
+        ["shfmt", "-ln", "bash", "--to-json"],
+        input=source.encode(),
+        capture_output=True,
+        timeout=_SHFMT_TIMEOUT_SECONDS,
+    )
+    if completed.returncode != 0:
+        return None
+    char_offset = _byte_to_char_offsets(source)
+    return frozenset(char_offset[offset] for offset in _call_name_offsets(json.loads(completed.stdout)))
+
+
+def _call_name_offsets(node: Any) -> Iterator[int]:
+    if isinstance(node, list):
+        for child in node:
+            yield from _call_name_offsets(child)
+    elif isinstance(node, dict):
+        if node.get("Type") == "CallExpr" and node.get("Args"):
+            yield node["Args"][0]["Pos"]["Offset"]
+        for child in node.values():
+            yield from _call_name_offsets(child)
+
+
+def _byte_to_char_offsets(source: str) -> dict[int, int]:
+    offsets: dict[int, int] = {}
+    position = 0
+    for index, character in enumerate(source):
+        offsets[position] = index
+        position += len(character.encode())
+    offsets[position] = len(source)
+    return offsets
+
+
+def bashlex_supports(source: str) -> bool:
+    return not any(marker in source for marker in BASHLEX_UNSUPPORTED)
+
+
+def bashlex_commands(source: str) -> frozenset[int] | None:
+    """Name offsets of bashlex's command nodes; None when it rejects the source."""
+    try:
+        trees = bashlex.parse(source)
+    except Exception:  # noqa: BLE001 - bashlex raises assorted errors (and asserts) on what it cannot read
+        return None
+    collector = _BashlexCommands()
+    for tree in trees:
+        collector.visit(tree)
+    return frozenset(collector.offsets)
+
+
+class _BashlexCommands(bashlex.ast.nodevisitor):  # type: ignore[misc]
+    def __init__(self) -> None:
+        self.offsets: set[int] = set()
+
+    def visitcommand(self, node: Any, parts: list[Any]) -> None:
+        names = [part for part in parts if part.kind == "word" and part.word not in _RESERVED_PREFIXES]
+        if names:
+            self.offsets.add(names[0].pos[0])
