@@ -25,6 +25,7 @@ def _is_device(arg: Arg) -> bool:
 
 
 def _climbs_to_root(arg: Arg) -> bool:
+    """Only asked while the working directory is unknown."""
     for value in cleaned_values(arg):
         segments = value.split("/")
         if segments and all(segment == ".." for segment in segments) and len(segments) >= _CLIMB_TO_ROOT_DEPTH:
@@ -32,13 +33,15 @@ def _climbs_to_root(arg: Arg) -> bool:
     return False
 
 
-def _protected_glob(arg: Arg, tables: Tables) -> str | None:
+def _protected_glob(arg: Arg, tables: Tables, cwd: str | None) -> str | None:
     """`/*`, `~/*`, `/home/*`: a glob that expands to everything inside a protected directory."""
     if not arg.pattern:
         return None
-    for value in cleaned_values(arg):
-        head, _, tail = value.rpartition("/")
-        if tail in ("*", ".*", "*.*") and path_is(Arg(((head or "/"),), arg.source, arg.span), tables.protected_directories):
+    for value in cleaned_values(arg, cwd):
+        head, slash, tail = value.rpartition("/")
+        if not slash or tail not in ("*", ".*", "*.*"):
+            continue
+        if path_is(Arg((head or "/",), arg.source, arg.span), tables.protected_directories):
             return value
     return None
 
@@ -80,8 +83,9 @@ def recursive_delete(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     if not has_short_flag(args, "rR", ("--recursive",)):
         return
     for arg in operands(args):
-        target = path_is(arg, tables.protected_directories) or _protected_glob(arg, tables)
-        if target is None and _climbs_to_root(arg):
+        cwd = subject.cwd
+        target = path_is(arg, tables.protected_directories, cwd) or _protected_glob(arg, tables, cwd)
+        if target is None and cwd is None and _climbs_to_root(arg):
             target = "/"
         if target is not None:
             yield Hit(arg.span, f"recursive delete of `{arg.display()}` ({target})")

@@ -15,7 +15,7 @@ _NON_READERS = frozenset(
     {
         "echo", "printf", "ls", "stat", "test", "[", "realpath", "readlink", "basename", "dirname",
         "namei", "du", "find", "touch", "mkdir", "which", "type", "command", "chmod", "chown", "chgrp",
-        "getfacl", "lsattr", "file", "wc",
+        "getfacl", "lsattr", "file", "wc", "rm", "rmdir", "unlink", "ln", "chattr", "cd", "pushd",
     }
 )  # fmt: skip
 
@@ -33,7 +33,7 @@ def _reads(subject: CommandSubject, files: tuple[str, ...]) -> Iterator[tuple[Ar
     if subject.name is None or subject.name in _NON_READERS:
         return
     for arg in _argument_paths(subject):
-        matched = path_is(arg, files)
+        matched = path_is(arg, files, subject.cwd)
         if matched is not None:
             yield arg, matched
 
@@ -41,7 +41,7 @@ def _reads(subject: CommandSubject, files: tuple[str, ...]) -> Iterator[tuple[Ar
 def _redirect_reads(subject: RedirectSubject, files: tuple[str, ...]) -> str | None:
     if not subject.reads or subject.target is None:
         return None
-    return path_is(subject.target, files)
+    return path_is(subject.target, files, subject.cwd)
 
 
 @rule(
@@ -131,7 +131,7 @@ def read_secret_by_redirect(subject: RedirectSubject, tables: Tables) -> Iterato
 )
 def write_system_directory(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     for target in written_paths(subject):
-        directory = path_under(target, tables.system_directories)
+        directory = path_under(target, tables.system_directories, subject.cwd)
         if directory is not None:
             yield Hit(target.span, f"`{subject.name}` writes `{target.display()}` under {directory}")
 
@@ -140,7 +140,7 @@ def _redirect_hit(subject: RedirectSubject, entries: tuple[str, ...], *, under: 
     target = redirect_writes_file(subject)
     if target is None:
         return
-    matched = path_under(target, entries) if under else path_is(target, entries)
+    matched = path_under(target, entries, subject.cwd) if under else path_is(target, entries, subject.cwd)
     if matched is not None:
         yield Hit(subject.span, f"redirect writes `{target.display()}` ({matched})")
 
@@ -174,7 +174,7 @@ def redirect_system_directory(subject: RedirectSubject, tables: Tables) -> Itera
 )
 def write_startup_file(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     for target in written_paths(subject):
-        matched = path_is(target, tables.shell_startup_files)
+        matched = path_is(target, tables.shell_startup_files, subject.cwd)
         if matched is not None:
             yield Hit(target.span, f"`{subject.name}` writes the startup file {matched}")
 
@@ -208,7 +208,7 @@ def redirect_startup_file(subject: RedirectSubject, tables: Tables) -> Iterator[
 )
 def write_authorized_keys(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     for target in written_paths(subject):
-        matched = path_is(target, tables.authorized_keys_files)
+        matched = path_is(target, tables.authorized_keys_files, subject.cwd)
         if matched is not None:
             yield Hit(target.span, f"`{subject.name}` writes {matched}")
 
