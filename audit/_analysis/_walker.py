@@ -424,10 +424,14 @@ class Analyzer:
         if name_arg is None:
             # Only wrappers (`su`, `sudo -s`): a command still runs; rules see the wrappers.
             return [None], NameSource.STATIC, None
-        if name_arg.values:
-            return [basename(value) for value in name_arg.values], NameSource.STATIC, None
         word = name_arg.word
         parts = word.parts if word is not None else ()
+        if name_arg.values:
+            names: list[str | None] = [basename(value) for value in name_arg.values]
+            if any(type(part) is ast.CommandSubstitution for part in parts):
+                # `$(echo rm)`: judged as `rm`, and still a computed name.
+                return names, NameSource.DYNAMIC, name_arg.span
+            return names, NameSource.STATIC, None
         if len(parts) == 1 and type(parts[0]) is ast.ParamExpansion:
             parameter = parts[0]
             if parameter.name in _SHELL_VARIABLES and not parameter.operator:  # type: ignore[union-attr]
@@ -562,6 +566,9 @@ class Analyzer:
         if name == "find":
             self.find_actions(args, span, frame, risks)
             return
+        if name == "alias":
+            self.aliases(args, frame, risks)
+            return
         spec = self.tables.interpreter(name)
         if spec is None:
             return
@@ -648,8 +655,9 @@ class Analyzer:
             )
         self.sink.context(ExecContextSubject(kind, label, language, span, frame.location, tuple(dynamic)))
         if language == "shell":
-            code, origin = _code_text(args, frame.env)
-            self.recurse(code, origin, label, span, frame, risks)
+            for variant in _candidate_variants(args):
+                code, origin = _code_text(variant, frame.env)
+                self.recurse(code, origin, label, span, frame, risks)
 
     def dynamic_part(self, part: ast.WordPart, frame: Frame) -> DynamicPart:
         env = frame.env
@@ -687,6 +695,18 @@ class Analyzer:
         if code.value in ("-", ""):
             return
         self.code_string(ContextKind.RUNNER, "trap", (code,), "shell", frame, risks)
+
+    def aliases(self, args: tuple[Arg, ...], frame: Frame, risks: set[Risk]) -> None:
+        """`alias ls='rm -rf ~'`: the value is code every later `ls` runs."""
+        for arg in args:
+            if arg.word is None or not arg.word.parts or type(arg.word.parts[0]) is not ast.Literal:
+                continue
+            split = split_assignment_word(arg.word)
+            if split is not None:
+                name, value = split
+                value_arg = normalize_word(value, frame.env)
+                if len(value_arg) == 1:
+                    self.code_string(ContextKind.RUNNER, f"alias {name}", (value_arg[0],), "shell", frame, risks)
 
     def find_actions(self, args: tuple[Arg, ...], span: Span, frame: Frame, risks: set[Risk]) -> None:
         """`find ... -exec CMD {} ;|+`: CMD is a command of its own."""
@@ -777,6 +797,20 @@ def _part_source(part: ast.WordPart) -> str:
     return "$((...))"
 
 
+def _candidate_variants(args: tuple[Arg, ...]) -> list[tuple[Arg, ...]]:
+    """One argument list per value of the first argument with several values.
+
+    `c='ls'; c='rm -rf /'; eval "$c"` may run either: both are audited.
+    """
+    for position, arg in enumerate(args):
+        if len(arg.values) > 1:
+            return [
+                args[:position] + (Arg((value,), arg.source, arg.span, arg.pattern, None),) + args[position + 1 :]
+                for value in arg.values
+            ]
+    return [args]
+
+
 def _code_text(args: tuple[Arg, ...], env: Env) -> tuple[str, Origin]:
     """The code an eval/-c string holds, dynamic parts replaced by a placeholder.
 
@@ -789,7 +823,7 @@ def _code_text(args: tuple[Arg, ...], env: Env) -> tuple[str, Origin]:
         if position:
             chars.append(" ")
             offsets.append(arg.span.start)
-        if arg.word is None or len(arg.values) == 1 and not _maps_exactly(arg.word):
+        if arg.word is None:
             _append_text(chars, offsets, arg.value or _PLACEHOLDER, arg.span)
             continue
         for part in arg.word.parts:
@@ -806,10 +840,6 @@ def _code_text_from_parts(parts: tuple[ast.WordPart, ...], span: Span) -> tuple[
         _append_part(chars, offsets, part, None)
     offsets.append(span.end)
     return "".join(chars), Origin(tuple(offsets), exact=True)
-
-
-def _maps_exactly(word: ast.Word) -> bool:
-    return all(type(part) is ast.Literal for part in word.parts)
 
 
 def _append_part(chars: list[str], offsets: list[int], part: ast.WordPart, env: Env | None) -> None:
