@@ -86,6 +86,7 @@ class Tables:
     installers: Mapping[str, tuple[tuple[str, ...], ...]]
     secret_files: tuple[str, ...]
     process_environment_files: tuple[str, ...]
+    credential_files: tuple[str, ...]
     system_directories: tuple[str, ...]
     shell_startup_files: tuple[str, ...]
     authorized_keys_files: tuple[str, ...]
@@ -215,6 +216,7 @@ _NAME_LISTS = (
     "privilege",
     "secret_files",
     "process_environment_files",
+    "credential_files",
     "system_directories",
     "shell_startup_files",
     "authorized_keys_files",
@@ -271,6 +273,7 @@ class _Draft:
             installers=MappingProxyType({k: tuple(v) for k, v in self.installers.items()}),
             secret_files=tuple(dict.fromkeys(names["secret_files"])),
             process_environment_files=tuple(dict.fromkeys(names["process_environment_files"])),
+            credential_files=tuple(dict.fromkeys(names["credential_files"])),
             system_directories=tuple(dict.fromkeys(names["system_directories"])),
             shell_startup_files=tuple(dict.fromkeys(names["shell_startup_files"])),
             authorized_keys_files=tuple(dict.fromkeys(names["authorized_keys_files"])),

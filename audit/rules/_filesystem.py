@@ -157,4 +157,33 @@ def format_filesystem(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
         yield Hit(subject.span, f"`{name}` formats or wipes a filesystem")
 
 
-FILESYSTEM_RULES = (recursive_delete, block_device_write, block_device_redirect, format_filesystem)
+_OWNERSHIP_VALUE_OPTIONS = frozenset({"--reference", "--from"})
+
+
+@rule(
+    id="FS005",
+    name="wreck-protected-directory",
+    severity=Severity.HIGH,
+    summary="Moves a top-level system or home directory, or recursively changes its owner or permissions.",
+    rationale="`mv /etc x`, `chmod -R 777 /` or `chown -R user /` leave the system unbootable or every file exposed.",
+    safer_alternative="Change only the project files you mean (`chmod -R u+w ./build`).",
+    inspects=Inspects.COMMAND,
+    commands=("mv", "chmod", "chown", "chgrp"),
+    must_match=("mv / /dev/null", "mv /etc /tmp/etc", "chmod -R 777 /", "chown -R nobody:nogroup /usr", "sudo chgrp -R users ~", "chmod -R 000 $HOME"),
+    must_not_match=("mv build/ /tmp/old-build", "chmod -R 755 ./bin", "chown -R app:app /srv/app", "chmod 755 /usr/local/bin/tool"),
+)
+def wreck_protected_directory(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    args = subject.args
+    if subject.name == "mv":
+        targets = operands(args, frozenset({"-t", "--target-directory", "-S", "--suffix"}))[:-1]
+    elif has_short_flag(args, "R", ("--recursive",)):
+        targets = operands(args, _OWNERSHIP_VALUE_OPTIONS)[1:]
+    else:
+        return
+    for arg in targets:
+        matched = path_is(arg, tables.protected_directories, subject.cwd)
+        if matched is not None:
+            yield Hit(arg.span, f"`{subject.name}` on the protected directory `{arg.display()}` ({matched})")
+
+
+FILESYSTEM_RULES = (recursive_delete, block_device_write, block_device_redirect, format_filesystem, wreck_protected_directory)
