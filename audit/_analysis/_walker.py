@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from .._model import CommandRecord, Position, Span
 from .._policy import InterpreterSpec, Policy
@@ -71,8 +71,7 @@ class _SilentSink:
     def parse_troubles(self, troubles: tuple[ParseTrouble, ...], location: Location) -> None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Frame:
+class Frame(NamedTuple):
     location: Location
     depth: int
     env: Env

@@ -39,34 +39,56 @@ def _expanded(entries: Iterable[str]) -> Iterator[str]:
 
 @dataclass(frozen=True, slots=True)
 class _PathTable:
-    """A table of paths with their home aliases, and a cheap pre-filter."""
+    """A table of paths with their home aliases, and a cheap pre-filter.
+
+    Each entry is keyed by its last segment that is not a bare `*`, counted
+    from the end (`/etc/shadow` by `shadow` at 1, `/home/*` by `home` at
+    2). Most arguments (`status`, `-la`, `src/`) have no such segment in that
+    place and are ruled out before any path work.
+    """
 
     entries: tuple[str, ...]
-    last_segments: frozenset[str]
-    glob_in_last_segment: bool
+    literal_keys: frozenset[tuple[int, str]]
+    glob_keys: tuple[tuple[int, str], ...]
 
     def may_name(self, arg: Arg) -> bool:
         """False only when no value of `arg` can clean up to an entry."""
-        if arg.pattern or self.glob_in_last_segment:
+        if arg.pattern:
             return True
         for value in arg.values:
-            last = value.rstrip("/").rpartition("/")[2]
-            if last in self.last_segments or last in ("", ".", "..", HOME):
+            segments = value.rstrip("/").split("/")
+            if "." in segments or ".." in segments or segments[0] == HOME and len(segments) == 1:
                 return True
+            count = len(segments)
+            for index, segment in self.literal_keys:
+                if index <= count and segments[-index] == segment:
+                    return True
+            for index, glob in self.glob_keys:
+                if index <= count and fnmatchcase(segments[-index], glob):
+                    return True
         return False
+
+
+def _key(entry: str) -> tuple[int, str]:
+    segments = entry.rstrip("/").split("/") if entry != "/" else [""]
+    index = 1
+    while index < len(segments) and segments[-index] == "*":
+        index += 1
+    return index, segments[-index]
 
 
 @functools.lru_cache(maxsize=64)
 def _path_table(entries: tuple[str, ...]) -> _PathTable:
     expanded = tuple(_expanded(entries))
-    last_segments = frozenset(entry.rpartition("/")[2] for entry in expanded)
-    return _PathTable(expanded, last_segments, any("*" in segment for segment in last_segments))
+    keys = {_key(entry) for entry in expanded}
+    globs = tuple(sorted(key for key in keys if "*" in key[1]))
+    return _PathTable(expanded, frozenset(keys.difference(globs)), globs)
 
 
 def path_is(arg: Arg, entries: tuple[str, ...], cwd: str | None = None) -> str | None:
     """The entry `arg` names (exactly, through a glob, or by home alias), if any."""
     table = _path_table(entries)
-    if cwd is None and not table.may_name(arg):
+    if not table.may_name(arg):
         return None
     for value in cleaned_values(arg, cwd):
         for entry in table.entries:
