@@ -334,12 +334,15 @@ class Analyzer:
         name_word = name_arg.word if name_arg is not None else None
         name_risks: frozenset[Risk] = frozenset()
         for word in node.words:
+            parts = word.parts
+            if len(parts) == 1 and type(parts[0]) is ast.Literal:
+                continue
             if word is name_word:
-                name_risks = self.part_risks(word.parts, frame, Position.COMMAND)
+                name_risks = self.part_risks(parts, frame, Position.COMMAND)
                 risks |= name_risks
             else:
-                self.parts(word.parts, frame, risks, Position.VALUE)
-        self.prefix_assignments(node, bool(argv), frame, risks)
+                self.parts(parts, frame, risks, Position.VALUE)
+        self.prefix_assignments(node, argv, frame, risks)
         stdin = self.redirects(node.redirects, frame, risks, None, collect=True)
         names, source, evidence = self.command_names(name_arg, name_risks, env)
         location = frame.location
@@ -470,7 +473,10 @@ class Analyzer:
 
     # -- assignments and redirects -----------------------------------------------
 
-    def prefix_assignments(self, node: ast.SimpleCommand, has_command: bool, frame: Frame, risks: set[Risk]) -> None:
+    def prefix_assignments(
+        self, node: ast.SimpleCommand, argv: tuple[Arg, ...], frame: Frame, risks: set[Risk]
+    ) -> None:
+        has_command = bool(argv)
         form = "prefix" if has_command else "assignment"
         for assignment in node.assignments:
             value: Arg | None = None
@@ -484,10 +490,7 @@ class Analyzer:
                 self.parts(assignment.index.parts, frame, risks, Position.VALUE)
             subject = AssignmentSubject(assignment.name, value, has_command, form, assignment.span, frame.location)
             self.sink.assignment(subject)
-        if not node.words:
-            return
-        first = normalize_word(node.words[0], frame.env)
-        builtin = first[0].value if first else None
+        builtin = argv[0].value if argv else None
         if builtin not in DECLARATION_BUILTINS:
             return
         flags = "".join(word.source[1:] for word in node.words[1:] if word.source.startswith("-"))
