@@ -41,7 +41,6 @@ _SHELL_VARIABLES = frozenset({"SHELL", "BASH"})
 _STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
 _FIND_EXEC_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _ENDLESS_CONDITIONS = {False: frozenset({":", "true"}), True: frozenset({"false"})}
-_PLACEHOLDER = "_"
 _DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
 
 
@@ -826,7 +825,7 @@ def _code_text(args: tuple[Arg, ...], env: Env) -> tuple[str, Origin]:
             chars.append(" ")
             offsets.append(arg.span.start)
         if arg.word is None:
-            _append_text(chars, offsets, arg.value or _PLACEHOLDER, arg.span)
+            _append_text(chars, offsets, arg.value if arg.value is not None else _placeholder(arg.source), arg.span)
             continue
         for part in arg.word.parts:
             _append_part(chars, offsets, part, env)
@@ -863,7 +862,16 @@ def _append_part(chars: list[str], offsets: list[int], part: ast.WordPart, env: 
         if values is not None and len(values) == 1:
             _append_text(chars, offsets, values[0], part.span)
             return
-    _append_text(chars, offsets, _PLACEHOLDER, part.span)
+    _append_text(chars, offsets, _placeholder(_part_source(part)), part.span)
+
+
+def _placeholder(source: str) -> str:
+    """A run-time part of nested code, as one inert literal word showing its source.
+
+    The nested code is judged with the part standing in as plain data; the
+    part itself is judged by the context rules (EX002-EX007, TA002).
+    """
+    return "'" + source.replace("'", "") + "'"
 
 
 def _append_text(chars: list[str], offsets: list[int], text: str, span: Span) -> None:
