@@ -17,7 +17,7 @@ from typing import NamedTuple, Protocol
 from .._model import CommandRecord, Position, Span
 from .._policy import InterpreterSpec, Policy
 from .._syntax import BudgetExceeded, Origin, ParseResult, ParseTrouble, ast
-from ._commands import Unwrapped, read_invocation, unwrap
+from ._commands import Unwrapped, find_scope, read_invocation, unwrap
 from ._env import DECLARATION_BUILTINS, Env, RiskOracle, split_assignment_word
 from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words
 from ._subjects import (
@@ -710,7 +710,13 @@ class Analyzer:
                     self.code_string(ContextKind.RUNNER, f"alias {name}", (value_arg[0],), "shell", frame, risks)
 
     def find_actions(self, args: tuple[Arg, ...], span: Span, frame: Frame, risks: set[Risk]) -> None:
-        """`find ... -exec CMD {} ;|+`: CMD is a command of its own."""
+        """`find ... -exec CMD {} ;|+`: CMD is a command of its own.
+
+        When no test narrows the search, `{}` stands for the starting points
+        themselves (`find / -exec rm -rf {} +` deletes /).
+        """
+        scope = find_scope(args)
+        found = tuple(value for point in scope.starting_points for value in point.values)
         index = 0
         while index < len(args):
             action = args[index].value
@@ -724,6 +730,10 @@ class Analyzer:
             index += 1
             if not command:
                 continue
+            if scope.unfiltered and found:
+                command = tuple(
+                    Arg(found, arg.source, arg.span, False, None) if arg.value == "{}" else arg for arg in command
+                )
             child = frame.nested_code(f"find {action}", frame.env)
             if child.depth > self.max_depth:
                 self.sink.too_deep(span, frame.location, f"find {action}")
