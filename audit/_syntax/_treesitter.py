@@ -269,11 +269,9 @@ class _Builder:
         if body_node is None:
             return ast.SimpleCommand((), (), redirects, self.span(node))
         body = self.command(body_node)
-        if isinstance(body, ast.SimpleCommand):
-            return ast.SimpleCommand(body.assignments, body.words, body.redirects + redirects, self.span(node))
         if body is None:
             return ast.SimpleCommand((), (), redirects, self.span(node))
-        return ast.Redirected(body, redirects, self.span(node))
+        return _attach_redirects(body, redirects, self.span(node))
 
     def pipeline(self, node: Node) -> ast.Command:
         commands: list[ast.Command] = []
@@ -283,7 +281,11 @@ class _Builder:
                 operators.append(child.type)
             elif child.is_named:
                 command = self.command(child)
-                if command is not None:
+                if type(command) is ast.Pipeline and not command.negated:  # type: ignore[union-attr]
+                    # `a | b 2>&1 | c` arrives as ((a | b) 2>&1) | c: one pipeline in bash.
+                    commands.extend(command.commands)  # type: ignore[union-attr]
+                    operators.extend(command.operators)  # type: ignore[union-attr]
+                elif command is not None:
                     commands.append(command)
         return ast.Pipeline(tuple(commands), tuple(operators[: max(len(commands) - 1, 0)]), False, self.span(node))
 
@@ -723,6 +725,21 @@ class _Builder:
             elif child.type not in ("[[", "]]", "[", "]"):
                 stack.extend(reversed(child.children))
         return found
+
+
+def _attach_redirects(command: ast.Command, redirects: tuple[ast.Redirect, ...], span: Span) -> ast.Command:
+    """Redirects written after a pipeline or list belong to its last command.
+
+    tree-sitter hangs `a | b > f` and `a && b > f` on the whole pipeline or
+    list; in bash only `b` is redirected.
+    """
+    kind = type(command)
+    if kind is ast.SimpleCommand:
+        return ast.SimpleCommand(command.assignments, command.words, command.redirects + redirects, span)  # type: ignore[union-attr]
+    if (kind is ast.Pipeline and not command.negated) or kind is ast.AndOrList:  # type: ignore[union-attr]
+        last = _attach_redirects(command.commands[-1], redirects, Span(command.commands[-1].span.start, span.end))  # type: ignore[union-attr]
+        return command._replace(commands=command.commands[:-1] + (last,), span=span)  # type: ignore[union-attr]
+    return ast.Redirected(command, redirects, span)
 
 
 def _merge_literals(parts: list[ast.WordPart]) -> list[ast.WordPart]:
