@@ -230,28 +230,19 @@ def before_tool_call(
     record (`thread_id`, or `configurable.thread_id` in a run config).
     Exactly one record is logged per call.
     """
-    thread_id = thread_id_from(context)
-    if tool_name not in config.shell_tools:
-        decision = HookDecision(Decision.PASS, "")
-        _write_record(
-            config,
-            tool_name=tool_name,
-            tool_call_id=tool_call_id,
-            thread_id=thread_id,
-            decision=decision,
-            command=None,
+    command: _ShellCommand | None = None
+    decision = HookDecision(Decision.PASS, "")
+    if tool_name in config.shell_tools:
+        command = _ShellCommand.from_args(tool_args, config.command_key)
+        verdict = audit_command(command.text, policy=config.policy)
+        decision = HookDecision(
+            verdict.decision, _message(verdict, command.problem), verdict.rule_ids, verdict
         )
-        return decision
-    command = _ShellCommand.from_args(tool_args, config.command_key)
-    verdict = audit_command(command.text, policy=config.policy)
-    decision = HookDecision(
-        verdict.decision, _message(verdict, command.problem), verdict.rule_ids, verdict
-    )
     _write_record(
         config,
         tool_name=tool_name,
         tool_call_id=tool_call_id,
-        thread_id=thread_id,
+        thread_id=thread_id_from(context),
         decision=decision,
         command=command,
     )
