@@ -125,14 +125,21 @@ class _ShellCommand:
         if not isinstance(tool_args, Mapping):
             return cls(
                 "",
-                f"the tool arguments are a {type(tool_args).__name__}, not an object; {expected}",
+                f"the tool arguments are not an object (got {type_name(tool_args)}); {expected}",
             )
         if key not in tool_args:
             return cls("", f"the {key!r} argument is missing; {expected}")
         command = tool_args[key]
         if not isinstance(command, str):
-            return cls("", f"the {key!r} argument is a {type(command).__name__}; {expected}")
+            return cls(
+                "", f"the {key!r} argument is not a string (got {type_name(command)}); {expected}"
+            )
         return cls(command, None)
+
+
+def type_name(value: object) -> str:
+    """How a message names the type of a value it did not expect."""
+    return "None" if value is None else type(value).__name__
 
 
 def thread_id_from(source: object) -> str | None:

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from audit import Decision
-from audit.hooks import HookDecision
+from audit.hooks import HookDecision, type_name
 from audit.middleware import ToolCallGateMiddleware, ToolCallRequest, context_of
 from authz._events import DecisionEvent, SinkTarget, ToolCallOutcome, deliver_event
 from authz._guardrail import (
@@ -98,8 +98,8 @@ class GuardrailMiddleware(ToolCallGateMiddleware):
         tool_call = request.tool_call
         if isinstance(tool_call.get("args"), Mapping):
             return None
-        kind = type(tool_call.get("args")).__name__
-        reason = ReasonCode.INVALID_REQUEST.reason(f"the tool arguments are a {kind}")
+        problem = f"its arguments are not an object (got {type_name(tool_call.get('args'))})"
+        reason = ReasonCode.INVALID_REQUEST.reason(problem)
         if self.sink is not None:
             context = context_of(request.runtime, IDENTITY_KEYS)
             deliver_event(
@@ -115,8 +115,7 @@ class GuardrailMiddleware(ToolCallGateMiddleware):
             )
         return HookDecision(
             Decision.BLOCK,
-            f"The tool call {tool_call['name']!r} was denied: its arguments are a {kind}, "
-            "not an object.",
+            f"The tool call {tool_call['name']!r} was denied: {problem}.",
             (INVALID_ARGUMENTS_RULE_ID,),
         )
 

@@ -66,7 +66,7 @@ def test_a_non_string_command_from_the_model_is_blocked_before_the_tool_sees_it(
     run = run_shell_loop(["rm", "-rf", "/"], [SandboxAuditMiddleware()], asynchronous=asynchronous)
     assert run.commands_run == []
     assert run.tool_message.status == "error"
-    assert "the 'command' argument is a list" in run.text
+    assert "the 'command' argument is not a string (got list)" in run.text
     assert "- IN001 empty-command (high)" in run.text
 
 

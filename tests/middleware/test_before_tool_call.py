@@ -105,12 +105,12 @@ def test_a_tool_that_is_not_a_shell_tool_passes_without_being_audited() -> None:
     [
         ({}, "the 'command' argument is missing"),
         ({"cmd": "ls"}, "the 'command' argument is missing"),
-        ({"command": None}, "the 'command' argument is a NoneType"),
-        ({"command": b"ls"}, "the 'command' argument is a bytes"),
-        ({"command": ["ls", "-la"]}, "the 'command' argument is a list"),
-        (None, "the tool arguments are a NoneType, not an object"),
-        ("rm -rf /", "the tool arguments are a str, not an object"),
-        (["ls"], "the tool arguments are a list, not an object"),
+        ({"command": None}, "the 'command' argument is not a string (got None)"),
+        ({"command": b"ls"}, "the 'command' argument is not a string (got bytes)"),
+        ({"command": ["ls", "-la"]}, "the 'command' argument is not a string (got list)"),
+        (None, "the tool arguments are not an object (got None)"),
+        ("rm -rf /", "the tool arguments are not an object (got str)"),
+        (["ls"], "the tool arguments are not an object (got list)"),
     ],
 )
 def test_malformed_arguments_are_audited_as_the_empty_command_and_say_what_is_wrong(
@@ -259,7 +259,7 @@ def test_a_malformed_call_is_logged_with_its_problem_and_the_empty_command(
     assert logged["decision"] == "block"
     assert logged["rule_ids"] == ["IN001"]
     assert (logged["command"], logged["command_length"]) == ("", 0)
-    assert logged["input_problem"].startswith("the 'command' argument is a int")
+    assert logged["input_problem"].startswith("the 'command' argument is not a string (got int)")
 
 
 def test_a_call_to_another_tool_is_logged_at_debug_as_not_audited_without_its_input(
