@@ -91,6 +91,7 @@ class RedirectSubject:
     span: Span
     command_name: str | None
     location: Location
+    cwd: str | None = None
 
     @property
     def writes(self) -> bool:
@@ -110,6 +111,8 @@ class CommandSubject:
 
     `argv[index]` is the effective command (after `sudo`, `env`, `timeout`...);
     `name` is its normalised basename, None when it is computed at run time.
+    `cwd` is the working directory when an earlier `cd` in the same command
+    string made it known (cleaned, `~` for the home), else None.
     """
 
     argv: tuple[Arg, ...]
@@ -123,6 +126,7 @@ class CommandSubject:
     stdin: Stdin | None
     in_pipeline: bool
     background: bool
+    cwd: str | None = None
 
     @property
     def args(self) -> tuple[Arg, ...]:
