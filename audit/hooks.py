@@ -31,6 +31,9 @@ AUDIT_EVENT = "audit.tool_call"
 DEFAULT_LOGGED_COMMAND_CHARS = 200
 # Evidence is quoted back to the model; the span of a huge command is noise.
 _EVIDENCE_CHARS = 120
+# A long command can hold hundreds of findings; the model needs the first few
+# to change course, and the record keeps every rule id.
+_EXPLAINED_FINDINGS = 10
 
 _LOG_LEVELS = {
     Decision.PASS: logging.INFO,
@@ -159,10 +162,10 @@ def _printable_excerpt(text: str) -> str:
 
 
 def _explain(findings: tuple[Finding, ...]) -> str:
-    """One line per finding, with each rule's safer alternative once."""
+    """One line per finding (the first few), with each rule's safer alternative once."""
     lines: list[str] = []
     advised: set[str] = set()
-    for finding in findings:
+    for finding in findings[:_EXPLAINED_FINDINGS]:
         where = (
             f" (at `{_printable_excerpt(finding.evidence)}`)" if finding.evidence.strip() else ""
         )
@@ -173,6 +176,10 @@ def _explain(findings: tuple[Finding, ...]) -> str:
         if rule is not None and finding.rule_id not in advised:
             advised.add(finding.rule_id)
             lines.append(f"  Safer alternative: {rule.safer_alternative}")
+    unexplained = findings[_EXPLAINED_FINDINGS:]
+    if unexplained:
+        rule_ids = ", ".join(dict.fromkeys(finding.rule_id for finding in unexplained))
+        lines.append(f"- and {len(unexplained)} more findings ({rule_ids})")
     return "\n".join(lines)
 
 

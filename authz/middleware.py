@@ -20,17 +20,25 @@ from typing import Any
 from audit import Decision
 from audit.hooks import HookDecision, type_name
 from audit.middleware import ToolCallGateMiddleware, ToolCallRequest, context_of
-from authz._events import DecisionEvent, SinkTarget, ToolCallOutcome, deliver_event
-from authz._guardrail import (
+from authz import (
+    IDENTITY_KEYS,
+    AuthorizationProvider,
+    AuthzTypeError,
+    DecisionEvent,
     GuardrailAuthorizationAdapter,
+    GuardrailProvider,
+    ReasonCode,
+    SinkTarget,
     ToolCallDecision,
+    ToolCallOutcome,
     aevaluate_tool_call,
+    build_principal,
     evaluate_tool_call,
 )
-from authz._identity import IDENTITY_KEYS, build_principal
-from authz._interface import AuthorizationProvider, GuardrailProvider, ReasonCode
+from authz._events import deliver_event
 
 AUTHZ_LOGGER = logging.getLogger("agent_shell_guard.authz")
+# The rule id evaluate_tool_call gives a request the guardrail rejects as invalid.
 INVALID_ARGUMENTS_RULE_ID = "guardrail:invalid-request"
 
 
@@ -62,6 +70,11 @@ class GuardrailMiddleware(ToolCallGateMiddleware):
         sink: SinkTarget | None = AUTHZ_LOGGER,
         log_allows: bool = False,
     ) -> None:
+        for name, flag in (("fail_closed", fail_closed), ("log_allows", log_allows)):
+            if not isinstance(flag, bool):
+                raise AuthzTypeError(f"{name} must be a bool, got {type(flag).__name__}")
+        # Fail at construction rather than at the agent's first tool call.
+        build_principal({}, default_role=default_role)
         super().__init__()
         self.guardrail: GuardrailProvider = (
             guardrail
@@ -73,25 +86,20 @@ class GuardrailMiddleware(ToolCallGateMiddleware):
         self.sink = sink
         self.log_allows = log_allows
 
-    def _options(self) -> dict[str, Any]:
+    def _evaluation(self, request: ToolCallRequest) -> dict[str, Any]:
+        """The arguments of `evaluate_tool_call` (and its twin) for this request."""
+        tool_call = request.tool_call
         return {
+            "guardrail": self.guardrail,
+            "tool_name": tool_call["name"],
+            "tool_call_id": tool_call.get("id"),
+            "tool_args": tool_call["args"],
+            "context": context_of(request.runtime, IDENTITY_KEYS),
             "default_role": self.default_role,
             "fail_closed": self.fail_closed,
             "sink": self.sink,
             "log_allows": self.log_allows,
         }
-
-    def _call_arguments(
-        self, request: ToolCallRequest
-    ) -> tuple[str, str | None, Mapping[str, Any], Mapping[str, Any]]:
-        """The positional arguments of `evaluate_tool_call` for this request."""
-        tool_call = request.tool_call
-        return (
-            tool_call["name"],
-            tool_call.get("id"),
-            tool_call["args"],
-            context_of(request.runtime, IDENTITY_KEYS),
-        )
 
     def _deny_invalid_arguments(self, request: ToolCallRequest) -> HookDecision | None:
         """A deny when the arguments are not a mapping (no guardrail could judge them)."""
@@ -123,19 +131,13 @@ class GuardrailMiddleware(ToolCallGateMiddleware):
         denied = self._deny_invalid_arguments(request)
         if denied is not None:
             return denied
-        decision = evaluate_tool_call(
-            self.guardrail, *self._call_arguments(request), **self._options()
-        )
-        return _hook_decision(decision)
+        return _hook_decision(evaluate_tool_call(**self._evaluation(request)))
 
     async def acheck(self, request: ToolCallRequest) -> HookDecision:
         denied = self._deny_invalid_arguments(request)
         if denied is not None:
             return denied
-        decision = await aevaluate_tool_call(
-            self.guardrail, *self._call_arguments(request), **self._options()
-        )
-        return _hook_decision(decision)
+        return _hook_decision(await aevaluate_tool_call(**self._evaluation(request)))
 
 
 __all__ = ["GuardrailMiddleware"]

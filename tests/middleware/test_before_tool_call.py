@@ -94,6 +94,16 @@ def test_every_warning_is_listed_and_each_rule_advises_its_alternative_once() ->
     assert decision.message.count("Safer alternative:") == 2
 
 
+def test_a_long_list_of_findings_is_cut_to_ten_lines_and_names_the_rest_by_rule() -> None:
+    command = "; ".join(f"sudo ls {index}" for index in range(12)) + "; chmod 777 f"
+    decision = before_tool_call("bash", {"command": command})
+    assert decision.verdict is not None and len(decision.verdict.findings) == 13
+    finding_lines = [line for line in decision.message.splitlines() if line.startswith("- ")]
+    assert len(finding_lines) == 11
+    assert finding_lines[-1] == "- and 3 more findings (PR001, PE001)"
+    assert set(decision.rule_ids) == {"PR001", "PE001"}
+
+
 def test_a_tool_that_is_not_a_shell_tool_passes_without_being_audited() -> None:
     decision = before_tool_call("web_search", {"command": "rm -rf /"})
     assert decision == HookDecision(Decision.PASS, "")

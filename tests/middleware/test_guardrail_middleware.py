@@ -242,6 +242,17 @@ def test_allows_are_recorded_only_when_asked(rbac: RbacProvider) -> None:
     assert [event.outcome for event in chatty] == [ToolCallOutcome.ALLOWED]
 
 
+@pytest.mark.parametrize(
+    "options",
+    [{"default_role": ""}, {"default_role": None}, {"fail_closed": "no"}, {"log_allows": 1}],
+)
+def test_unusable_options_are_refused_when_the_middleware_is_built(
+    rbac: RbacProvider, options: dict[str, Any]
+) -> None:
+    with pytest.raises(AuthzTypeError):
+        GuardrailMiddleware(rbac, **options)
+
+
 def test_something_that_is_neither_a_guardrail_nor_a_provider_is_refused() -> None:
     with pytest.raises(AuthzTypeError, match="AuthorizationProvider"):
         GuardrailMiddleware({"roles": {}})  # type: ignore[arg-type]
