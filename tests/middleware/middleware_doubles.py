@@ -19,7 +19,8 @@ from pydantic import Field
 pytest.importorskip("langchain")
 
 from langchain.agents import create_agent
-from langchain.agents.middleware import AgentMiddleware, InputAgentState, ToolCallRequest
+from langchain.agents.middleware import AgentMiddleware
+from langchain.tools.tool_node import ToolCallRequest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolCall, ToolMessage
 from langchain_core.runnables import RunnableConfig
@@ -204,7 +205,7 @@ def run_shell_loop(
     shell = RecordingShell()
     model = shell_call_then_answer(command)
     agent = create_agent(model, tools=[shell.as_tool()], middleware=list(middleware))
-    state: InputAgentState = {"messages": [HumanMessage(content="please run it")]}
+    state: Any = {"messages": [HumanMessage(content="please run it")]}
     config: RunnableConfig = {"configurable": {"thread_id": thread_id}}
     if asynchronous:
         final_state = asyncio.run(agent.ainvoke(state, config, context=context))
