@@ -261,3 +261,16 @@ def before_tool_call(
         command=command,
     )
     return decision
+
+
+__all__ = [
+    "AUDIT_EVENT",
+    "AUDIT_LOGGER_NAME",
+    "DEFAULT_CONFIG",
+    "DEFAULT_LOGGED_COMMAND_CHARS",
+    "HookDecision",
+    "ShellAuditConfig",
+    "before_tool_call",
+    "thread_id_from",
+    "type_name",
+]
