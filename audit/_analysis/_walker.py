@@ -9,11 +9,11 @@ trap...) is parsed and walked again, one level deeper.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
+from .._budget import Budget
 from .._model import CommandRecord, Position, Span
 from .._policy import InterpreterSpec, Policy
 from .._syntax import BudgetExceeded, Origin, ParseResult, ParseTrouble, ast
@@ -122,11 +122,11 @@ ParseCode = Callable[[str, Origin], ParseResult]
 class Analyzer:
     """Walks one command string (and the code nested in it) for the rules."""
 
-    def __init__(self, policy: Policy, deadline: float, sink: Sink, parse_code: ParseCode) -> None:
+    def __init__(self, policy: Policy, budget: Budget, sink: Sink, parse_code: ParseCode) -> None:
         self.policy = policy
         self.tables = policy.tables
         self.max_depth = policy.limits.max_depth
-        self.deadline = deadline
+        self.budget = budget
         self.sink: Sink = sink
         self.parse_code = parse_code
         self.records: list[CommandRecord] = []
@@ -179,7 +179,7 @@ class Analyzer:
     # -- structure ---------------------------------------------------------------
 
     def check_time(self) -> None:
-        if time.perf_counter() > self.deadline:
+        if self.budget.exceeded():
             raise BudgetExceeded("analysis exceeded the time budget")
 
     def script(self, script: ast.Script, frame: Frame, risks: set[Risk]) -> None:

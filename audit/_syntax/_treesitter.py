@@ -14,12 +14,12 @@ are compensated here or in the pre-pass:
 from __future__ import annotations
 
 import threading
-import time
 from typing import TYPE_CHECKING, Callable
 
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
 
+from .._budget import Budget
 from .._model import Span
 from . import _ast as ast
 from ._errors import BudgetExceeded, ParseTrouble
@@ -36,7 +36,7 @@ _LOCAL = threading.local()
 # Below this size a parse cannot approach the time budget, so the plain bytes
 # call (cheapest) is used; above it a read callable makes cancellation work
 # (py-tree-sitter ignores progress_callback for a bytes source).
-_CANCELLABLE_FROM_BYTES = 2048
+CANCELLABLE_FROM_BYTES = 2048
 
 _WORD_NODES = frozenset(
     {
@@ -89,39 +89,29 @@ def parse_tree_sitter(
     heredoc bodies' offsets point).
     """
     data = text.encode("utf-8", "surrogatepass")
-    root = _run_parser(data, session.deadline).root_node
+    root = _run_parser(data, session.budget).root_node
     builder = _Builder(text, data, origin, session, prepared, source_origin)
     script = builder.script(root)
     return script, root.has_error
 
 
-def _run_parser(data: bytes, deadline: float) -> Tree:
-    if len(data) < _CANCELLABLE_FROM_BYTES:
-        return _parser().parse(data)
-    # tree-sitter's error recovery at the end of some inputs (a dangling `|`
-    # after thousands of stages) runs for 100 ms without calling the progress
-    # callback. The parse releases the GIL, so a worker thread is waited for
-    # only until the deadline; the callback still stops it as soon as it can.
-    outcome: list[Tree] = []
+def _run_parser(data: bytes, budget: Budget) -> Tree:
+    parser = _parser()
+    if len(data) < CANCELLABLE_FROM_BYTES:
+        return parser.parse(data)
 
     def read(byte_offset: int, _point: object) -> bytes:
         return data[byte_offset : byte_offset + 4096]
 
     def cancel(*_state: object) -> bool:
-        return time.perf_counter() > deadline
+        return budget.exceeded()
 
-    def work() -> None:
-        try:
-            outcome.append(Parser(_LANGUAGE).parse(read, progress_callback=cancel))
-        except ValueError:  # py-tree-sitter's way of reporting a cancelled parse
-            pass
-
-    worker = threading.Thread(target=work, name="tree-sitter-parse", daemon=True)
-    worker.start()
-    worker.join(max(deadline - time.perf_counter(), 0.0))
-    if not outcome:
-        raise BudgetExceeded("tree-sitter parse exceeded the time budget")
-    return outcome[0]
+    try:
+        return parser.parse(read, progress_callback=cancel)
+    except ValueError as error:  # py-tree-sitter's way of reporting a cancelled parse
+        # A cancelled parser resumes the old input on its next call unless reset.
+        parser.reset()
+        raise BudgetExceeded("tree-sitter parse exceeded the time budget") from error
 
 
 class _Builder:
