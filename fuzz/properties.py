@@ -1,0 +1,142 @@
+"""The properties, as plain checks that raise AssertionError.
+
+The hypothesis tests (`fuzz_*.py`) and the campaign (`python -m fuzz.campaign`)
+call the same functions, so a campaign failure reproduces as a test failure.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from functools import cache
+
+from audit import Decision, Policy, Verdict, audit_command, default_policy
+from audit.rules import REGISTRY
+from corpus import Case, load_corpus
+
+from .parsers import bashlex_commands, bashlex_supports, shfmt_commands, tree_sitter_commands
+
+# The engine measures its budget in the auditing thread's CPU time; so do we,
+# with a generous margin: the engine checks its deadline between steps.
+CPU_MARGIN_MS = 100.0
+# Wall time may stall on a loaded CI machine; this only catches a runaway.
+WALL_LIMIT_MS = 2_000.0
+HARMLESS_PREFIXES = ("true; ", "cd /tmp && ", ": ; ", "echo start; ", "set -e\n", "ls > /dev/null; ", "export LANG=C; ")
+# A substitution in value position passes by itself; these embeddings add
+# findings of their own (sudo warns), nothing else may appear.
+EMBEDDING_RULES = frozenset({"PR001"})
+
+
+def bash_accepts(source: str) -> bool:
+    """`bash -n`: read the commands, execute nothing."""
+    completed = subprocess.run(["bash", "-n", "-c", source], capture_output=True, timeout=10)
+    return completed.returncode == 0
+
+
+def labels(verdict: Verdict) -> tuple[Decision, frozenset[str]]:
+    return verdict.decision, frozenset(verdict.rule_ids)
+
+
+def check_verdict_is_consistent(source: str, verdict: Verdict) -> None:
+    """Decision from the strictest finding; spans, evidence and ids that hold together."""
+    strictest = max((finding.severity.decision for finding in verdict.findings), default=Decision.PASS)
+    assert verdict.decision is strictest, f"decision {verdict.decision} but strictest finding {strictest}"
+    for finding in verdict.findings:
+        assert REGISTRY.get(finding.rule_id) is not None, f"unknown rule id {finding.rule_id}"
+        span = finding.span
+        assert 0 <= span.start <= span.end <= len(source), f"{finding.rule_id} span {span} outside the input"
+        assert finding.evidence == source[span.start : span.end], f"{finding.rule_id} evidence is not the span's text"
+    for record in verdict.commands:
+        assert 0 <= record.span.start <= record.span.end <= len(source), f"command {record.argv} span outside the input"
+
+
+def check_total_and_bounded(source: str, policy: Policy | None = None) -> Verdict:
+    """Any text gets a consistent verdict; an engine that runs over its budget says so (IN004)."""
+    budget_ms = (policy or default_policy()).limits.time_budget_ms
+    wall_start, cpu_start = time.perf_counter(), time.thread_time()
+    verdict = audit_command(source, policy=policy)
+    cpu_ms = (time.thread_time() - cpu_start) * 1000
+    wall_ms = (time.perf_counter() - wall_start) * 1000
+    assert isinstance(verdict, Verdict)
+    check_verdict_is_consistent(source, verdict)
+    assert wall_ms <= WALL_LIMIT_MS, f"took {wall_ms:.0f} ms of wall time"
+    if cpu_ms > budget_ms + CPU_MARGIN_MS:
+        assert verdict.decision is Decision.BLOCK and "IN004" in verdict.rule_ids, (
+            f"used {cpu_ms:.0f} ms of CPU against a {budget_ms:g} ms budget without IN004"
+        )
+    return verdict
+
+
+def check_stays_blocked(payload_rules: frozenset[str], embedded: str) -> None:
+    """Embedded where bash runs it, a blocked payload stays blocked by the same rules."""
+    verdict = audit_command(embedded)
+    assert verdict.decision is Decision.BLOCK, f"{embedded!r} is {verdict.decision.value} {list(verdict.rule_ids)}"
+    lost = payload_rules - set(verdict.rule_ids)
+    assert not lost, f"{embedded!r} lost {sorted(lost)} (has {list(verdict.rule_ids)})"
+
+
+def check_value_position_passes(source: str) -> None:
+    """A risky substitution in value position is no command-position finding, nor any other."""
+    rule_ids = set(audit_command(source).rule_ids)
+    assert "CP001" not in rule_ids, f"{source!r}: CP001 for a substitution in value position"
+    assert rule_ids <= EMBEDDING_RULES, f"{source!r}: unexpected findings {sorted(rule_ids)}"
+
+
+def check_same_verdict(canonical: str, variant: str) -> None:
+    """Two spellings of the same argv get the same decision and rules."""
+    expected = labels(audit_command(canonical))
+    actual = labels(audit_command(variant))
+    assert actual == expected, (
+        f"{variant!r} gives {actual[0].value} {sorted(actual[1])}, "
+        f"but {canonical!r} gives {expected[0].value} {sorted(expected[1])}"
+    )
+
+
+def check_prefix_never_lowers(prefix: str, source: str) -> None:
+    before = audit_command(source).decision
+    after = audit_command(prefix + source).decision
+    assert after >= before, f"{prefix!r} lowered {source!r} from {before.value} to {after.value}"
+
+
+def check_parsers_agree_or_parse_finding(source: str) -> None:
+    """tree-sitter agrees with mvdan/sh (or, without it, bashlex) on the commands, or PA001.
+
+    When tree-sitter and mvdan/sh agree and only bashlex differs, bashlex is
+    the odd one out: that is bashlex's bug, not the engine's.
+    """
+    engine_view = tree_sitter_commands(source)
+    reference = shfmt_commands(source)
+    name = "mvdan/sh"
+    if reference is None and bashlex_supports(source):
+        reference, name = bashlex_commands(source), "bashlex"
+    if reference is None or reference == engine_view:
+        return
+    rule_ids = audit_command(source).rule_ids
+    assert "PA001" in rule_ids, (
+        f"{source!r}: tree-sitter reads commands at {sorted(engine_view)}, {name} at {sorted(reference)}; "
+        f"no parse finding (rules {list(rule_ids)})"
+    )
+
+
+# -- seeds from the corpus ----------------------------------------------------------------------
+
+_NOT_EMBEDDABLE_RULES = frozenset({"PA001", "IN001", "IN002", "IN003", "IN004", "IN005"})
+
+
+@cache
+def corpus_cases() -> tuple[Case, ...]:
+    return load_corpus()
+
+
+@cache
+def blocked_seeds() -> tuple[Case, ...]:
+    """Reviewed blocked commands that embed cleanly: valid bash, default policy, no input or parse rules."""
+    return tuple(
+        case
+        for case in corpus_cases()
+        if case.decision is Decision.BLOCK
+        and not case.todo
+        and case.policy_document is None
+        and not case.rules & _NOT_EMBEDDABLE_RULES
+        and bash_accepts(f"{{ {case.command}\n}}")
+    )
