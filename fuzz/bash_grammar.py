@@ -77,7 +77,9 @@ def function_then_call(name: str, body: Fragment) -> Fragment:
 def command_substitution(body: Fragment, *, backquoted: bool = False) -> str:
     if backquoted and "`" not in body.text and not body.ends_with_heredoc and "\\" not in body.text:
         return f"`{body.text}`"
-    return f"$({body.then('')})"
+    # `$((` would open an arithmetic expansion: a subshell body needs a space.
+    opening = "$( " if body.text.startswith("(") else "$("
+    return f"{opening}{body.then('')})"
 
 
 def process_substitution(body: Fragment, direction: str = "<") -> str:
@@ -282,3 +284,61 @@ def scripts(max_leaves: int = 8) -> st.SearchStrategy[Fragment]:
 
 def script_texts(max_leaves: int = 8) -> st.SearchStrategy[str]:
     return scripts(max_leaves).map(lambda fragment: fragment.text)
+
+
+# -- scripts in which every command runs (for the bash oracle) ---------------------------------
+
+PLAIN_PROGRAMS = ("git", "make", "ls", "grep", "jq", "tar", "docker", "kubectl", "cargo", "npm")
+RISKY_PROGRAMS = ("curl -s", "wget -qO-", "base64 -d", "python3 -c")
+# `@T@` becomes a unique argument when rendered.
+_TOKEN = "@T@"
+_RISKY_FORMS = (
+    "$(R)", "FOO=1 $(R)", "command $(R)", "${unset_variable:-$(R)}",
+    "echo $(R)", "x=$(R)", "[[ -n $(R) ]]", "for i in $(R); do :; done", "case $(R) in *) :;; esac", ': "$(R)"',
+    "R | sh", 'eval "$(R)"', "p=$(R); $p", 'bash <<< "$(R)"', "echo `R`", "`R`",
+)  # fmt: skip
+
+
+def _reachable_compound(children: st.SearchStrategy[Fragment]) -> st.SearchStrategy[Fragment]:
+    return st.one_of(
+        st.builds(sequence, children, children),
+        st.builds(joined, children, st.sampled_from(("&&", "|")), children),
+        st.builds(subshell, children),
+        st.builds(group, children),
+        st.builds(lambda body: if_clause(Fragment("true"), body), children),
+        st.builds(if_clause, children, children),
+        st.builds(lambda body: for_loop("i", "1", body), children),
+        st.builds(lambda body: case_clause("x", "x", body), children),
+        # Redefining `deploy` inside `deploy` and calling it runs the inner body once: no recursion.
+        st.builds(lambda body: function_then_call("deploy", body), children),
+        st.builds(lambda body: Fragment(f"bash -c {single_quoted(body.text)}"), children),
+        st.builds(lambda body: Fragment(f"eval {single_quoted(body.text)}"), children),
+        st.builds(lambda body: Fragment(f"echo \"{command_substitution(body)}\""), children),
+        st.builds(
+            lambda body: Fragment(f"cat <<EOF\n{command_substitution(body)}\nEOF", ends_with_heredoc=True),
+            children.filter(lambda body: "<<" not in body.text),
+        ),
+        st.builds(lambda body: Fragment(f"time {subshell(body).text}"), children),
+        st.builds(lambda body: Fragment(f"bash <(echo {single_quoted(body.text)})"), children),
+    )
+
+
+def reachable_scripts(max_leaves: int = 6) -> st.SearchStrategy[str]:
+    """Scripts whose every command runs exactly once, each with a unique argument.
+
+    Stubs exit 0, so `&&` and `if` always go on; there are no loops that
+    repeat, no `||`, no `else`, and no background jobs.
+    """
+    plain = st.sampled_from(PLAIN_PROGRAMS).map(lambda name: Fragment(f"{name} {_TOKEN}"))
+    risky = st.builds(
+        lambda form, program: Fragment(form.replace("R", f"{program} {_TOKEN}")),
+        st.sampled_from(_RISKY_FORMS),
+        st.sampled_from(RISKY_PROGRAMS),
+    )
+    fragments = st.recursive(st.one_of(plain, risky), _reachable_compound, max_leaves=max_leaves)
+    return fragments.map(lambda fragment: _number(fragment.text))
+
+
+def _number(text: str) -> str:
+    parts = text.split(_TOKEN)
+    return parts[0] + "".join(f"t{index}{part}" for index, part in enumerate(parts[1:], start=1))

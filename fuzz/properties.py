@@ -6,18 +6,22 @@ call the same functions, so a campaign failure reproduces as a test failure.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import time
 from functools import cache
 
-from audit import Decision, Policy, Verdict, audit_command, default_policy
+from audit import Decision, Policy, Position, Verdict, audit_command, default_policy
+from audit._syntax import Budget
 from audit.rules import REGISTRY
 from corpus import Case, load_corpus
 
+from .oracle import BashRun, marker_for
 from .parsers import bashlex_commands, bashlex_supports, shfmt_commands, tree_sitter_commands
 
-# The engine measures its budget in the auditing thread's CPU time; so do we,
-# with a generous margin: the engine checks its deadline between steps.
+# The budget is the auditing thread's CPU time less full garbage collections
+# (a host's whole heap, not the audit's cost); it is measured the same way
+# here, with a generous margin: the engine checks its deadline between steps.
 CPU_MARGIN_MS = 100.0
 # Wall time may stall on a loaded CI machine; this only catches a runaway.
 WALL_LIMIT_MS = 2_000.0
@@ -53,9 +57,9 @@ def check_verdict_is_consistent(source: str, verdict: Verdict) -> None:
 def check_total_and_bounded(source: str, policy: Policy | None = None) -> Verdict:
     """Any text gets a consistent verdict; an engine that runs over its budget says so (IN004)."""
     budget_ms = (policy or default_policy()).limits.time_budget_ms
-    wall_start, cpu_start = time.perf_counter(), time.thread_time()
+    wall_start, cpu = time.perf_counter(), Budget(budget_ms / 1000)
     verdict = audit_command(source, policy=policy)
-    cpu_ms = (time.thread_time() - cpu_start) * 1000
+    cpu_ms = cpu.spent() * 1000
     wall_ms = (time.perf_counter() - wall_start) * 1000
     assert isinstance(verdict, Verdict)
     check_verdict_is_consistent(source, verdict)
@@ -116,6 +120,93 @@ def check_parsers_agree_or_parse_finding(source: str) -> None:
         f"{source!r}: tree-sitter reads commands at {sorted(engine_view)}, {name} at {sorted(reference)}; "
         f"no parse finding (rules {list(rule_ids)})"
     )
+
+
+# -- ground truth from bash ----------------------------------------------------------------------
+
+_SUBSTITUTION_LABELS = frozenset({"$(...)", "`...`"})
+_FD_PATH = re.compile(r"^/dev/fd/[0-9]+$")
+_PROCESS_SUBSTITUTION = "<process substitution>"
+# Rules under which a substitution's output legitimately runs from a value
+# position: through a variable, eval, a code string, a document or a pipe.
+_OUTPUT_RUN_ELSEWHERE = frozenset({"TA001", "TA002", "EX001", "EX002", "EX003", "EX005"})
+
+
+# Keywords and builtins that run their operand: bash executes the operand itself.
+_RUN_THEIR_OPERAND = frozenset({"time", "command", "exec", "builtin", "coproc"})
+
+
+def _program_name(argv: tuple[str, ...]) -> str:
+    """The program bash itself starts for a record's argv."""
+    words = list(argv)
+    while words and words[0] in _RUN_THEIR_OPERAND:
+        keyword = words.pop(0)
+        while words and words[0].startswith("-"):
+            option = words.pop(0)
+            if keyword == "exec" and option == "-a" and words:
+                words.pop(0)
+    return words[0].rsplit("/", 1)[-1] if words else ""
+
+
+def _command_names(verdict: Verdict) -> frozenset[str]:
+    return frozenset(_program_name(record.argv) for record in verdict.commands if record.argv)
+
+
+def _has_dynamic_name(verdict: Verdict) -> bool:
+    return any(record.argv and ("$" in record.argv[0] or "`" in record.argv[0]) for record in verdict.commands)
+
+
+def check_bash_ran_only_what_the_engine_found(run: BashRun, verdict: Verdict) -> None:
+    """What real bash did, against the verdict.
+
+    Whenever bash ran the output of a fetcher, decoder or interpreter as a
+    command, the engine blocks. Every program bash ran is one the engine
+    found (by name), unless the engine already flags the command, or it found
+    a command whose name is only known at run time.
+    """
+    if run.executed_markers:
+        assert verdict.decision is Decision.BLOCK, (
+            f"{run.command!r}: bash ran the output of {sorted(run.executed_markers)} as a command, "
+            f"but the verdict is {verdict.decision.value} {list(verdict.rule_ids)}"
+        )
+    if verdict.decision is not Decision.PASS or _has_dynamic_name(verdict):
+        return
+    found = _command_names(verdict)
+    unseen = sorted({execution.name for execution in run.programs if execution.name} - found)
+    assert not unseen, f"{run.command!r}: bash ran {unseen}, which the engine did not find (it passes the command)"
+
+
+def _comparable(argv: tuple[str, ...]) -> tuple[str, ...]:
+    """A process substitution is `<(...)` to the engine and `/dev/fd/N` to the program."""
+    return tuple(_PROCESS_SUBSTITUTION if _FD_PATH.match(word) or word.startswith(("<(", ">(")) else word for word in argv)
+
+
+def check_engine_matches_bash_exactly(
+    run: BashRun, verdict: Verdict, programs: frozenset[str], risky_programs: frozenset[str]
+) -> None:
+    """For a script whose every command runs: the engine's commands are bash's, argv for argv
+    (among `programs`), and a risky substitution the engine puts in command position really had
+    its output run (`risky_programs` print the markers that show it)."""
+    assert not run.cut_short, f"{run.command!r}: the sandbox run was cut short"
+    executed = {_comparable(execution.argv) for execution in run.programs if execution.name in programs}
+    found = {_comparable(record.argv) for record in verdict.commands if record.argv and record.argv[0] in programs}
+    assert found == executed, (
+        f"{run.command!r}: only the engine found {sorted(found - executed)}; only bash ran {sorted(executed - found)}"
+    )
+    for record in verdict.commands:
+        if not record.argv or record.argv[0] not in risky_programs or not record.path:
+            continue
+        if record.path[-1] not in _SUBSTITUTION_LABELS:
+            continue
+        marker = marker_for(record.argv[0], record.argv)
+        ran = marker in run.executed_markers
+        if record.position is Position.COMMAND:
+            assert ran, f"{run.command!r}: the engine says the output of {record.argv} is a command; bash did not run it"
+        elif ran:
+            assert set(verdict.rule_ids) & _OUTPUT_RUN_ELSEWHERE, (
+                f"{run.command!r}: bash ran the output of {record.argv} ({record.position.value} position) "
+                f"and no rule says how (rules {list(verdict.rule_ids)})"
+            )
 
 
 # -- seeds from the corpus ----------------------------------------------------------------------

@@ -1,0 +1,92 @@
+"""Ground truth from real bash (see fuzz/oracle.py for how the sandbox isolates it).
+
+- generated scripts whose every command runs: the engine's commands are
+  exactly bash's, and its command positions are where bash ran the output;
+- corpus commands: bash runs only what the engine found, and the engine
+  blocks whenever bash ran downloaded, decoded or interpreted output. The
+  default run takes every fourth eligible case; `pytest -m slow` takes all.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from hypothesis import assume, given, settings
+
+from audit import audit_command
+from corpus import Case
+
+from .bash_grammar import PLAIN_PROGRAMS, RISKY_PROGRAMS, reachable_scripts
+from .known_gaps import ORACLE_CORPUS, ORACLE_GENERATED, excluded, pin_known_gaps
+from .oracle import FORWARDED_SHELLS, BashOracle, OracleUnavailable, bash_oracle
+from .properties import (
+    bash_accepts,
+    check_bash_ran_only_what_the_engine_found,
+    check_engine_matches_bash_exactly,
+    corpus_cases,
+)
+
+pytestmark = pytest.mark.bwrap
+
+PROGRAMS = frozenset(PLAIN_PROGRAMS) | frozenset(program.split()[0] for program in RISKY_PROGRAMS) | frozenset(FORWARDED_SHELLS)
+RISKY = frozenset(program.split()[0] for program in RISKY_PROGRAMS)
+SAMPLE_STRIDE = 4
+# Fork bombs and endless spawning loops exercise the sandbox, not the engine.
+_SANDBOX_ONLY_RULES = frozenset({"DO001", "DO002"})
+
+
+@pytest.fixture(scope="module")
+def oracle() -> Iterator[BashOracle]:
+    try:
+        with bash_oracle() as prepared:
+            yield prepared
+    except OracleUnavailable as reason:
+        pytest.skip(f"no bash oracle here: {reason}")
+
+
+# Each example starts a sandbox (~40 ms): a third of the profile's examples.
+@pin_known_gaps
+@settings(max_examples=max(1, settings.default.max_examples * 3 // 10))
+@given(script=reachable_scripts())
+def test_the_engine_finds_exactly_what_bash_runs_in_generated_scripts(oracle: BashOracle, script: str) -> None:
+    assume(not excluded(ORACLE_GENERATED, script) and bash_accepts(script))
+    check_engine_matches_bash_exactly(oracle.run(script), audit_command(script), PROGRAMS, RISKY)
+
+
+def _eligible(cases: tuple[Case, ...]) -> list[Case]:
+    return [
+        case
+        for case in cases
+        if not case.todo
+        and case.policy_document is None
+        and not case.rules & _SANDBOX_ONLY_RULES
+        and "\x00" not in case.command
+        and not excluded(ORACLE_CORPUS, case.command)
+    ]
+
+
+def _check_cases(oracle: BashOracle, cases: list[Case]) -> None:
+    """Run the cases in parallel sandboxes; report every disagreement at once."""
+
+    def check(case: Case) -> str | None:
+        try:
+            check_bash_ran_only_what_the_engine_found(oracle.run(case.command), audit_command(case.command))
+        except AssertionError as failure:
+            return f"{case.id}: {failure}"
+        return None
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        failures = [failure for failure in pool.map(check, cases) if failure is not None]
+    assert not failures, f"{len(failures)} of {len(cases)} corpus cases disagree with bash:\n" + "\n".join(failures)
+
+
+def test_bash_runs_only_what_the_engine_found_in_a_sample_of_the_corpus(oracle: BashOracle) -> None:
+    _check_cases(oracle, _eligible(corpus_cases())[::SAMPLE_STRIDE])
+
+
+@pytest.mark.slow
+def test_bash_runs_only_what_the_engine_found_in_the_whole_corpus(oracle: BashOracle) -> None:
+    _check_cases(oracle, _eligible(corpus_cases()))
