@@ -1,4 +1,4 @@
-"""The authz contract: identity, requests, decisions and the provider protocol.
+"""The authz contract: identity, requests, decisions and the provider protocols.
 
 Everything another package needs from authz is named here; implementations
 live in private modules next to it.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
@@ -20,9 +21,47 @@ class AuthzConfigError(AuthzError, ValueError):
     """A provider configuration or policy file is invalid."""
 
 
+class AuthzTypeError(AuthzError, TypeError):
+    """A context, attribute mapping or argument has the wrong type."""
+
+
+class AuthzRequestError(AuthzError, ValueError):
+    """A request names an unknown or empty role, resource, action or target."""
+
+
+class MalformedDecisionError(AuthzError, TypeError):
+    """A provider answered with something that is not a well-formed decision."""
+
+
+class ReasonCode(str, Enum):
+    """The machine-readable codes this package puts in `AuthzReason.code`."""
+
+    DENY_LISTED = "deny_listed"
+    """The target is on the role's deny list for the resource."""
+    ALLOW_LISTED = "allow_listed"
+    """The target is on the role's allow list for the resource."""
+    NOT_ALLOW_LISTED = "not_allow_listed"
+    """The role mentions the resource but does not allow this target."""
+    RESOURCE_NOT_CONFIGURED = "resource_not_configured"
+    """The role does not mention the resource; the default effect applied."""
+    PROVIDER_ERROR = "provider_error"
+    """The guardrail raised instead of answering."""
+    MALFORMED_DECISION = "malformed_decision"
+    """The guardrail answered with something that is not a decision."""
+    INVALID_REQUEST = "invalid_request"
+    """The guardrail rejected the request itself (unknown role, empty target...)."""
+
+    def reason(self, message: str) -> AuthzReason:
+        return AuthzReason(code=self.value, message=message)
+
+
 @dataclass(frozen=True, slots=True)
 class Principal:
-    """Who is asking, as established by the server (never by the client)."""
+    """Who is asking, as established by the server (never by the client).
+
+    Build it with `build_principal(context)`, the one place that applies the
+    defaulting and copying rules; `attributes` is then a read-only deep copy.
+    """
 
     user_id: str | None
     role: str
@@ -72,3 +111,38 @@ class AuthorizationProvider(Protocol):
     def filter_resources(
         self, principal: Principal, resource: str, items: Sequence[str]
     ) -> list[str]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class GuardrailRequest:
+    """One tool call an agent is about to make, with the caller's identity.
+
+    `tool_input` is a read-only shallow copy: a guardrail may read the
+    arguments but never change what the tool will receive.
+    """
+
+    tool_name: str
+    tool_call_id: str | None
+    tool_input: Mapping[str, Any]
+    principal: Principal
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.tool_input, Mapping):
+            raise AuthzTypeError(
+                f"tool_input must be a mapping, got {type(self.tool_input).__name__}"
+            )
+        object.__setattr__(self, "tool_input", MappingProxyType(dict(self.tool_input)))
+
+
+# A guardrail answers with the same decision type as an authorization provider,
+# so the adapter passes decisions through and events read a single shape.
+GuardrailDecision = AuthzDecision
+
+
+@runtime_checkable
+class GuardrailProvider(Protocol):
+    """Judges tool calls before they run."""
+
+    def evaluate(self, request: GuardrailRequest) -> GuardrailDecision: ...
+
+    async def aevaluate(self, request: GuardrailRequest) -> GuardrailDecision: ...

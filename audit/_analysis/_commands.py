@@ -1,0 +1,356 @@
+"""Reading argv the way the programs do: wrappers (sudo, env, timeout...) and
+interpreters (bash -c, python -c, perl -e...), each with its own options."""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+
+from .._policy import InterpreterSpec, Tables, WrapperSpec
+from ._normalize import basename
+from ._subjects import Arg
+
+
+@dataclass(frozen=True, slots=True)
+class CodeArgument:
+    """A code string found in argv (`su -c CODE`, `flock F -c CODE`)."""
+
+    label: str
+    args: tuple[Arg, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Unwrapped:
+    """The result of peeling wrappers off an argv.
+
+    `argv` may differ from the input when `env -S` split a string into words.
+    `index` is the effective command's position (len(argv) when none runs).
+    """
+
+    argv: tuple[Arg, ...]
+    index: int
+    wrappers: tuple[str, ...]
+    assignments: tuple[Arg, ...]
+    code: tuple[CodeArgument, ...]
+    shell_from_option: str | None
+
+
+def is_assignment_word(value: str) -> bool:
+    name, equals, _ = value.partition("=")
+    return bool(equals) and bool(name) and (name[0].isalpha() or name[0] == "_") and name.replace("_", "a").isalnum()
+
+
+def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped:
+    wrappers: list[str] = []
+    assignments: list[Arg] = []
+    code: list[CodeArgument] = []
+    shell_option: str | None = None
+    index = 0
+    while index < len(argv):
+        value = argv[index].value
+        spec = tables.wrappers.get(basename(value)) if value is not None else None
+        if spec is None:
+            break
+        wrappers.append(spec.name)
+        if spec.name == "coproc":
+            # tree-sitter has no coproc grammar: `coproc NAME { cmd; }` arrives
+            # as the words `coproc NAME { cmd`; the command starts after the brace.
+            index = _after_coproc_name(argv, index + 1)
+            continue
+        parsed = _WrapperOptions(spec, argv, index + 1)
+        parsed.run()
+        argv = parsed.argv
+        assignments.extend(parsed.assignments)
+        code.extend(parsed.code)
+        if parsed.shell_option is not None:
+            shell_option = f"{spec.name} {parsed.shell_option}"
+        if parsed.no_command or spec.no_command:
+            index = len(argv)
+            break
+        index = parsed.index
+        if spec.joins_command and not parsed.exec_mode and index < len(argv):
+            code.append(CodeArgument(spec.name, argv[index:]))
+            index = len(argv)
+            break
+    return Unwrapped(argv, index, tuple(wrappers), tuple(assignments), tuple(code), shell_option)
+
+
+def _after_coproc_name(argv: tuple[Arg, ...], index: int) -> int:
+    for offset in (0, 1):
+        if index + offset < len(argv) and argv[index + offset].value in ("{", "("):
+            return index + offset + 1
+    return index
+
+
+class _WrapperOptions:
+    """getopt-style option reading for one wrapper (`-uroot`, `--user=root`...)."""
+
+    def __init__(self, spec: WrapperSpec, argv: tuple[Arg, ...], index: int) -> None:
+        self.spec = spec
+        self.argv = argv
+        self.index = index
+        self.assignments: list[Arg] = []
+        self.code: list[CodeArgument] = []
+        self.no_command = False
+        self.exec_mode = False
+        self.shell_option: str | None = None
+        self.positionals_left = spec.positionals
+
+    def run(self) -> None:
+        spec = self.spec
+        while self.index < len(self.argv) and not self.no_command:
+            value = self.argv[self.index].value
+            if value is None:
+                return
+            if value == "--":
+                self.index += 1
+                self._operands()
+                return
+            if spec.assignments and is_assignment_word(value):
+                self.assignments.append(self.argv[self.index])
+                self.index += 1
+            elif value.startswith("--") and len(value) > 2:
+                self._long_option(value)
+            elif value.startswith("-") and len(value) > 1 and not value[1:].isdigit():
+                self._short_options(value)
+            elif value.startswith("-") and value[1:].isdigit():
+                self.index += 1  # `nice -10`: a numeric option
+            elif self.positionals_left > 0:
+                self._positional(value)
+            else:
+                return
+
+    def _operands(self) -> None:
+        while self.positionals_left > 0 and self.index < len(self.argv):
+            value = self.argv[self.index].value
+            self._positional(value or "")
+
+    def _positional(self, value: str) -> None:
+        self.positionals_left -= 1
+        self.index += 1
+        # `flock 9` locks a descriptor and runs nothing.
+        if self.spec.name == "flock" and value.isdigit():
+            self.no_command = True
+
+    def _long_option(self, value: str) -> None:
+        option, equals, attached = value.partition("=")
+        self._apply(option, attached if equals else None, allow_next=not equals)
+
+    def _short_options(self, value: str) -> None:
+        position = 1
+        while position < len(value):
+            option = "-" + value[position]
+            rest = value[position + 1 :]
+            if option in self._takes_value():
+                self._apply(option, rest or None, allow_next=not rest)
+                return
+            self._apply(option, None, allow_next=False, advance=False)
+            if self.no_command:
+                return
+            position += 1
+        self.index += 1
+
+    def _takes_value(self) -> frozenset[str]:
+        spec = self.spec
+        return spec.value_options | spec.code_options | spec.split_options
+
+    def _apply(self, option: str, attached: str | None, *, allow_next: bool, advance: bool = True) -> None:
+        spec = self.spec
+        if option in spec.no_command_options:
+            self.no_command = True
+            return
+        if option in spec.exec_options:
+            self.exec_mode = True
+        if option in spec.shell_options:
+            self.shell_option = option
+        takes_value = option in self._takes_value()
+        value_arg: Arg | None = None
+        consumed = 1
+        if takes_value and attached is not None:
+            origin = self.argv[self.index]
+            value_arg = Arg((attached,), origin.source, origin.span, False, origin.word)
+        elif takes_value and allow_next and self.index + 1 < len(self.argv):
+            value_arg = self.argv[self.index + 1]
+            consumed = 2
+        if not advance and not takes_value:
+            return
+        self.index += consumed
+        if value_arg is None:
+            return
+        if option in spec.code_options:
+            self.code.append(CodeArgument(f"{spec.name} {option}", (value_arg,)))
+        elif option in spec.split_options:
+            self._split(value_arg)
+
+    def _split(self, value_arg: Arg) -> None:
+        """`env -S 'bash -c x'`: the string becomes words of the command line."""
+        if value_arg.value is None:
+            return
+        try:
+            words = shlex.split(value_arg.value)
+        except ValueError:
+            words = value_arg.value.split()
+        split = tuple(Arg((word,), value_arg.source, value_arg.span, False, None) for word in words)
+        self.argv = self.argv[: self.index] + split + self.argv[self.index :]
+
+
+@dataclass(frozen=True, slots=True)
+class Invocation:
+    """How an interpreter was asked to get its program."""
+
+    spec: InterpreterSpec
+    code: Arg | None
+    code_option: str | None
+    script: Arg | None
+    reads_stdin: bool
+
+
+def read_invocation(spec: InterpreterSpec, args: tuple[Arg, ...]) -> Invocation:
+    """Find the code string, script operand or stdin mode in `args`."""
+    reader = _InterpreterOptions(spec, args)
+    reader.run()
+    stdin_default = spec.reads_stdin_code and reader.code is None and reader.script is None and not reader.module
+    return Invocation(
+        spec=spec,
+        code=reader.code,
+        code_option=reader.code_option,
+        script=reader.script,
+        reads_stdin=reader.explicit_stdin or stdin_default,
+    )
+
+
+class _InterpreterOptions:
+    def __init__(self, spec: InterpreterSpec, args: tuple[Arg, ...]) -> None:
+        self.spec = spec
+        self.args = args
+        self.index = 0
+        self.code: Arg | None = None
+        self.code_option: str | None = None
+        self.script: Arg | None = None
+        self.module = False
+        self.explicit_stdin = False
+        # A shell's -c is a flag: the first operand is then the code.
+        self.shell_code_flag: str | None = None
+
+    def run(self) -> None:
+        args = self.args
+        while self.index < len(args) and not self._finished():
+            arg = args[self.index]
+            value = arg.value
+            if value is None:
+                self._operand(arg)
+                return
+            if value == "--":
+                self.index += 1
+                if self.index < len(args):
+                    self._operand(args[self.index])
+                return
+            if value == "-":
+                self.explicit_stdin = True
+                return
+            if self._whole_word_option(value):
+                continue
+            if value.startswith("--") and len(value) > 2:
+                self._long(value)
+            elif value[0] in "-+" and len(value) > 1:
+                self._cluster(value)
+            else:
+                self._operand(arg)
+                return
+
+    def _finished(self) -> bool:
+        return self.code is not None or self.script is not None or self.module
+
+    def _operand(self, arg: Arg) -> None:
+        if self.shell_code_flag is not None:
+            self.code = arg
+            self.code_option = self.shell_code_flag
+        elif self.spec.code_operand:
+            self.code = arg
+            self.code_option = "program"
+        else:
+            self.script = arg
+
+    def _next_arg(self) -> Arg | None:
+        self.index += 1
+        return self.args[self.index] if self.index < len(self.args) else None
+
+    def _take_code(self, option: str, attached: str | None) -> None:
+        if self.spec.is_shell:
+            self.shell_code_flag = option
+            self.index += 1
+            return
+        if attached is not None:
+            origin = self.args[self.index]
+            self.code = Arg((attached,), origin.source, origin.span, False, origin.word)
+        else:
+            self.code = self._next_arg()
+        self.code_option = option
+
+    def _whole_word_option(self, value: str) -> bool:
+        """Options matched as whole words (`-Command`, `-e`, `-m`, `-f`)."""
+        spec = self.spec
+        if value in spec.code_options:
+            self._take_code(value, None)
+            return True
+        if value in spec.module_options:
+            self.module = True
+            return True
+        if value in spec.script_options:
+            script = self._next_arg()
+            self.script = script
+            self.module = script is None
+            return True
+        if value in spec.stdin_options:
+            self.explicit_stdin = True
+            self.index += 1
+            return True
+        if value in spec.value_options and value not in spec.attached_value_options:
+            self.index += 2
+            return True
+        return False
+
+    def _long(self, value: str) -> None:
+        option, equals, attached = value.partition("=")
+        spec = self.spec
+        if option in spec.code_options:
+            self._take_code(option, attached if equals else None)
+            return
+        if option in spec.module_options:
+            self.module = True
+            return
+        if option in spec.script_options:
+            self.script = self._next_arg() if not equals else self.args[self.index]
+            return
+        self.index += 2 if option in spec.value_options and not equals else 1
+
+    def _cluster(self, value: str) -> None:
+        spec = self.spec
+        sign = value[0]
+        position = 1
+        while position < len(value):
+            option = sign + value[position]
+            rest = value[position + 1 :]
+            if option in spec.code_options and spec.is_shell:
+                # `bash -ce CODE`: -c is a flag; the first operand is the code.
+                self.shell_code_flag = option
+                position += 1
+                continue
+            if option in spec.code_options:
+                self._take_code(option, rest or None)
+                return
+            if option in spec.module_options:
+                self.module = True
+                return
+            if option in spec.script_options:
+                self.script = self._next_arg() if not rest else self.args[self.index]
+                return
+            if option in spec.stdin_options:
+                self.explicit_stdin = True
+            elif option in spec.attached_value_options:
+                break  # perl -I/lib, -i.bak: the value is the rest of this word
+            elif option in spec.value_options:
+                self.index += 1 if rest else 2
+                return
+            position += 1
+        self.index += 1

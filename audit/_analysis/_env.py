@@ -1,0 +1,292 @@
+"""Variables inside one command string: literal constants and taint.
+
+Flow-insensitive on purpose: every assignment anywhere in the script counts,
+whatever its order. A name with one literal value resolves to it; with
+several literal values it stands for all of them; with any run-time value it
+is unknown. A name assigned from a risky source (a download, a decoder, an
+interpreter, another tainted name) is tainted wherever it is used. Both
+approximations err toward more findings, never fewer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+
+from .._syntax import ast
+from ._normalize import HOME, MAX_CANDIDATES, normalize_word
+from ._subjects import Risk
+
+DECLARATION_BUILTINS = frozenset({"export", "declare", "typeset", "local", "readonly"})
+_READ_VALUE_OPTIONS = frozenset("adinNptu")
+_MAPFILE_VALUE_OPTIONS = frozenset("dnOsuCc")
+
+
+class BindingKind(Enum):
+    VALUE = "value"
+    ITEMS = "items"
+    READ = "read"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """One way a name gets a value.
+
+    VALUE and ITEMS hold words; READ holds what feeds the read: the commands
+    earlier in its pipeline and its own redirects.
+    """
+
+    kind: BindingKind
+    words: tuple[ast.Word, ...] = ()
+    feeders: tuple[ast.Command, ...] = ()
+    redirects: tuple[ast.Redirect, ...] = ()
+
+
+class RiskOracle:
+    """What the environment asks the analysis: how risky a word or command is."""
+
+    def __init__(
+        self,
+        word_risks: Callable[[ast.Word, "Env"], frozenset[Risk]],
+        command_risks: Callable[[ast.Command, "Env"], frozenset[Risk]],
+        redirect_risks: Callable[[ast.Redirect, "Env"], frozenset[Risk]],
+    ) -> None:
+        self.word_risks = word_risks
+        self.command_risks = command_risks
+        self.redirect_risks = redirect_risks
+
+
+class Env:
+    """The variables of one script, layered over the enclosing script's."""
+
+    def __init__(self, script: ast.Script | None, parent: "Env | None", oracle: RiskOracle) -> None:
+        self._script = script
+        self._parent = parent
+        self._oracle = oracle
+        self._bindings: dict[str, list[Binding]] | None = None
+        self._candidates: dict[str, tuple[str, ...] | None] = {}
+        self._taint: dict[str, bool] = {}
+        self._in_progress: set[str] = set()
+
+    def child(self, script: ast.Script) -> "Env":
+        return Env(script, self, self._oracle)
+
+    @property
+    def bindings(self) -> dict[str, list[Binding]]:
+        if self._bindings is None:
+            self._bindings = collect_bindings(self._script) if self._script is not None else {}
+        return self._bindings
+
+    def candidates(self, name: str) -> tuple[str, ...] | None:
+        if name in self._candidates:
+            return self._candidates[name]
+        bindings = self.bindings.get(name)
+        if bindings is None:
+            if self._parent is not None:
+                return self._parent.candidates(name)
+            return (HOME,) if name == "HOME" else None
+        if name in self._in_progress:
+            return None
+        self._in_progress.add(name)
+        try:
+            result = self._resolve(bindings)
+        finally:
+            self._in_progress.discard(name)
+        self._candidates[name] = result
+        return result
+
+    def _resolve(self, bindings: list[Binding]) -> tuple[str, ...] | None:
+        values: list[str] = []
+        for binding in bindings:
+            if binding.kind not in (BindingKind.VALUE, BindingKind.ITEMS):
+                return None
+            for word in binding.words:
+                fields = normalize_word(word, self)
+                if binding.kind is BindingKind.VALUE and len(fields) != 1:
+                    return None
+                for field in fields:
+                    if field.is_dynamic:
+                        return None
+                    values.extend(field.values)
+        unique = tuple(dict.fromkeys(values))
+        return unique if 0 < len(unique) <= MAX_CANDIDATES else None
+
+    def is_tainted(self, name: str) -> bool:
+        if name in self._taint:
+            return self._taint[name]
+        bindings = self.bindings.get(name)
+        if bindings is None:
+            return self._parent.is_tainted(name) if self._parent is not None else False
+        if name in self._in_progress:
+            return False
+        self._in_progress.add(name)
+        try:
+            tainted = any(self._binding_risks(binding) for binding in bindings)
+        finally:
+            self._in_progress.discard(name)
+        self._taint[name] = tainted
+        return tainted
+
+    def _binding_risks(self, binding: Binding) -> frozenset[Risk]:
+        oracle = self._oracle
+        risks: set[Risk] = set()
+        for word in binding.words:
+            risks |= oracle.word_risks(word, self)
+        for feeder in binding.feeders:
+            risks |= oracle.command_risks(feeder, self)
+        for redirect in binding.redirects:
+            risks |= oracle.redirect_risks(redirect, self)
+        return frozenset(risks)
+
+
+def split_assignment_word(word: ast.Word) -> tuple[str, ast.Word] | None:
+    """`NAME=value` as an argument word (export, declare...) -> name and value."""
+    if not word.parts or type(word.parts[0]) is not ast.Literal:
+        return None
+    first = word.parts[0]
+    name, equals, rest = first.text.partition("=")  # type: ignore[union-attr]
+    if not equals or not name or not (name[0].isalpha() or name[0] == "_"):
+        return None
+    name = name.rstrip("+")
+    if not name.replace("_", "a").isalnum():
+        return None
+    parts: tuple[ast.WordPart, ...] = word.parts[1:]
+    if rest:
+        parts = (ast.Literal(rest, first.quoted, first.span),) + parts  # type: ignore[union-attr]
+    return name, ast.Word(parts, word.span, word.source)
+
+
+def collect_bindings(script: ast.Script) -> dict[str, list[Binding]]:
+    collector = _Collector()
+    collector.script(script, ())
+    return collector.bindings
+
+
+class _Collector:
+    def __init__(self) -> None:
+        self.bindings: dict[str, list[Binding]] = {}
+
+    def add(self, name: str, binding: Binding) -> None:
+        if name:
+            self.bindings.setdefault(name, []).append(binding)
+
+    def script(self, script: ast.Script, feeders: tuple[ast.Command, ...]) -> None:
+        for statement in script.statements:
+            self.command(statement.command, feeders)
+
+    def command(self, command: ast.Command, feeders: tuple[ast.Command, ...]) -> None:
+        kind = type(command)
+        if kind is ast.SimpleCommand:
+            self.simple(command, feeders)  # type: ignore[arg-type]
+        elif kind is ast.Pipeline:
+            stages = command.commands  # type: ignore[union-attr]
+            for index, stage in enumerate(stages):
+                self.command(stage, feeders + stages[:index])
+        elif kind is ast.ForLoop:
+            items = command.items  # type: ignore[union-attr]
+            if items is None:
+                self.add(command.variable, Binding(BindingKind.UNKNOWN))  # type: ignore[union-attr]
+            else:
+                self.add(command.variable, Binding(BindingKind.ITEMS, items))  # type: ignore[union-attr]
+                self.words(items)
+            self.script(command.body, feeders)  # type: ignore[union-attr]
+        elif kind is ast.FunctionDefinition:
+            self.command(command.body, ())  # type: ignore[union-attr]
+        elif kind is ast.Redirected:
+            self.command(command.command, feeders)  # type: ignore[union-attr]
+        else:
+            for script in _child_scripts(command):
+                self.script(script, feeders)
+
+    def simple(self, command: ast.SimpleCommand, feeders: tuple[ast.Command, ...]) -> None:
+        for assignment in command.assignments:
+            if assignment.items is not None:
+                self.add(assignment.name, Binding(BindingKind.UNKNOWN))
+                self.words(assignment.items)
+            elif assignment.index is not None or assignment.append:
+                self.add(assignment.name, Binding(BindingKind.UNKNOWN))
+            elif assignment.value is not None:
+                self.add(assignment.name, Binding(BindingKind.VALUE, (assignment.value,)))
+                self.words((assignment.value,))
+        self.words(command.words)
+        for redirect in command.redirects:
+            if redirect.target is not None:
+                self.words((redirect.target,))
+            if redirect.heredoc is not None:
+                self.parts(redirect.heredoc.parts)
+        if not command.words or type(command.words[0].parts[0] if command.words[0].parts else None) is not ast.Literal:
+            return
+        name = command.words[0].parts[0].text  # type: ignore[union-attr]
+        if len(command.words[0].parts) != 1:
+            return
+        if name in DECLARATION_BUILTINS:
+            for word in command.words[1:]:
+                split = split_assignment_word(word)
+                if split is not None:
+                    self.add(split[0], Binding(BindingKind.VALUE, (split[1],)))
+        elif name in ("read", "mapfile", "readarray"):
+            binding = Binding(BindingKind.READ, (), feeders, command.redirects)
+            for target in _read_targets(name, command.words[1:]):
+                self.add(target, binding)
+        elif name == "printf":
+            for index, word in enumerate(command.words[1:-1], start=1):
+                if word.source == "-v":
+                    self.add(command.words[index + 1].source, Binding(BindingKind.UNKNOWN))
+
+    def words(self, words: tuple[ast.Word, ...]) -> None:
+        for word in words:
+            self.parts(word.parts)
+
+    def parts(self, parts: tuple[ast.WordPart, ...]) -> None:
+        for part in parts:
+            kind = type(part)
+            if kind is ast.CommandSubstitution or kind is ast.ProcessSubstitution:
+                self.script(part.body, ())  # type: ignore[union-attr]
+            elif kind is ast.ParamExpansion:
+                self.words(part.argument)  # type: ignore[union-attr]
+            elif kind is ast.ArithmeticExpansion:
+                self.parts(part.parts)  # type: ignore[union-attr]
+
+
+def _read_targets(builtin: str, words: tuple[ast.Word, ...]) -> list[str]:
+    """The variable names `read`/`mapfile` assign (REPLY/MAPFILE by default)."""
+    value_options = _READ_VALUE_OPTIONS if builtin == "read" else _MAPFILE_VALUE_OPTIONS
+    names: list[str] = []
+    pending_option: str | None = None
+    for word in words:
+        text = word.source
+        if pending_option is not None:
+            if pending_option == "a" and builtin == "read":
+                names.append(text)  # `read -a NAME` fills the array NAME
+            pending_option = None
+            continue
+        if text.startswith("-") and len(text) > 1:
+            if text[-1] in value_options:
+                pending_option = text[-1]
+            continue
+        names.append(text)
+    if not names:
+        names.append("REPLY" if builtin == "read" else "MAPFILE")
+    return names
+
+
+def _child_scripts(command: ast.Command) -> list[ast.Script]:
+    kind = type(command)
+    if kind is ast.Subshell or kind is ast.Group:
+        return [command.body]  # type: ignore[union-attr]
+    if kind is ast.AndOrList:
+        return [ast.Script(tuple(ast.Statement(c, False, c.span) for c in command.commands), command.span)]  # type: ignore[union-attr]
+    if kind is ast.IfClause:
+        scripts = [script for branch in command.branches for script in branch]  # type: ignore[union-attr]
+        if command.else_body is not None:  # type: ignore[union-attr]
+            scripts.append(command.else_body)  # type: ignore[union-attr]
+        return scripts
+    if kind is ast.WhileLoop:
+        return [command.condition, command.body]  # type: ignore[union-attr]
+    if kind is ast.ArithmeticFor:
+        return [command.body]  # type: ignore[union-attr]
+    if kind is ast.CaseClause:
+        return [arm.body for arm in command.arms]  # type: ignore[union-attr]
+    return []

@@ -1,0 +1,219 @@
+"""Build argv words the way bash does: quote removal (already done by the
+parser), tilde and `$HOME`, known variables, field splitting of unquoted
+known values, brace expansion, and lexical path clean-up."""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Iterable
+from typing import Protocol
+
+from .._model import Span
+from .._syntax import ast
+from ._subjects import Arg
+
+HOME = "~"
+"""The home directory in normalised values: `~`, `$HOME` and `${HOME}` all become it."""
+
+# A word may stand for several values (a variable with several literal
+# assignments, a brace expansion); past this many the word is dynamic.
+MAX_CANDIDATES = 16
+
+_GLOB_CHARS = frozenset("*?[")
+_BRACE = re.compile(r"\{([^{}]*)\}")
+_SEQUENCE = re.compile(r"^(-?\d+)\.\.(-?\d+)$|^([A-Za-z])\.\.([A-Za-z])$")
+
+
+class Bindings(Protocol):
+    """What normalisation needs to know about variables."""
+
+    def candidates(self, name: str) -> tuple[str, ...] | None:
+        """Possible literal values of `name`, or None when unknown."""
+
+
+def basename(value: str) -> str:
+    return value.rstrip("/").rsplit("/", 1)[-1] if "/" in value else value
+
+
+def normalize_words(words: Iterable[ast.Word], bindings: Bindings) -> list[Arg]:
+    args: list[Arg] = []
+    for word in words:
+        args.extend(normalize_word(word, bindings))
+    return args
+
+
+def normalize_word(word: ast.Word, bindings: Bindings) -> list[Arg]:
+    """The argv fields one word becomes (usually exactly one)."""
+    parts = word.parts
+    if len(parts) == 1 and type(parts[0]) is ast.Literal:
+        literal = parts[0]
+        text = literal.text
+        if literal.quoted:
+            return [Arg((text,), word.source, word.span, False, word)]
+        if text[:1] != "~" and "{" not in text and not (_GLOB_CHARS & set(text)):
+            return [Arg((text,), word.source, word.span, False, word)]
+    return _normalize_general(word, bindings)
+
+
+def _normalize_general(word: ast.Word, bindings: Bindings) -> list[Arg]:
+    fields: list[list[str]] = []
+    current: list[str] = [""]
+    pattern = False
+    braces = False
+    for index, part in enumerate(word.parts):
+        kind = type(part)
+        if kind is ast.Literal:
+            text = part.text  # type: ignore[union-attr]
+            if not part.quoted:  # type: ignore[union-attr]
+                if index == 0 and text[:1] == "~":
+                    text = _expand_tilde(text)
+                if _GLOB_CHARS & set(text):
+                    pattern = True
+                if "{" in text:
+                    braces = True
+            elif pattern or _GLOB_CHARS & set(text):
+                text = _escape_glob(text)
+            current = [prefix + text for prefix in current]
+            continue
+        if kind is not ast.ParamExpansion:
+            return [_dynamic(word)]
+        values = _parameter_values(part, bindings)  # type: ignore[arg-type]
+        if values is None:
+            return [_dynamic(word)]
+        if not part.quoted and any(_has_blank(value) for value in values):  # type: ignore[union-attr]
+            if len(values) != 1:
+                return [_dynamic(word)]
+            pieces = values[0].split()
+            if not pieces:
+                continue
+            current = [prefix + pieces[0] for prefix in current]
+            if len(pieces) > 1:
+                fields.append(current)
+                fields.extend([piece] for piece in pieces[1:-1])
+                current = [pieces[-1]]
+            continue
+        current = [prefix + value for prefix in current for value in values]
+        if len(current) > MAX_CANDIDATES:
+            return [_dynamic(word)]
+    fields.append(current)
+    args: list[Arg] = []
+    for candidates in fields:
+        if braces:
+            expanded = [expansion for value in candidates for expansion in expand_braces(value)]
+            if len(expanded) > MAX_CANDIDATES:
+                return [_dynamic(word)]
+            if len(candidates) == 1 and len(expanded) > 1:
+                args.extend(Arg((value,), word.source, word.span, pattern, word) for value in expanded)
+                continue
+            candidates = expanded
+        args.append(Arg(tuple(dict.fromkeys(candidates)), word.source, word.span, pattern, word))
+    return args
+
+
+def _dynamic(word: ast.Word) -> Arg:
+    return Arg((), word.source, word.span, False, word)
+
+
+def _has_blank(value: str) -> bool:
+    return " " in value or "\t" in value or "\n" in value
+
+
+def _expand_tilde(text: str) -> str:
+    if text == "~" or text.startswith("~/"):
+        return HOME + text[1:]
+    return text
+
+
+def _escape_glob(text: str) -> str:
+    return "".join(f"[{char}]" if char in _GLOB_CHARS else char for char in text)
+
+
+def _parameter_values(part: ast.ParamExpansion, bindings: Bindings) -> tuple[str, ...] | None:
+    # `${x:-default}` is x itself when x is known; other operators compute.
+    if part.operator and part.operator not in (":-", "-"):
+        return None
+    return bindings.candidates(part.name)
+
+
+def expand_braces(value: str) -> list[str]:
+    """Bash brace expansion of a static value (`/{etc,usr}`, `{1..3}`).
+
+    Stops growing past MAX_CANDIDATES results; the caller then treats the
+    word as dynamic.
+    """
+    pending = deque([value])
+    done: list[str] = []
+    while pending and len(done) + len(pending) <= MAX_CANDIDATES:
+        current = pending.popleft()
+        match = _first_expandable_brace(current)
+        if match is None:
+            done.append(current)
+            continue
+        inner = match.group(1)
+        options = inner.split(",") if "," in inner else _sequence(_SEQUENCE.match(inner))  # type: ignore[arg-type]
+        prefix, suffix = current[: match.start()], current[match.end() :]
+        expanded = [prefix + option + suffix for option in options]
+        # Keep bash's order: the first group's options vary slowest.
+        pending.extendleft(reversed(expanded))
+    return done + list(pending)
+
+
+def _first_expandable_brace(value: str) -> re.Match[str] | None:
+    for match in _BRACE.finditer(value):
+        inner = match.group(1)
+        if "," in inner or _SEQUENCE.match(inner):
+            return match
+    return None
+
+
+def _sequence(match: re.Match[str]) -> list[str]:
+    if match.group(1) is not None:
+        start, end = int(match.group(1)), int(match.group(2))
+        step = 1 if end >= start else -1
+        return [str(number) for number in range(start, end + step, step)][: MAX_CANDIDATES + 1]
+    start_char, end_char = ord(match.group(3)), ord(match.group(4))
+    step = 1 if end_char >= start_char else -1
+    return [chr(code) for code in range(start_char, end_char + step, step)][: MAX_CANDIDATES + 1]
+
+
+def clean_path(value: str) -> str:
+    """Lexical clean-up: `//`, `.` and `..` resolved; `~` stays the home.
+
+    `..` above the home climbs into /home (and from there to /), because the
+    home of an agent is /home/NAME or /root.
+    """
+    if value.startswith(HOME) and (len(value) == 1 or value[1] == "/"):
+        segments = ["home", HOME]
+        rest = value[1:]
+        absolute = True
+    elif value.startswith("/"):
+        segments = []
+        rest = value
+        absolute = True
+    else:
+        segments = []
+        rest = value
+        absolute = False
+    for segment in rest.split("/"):
+        if segment in ("", "."):
+            continue
+        if segment == "..":
+            if segments and segments[-1] != "..":
+                segments.pop()
+            elif not absolute:
+                segments.append("..")
+            continue
+        segments.append(segment)
+    if absolute:
+        if segments[:2] == ["home", HOME]:
+            return "/".join([HOME] + segments[2:])
+        return "/" + "/".join(segments)
+    return "/".join(segments) or "."
+
+
+def span_of(args: Iterable[Arg], default: Span) -> Span:
+    spans = [arg.span for arg in args]
+    if not spans:
+        return default
+    return Span(min(span.start for span in spans), max(span.end for span in spans))

@@ -1,0 +1,209 @@
+"""What rules inspect: normalised commands, redirects, assignments, code
+contexts, functions and loops, each located in the command's structure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from .._model import Position, Span
+from .._syntax import ast
+
+
+class Risk(str, Enum):
+    """Why a command's output must not become code."""
+
+    FETCH = "fetches from the network"
+    DECODE = "decodes data"
+    INTERPRETER = "runs an interpreter"
+    TAINT = "uses a variable holding downloaded or decoded data"
+
+
+@dataclass(frozen=True, slots=True)
+class Arg:
+    """One argv word as bash would build it.
+
+    `values` holds the possible values (one for an ordinary word, several
+    when a variable has several literal assignments); it is empty when the
+    value depends on run time. `pattern` is True when the value still holds
+    unquoted glob characters.
+    """
+
+    values: tuple[str, ...]
+    source: str
+    span: Span
+    pattern: bool = False
+    word: ast.Word | None = field(default=None, compare=False)
+
+    @property
+    def value(self) -> str | None:
+        return self.values[0] if len(self.values) == 1 else None
+
+    @property
+    def is_dynamic(self) -> bool:
+        return not self.values
+
+    def display(self) -> str:
+        return self.values[0] if len(self.values) == 1 else self.source
+
+
+class NameSource(str, Enum):
+    """Where the effective command name comes from."""
+
+    STATIC = "static"
+    DYNAMIC = "dynamic"
+    RISKY_SUBSTITUTION = "risky-substitution"
+    TAINTED = "tainted"
+
+
+class StdinKind(str, Enum):
+    PIPE = "pipe"
+    HEREDOC = "heredoc"
+    HERESTRING = "herestring"
+    PROCESS_SUBSTITUTION = "process-substitution"
+    FILE = "file"
+
+
+@dataclass(frozen=True, slots=True)
+class Stdin:
+    """What a command reads on standard input, when the command says so."""
+
+    kind: StdinKind
+    span: Span
+    label: str
+    risks: frozenset[Risk] = frozenset()
+    parts: tuple[ast.WordPart, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """Where a subject sits: its position and the path that reached it."""
+
+    position: Position
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RedirectSubject:
+    operator: str
+    fd: str | None
+    target: Arg | None
+    span: Span
+    command_name: str | None
+    location: Location
+
+    @property
+    def writes(self) -> bool:
+        """True for operators that open the target for writing."""
+        return self.operator in (">", ">>", ">|", "&>", "&>>", "<>", ">&") and not (
+            self.operator == ">&" and self.target is not None and (self.target.value or "").isdigit()
+        )
+
+    @property
+    def reads(self) -> bool:
+        return self.operator in ("<", "<>", "<&")
+
+
+@dataclass(frozen=True, slots=True)
+class CommandSubject:
+    """A simple command bash runs, with wrappers already unwrapped.
+
+    `argv[index]` is the effective command (after `sudo`, `env`, `timeout`...);
+    `name` is its normalised basename, None when it is computed at run time.
+    """
+
+    argv: tuple[Arg, ...]
+    index: int
+    name: str | None
+    name_source: NameSource
+    name_evidence: Span | None
+    wrappers: tuple[str, ...]
+    span: Span
+    location: Location
+    stdin: Stdin | None
+    in_pipeline: bool
+    background: bool
+
+    @property
+    def args(self) -> tuple[Arg, ...]:
+        return self.argv[self.index + 1 :]
+
+    @property
+    def command_arg(self) -> Arg | None:
+        return self.argv[self.index] if self.index < len(self.argv) else None
+
+
+@dataclass(frozen=True, slots=True)
+class AssignmentSubject:
+    """`NAME=value` in any form: prefix, standalone, export/declare, env."""
+
+    name: str
+    value: Arg | None
+    exported: bool
+    form: str
+    span: Span
+    location: Location
+
+
+class ContextKind(str, Enum):
+    """The ways a command turns data into code."""
+
+    EVAL = "eval"
+    CODE_STRING = "code-string"
+    RUNNER = "runner"
+    STDIN_PIPE = "stdin-pipe"
+    STDIN_DOCUMENT = "stdin-document"
+    SCRIPT_SUBSTITUTION = "script-substitution"
+    PROMPT_EXPANSION = "prompt-expansion"
+
+
+@dataclass(frozen=True, slots=True)
+class DynamicPart:
+    """A run-time part of code: a substitution or a variable reference."""
+
+    span: Span
+    source: str
+    risks: frozenset[Risk]
+    variable: str | None
+    tainted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ExecContextSubject:
+    """Code that something executes, and what its dynamic parts are."""
+
+    kind: ContextKind
+    label: str
+    language: str
+    span: Span
+    location: Location
+    dynamic_parts: tuple[DynamicPart, ...] = ()
+    feeder: Span | None = None
+
+    @property
+    def risky_parts(self) -> tuple[DynamicPart, ...]:
+        return tuple(part for part in self.dynamic_parts if part.risks and not part.tainted)
+
+    @property
+    def tainted_parts(self) -> tuple[DynamicPart, ...]:
+        return tuple(part for part in self.dynamic_parts if part.tainted)
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionSubject:
+    """A function definition and how its body calls the function itself."""
+
+    name: str
+    span: Span
+    location: Location
+    recursive_spawns: tuple[Span, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LoopSubject:
+    """A loop whose condition never ends it, and what it starts in background."""
+
+    span: Span
+    location: Location
+    unbounded: bool
+    background_spawns: tuple[tuple[str, Span], ...]

@@ -1,0 +1,788 @@
+"""The analysis: find every command bash may run and hand each to the rules.
+
+One walk over the syntax tree, carrying a frame (position, path, nesting
+depth, variables, what feeds standard input). Substitutions are walked where
+they sit, with command position when their output becomes the command name.
+Code that something executes (eval, sh -c, a heredoc into bash, find -exec,
+trap...) is parsed and walked again, one level deeper.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from .._model import CommandRecord, Position, Span
+from .._policy import InterpreterSpec, Policy
+from .._syntax import BudgetExceeded, Origin, ParseResult, ParseTrouble, ast
+from ._commands import Unwrapped, read_invocation, unwrap
+from ._env import DECLARATION_BUILTINS, Env, RiskOracle, split_assignment_word
+from ._normalize import basename, normalize_word, normalize_words
+from ._subjects import (
+    Arg,
+    AssignmentSubject,
+    CommandSubject,
+    ContextKind,
+    DynamicPart,
+    ExecContextSubject,
+    FunctionSubject,
+    Location,
+    LoopSubject,
+    NameSource,
+    RedirectSubject,
+    Risk,
+    Stdin,
+    StdinKind,
+)
+
+_SHELL_VARIABLES = frozenset({"SHELL", "BASH"})
+_STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
+_FIND_EXEC_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_ENDLESS_CONDITIONS = {False: frozenset({":", "true"}), True: frozenset({"false"})}
+_PLACEHOLDER = "_"
+
+
+class Sink(Protocol):
+    """Receives what the walk finds; the rule engine implements it."""
+
+    def command(self, subject: CommandSubject) -> None: ...
+    def redirect(self, subject: RedirectSubject) -> None: ...
+    def assignment(self, subject: AssignmentSubject) -> None: ...
+    def context(self, subject: ExecContextSubject) -> None: ...
+    def function(self, subject: FunctionSubject) -> None: ...
+    def loop(self, subject: LoopSubject) -> None: ...
+    def too_deep(self, span: Span, location: Location, label: str) -> None: ...
+    def parse_troubles(self, troubles: tuple[ParseTrouble, ...], location: Location) -> None: ...
+
+
+class _SilentSink:
+    """Used while computing how risky a substitution is, ahead of its walk."""
+
+    def command(self, subject: CommandSubject) -> None: ...
+    def redirect(self, subject: RedirectSubject) -> None: ...
+    def assignment(self, subject: AssignmentSubject) -> None: ...
+    def context(self, subject: ExecContextSubject) -> None: ...
+    def function(self, subject: FunctionSubject) -> None: ...
+    def loop(self, subject: LoopSubject) -> None: ...
+    def too_deep(self, span: Span, location: Location, label: str) -> None: ...
+    def parse_troubles(self, troubles: tuple[ParseTrouble, ...], location: Location) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    location: Location
+    depth: int
+    env: Env
+    stdin: Stdin | None
+    in_pipeline: bool
+    background: bool
+
+    def enter(self, position: Position, label: str) -> "Frame":
+        """Into a substitution: a subshell whose stdin is the outer one."""
+        return Frame(Location(position, self.location.path + (label,)), self.depth, self.env, self.stdin, False, False)
+
+    def nested_code(self, label: str, env: Env) -> "Frame":
+        location = Location(Position.EXEC_CONTEXT, self.location.path + (label,))
+        return Frame(location, self.depth + 1, env, None, False, False)
+
+    def with_stdin(self, stdin: Stdin | None, in_pipeline: bool) -> "Frame":
+        return Frame(self.location, self.depth, self.env, stdin, in_pipeline, self.background)
+
+    def backgrounded(self) -> "Frame":
+        return Frame(self.location, self.depth, self.env, self.stdin, self.in_pipeline, True)
+
+    def labelled(self, label: str) -> "Frame":
+        return Frame(
+            Location(self.location.position, self.location.path + (label,)),
+            self.depth,
+            self.env,
+            self.stdin,
+            self.in_pipeline,
+            self.background,
+        )
+
+
+@dataclass(slots=True)
+class _FunctionScope:
+    name: str
+    spawns: list[Span]
+
+
+@dataclass(slots=True)
+class _LoopScope:
+    spawns: list[tuple[str, Span]]
+
+
+ParseCode = Callable[[str, Origin], ParseResult]
+
+
+class Analyzer:
+    """Walks one command string (and the code nested in it) for the rules."""
+
+    def __init__(self, policy: Policy, deadline: float, sink: Sink, parse_code: ParseCode) -> None:
+        self.policy = policy
+        self.tables = policy.tables
+        self.max_depth = policy.limits.max_depth
+        self.deadline = deadline
+        self.sink: Sink = sink
+        self.parse_code = parse_code
+        self.records: list[CommandRecord] = []
+        self.functions: list[_FunctionScope] = []
+        self.loops: list[_LoopScope] = []
+        self.oracle = RiskOracle(self._word_risks, self._command_risks, self._redirect_risks)
+
+    def run(self, script: ast.Script) -> None:
+        env = Env(script, None, self.oracle)
+        frame = Frame(Location(Position.COMMAND, ()), 0, env, None, False, False)
+        self.script(script, frame, set())
+
+    # -- risk questions asked by the environment (answered silently) -----------
+
+    def _silently(self, walk: Callable[[set[Risk]], None]) -> frozenset[Risk]:
+        sink, records = self.sink, self.records
+        functions, loops = self.functions, self.loops
+        self.sink, self.records, self.functions, self.loops = _SilentSink(), [], [], []
+        risks: set[Risk] = set()
+        try:
+            walk(risks)
+        finally:
+            self.sink, self.records, self.functions, self.loops = sink, records, functions, loops
+        return frozenset(risks)
+
+    def _silent_frame(self, env: Env) -> Frame:
+        return Frame(Location(Position.VALUE, ()), 0, env, None, False, False)
+
+    def _word_risks(self, word: ast.Word, env: Env) -> frozenset[Risk]:
+        return self._silently(lambda risks: self.parts(word.parts, self._silent_frame(env), risks, Position.VALUE))
+
+    def _command_risks(self, command: ast.Command, env: Env) -> frozenset[Risk]:
+        return self._silently(lambda risks: self.command(command, self._silent_frame(env), risks))
+
+    def _redirect_risks(self, redirect: ast.Redirect, env: Env) -> frozenset[Risk]:
+        def walk(risks: set[Risk]) -> None:
+            frame = self._silent_frame(env)
+            if redirect.target is not None:
+                self.parts(redirect.target.parts, frame, risks, Position.VALUE)
+            if redirect.heredoc is not None:
+                self.parts(redirect.heredoc.parts, frame, risks, Position.VALUE)
+
+        return self._silently(walk)
+
+    # -- structure ---------------------------------------------------------------
+
+    def check_time(self) -> None:
+        if time.perf_counter() > self.deadline:
+            raise BudgetExceeded("analysis exceeded the time budget")
+
+    def script(self, script: ast.Script, frame: Frame, risks: set[Risk]) -> None:
+        for statement in script.statements:
+            self.command(statement.command, frame.backgrounded() if statement.background else frame, risks)
+
+    def command(self, node: ast.Command, frame: Frame, risks: set[Risk]) -> None:
+        kind = type(node)
+        if kind is ast.SimpleCommand:
+            self.simple(node, frame, risks)  # type: ignore[arg-type]
+        elif kind is ast.Pipeline:
+            self.pipeline(node, frame, risks)  # type: ignore[arg-type]
+        elif kind is ast.AndOrList:
+            for command in node.commands:  # type: ignore[union-attr]
+                self.command(command, frame, risks)
+        elif kind is ast.Subshell or kind is ast.Group:
+            self.script(node.body, frame, risks)  # type: ignore[union-attr]
+        elif kind is ast.IfClause:
+            for condition, body in node.branches:  # type: ignore[union-attr]
+                self.script(condition, frame, risks)
+                self.script(body, frame, risks)
+            if node.else_body is not None:  # type: ignore[union-attr]
+                self.script(node.else_body, frame, risks)  # type: ignore[union-attr]
+        elif kind is ast.WhileLoop:
+            self.while_loop(node, frame, risks)  # type: ignore[arg-type]
+        elif kind is ast.ForLoop:
+            if node.items is not None:  # type: ignore[union-attr]
+                for word in node.items:  # type: ignore[union-attr]
+                    self.parts(word.parts, frame, risks, Position.VALUE)
+            self.script(node.body, frame, risks)  # type: ignore[union-attr]
+        elif kind is ast.ArithmeticFor:
+            self.parts(node.header, frame, risks, Position.VALUE)  # type: ignore[union-attr]
+            self.script(node.body, frame, risks)  # type: ignore[union-attr]
+        elif kind is ast.CaseClause:
+            self.parts(node.subject.parts, frame, risks, Position.VALUE)  # type: ignore[union-attr]
+            for arm in node.arms:  # type: ignore[union-attr]
+                for pattern in arm.patterns:
+                    self.parts(pattern.parts, frame, risks, Position.VALUE)
+                self.script(arm.body, frame, risks)
+        elif kind is ast.FunctionDefinition:
+            self.function(node, frame, risks)  # type: ignore[arg-type]
+        elif kind is ast.ArithmeticCommand:
+            self.parts(node.parts, frame, risks, Position.VALUE)  # type: ignore[union-attr]
+        elif kind is ast.TestClause:
+            for word in node.words:  # type: ignore[union-attr]
+                self.parts(word.parts, frame, risks, Position.VALUE)
+        elif kind is ast.Redirected:
+            stdin = self.redirects(node.redirects, frame, risks, None)  # type: ignore[union-attr]
+            self.command(node.command, frame.with_stdin(stdin, frame.in_pipeline), risks)  # type: ignore[union-attr]
+
+    def pipeline(self, node: ast.Pipeline, frame: Frame, risks: set[Risk]) -> None:
+        commands = node.commands
+        piped = len(commands) > 1
+        for index, command in enumerate(commands):
+            if index == 0:
+                self.command(command, frame.with_stdin(frame.stdin, piped), risks)
+                continue
+            feeder = Span(commands[0].span.start, commands[index - 1].span.end)
+            stdin = Stdin(StdinKind.PIPE, feeder, node.operators[index - 1] if index - 1 < len(node.operators) else "|")
+            self.command(command, frame.with_stdin(stdin, True), risks)
+
+    def while_loop(self, node: ast.WhileLoop, frame: Frame, risks: set[Risk]) -> None:
+        scope = _LoopScope([])
+        self.loops.append(scope)
+        try:
+            self.script(node.condition, frame, risks)
+            self.script(node.body, frame, risks)
+        finally:
+            self.loops.pop()
+        self.sink.loop(LoopSubject(node.span, frame.location, self._endless(node, frame.env), tuple(scope.spawns)))
+
+    def _endless(self, node: ast.WhileLoop, env: Env) -> bool:
+        statements = node.condition.statements
+        if len(statements) != 1:
+            return False
+        command = statements[0].command
+        if type(command) is not ast.SimpleCommand or len(command.words) != 1:  # type: ignore[union-attr]
+            return False
+        fields = normalize_word(command.words[0], env)  # type: ignore[union-attr]
+        return len(fields) == 1 and fields[0].value in _ENDLESS_CONDITIONS[node.until]
+
+    def function(self, node: ast.FunctionDefinition, frame: Frame, risks: set[Risk]) -> None:
+        scope = _FunctionScope(node.name, [])
+        self.functions.append(scope)
+        try:
+            self.command(node.body, frame.labelled(f"{node.name}()"), risks)
+        finally:
+            self.functions.pop()
+        self.sink.function(FunctionSubject(node.name, node.span, frame.location, tuple(scope.spawns)))
+
+    # -- words -------------------------------------------------------------------
+
+    def parts(self, parts: tuple[ast.WordPart, ...], frame: Frame, risks: set[Risk], position: Position) -> None:
+        """Walk the substitutions in word parts; add their risks to `risks`."""
+        for part in parts:
+            kind = type(part)
+            if kind is ast.Literal:
+                continue
+            if kind is ast.CommandSubstitution:
+                label = "`...`" if part.backquoted else "$(...)"  # type: ignore[union-attr]
+                self.script(part.body, frame.enter(position, label), risks)  # type: ignore[union-attr]
+            elif kind is ast.ProcessSubstitution:
+                label = f"{part.direction}(...)"  # type: ignore[union-attr]
+                self.script(part.body, frame.enter(position, label), risks)  # type: ignore[union-attr]
+            elif kind is ast.ParamExpansion:
+                self.parameter(part, frame, risks, position)  # type: ignore[arg-type]
+            elif kind is ast.ArithmeticExpansion:
+                self.parts(part.parts, frame, risks, position)  # type: ignore[union-attr]
+
+    def parameter(self, part: ast.ParamExpansion, frame: Frame, risks: set[Risk], position: Position) -> None:
+        for word in part.argument:
+            self.parts(word.parts, frame, risks, position)
+        if part.name and frame.env.is_tainted(part.name):
+            risks.add(Risk.TAINT)
+        if part.operator.endswith("@P"):
+            self.sink.context(
+                ExecContextSubject(ContextKind.PROMPT_EXPANSION, "${...@P}", "prompt", part.span, frame.location)
+            )
+
+    def part_risks(self, parts: tuple[ast.WordPart, ...], frame: Frame, position: Position) -> frozenset[Risk]:
+        found: set[Risk] = set()
+        self.parts(parts, frame, found, position)
+        return frozenset(found)
+
+    # -- simple commands ---------------------------------------------------------
+
+    def simple(self, node: ast.SimpleCommand, frame: Frame, risks: set[Risk]) -> None:
+        self.check_time()
+        env = frame.env
+        argv = tuple(normalize_words(node.words, env)) if node.words else ()
+        unwrapped = unwrap(argv, self.tables) if argv else None
+        if unwrapped is not None:
+            argv = unwrapped.argv
+        index = unwrapped.index if unwrapped is not None else 0
+        name_arg = argv[index] if index < len(argv) else None
+        name_word = name_arg.word if name_arg is not None else None
+        name_risks: frozenset[Risk] = frozenset()
+        for word in node.words:
+            if word is name_word:
+                name_risks = self.part_risks(word.parts, frame, Position.COMMAND)
+                risks |= name_risks
+            else:
+                self.parts(word.parts, frame, risks, Position.VALUE)
+        self.prefix_assignments(node, bool(argv), frame, risks)
+        stdin = self.redirects(node.redirects, frame, risks, None, collect=True)
+        names, source, evidence = self.command_names(name_arg, name_risks, env)
+        location = frame.location
+        if unwrapped is not None:
+            self.wrapper_assignments(unwrapped, location)
+        redirect_name = names[0] if names else None
+        for redirect in node.redirects:
+            self.sink.redirect(self.redirect_subject(redirect, env, redirect_name, location))
+        if not argv:
+            return
+        self.records.append(
+            CommandRecord(tuple(arg.display() for arg in argv), node.span, location.position, location.path)
+        )
+        self.run_command(argv, index, names, source, evidence, unwrapped, node.span, frame, stdin, risks)
+
+    def run_command(
+        self,
+        argv: tuple[Arg, ...],
+        index: int,
+        names: list[str | None],
+        source: NameSource,
+        evidence: Span | None,
+        unwrapped: Unwrapped | None,
+        span: Span,
+        frame: Frame,
+        stdin: Stdin | None,
+        risks: set[Risk],
+    ) -> None:
+        """Hand one resolved command to the rules and open its code contexts."""
+        wrappers = unwrapped.wrappers if unwrapped is not None else ()
+        for name in names:
+            subject = CommandSubject(
+                argv, index, name, source, evidence, wrappers, span, frame.location, stdin, frame.in_pipeline, frame.background
+            )
+            self.sink.command(subject)
+            self.track_spawns(name, subject)
+            risks |= self.command_risk(name, argv[index + 1 :], source)
+        if unwrapped is not None:
+            for code in unwrapped.code:
+                self.code_string(ContextKind.RUNNER, code.label, code.args, "shell", frame, risks)
+            if unwrapped.shell_from_option is not None and index >= len(argv):
+                shell = self.tables.interpreter("sh")
+                if shell is not None:
+                    self.stdin_code(shell, unwrapped.shell_from_option, stdin, span, frame, risks)
+        for name in dict.fromkeys(names):
+            if name is not None:
+                self.contexts(name, argv[index + 1 :], span, frame, stdin, risks)
+
+    def command_names(
+        self, name_arg: Arg | None, name_risks: frozenset[Risk], env: Env
+    ) -> tuple[list[str | None], NameSource, Span | None]:
+        if name_arg is None:
+            # Only wrappers (`su`, `sudo -s`): a command still runs; rules see the wrappers.
+            return [None], NameSource.STATIC, None
+        if name_arg.values:
+            return [basename(value) for value in name_arg.values], NameSource.STATIC, None
+        word = name_arg.word
+        parts = word.parts if word is not None else ()
+        if len(parts) == 1 and type(parts[0]) is ast.ParamExpansion:
+            parameter = parts[0]
+            if parameter.name in _SHELL_VARIABLES and not parameter.operator:  # type: ignore[union-attr]
+                return ["sh"], NameSource.STATIC, None
+        if name_risks - {Risk.TAINT}:
+            return [None], NameSource.RISKY_SUBSTITUTION, _first_substitution_span(parts, name_arg.span)
+        tainted = _tainted_parameter_span(parts, env)
+        if tainted is not None or Risk.TAINT in name_risks:
+            return [None], NameSource.TAINTED, tainted or name_arg.span
+        return [None], NameSource.DYNAMIC, name_arg.span
+
+    def command_risk(self, name: str | None, args: tuple[Arg, ...], source: NameSource) -> set[Risk]:
+        found: set[Risk] = set()
+        if source is NameSource.TAINTED:
+            found.add(Risk.TAINT)
+        if name is None:
+            return found
+        tables = self.tables
+        if name in tables.fetchers:
+            found.add(Risk.FETCH)
+        flags = tables.decoders.get(name)
+        if flags is not None and (not flags or any(_has_flag(arg, flags) for arg in args)):
+            found.add(Risk.DECODE)
+        if name in ("eval", "source", ".") or tables.interpreter(name) is not None:
+            found.add(Risk.INTERPRETER)
+        return found
+
+    def track_spawns(self, name: str | None, subject: CommandSubject) -> None:
+        spawning = subject.in_pipeline or subject.background
+        if not spawning or name is None:
+            return
+        for scope in self.functions:
+            if scope.name == name:
+                scope.spawns.append(subject.span)
+        if subject.background and self.loops:
+            self.loops[-1].spawns.append((name, subject.span))
+
+    # -- assignments and redirects -----------------------------------------------
+
+    def prefix_assignments(self, node: ast.SimpleCommand, has_command: bool, frame: Frame, risks: set[Risk]) -> None:
+        form = "prefix" if has_command else "assignment"
+        for assignment in node.assignments:
+            value: Arg | None = None
+            if assignment.value is not None:
+                self.parts(assignment.value.parts, frame, risks, Position.VALUE)
+                fields = normalize_word(assignment.value, frame.env)
+                value = fields[0] if len(fields) == 1 else None
+            for item in assignment.items or ():
+                self.parts(item.parts, frame, risks, Position.VALUE)
+            if assignment.index is not None:
+                self.parts(assignment.index.parts, frame, risks, Position.VALUE)
+            subject = AssignmentSubject(assignment.name, value, has_command, form, assignment.span, frame.location)
+            self.sink.assignment(subject)
+        if not node.words:
+            return
+        first = normalize_word(node.words[0], frame.env)
+        builtin = first[0].value if first else None
+        if builtin not in DECLARATION_BUILTINS:
+            return
+        flags = "".join(word.source[1:] for word in node.words[1:] if word.source.startswith("-"))
+        exported = builtin == "export" or "x" in flags
+        for word in node.words[1:]:
+            split = split_assignment_word(word)
+            if split is not None:
+                name, value_word = split
+                fields = normalize_word(value_word, frame.env)
+                value = fields[0] if len(fields) == 1 else None
+                self.sink.assignment(AssignmentSubject(name, value, exported, builtin, word.span, frame.location))
+            elif exported and not word.source.startswith("-"):
+                self.sink.assignment(AssignmentSubject(word.source, None, True, builtin, word.span, frame.location))
+
+    def wrapper_assignments(self, unwrapped: Unwrapped, location: Location) -> None:
+        for arg in unwrapped.assignments:
+            name, _, value = (arg.value or "").partition("=")
+            value_arg = Arg((value,), arg.source, arg.span, False, None)
+            self.sink.assignment(AssignmentSubject(name, value_arg, True, "env", arg.span, location))
+
+    def redirects(
+        self,
+        redirects: tuple[ast.Redirect, ...],
+        frame: Frame,
+        risks: set[Risk],
+        command_name: str | None,
+        *,
+        collect: bool = False,
+    ) -> Stdin | None:
+        """Walk redirect words; return what they make standard input.
+
+        For compound commands (`collect` False) the redirect subjects are
+        emitted here; simple commands emit them once their name is known.
+        """
+        stdin = frame.stdin
+        for redirect in redirects:
+            part_risks: frozenset[Risk] = frozenset()
+            if redirect.target is not None:
+                part_risks = self.part_risks(redirect.target.parts, frame, Position.VALUE)
+            if redirect.heredoc is not None:
+                part_risks = self.part_risks(redirect.heredoc.parts, frame, Position.VALUE)
+            risks |= part_risks
+            if not collect:
+                self.sink.redirect(self.redirect_subject(redirect, frame.env, command_name, frame.location))
+            if redirect.fd not in (None, "0"):
+                continue
+            stdin = _stdin_of(redirect, part_risks) or stdin
+        return stdin
+
+    def redirect_subject(
+        self, redirect: ast.Redirect, env: Env, command_name: str | None, location: Location
+    ) -> RedirectSubject:
+        target = None
+        if redirect.target is not None:
+            fields = normalize_word(redirect.target, env)
+            target = fields[0] if len(fields) == 1 else Arg((), redirect.target.source, redirect.target.span)
+        return RedirectSubject(redirect.operator, redirect.fd, target, redirect.span, command_name, location)
+
+    # -- execution contexts ------------------------------------------------------
+
+    def contexts(
+        self, name: str, args: tuple[Arg, ...], span: Span, frame: Frame, stdin: Stdin | None, risks: set[Risk]
+    ) -> None:
+        if name == "eval":
+            if args:
+                self.code_string(ContextKind.EVAL, "eval", args, "shell", frame, risks)
+            return
+        if name in ("source", "."):
+            if args:
+                self.script_operand(name, args[0], span, frame, stdin, risks, self.tables.interpreter("sh"))
+            return
+        if name == "trap":
+            self.trap(args, frame, risks)
+            return
+        if name == "find":
+            self.find_actions(args, span, frame, risks)
+            return
+        spec = self.tables.interpreter(name)
+        if spec is None:
+            return
+        invocation = read_invocation(spec, args)
+        if invocation.code is not None:
+            label = f"{name} {invocation.code_option}"
+            self.code_string(ContextKind.CODE_STRING, label, (invocation.code,), spec.language, frame, risks)
+        elif invocation.script is not None:
+            self.script_operand(name, invocation.script, span, frame, stdin, risks, spec)
+        if invocation.reads_stdin:
+            self.stdin_code(spec, name, stdin, span, frame, risks)
+
+    def script_operand(
+        self,
+        name: str,
+        script: Arg,
+        span: Span,
+        frame: Frame,
+        stdin: Stdin | None,
+        risks: set[Risk],
+        spec: InterpreterSpec | None,
+    ) -> None:
+        """`bash <(curl u)`, `. <(curl u)`, `source /dev/stdin`."""
+        if script.value in _STDIN_PATHS:
+            if spec is not None:
+                self.stdin_code(spec, name, stdin, span, frame, risks)
+            return
+        parts = script.word.parts if script.word is not None else ()
+        dynamic = tuple(
+            self.dynamic_part(part, frame) for part in parts if type(part) is ast.ProcessSubstitution
+        )
+        if dynamic:
+            language = spec.language if spec is not None else "shell"
+            subject = ExecContextSubject(
+                ContextKind.SCRIPT_SUBSTITUTION, f"{name} <(...)", language, span, frame.location, dynamic
+            )
+            self.sink.context(subject)
+
+    def stdin_code(
+        self, spec: InterpreterSpec, name: str, stdin: Stdin | None, span: Span, frame: Frame, risks: set[Risk]
+    ) -> None:
+        """An interpreter reading its program from standard input."""
+        if stdin is None or stdin.kind is StdinKind.FILE:
+            return
+        location = frame.location
+        if stdin.kind is StdinKind.PIPE:
+            whole = Span(stdin.span.start, span.end)
+            label = f"{stdin.label} {name}"
+            self.sink.context(
+                ExecContextSubject(ContextKind.STDIN_PIPE, label, spec.language, whole, location, (), stdin.span)
+            )
+            return
+        dynamic = tuple(self.dynamic_part(part, frame) for part in stdin.parts if type(part) is not ast.Literal)
+        if stdin.kind is StdinKind.PROCESS_SUBSTITUTION:
+            label = f"{name} < <(...)"
+            self.sink.context(
+                ExecContextSubject(ContextKind.SCRIPT_SUBSTITUTION, label, spec.language, stdin.span, location, dynamic)
+            )
+            return
+        label = f"{name} {stdin.label}"
+        self.sink.context(
+            ExecContextSubject(ContextKind.STDIN_DOCUMENT, label, spec.language, stdin.span, location, dynamic)
+        )
+        if spec.is_shell:
+            code, origin = _code_text_from_parts(stdin.parts, stdin.span)
+            self.recurse(code, origin, label, stdin.span, frame, risks)
+
+    def code_string(
+        self,
+        kind: ContextKind,
+        label: str,
+        args: tuple[Arg, ...],
+        language: str,
+        frame: Frame,
+        risks: set[Risk],
+    ) -> None:
+        span = Span(args[0].span.start, args[-1].span.end)
+        dynamic: list[DynamicPart] = []
+        for arg in args:
+            if arg.values or arg.word is None:
+                continue
+            dynamic.extend(
+                self.dynamic_part(part, frame) for part in arg.word.parts if _is_unresolved(part, frame.env)
+            )
+        self.sink.context(ExecContextSubject(kind, label, language, span, frame.location, tuple(dynamic)))
+        if language == "shell":
+            code, origin = _code_text(args, frame.env)
+            self.recurse(code, origin, label, span, frame, risks)
+
+    def dynamic_part(self, part: ast.WordPart, frame: Frame) -> DynamicPart:
+        env = frame.env
+        if type(part) is ast.ParamExpansion:
+            tainted = bool(part.name) and env.is_tainted(part.name)  # type: ignore[union-attr]
+            nested = self._silently(
+                lambda found: self.parameter(part, self._silent_frame(env), found, Position.VALUE)  # type: ignore[arg-type]
+            )
+            risks = nested | ({Risk.TAINT} if tainted else set())
+            return DynamicPart(part.span, _part_source(part), frozenset(risks), part.name, tainted or Risk.TAINT in nested)  # type: ignore[union-attr]
+        risks = self._silently(lambda found: self.parts((part,), self._silent_frame(env), found, Position.VALUE))
+        return DynamicPart(part.span, _part_source(part), risks, None, Risk.TAINT in risks)
+
+    def recurse(self, code: str, origin: Origin, label: str, span: Span, frame: Frame, risks: set[Risk]) -> None:
+        """Parse shell code found in a context and walk it one level deeper."""
+        if not code.strip():
+            return
+        if frame.depth + 1 > self.max_depth:
+            self.sink.too_deep(span, frame.location, label)
+            return
+        result = self.parse_code(code, origin)
+        child_env = frame.env.child(result.script)
+        child = frame.nested_code(label, child_env)
+        if result.troubles:
+            self.sink.parse_troubles(result.troubles, child.location)
+        self.script(result.script, child, risks)
+        for alternative in result.alternatives:
+            self.script(alternative, child, risks)
+
+    def trap(self, args: tuple[Arg, ...], frame: Frame, risks: set[Risk]) -> None:
+        """`trap CODE SIGNAL...`: CODE runs when the signal arrives."""
+        operands = [arg for arg in args if arg.value not in ("--",)]
+        if len(operands) < 2 or (operands[0].value or "").startswith("-") and operands[0].value != "-":
+            return
+        code = operands[0]
+        if code.value in ("-", ""):
+            return
+        self.code_string(ContextKind.RUNNER, "trap", (code,), "shell", frame, risks)
+
+    def find_actions(self, args: tuple[Arg, ...], span: Span, frame: Frame, risks: set[Risk]) -> None:
+        """`find ... -exec CMD {} ;|+`: CMD is a command of its own."""
+        index = 0
+        while index < len(args):
+            action = args[index].value
+            index += 1
+            if action not in _FIND_EXEC_ACTIONS:
+                continue
+            start = index
+            while index < len(args) and args[index].value not in (";", "+"):
+                index += 1
+            command = args[start:index]
+            index += 1
+            if not command:
+                continue
+            child = frame.nested_code(f"find {action}", frame.env)
+            if child.depth > self.max_depth:
+                self.sink.too_deep(span, frame.location, f"find {action}")
+                continue
+            unwrapped = unwrap(command, self.tables)
+            argv = unwrapped.argv
+            name_arg = argv[unwrapped.index] if unwrapped.index < len(argv) else None
+            names, source, evidence = self.command_names(name_arg, frozenset(), frame.env)
+            self.records.append(
+                CommandRecord(tuple(arg.display() for arg in argv), span, child.location.position, child.location.path)
+            )
+            if name_arg is not None:
+                self.run_command(argv, unwrapped.index, names, source, evidence, unwrapped, span, child, None, risks)
+
+
+def _has_flag(arg: Arg, flags: frozenset[str]) -> bool:
+    value = arg.value
+    if value is None:
+        return False
+    if value in flags:
+        return True
+    if value.startswith("-") and not value.startswith("--"):
+        return any(len(flag) == 2 and flag[1] in value[1:] for flag in flags if flag.startswith("-"))
+    return False
+
+
+def _stdin_of(redirect: ast.Redirect, risks: frozenset[Risk]) -> Stdin | None:
+    operator = redirect.operator
+    if redirect.heredoc is not None:
+        label = f"{operator}{redirect.heredoc.delimiter}"
+        return Stdin(StdinKind.HEREDOC, redirect.heredoc.span, label, risks, redirect.heredoc.parts)
+    if operator == "<<<" and redirect.target is not None:
+        return Stdin(StdinKind.HERESTRING, redirect.target.span, "<<<", risks, redirect.target.parts)
+    if operator in ("<", "<>") and redirect.target is not None:
+        parts = redirect.target.parts
+        if any(type(part) is ast.ProcessSubstitution for part in parts):
+            return Stdin(StdinKind.PROCESS_SUBSTITUTION, redirect.span, "< <(...)", risks, parts)
+        return Stdin(StdinKind.FILE, redirect.span, "<", risks)
+    return None
+
+
+def _is_unresolved(part: ast.WordPart, env: Env) -> bool:
+    kind = type(part)
+    if kind is ast.Literal:
+        return False
+    if kind is ast.ParamExpansion:
+        return env.candidates(part.name) is None or bool(part.operator)  # type: ignore[union-attr]
+    return True
+
+
+def _tainted_parameter_span(parts: tuple[ast.WordPart, ...], env: Env) -> Span | None:
+    for part in parts:
+        if type(part) is ast.ParamExpansion and part.name and env.is_tainted(part.name):  # type: ignore[union-attr]
+            return part.span
+    return None
+
+
+def _first_substitution_span(parts: tuple[ast.WordPart, ...], default: Span) -> Span:
+    for part in parts:
+        if type(part) in (ast.CommandSubstitution, ast.ProcessSubstitution):
+            return part.span
+    return default
+
+
+def _part_source(part: ast.WordPart) -> str:
+    if type(part) is ast.ParamExpansion:
+        return f"${{{part.name}{part.operator}}}" if part.operator else f"${part.name}"  # type: ignore[union-attr]
+    if type(part) is ast.CommandSubstitution:
+        return "`...`" if part.backquoted else "$(...)"  # type: ignore[union-attr]
+    if type(part) is ast.ProcessSubstitution:
+        return f"{part.direction}(...)"  # type: ignore[union-attr]
+    return "$((...))"
+
+
+def _code_text(args: tuple[Arg, ...], env: Env) -> tuple[str, Origin]:
+    """The code an eval/-c string holds, dynamic parts replaced by a placeholder.
+
+    Each character keeps the original offset it came from, so findings in
+    the nested code point at the right place in the user's command.
+    """
+    chars: list[str] = []
+    offsets: list[int] = []
+    for position, arg in enumerate(args):
+        if position:
+            chars.append(" ")
+            offsets.append(arg.span.start)
+        if arg.word is None or len(arg.values) == 1 and not _maps_exactly(arg.word):
+            _append_text(chars, offsets, arg.value or _PLACEHOLDER, arg.span)
+            continue
+        for part in arg.word.parts:
+            _append_part(chars, offsets, part, env)
+    end = args[-1].span.end if args else 0
+    offsets.append(end)
+    return "".join(chars), Origin(tuple(offsets), exact=True)
+
+
+def _code_text_from_parts(parts: tuple[ast.WordPart, ...], span: Span) -> tuple[str, Origin]:
+    chars: list[str] = []
+    offsets: list[int] = []
+    for part in parts:
+        _append_part(chars, offsets, part, None)
+    offsets.append(span.end)
+    return "".join(chars), Origin(tuple(offsets), exact=True)
+
+
+def _maps_exactly(word: ast.Word) -> bool:
+    return all(type(part) is ast.Literal for part in word.parts)
+
+
+def _append_part(chars: list[str], offsets: list[int], part: ast.WordPart, env: Env | None) -> None:
+    if type(part) is ast.Literal:
+        text = part.text  # type: ignore[union-attr]
+        span = part.span
+        width = span.end - span.start
+        if width == len(text):
+            chars.extend(text)
+            offsets.extend(range(span.start, span.end))
+        elif width == len(text) + 2:
+            chars.extend(text)
+            offsets.extend(range(span.start + 1, span.end - 1))
+        else:
+            _append_text(chars, offsets, text, span)
+        return
+    if type(part) is ast.ParamExpansion and env is not None and not part.operator:  # type: ignore[union-attr]
+        values = env.candidates(part.name)  # type: ignore[union-attr]
+        if values is not None and len(values) == 1:
+            _append_text(chars, offsets, values[0], part.span)
+            return
+    _append_text(chars, offsets, _PLACEHOLDER, part.span)
+
+
+def _append_text(chars: list[str], offsets: list[int], text: str, span: Span) -> None:
+    chars.extend(text)
+    offsets.extend([span.start] * len(text))

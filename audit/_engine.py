@@ -1,0 +1,200 @@
+"""`audit_command`: validate, parse, analyse, run the rules, decide."""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Iterable
+
+from ._analysis import (
+    Analyzer,
+    AssignmentSubject,
+    CommandSubject,
+    ExecContextSubject,
+    FunctionSubject,
+    Location,
+    LoopSubject,
+    RedirectSubject,
+)
+from ._model import Decision, Finding, Position, Severity, Span, Verdict
+from ._policy import Policy, default_policy
+from ._syntax import BudgetExceeded, Origin, ParseResult, ParseTrouble, parse
+from .rules import (
+    BUDGET_EXCEEDED,
+    COMMAND_TOO_LONG,
+    EMPTY_COMMAND,
+    NESTING_TOO_DEEP,
+    NULL_BYTE,
+    PARSE_TROUBLE,
+    REGISTRY,
+    Hit,
+    Inspects,
+    Rule,
+)
+
+_TOP = Location(Position.COMMAND, ())
+
+
+class _Dispatch:
+    """Which rules see which subjects, for one policy (built once, cached)."""
+
+    def __init__(self, policy: Policy) -> None:
+        self.by_command: dict[str, list[tuple[Rule, Severity]]] = defaultdict(list)
+        self.any_command: list[tuple[Rule, Severity]] = []
+        self.by_kind: dict[Inspects, list[tuple[Rule, Severity]]] = defaultdict(list)
+        self.severity: dict[str, Severity | None] = {}
+        for declared in REGISTRY:
+            severity = policy.severity_of(declared.id, declared.severity)
+            self.severity[declared.id] = severity
+            if severity is None or declared.check is None:
+                continue
+            entry = (declared, severity)
+            if declared.inspects is Inspects.COMMAND and declared.commands is not None:
+                for name in declared.commands(policy.tables):
+                    self.by_command[name].append(entry)
+            elif declared.inspects is Inspects.COMMAND:
+                self.any_command.append(entry)
+            else:
+                self.by_kind[declared.inspects].append(entry)
+
+
+_DISPATCH_CACHE: dict[int, tuple[Policy, _Dispatch]] = {}
+_DISPATCH_CACHE_SIZE = 16
+
+
+def _dispatch_for(policy: Policy) -> _Dispatch:
+    cached = _DISPATCH_CACHE.get(id(policy))
+    if cached is not None and cached[0] is policy:
+        return cached[1]
+    dispatch = _Dispatch(policy)
+    if len(_DISPATCH_CACHE) >= _DISPATCH_CACHE_SIZE:
+        _DISPATCH_CACHE.pop(next(iter(_DISPATCH_CACHE)))
+    _DISPATCH_CACHE[id(policy)] = (policy, dispatch)
+    return dispatch
+
+
+class _RuleRunner:
+    """The analysis sink: runs the rules each subject is for, keeps findings."""
+
+    def __init__(self, source: str, policy: Policy) -> None:
+        self.source = source
+        self.policy = policy
+        self.tables = policy.tables
+        self.dispatch = _dispatch_for(policy)
+        self.findings: dict[tuple[str, int, int], Finding] = {}
+
+    # -- emitting ----------------------------------------------------------------
+
+    def add(self, declared: Rule, severity: Severity, span: Span, message: str, location: Location) -> None:
+        key = (declared.id, span.start, span.end)
+        if key in self.findings:
+            return
+        evidence = self.source[span.start : span.end]
+        self.findings[key] = Finding(
+            declared.id, declared.name, severity, message, span, evidence, location.position, location.path
+        )
+
+    def emit(self, declared: Rule, span: Span, message: str, location: Location) -> None:
+        """A finding of an engine-emitted rule, unless the policy turned it off."""
+        severity = self.dispatch.severity[declared.id]
+        if severity is not None:
+            self.add(declared, severity, span, message, location)
+
+    def _run(self, entries: Iterable[tuple[Rule, Severity]], subject: object, location: Location) -> None:
+        tables = self.tables
+        for declared, severity in entries:
+            assert declared.check is not None
+            hit: Hit
+            for hit in declared.check(subject, tables):
+                self.add(declared, severity, hit.span, hit.message, location)
+
+    # -- the Sink protocol ------------------------------------------------------------
+
+    def command(self, subject: CommandSubject) -> None:
+        dispatch = self.dispatch
+        if subject.name is not None:
+            entries = dispatch.by_command.get(subject.name) or dispatch.by_command.get(self.tables.table_name(subject.name))
+            if entries:
+                self._run(entries, subject, subject.location)
+        self._run(dispatch.any_command, subject, subject.location)
+
+    def redirect(self, subject: RedirectSubject) -> None:
+        self._run(self.dispatch.by_kind[Inspects.REDIRECT], subject, subject.location)
+
+    def assignment(self, subject: AssignmentSubject) -> None:
+        self._run(self.dispatch.by_kind[Inspects.ASSIGNMENT], subject, subject.location)
+
+    def context(self, subject: ExecContextSubject) -> None:
+        self._run(self.dispatch.by_kind[Inspects.CONTEXT], subject, subject.location)
+
+    def function(self, subject: FunctionSubject) -> None:
+        self._run(self.dispatch.by_kind[Inspects.FUNCTION], subject, subject.location)
+
+    def loop(self, subject: LoopSubject) -> None:
+        self._run(self.dispatch.by_kind[Inspects.LOOP], subject, subject.location)
+
+    def too_deep(self, span: Span, location: Location, label: str) -> None:
+        limit = self.policy.limits.max_depth
+        self.emit(NESTING_TOO_DEEP, span, f"`{label}` nests code deeper than {limit} levels; not audited", location)
+
+    def parse_troubles(self, troubles: tuple[ParseTrouble, ...], location: Location) -> None:
+        """One finding per parse: where the first trouble is, and how many there were."""
+        if not troubles:
+            return
+        first = troubles[0]
+        message = "; ".join(dict.fromkeys(f"{trouble.parser}: {trouble.message}" for trouble in troubles))
+        self.emit(PARSE_TROUBLE, first.span, message, Location(Position.PARSE, location.path))
+
+    # -- the verdict ----------------------------------------------------------------
+
+    def verdict(self, records: tuple = ()) -> Verdict:  # type: ignore[type-arg]
+        findings = sorted(
+            self.findings.values(),
+            key=lambda finding: (-finding.severity.decision.rank, finding.span.start, finding.rule_id),
+        )
+        decision = findings[0].severity.decision if findings else Decision.PASS
+        return Verdict(decision, tuple(findings), self.source, records)
+
+
+def audit_command(command: str, *, policy: Policy | None = None) -> Verdict:
+    """Judge `command` as bash would run it: block, warn or pass, with findings."""
+    if not isinstance(command, str):
+        raise TypeError(f"command must be a str, not {type(command).__name__}")
+    if policy is None:
+        policy = default_policy()
+    elif not isinstance(policy, Policy):
+        raise TypeError(f"policy must be an audit.Policy, not {type(policy).__name__}")
+    started = time.perf_counter()
+    deadline = started + policy.limits.time_budget_ms / 1000.0
+    runner = _RuleRunner(command, policy)
+    whole = Span(0, len(command))
+    input_location = Location(Position.INPUT, ())
+    if not command.strip():
+        runner.emit(EMPTY_COMMAND, whole, "empty command", input_location)
+        return runner.verdict()
+    if "\x00" in command:
+        offset = command.index("\x00")
+        runner.emit(NULL_BYTE, Span(offset, offset + 1), "null byte in command", input_location)
+        return runner.verdict()
+    if len(command) > policy.limits.max_length:
+        message = f"command too long: {len(command)} characters, the limit is {policy.limits.max_length}"
+        runner.emit(COMMAND_TOO_LONG, whole, message, input_location)
+        return runner.verdict()
+
+    def parse_code(text: str, origin: Origin) -> ParseResult:
+        return parse(text, deadline=deadline, origin=origin)
+
+    analyzer = Analyzer(policy, deadline, runner, parse_code)
+    try:
+        result = parse(command, deadline=deadline)
+        if result.troubles:
+            runner.parse_troubles(result.troubles, _TOP)
+        analyzer.run(result.script)
+        for alternative in result.alternatives:
+            analyzer.run(alternative)
+    except BudgetExceeded as exceeded:
+        budget = policy.limits.time_budget_ms
+        runner.emit(BUDGET_EXCEEDED, whole, f"{exceeded}; the budget is {budget:g} ms", Location(Position.PARSE, ()))
+    except RecursionError:
+        runner.emit(NESTING_TOO_DEEP, whole, "the command nests too deeply to analyse", Location(Position.PARSE, ()))
+    return runner.verdict(tuple(analyzer.records))

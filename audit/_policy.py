@@ -1,0 +1,440 @@
+"""Policies: limits, rule settings and the name tables, loaded from TOML.
+
+The default policy is `default_policy.toml` inside the package, read with the
+same loader as a user policy. A user policy is validated completely before
+anything is applied, and then merged onto the default: limits and rule
+settings replace, name lists and interpreter/wrapper entries extend.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from ._model import Severity
+
+_RULE_SETTING_VALUES = {"high": Severity.HIGH, "medium": Severity.MEDIUM, "off": None}
+_VERSION_SUFFIX = re.compile(r"[0-9][0-9.]*$")
+
+
+class PolicyError(ValueError):
+    """A policy file is invalid; the message names the file, key and value."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    max_length: int = 10_000
+    time_budget_ms: float = 50.0
+    max_depth: int = 8
+
+
+@dataclass(frozen=True, slots=True)
+class InterpreterSpec:
+    """How one interpreter family receives its program."""
+
+    family: str
+    names: frozenset[str]
+    language: str
+    versioned: bool = False
+    code_options: frozenset[str] = frozenset()
+    value_options: frozenset[str] = frozenset()
+    attached_value_options: frozenset[str] = frozenset()
+    module_options: frozenset[str] = frozenset()
+    stdin_options: frozenset[str] = frozenset()
+    script_options: frozenset[str] = frozenset()
+    code_operand: bool = False
+    reads_stdin_code: bool = True
+
+    @property
+    def is_shell(self) -> bool:
+        return self.language == "shell"
+
+
+@dataclass(frozen=True, slots=True)
+class WrapperSpec:
+    """How one wrapper takes its options before the command it runs."""
+
+    name: str
+    value_options: frozenset[str] = frozenset()
+    no_command_options: frozenset[str] = frozenset()
+    shell_options: frozenset[str] = frozenset()
+    split_options: frozenset[str] = frozenset()
+    code_options: frozenset[str] = frozenset()
+    exec_options: frozenset[str] = frozenset()
+    positionals: int = 0
+    assignments: bool = False
+    no_command: bool = False
+    joins_command: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    """The name tables rules and the analysis consult."""
+
+    fetchers: frozenset[str]
+    decoders: Mapping[str, frozenset[str]]
+    privilege: frozenset[str]
+    installers: Mapping[str, tuple[tuple[str, ...], ...]]
+    secret_files: tuple[str, ...]
+    process_environment_files: tuple[str, ...]
+    system_directories: tuple[str, ...]
+    shell_startup_files: tuple[str, ...]
+    authorized_keys_files: tuple[str, ...]
+    protected_directories: tuple[str, ...]
+    linker_variables: frozenset[str]
+    interpreter_families: Mapping[str, InterpreterSpec]
+    wrappers: Mapping[str, WrapperSpec]
+    interpreters_by_name: Mapping[str, InterpreterSpec] = field(init=False)
+
+    def __post_init__(self) -> None:
+        by_name = {name: spec for spec in self.interpreter_families.values() for name in spec.names}
+        object.__setattr__(self, "interpreters_by_name", MappingProxyType(by_name))
+
+    def interpreter(self, name: str | None) -> InterpreterSpec | None:
+        """The interpreter family of a command basename (`python3.12` included)."""
+        if name is None:
+            return None
+        return self.interpreters_by_name.get(self.table_name(name))
+
+    def table_name(self, name: str) -> str:
+        """The name the tables know a command by: `python3.12` is `python3`'s family member `python`."""
+        if name in self.interpreters_by_name:
+            return name
+        base = _VERSION_SUFFIX.sub("", name).rstrip("-")
+        spec = self.interpreters_by_name.get(base)
+        if base != name and spec is not None and spec.versioned:
+            return base
+        return name
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """Everything that parameterises a verdict besides the command itself."""
+
+    limits: Limits
+    tables: Tables
+    rule_settings: Mapping[str, Severity | None]
+    source: str
+
+    def severity_of(self, rule_id: str, default: Severity) -> Severity | None:
+        """The effective severity of a rule; None when the policy turns it off."""
+        return self.rule_settings.get(rule_id, default)
+
+
+# -- loading -------------------------------------------------------------------
+
+
+class _Reader:
+    """Strict access to one TOML table, recording the dotted key for errors."""
+
+    def __init__(self, table: Mapping[str, Any], path: str, origin: str) -> None:
+        self.table = table
+        self.path = path
+        self.origin = origin
+
+    def fail(self, key: str, message: str) -> PolicyError:
+        where = f"{self.path}.{key}" if self.path else key
+        return PolicyError(f"{self.origin}: {where}: {message}")
+
+    def only(self, allowed: set[str]) -> None:
+        for key in self.table:
+            if key not in allowed:
+                hint = f" (expected one of: {', '.join(sorted(allowed))})" if allowed else ""
+                raise self.fail(key, f"unknown key{hint}")
+
+    def sub(self, key: str) -> "_Reader":
+        value = self.table.get(key, {})
+        if not isinstance(value, Mapping):
+            raise self.fail(key, f"must be a table, got {_describe(value)}")
+        return _Reader(value, f"{self.path}.{key}" if self.path else key, self.origin)
+
+    def integer(self, key: str, default: int, minimum: int, maximum: int) -> int:
+        value = self.table.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(key, f"must be an integer, got {_describe(value)}")
+        if not minimum <= value <= maximum:
+            raise self.fail(key, f"must be between {minimum} and {maximum}, got {value}")
+        return value
+
+    def number(self, key: str, default: float, minimum: float, maximum: float) -> float:
+        value = self.table.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.fail(key, f"must be a number, got {_describe(value)}")
+        if not minimum <= value <= maximum:
+            raise self.fail(key, f"must be between {minimum} and {maximum}, got {value}")
+        return float(value)
+
+    def boolean(self, key: str, default: bool) -> bool:
+        value = self.table.get(key, default)
+        if not isinstance(value, bool):
+            raise self.fail(key, f"must be true or false, got {_describe(value)}")
+        return value
+
+    def text(self, key: str, default: str | None = None) -> str:
+        value = self.table.get(key, default)
+        if not isinstance(value, str) or not value:
+            raise self.fail(key, f"must be a non-empty string, got {_describe(value)}")
+        return value
+
+    def strings(self, key: str) -> tuple[str, ...]:
+        value = self.table.get(key, [])
+        if not isinstance(value, list):
+            raise self.fail(key, f"must be a list of strings, got {_describe(value)}")
+        for index, item in enumerate(value):
+            if not isinstance(item, str) or not item:
+                raise self.fail(f"{key}[{index}]", f"must be a non-empty string, got {_describe(item)}")
+        return tuple(value)
+
+    def records(self, key: str) -> list["_Reader"]:
+        value = self.table.get(key, [])
+        if not isinstance(value, list):
+            raise self.fail(key, f"must be a list of tables, got {_describe(value)}")
+        readers = []
+        for index, item in enumerate(value):
+            if not isinstance(item, Mapping):
+                raise self.fail(f"{key}[{index}]", f"must be a table, got {_describe(item)}")
+            readers.append(_Reader(item, f"{self.path}.{key}[{index}]" if self.path else f"{key}[{index}]", self.origin))
+        return readers
+
+
+def _describe(value: object) -> str:
+    return f"{type(value).__name__} {value!r}"
+
+
+_NAME_LISTS = (
+    "fetchers",
+    "privilege",
+    "secret_files",
+    "process_environment_files",
+    "system_directories",
+    "shell_startup_files",
+    "authorized_keys_files",
+    "protected_directories",
+    "linker_variables",
+)
+_INTERPRETER_KEYS = {
+    "names",
+    "language",
+    "versioned",
+    "code_options",
+    "value_options",
+    "attached_value_options",
+    "module_options",
+    "stdin_options",
+    "script_options",
+    "code_operand",
+    "reads_stdin_code",
+}
+_WRAPPER_KEYS = {
+    "value_options",
+    "no_command_options",
+    "shell_options",
+    "split_options",
+    "code_options",
+    "exec_options",
+    "positionals",
+    "assignments",
+    "no_command",
+    "joins_command",
+}
+
+
+@dataclass(slots=True)
+class _Draft:
+    """A policy being assembled; becomes a frozen Policy only when complete."""
+
+    limits: Limits
+    rule_settings: dict[str, Severity | None]
+    names: dict[str, list[str]]
+    decoders: dict[str, set[str]]
+    installers: dict[str, list[tuple[str, ...]]]
+    interpreters: dict[str, InterpreterSpec]
+    wrappers: dict[str, WrapperSpec]
+
+    def freeze(self, source: str) -> Policy:
+        names = self.names
+        tables = Tables(
+            fetchers=frozenset(names["fetchers"]),
+            decoders=MappingProxyType({k: frozenset(v) for k, v in self.decoders.items()}),
+            privilege=frozenset(names["privilege"]),
+            installers=MappingProxyType({k: tuple(v) for k, v in self.installers.items()}),
+            secret_files=tuple(dict.fromkeys(names["secret_files"])),
+            process_environment_files=tuple(dict.fromkeys(names["process_environment_files"])),
+            system_directories=tuple(dict.fromkeys(names["system_directories"])),
+            shell_startup_files=tuple(dict.fromkeys(names["shell_startup_files"])),
+            authorized_keys_files=tuple(dict.fromkeys(names["authorized_keys_files"])),
+            protected_directories=tuple(dict.fromkeys(names["protected_directories"])),
+            linker_variables=frozenset(names["linker_variables"]),
+            interpreter_families=MappingProxyType(dict(self.interpreters)),
+            wrappers=MappingProxyType(dict(self.wrappers)),
+        )
+        return Policy(self.limits, tables, MappingProxyType(dict(self.rule_settings)), source)
+
+
+def _empty_draft() -> _Draft:
+    return _Draft(Limits(), {}, {name: [] for name in _NAME_LISTS}, {}, {}, {}, {})
+
+
+def _apply(draft: _Draft, document: Mapping[str, Any], origin: str, known_rules: Callable[[], frozenset[str]]) -> None:
+    """Validate `document` completely and merge it into `draft`.
+
+    Everything is read into locals first and assigned at the end, so a
+    document that fails validation leaves `draft` untouched.
+    """
+    root = _Reader(document, "", origin)
+    root.only({"version", "limits", "rules", "names", "interpreters", "wrappers"})
+    root.integer("version", 1, 1, 1)
+
+    limits_reader = root.sub("limits")
+    limits_reader.only({"max_length", "time_budget_ms", "max_depth"})
+    limits = Limits(
+        max_length=limits_reader.integer("max_length", draft.limits.max_length, 1, 10_000_000),
+        time_budget_ms=limits_reader.number("time_budget_ms", draft.limits.time_budget_ms, 1, 60_000),
+        max_depth=limits_reader.integer("max_depth", draft.limits.max_depth, 1, 64),
+    )
+
+    rules_reader = root.sub("rules")
+    rule_ids = known_rules()
+    rule_settings = dict(draft.rule_settings)
+    for rule_id, setting in rules_reader.table.items():
+        if rule_id not in rule_ids:
+            raise rules_reader.fail(rule_id, "unknown rule id (see `audit-cmd rules`)")
+        if setting not in _RULE_SETTING_VALUES:
+            raise rules_reader.fail(rule_id, f'must be "high", "medium" or "off", got {_describe(setting)}')
+        rule_settings[rule_id] = _RULE_SETTING_VALUES[setting]
+
+    names_reader = root.sub("names")
+    names_reader.only(set(_NAME_LISTS) | {"decoders", "installers"})
+    names = {key: draft.names[key] + list(names_reader.strings(key)) for key in _NAME_LISTS}
+    decoders = {key: set(value) for key, value in draft.decoders.items()}
+    for record in names_reader.records("decoders"):
+        record.only({"name", "flags"})
+        decoders.setdefault(record.text("name"), set()).update(record.strings("flags"))
+    installers = {key: list(value) for key, value in draft.installers.items()}
+    for record in names_reader.records("installers"):
+        record.only({"name", "subcommands"})
+        subcommands = [tuple(entry.split()) for entry in record.strings("subcommands")]
+        installers.setdefault(record.text("name"), []).extend(subcommands)
+
+    interpreters = dict(draft.interpreters)
+    families = root.sub("interpreters")
+    for family in families.table:
+        reader = families.sub(family)
+        reader.only(_INTERPRETER_KEYS)
+        previous = interpreters.get(family)
+        interpreters[family] = _interpreter(reader, family, previous)
+
+    wrappers = dict(draft.wrappers)
+    wrapper_tables = root.sub("wrappers")
+    for name in wrapper_tables.table:
+        reader = wrapper_tables.sub(name)
+        reader.only(_WRAPPER_KEYS)
+        wrappers[name] = _wrapper(reader, name, wrappers.get(name))
+
+    draft.limits = limits
+    draft.rule_settings = rule_settings
+    draft.names = names
+    draft.decoders = decoders
+    draft.installers = installers
+    draft.interpreters = interpreters
+    draft.wrappers = wrappers
+
+
+def _options(reader: _Reader, key: str, previous: frozenset[str]) -> frozenset[str]:
+    return previous | frozenset(reader.strings(key))
+
+
+def _interpreter(reader: _Reader, family: str, previous: InterpreterSpec | None) -> InterpreterSpec:
+    if previous is None:
+        previous = InterpreterSpec(family=family, names=frozenset(), language=reader.text("language"))
+        if not reader.table.get("names"):
+            raise reader.fail("names", "a new interpreter family needs at least one name")
+    language = reader.text("language", previous.language) if "language" in reader.table else previous.language
+    return InterpreterSpec(
+        family=family,
+        names=_options(reader, "names", previous.names),
+        language=language,
+        versioned=reader.boolean("versioned", previous.versioned),
+        code_options=_options(reader, "code_options", previous.code_options),
+        value_options=_options(reader, "value_options", previous.value_options),
+        attached_value_options=_options(reader, "attached_value_options", previous.attached_value_options),
+        module_options=_options(reader, "module_options", previous.module_options),
+        stdin_options=_options(reader, "stdin_options", previous.stdin_options),
+        script_options=_options(reader, "script_options", previous.script_options),
+        code_operand=reader.boolean("code_operand", previous.code_operand),
+        reads_stdin_code=reader.boolean("reads_stdin_code", previous.reads_stdin_code),
+    )
+
+
+def _wrapper(reader: _Reader, name: str, previous: WrapperSpec | None) -> WrapperSpec:
+    previous = previous or WrapperSpec(name=name)
+    return WrapperSpec(
+        name=name,
+        value_options=_options(reader, "value_options", previous.value_options),
+        no_command_options=_options(reader, "no_command_options", previous.no_command_options),
+        shell_options=_options(reader, "shell_options", previous.shell_options),
+        split_options=_options(reader, "split_options", previous.split_options),
+        code_options=_options(reader, "code_options", previous.code_options),
+        exec_options=_options(reader, "exec_options", previous.exec_options),
+        positionals=reader.integer("positionals", previous.positionals, 0, 8),
+        assignments=reader.boolean("assignments", previous.assignments),
+        no_command=reader.boolean("no_command", previous.no_command),
+        joins_command=reader.boolean("joins_command", previous.joins_command),
+    )
+
+
+def _known_rule_ids() -> frozenset[str]:
+    from .rules import REGISTRY
+
+    return frozenset(REGISTRY.by_id)
+
+
+def _parse_toml(text: str, origin: str) -> Mapping[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise PolicyError(f"{origin}: not valid TOML: {error}") from error
+
+
+@functools.cache
+def _default_draft_document() -> Mapping[str, Any]:
+    text = resources.files(__package__).joinpath("default_policy.toml").read_text(encoding="utf-8")
+    return _parse_toml(text, "default_policy.toml")
+
+
+def _build(user_document: Mapping[str, Any] | None, origin: str) -> Policy:
+    draft = _empty_draft()
+    _apply(draft, _default_draft_document(), "default_policy.toml", _known_rule_ids)
+    if user_document is not None:
+        _apply(draft, user_document, origin, _known_rule_ids)
+    return draft.freeze(origin)
+
+
+@functools.cache
+def default_policy() -> Policy:
+    """The policy used when none is given (the packaged default_policy.toml)."""
+    return _build(None, "<default>")
+
+
+def load_policy(path: str | Path) -> Policy:
+    """Read and validate a user policy file; raise PolicyError naming what is wrong."""
+    origin = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise PolicyError(f"{origin}: cannot read policy file: {error.strerror or error}") from error
+    except UnicodeDecodeError as error:
+        raise PolicyError(f"{origin}: policy file is not UTF-8 text") from error
+    return _build(_parse_toml(text, origin), origin)
+
+
+def policy_from_mapping(document: Mapping[str, Any], origin: str = "<mapping>") -> Policy:
+    """A policy from an already-parsed TOML document (same validation)."""
+    return _build(document, origin)

@@ -1,0 +1,279 @@
+"""Frozen syntax nodes: the one shape every parser adapter produces.
+
+Offsets are character offsets into the *original* command string (after the
+adapters have mapped them back through line-continuation removal and any
+recursive parse), so a node's span can be shown to the user as is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from .._model import Span
+
+
+@dataclass(frozen=True, slots=True)
+class Literal:
+    """Text after quote and backslash removal.
+
+    `quoted` is True when bash would not glob, brace-expand or tilde-expand it.
+    """
+
+    text: str
+    quoted: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ParamExpansion:
+    """`$x`, `${x}`, `${x:-word}`, `${!x}`, `${x@P}`...
+
+    `operator` is the text between the name and the argument (`:-`, `//`,
+    `@P`...), or `!` for indirection; `argument` holds the words inside the
+    braces after the operator, whose substitutions bash may run.
+    """
+
+    name: str
+    operator: str
+    argument: tuple["Word", ...]
+    quoted: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class CommandSubstitution:
+    """`$(...)` or a backquoted command: the body runs, its output is text."""
+
+    body: "Script"
+    backquoted: bool
+    quoted: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ProcessSubstitution:
+    """`<(...)` / `>(...)`: the body runs; the word becomes a /dev/fd path."""
+
+    body: "Script"
+    direction: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ArithmeticExpansion:
+    """`$((...))`: only the substitutions and parameters inside matter here."""
+
+    parts: tuple["WordPart", ...]
+    span: Span
+
+
+WordPart = Union[Literal, ParamExpansion, CommandSubstitution, ProcessSubstitution, ArithmeticExpansion]
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """One shell word: the concatenation of its parts, before field splitting."""
+
+    parts: tuple[WordPart, ...]
+    span: Span
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class Heredoc:
+    """The body of a `<<` / `<<-` redirect.
+
+    A quoted delimiter makes the body pure data (`parts` is one literal); an
+    unquoted one expands parameters and substitutions, which `parts` holds.
+    """
+
+    delimiter: str
+    quoted: bool
+    strip_tabs: bool
+    parts: tuple[WordPart, ...]
+    text: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Redirect:
+    """`[fd]op target`; for heredocs `target` is None and `heredoc` is set."""
+
+    operator: str
+    fd: str | None
+    target: Word | None
+    heredoc: Heredoc | None
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Assignment:
+    """`name[index]=value`, `name+=value` or `name=(items...)`."""
+
+    name: str
+    index: Word | None
+    value: Word | None
+    items: tuple[Word, ...] | None
+    append: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class SimpleCommand:
+    """Assignments, words and redirects of one simple command, as written."""
+
+    assignments: tuple[Assignment, ...]
+    words: tuple[Word, ...]
+    redirects: tuple[Redirect, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Pipeline:
+    """`a | b |& c`; `operators[i]` joins `commands[i]` and `commands[i + 1]`."""
+
+    commands: tuple["Command", ...]
+    operators: tuple[str, ...]
+    negated: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class AndOrList:
+    """`a && b || c`; `operators[i]` joins `commands[i]` and `commands[i + 1]`."""
+
+    commands: tuple["Command", ...]
+    operators: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Subshell:
+    body: "Script"
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """`{ ...; }`."""
+
+    body: "Script"
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class IfClause:
+    """`if c1; then b1; elif c2; then b2; else b3; fi` as ((c1, b1), (c2, b2)), b3."""
+
+    branches: tuple[tuple["Script", "Script"], ...]
+    else_body: "Script | None"
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class WhileLoop:
+    """`while`/`until` loops (`until` only negates the condition)."""
+
+    condition: "Script"
+    body: "Script"
+    until: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ForLoop:
+    """`for`/`select NAME [in WORDS]`; `items` None means `"$@"`."""
+
+    keyword: str
+    variable: str
+    items: tuple[Word, ...] | None
+    body: "Script"
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ArithmeticFor:
+    """`for ((init; cond; step))`: the header only matters for its expansions."""
+
+    header: tuple[WordPart, ...]
+    body: "Script"
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class CaseArm:
+    patterns: tuple[Word, ...]
+    body: "Script"
+
+
+@dataclass(frozen=True, slots=True)
+class CaseClause:
+    subject: Word
+    arms: tuple[CaseArm, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionDefinition:
+    name: str
+    body: "Command"
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ArithmeticCommand:
+    """`(( expr ))`."""
+
+    parts: tuple[WordPart, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class TestClause:
+    """`[[ ... ]]`: its operands are words in value position."""
+
+    words: tuple[Word, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Redirected:
+    """A compound command with redirects of its own (`{ ...; } > f`)."""
+
+    command: "Command"
+    redirects: tuple[Redirect, ...]
+    span: Span
+
+
+Command = Union[
+    SimpleCommand,
+    Pipeline,
+    AndOrList,
+    Subshell,
+    Group,
+    IfClause,
+    WhileLoop,
+    ForLoop,
+    ArithmeticFor,
+    CaseClause,
+    FunctionDefinition,
+    ArithmeticCommand,
+    TestClause,
+    Redirected,
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """A command terminated by `;`, newline or `&` (`background`)."""
+
+    command: Command
+    background: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Script:
+    statements: tuple[Statement, ...]
+    span: Span

@@ -1,0 +1,52 @@
+"""Mapping offsets in a parsed text back to the user's original string."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .._model import Span
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where each character of a parsed text came from.
+
+    `offsets[i]` is the original offset of character `i` (with one extra
+    entry for the end of the text); `None` means the text is a verbatim slice
+    of the original starting at `base`. `exact` is False when the text is
+    derived (unescaped backquotes, a decoded code string), so spans are the
+    best available approximation.
+    """
+
+    offsets: tuple[int, ...] | None = None
+    base: int = 0
+    exact: bool = True
+
+    def span(self, start: int, end: int) -> Span:
+        offsets = self.offsets
+        if offsets is None:
+            return Span(self.base + start, self.base + end)
+        last = len(offsets) - 1
+        start = min(start, last)
+        end = min(end, last)
+        if end <= start:
+            return Span(offsets[start], offsets[start])
+        return Span(offsets[start], offsets[end - 1] + 1)
+
+    def compose(self, offsets: tuple[int, ...]) -> "Origin":
+        """The origin of a text whose characters sit at `offsets` in this one."""
+        if self.offsets is None:
+            base = self.base
+            return Origin(tuple(base + offset for offset in offsets), exact=self.exact)
+        mine = self.offsets
+        last = len(mine) - 1
+        return Origin(tuple(mine[min(offset, last)] for offset in offsets), exact=self.exact)
+
+    def shifted(self, start: int) -> "Origin":
+        """The origin of the verbatim slice of this text that begins at `start`."""
+        if self.offsets is None:
+            return Origin(None, self.base + start, self.exact)
+        return Origin(self.offsets[start:], exact=self.exact)
+
+    def approximate(self) -> "Origin":
+        return Origin(self.offsets, self.base, exact=False)

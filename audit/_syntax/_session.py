@@ -1,0 +1,49 @@
+"""State shared by one parse: the deadline and the troubles found so far."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from . import _ast as ast
+from ._errors import BudgetExceeded, ParseTrouble
+from ._origin import Origin
+from ._prepass import Prepared, needs_prepass, prepare
+from ._treesitter import parse_tree_sitter
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedText:
+    """A text ready for the parsers, and how to map it back."""
+
+    text: str
+    origin: Origin
+    prepared: Prepared | None
+    source_origin: Origin
+
+
+class ParseSession:
+    """One parse: nested fragments share its budget and troubles."""
+
+    def __init__(self, deadline: float) -> None:
+        self.deadline = deadline
+        self.troubles: list[ParseTrouble] = []
+
+    def check_time(self) -> None:
+        if time.perf_counter() > self.deadline:
+            raise BudgetExceeded("parsing exceeded the time budget")
+
+    def prepare(self, text: str, origin: Origin) -> PreparedText:
+        self.check_time()
+        if not needs_prepass(text):
+            return PreparedText(text, origin, None, origin)
+        prepared = prepare(text)
+        return PreparedText(prepared.text, origin.compose(prepared.offsets), prepared, origin)
+
+    def tree_sitter(self, ready: PreparedText) -> tuple[ast.Script, bool]:
+        return parse_tree_sitter(ready.text, ready.origin, self, ready.prepared, ready.source_origin)
+
+    def parse_fragment(self, text: str, origin: Origin) -> ast.Script:
+        """A nested piece of shell code (a backquoted command, a heredoc's `$(...)`)."""
+        script, _ = self.tree_sitter(self.prepare(text, origin))
+        return script

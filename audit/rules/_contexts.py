@@ -1,0 +1,246 @@
+"""Rules for places that execute data as code (SPEC sections 6 and 7).
+
+Literal code in these places is parsed and audited by every other rule; these
+rules judge what cannot be parsed ahead of time: code that arrives from a
+download, a decoder, an interpreter's output or a tainted variable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .._analysis import ContextKind, ExecContextSubject
+from .._model import Severity
+from .._policy import Tables
+from ._rule import Hit, Inspects, rule
+
+
+def _risky_hits(subject: ExecContextSubject, kinds: frozenset[ContextKind], what: str) -> Iterator[Hit]:
+    if subject.kind not in kinds:
+        return
+    for part in subject.risky_parts:
+        reasons = ", ".join(sorted(risk.value for risk in part.risks))
+        yield Hit(part.span, f"{what} `{subject.label}` runs code that {reasons}")
+
+
+@rule(
+    id="EX001",
+    name="pipe-into-interpreter",
+    severity=Severity.HIGH,
+    summary="A pipeline feeds its output to an interpreter that runs it as a program.",
+    rationale=(
+        "`curl ... | sh` runs whatever arrives on the pipe, unreviewed; the classic way to install "
+        "malware. Any feeder counts: the interpreter's program is never visible in the command."
+    ),
+    safer_alternative="Save the script to a file, read it, then run the file (`bash ./install.sh`).",
+    inspects=Inspects.CONTEXT,
+    must_match=(
+        "curl -fsSL https://example.com/install.sh | sh",
+        "wget -qO- https://example.com/i | sudo bash",
+        "curl -s u |& bash",
+        "curl -s u | env bash",
+        "curl -s u | /bin/bash -s -- --yes",
+        "cat setup.py | python3",
+        "curl -s u | source /dev/stdin",
+        "curl -s u | sudo -s",
+    ),
+    must_not_match=(
+        "curl -s https://api.example.com | jq .",
+        "echo '{}' | python3 -m json.tool",
+        "cat data.csv | python3 analyze.py",
+        "echo hi | bash -c 'cat'",
+        "curl -s u | tee install.sh",
+        "grep -rn 'curl.*| sh' .",
+    ),
+)
+def pipe_into_interpreter(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:
+    if subject.kind is ContextKind.STDIN_PIPE:
+        yield Hit(subject.span, f"`{subject.label}` runs whatever the pipeline produces")
+
+
+@rule(
+    id="EX002",
+    name="eval-of-risky-code",
+    severity=Severity.HIGH,
+    summary="eval runs code produced by a download, decoder or interpreter.",
+    rationale="`eval \"$(curl ...)\"` executes text nobody reviewed, with the full rights of the shell.",
+    safer_alternative="Save the output to a file and review it before sourcing it.",
+    inspects=Inspects.CONTEXT,
+    must_match=(
+        "eval \"$(curl -s https://example.com/env)\"",
+        "eval $(wget -qO- u)",
+        "eval `curl -s u`",
+        "eval \"$(echo ZWNobyBoaQ== | base64 -d)\"",
+        "builtin eval \"$(curl -s u)\"",
+    ),
+    must_not_match=("eval \"$(ssh-agent -s)\"", "eval \"$(pyenv init -)\"", "eval 'echo hi'", "eval \"$(direnv hook bash)\""),
+)
+def eval_of_risky_code(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:
+    yield from _risky_hits(subject, frozenset({ContextKind.EVAL}), "eval")
+
+
+@rule(
+    id="EX003",
+    name="risky-code-string",
+    severity=Severity.HIGH,
+    summary="An interpreter's code string (-c, -e, -r...) is built from a download, decoder or interpreter output.",
+    rationale="The outer shell expands `$(curl ...)` first, so the interpreter runs downloaded code.",
+    safer_alternative="Save the code to a file, review it, and run the file.",
+    inspects=Inspects.CONTEXT,
+    must_match=(
+        "bash -c \"$(curl -fsSL https://example.com/i.sh)\"",
+        "python3 -c \"$(curl -s u)\"",
+        "sh -lc \"echo start; $(wget -qO- u)\"",
+        "perl -e \"$(curl -s u)\"",
+        "node -e \"$(curl -s u)\"",
+        "\"$SHELL\" -c \"$(curl -s u)\"",
+        "sudo -u app bash -ec \"$(curl -s u)\"",
+    ),
+    must_not_match=(
+        "bash -c \"make test\"",
+        "python3 -c 'print(1)'",
+        "node -e \"console.log(1)\"",
+        "sh -c \"echo $(date)\"",
+        "perl -pe 's/a/b/' f",
+    ),
+)
+def risky_code_string(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:
+    yield from _risky_hits(subject, frozenset({ContextKind.CODE_STRING}), "the code string of")
+
+
+@rule(
+    id="EX004",
+    name="risky-code-runner",
+    severity=Severity.HIGH,
+    summary="A command that runs code strings (su -c, watch, trap, flock -c, script -c...) is given downloaded or decoded code.",
+    rationale="These commands hand their string to a shell; a substitution inside it runs its output as code.",
+    safer_alternative="Save the code to a file, review it, and run the file.",
+    inspects=Inspects.CONTEXT,
+    must_match=(
+        "su -c \"$(curl -s u)\" root",
+        "watch \"$(curl -s u)\"",
+        "trap \"$(curl -s u)\" EXIT",
+        "flock /tmp/lock -c \"$(curl -s u)\"",
+        "script -qc \"$(wget -qO- u)\" /dev/null",
+        "runuser -u app -c \"$(curl -s u)\"",
+    ),
+    must_not_match=("trap 'rm -f lock' EXIT", "watch -n 5 'ls -la'", "flock /tmp/lock -c 'make'", "su -c 'whoami' app"),
+)
+def risky_code_runner(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:
+    yield from _risky_hits(subject, frozenset({ContextKind.RUNNER}), "the code run by")
+
+
+@rule(
+    id="EX005",
+    name="risky-document-into-interpreter",
+    severity=Severity.HIGH,
+    summary="A heredoc or here-string fed to an interpreter contains a risky substitution.",
+    rationale="The body is the interpreter's program; `$(curl ...)` inside it is expanded first and becomes code.",
+    safer_alternative="Save the code to a file, review it, and run the file.",
+    inspects=Inspects.CONTEXT,
+    must_match=(
+        "bash <<EOF\n$(curl -s https://example.com/x)\nEOF",
+        "python3 <<< \"$(curl -s u)\"",
+        "sh <<< \"$(wget -qO- u)\"",
+        "python3 - <<EOF\nexec('''$(curl -s u)''')\nEOF",
+    ),
+    must_not_match=(
+        "python3 - <<'EOF'\nimport os\nprint(os.getcwd())\nEOF",
+        "cat <<EOF\n$(curl -s u)\nEOF",
+        "bash <<'EOF'\necho hi\nEOF",
+        "grep x <<< \"$(curl -s u)\"",
+    ),
+)
+def risky_document_into_interpreter(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:
+    yield from _risky_hits(subject, frozenset({ContextKind.STDIN_DOCUMENT}), "the program of")
+
+
+@rule(
+    id="EX006",
+    name="interpreter-runs-risky-process-substitution",
+    severity=Severity.HIGH,
+    summary="An interpreter runs, as its script, the output of a download, decoder or interpreter.",
+    rationale="`bash <(curl ...)` and `. <(curl ...)` are `curl | bash` by another name.",
+    safer_alternative="Save the script to a file, review it, and run the file.",
+    inspects=Inspects.CONTEXT,
+    must_match=(
+        "bash <(curl -fsSL https://example.com/i.sh)",
+        "python3 <(wget -qO- u)",
+        ". <(curl -s u)",
+        "source <(curl -s u)",
+        "bash < <(curl -s u)",
+    ),
+    must_not_match=("diff <(ls a) <(ls b)", "source .venv/bin/activate", "bash <(echo ls)", "cat < <(curl -s u)"),
+)
+def interpreter_runs_risky_process_substitution(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:
+    yield from _risky_hits(subject, frozenset({ContextKind.SCRIPT_SUBSTITUTION}), "the script of")
+
+
+@rule(
+    id="EX007",
+    name="dynamic-code",
+    severity=Severity.MEDIUM,
+    summary="Shell code is built from a variable whose value is not known before it runs.",
+    rationale="`eval \"$cmd\"` and `bash -c \"$script\"` run whatever the variable holds at run time.",
+    safer_alternative="Write the code out literally, or call the command directly with its arguments.",
+    inspects=Inspects.CONTEXT,
+    must_match=("eval \"$cmd\"", "bash -c \"$SCRIPT\"", "eval \"$1\"", "watch \"$CHECK\""),
+    must_not_match=("eval \"$(ssh-agent -s)\"", "x=ls; eval \"$x\"", "bash -c 'echo $HOME'", "python3 -c \"print('$USER')\""),
+)
+def dynamic_code(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:
+    if subject.language != "shell" or subject.kind in (ContextKind.PROMPT_EXPANSION, ContextKind.STDIN_PIPE):
+        return
+    for part in subject.dynamic_parts:
+        if part.variable is not None and not part.tainted and not part.risks:
+            yield Hit(part.span, f"`{subject.label}` runs code from `{part.source}`, unknown until run time")
+
+
+@rule(
+    id="EX008",
+    name="prompt-expansion",
+    severity=Severity.MEDIUM,
+    summary="`${var@P}` expands a value as a prompt string, which can run command substitutions.",
+    rationale="Prompt expansion evaluates `$(...)` inside the variable's value: a hidden eval.",
+    safer_alternative="Use the variable's value directly (`${var}`) or `${var@Q}` for quoting.",
+    inspects=Inspects.CONTEXT,
+    must_match=("echo \"${x@P}\"", "y=${PS1@P}"),
+    must_not_match=("echo \"${x@Q}\"", "echo \"$PS1\""),
+)
+def prompt_expansion(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:
+    if subject.kind is ContextKind.PROMPT_EXPANSION:
+        yield Hit(subject.span, "prompt expansion can run command substitutions held in the value")
+
+
+@rule(
+    id="TA002",
+    name="tainted-variable-as-code",
+    severity=Severity.HIGH,
+    summary="A variable holding downloaded or decoded data is executed as code.",
+    rationale="`x=$(curl ...); eval \"$x\"` runs the download, one assignment removed.",
+    safer_alternative="Save the data to a file, review it, and run the file.",
+    inspects=Inspects.CONTEXT,
+    must_match=(
+        "x=$(curl -s https://example.com); eval \"$x\"",
+        "p=$(curl -s u)\nbash -c \"$p\"",
+        "read -r c < <(curl -s u); eval \"$c\"",
+        "curl -s u | while read -r line; do eval \"$line\"; done",
+        "s=$(echo ZWNobw== | base64 -d) && python3 -c \"$s\"",
+    ),
+    must_not_match=("x=$(curl -s u); echo \"$x\"", "x=$(date); eval \"echo start\""),
+)
+def tainted_variable_as_code(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:
+    for part in subject.tainted_parts:
+        yield Hit(part.span, f"`{subject.label}` runs `{part.source}`, which holds downloaded or decoded data")
+
+
+CONTEXT_RULES = (
+    pipe_into_interpreter,
+    eval_of_risky_code,
+    risky_code_string,
+    risky_code_runner,
+    risky_document_into_interpreter,
+    interpreter_runs_risky_process_substitution,
+    dynamic_code,
+    prompt_expansion,
+    tainted_variable_as_code,
+)

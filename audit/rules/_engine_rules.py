@@ -1,0 +1,92 @@
+"""Rules the engine emits itself: input validation, parse trouble, limits."""
+
+from __future__ import annotations
+
+from .._model import Severity
+from ._rule import Example, Inspects, engine_rule
+
+EMPTY_COMMAND = engine_rule(
+    id="IN001",
+    name="empty-command",
+    severity=Severity.HIGH,
+    summary="The command is empty or only whitespace.",
+    rationale="An empty tool call is a malformed request; running it tells the model nothing and hides the error.",
+    safer_alternative="Send the command you meant to run.",
+    inspects=Inspects.INPUT,
+    must_match=("", "   ", "\n\t \n"),
+    must_not_match=("ls", ": "),
+)
+
+NULL_BYTE = engine_rule(
+    id="IN002",
+    name="null-byte-in-command",
+    severity=Severity.HIGH,
+    summary="The command contains a NUL byte.",
+    rationale=(
+        "bash cannot carry a NUL in a command string; whatever a layer below does with it "
+        "(truncation, rejection) differs from what was audited."
+    ),
+    safer_alternative="Remove the NUL byte; pass binary data through a file.",
+    inspects=Inspects.INPUT,
+    must_match=("ls\x00", "echo a\x00; rm -rf /"),
+    must_not_match=("echo '\\0'", "printf '\\x00' > f"),
+)
+
+COMMAND_TOO_LONG = engine_rule(
+    id="IN003",
+    name="command-too-long",
+    severity=Severity.HIGH,
+    summary="The command is longer than the policy's max_length.",
+    rationale="Very long commands hide payloads from review and make analysis cost unbounded.",
+    safer_alternative="Write the script to a file in the workspace and run the file.",
+    inspects=Inspects.INPUT,
+    must_match=("echo " + "a" * 10_000, Example("echo hello world", {"limits": {"max_length": 10}})),
+    must_not_match=("echo " + "a" * 9_000, "ls"),
+)
+
+BUDGET_EXCEEDED = engine_rule(
+    id="IN004",
+    name="analysis-budget-exceeded",
+    severity=Severity.HIGH,
+    summary="Parsing and analysis did not finish within the time budget.",
+    rationale="A command the engine could not finish judging is not known to be safe.",
+    safer_alternative="Split the command into smaller commands.",
+    inspects=Inspects.LIMIT,
+    must_match=(
+        Example("a | " * 2_400 + "a", {"limits": {"time_budget_ms": 1}}),
+        Example("cat <<" * 1_600, {"limits": {"time_budget_ms": 1}}),
+    ),
+    must_not_match=("ls -la", "git status"),
+)
+
+NESTING_TOO_DEEP = engine_rule(
+    id="IN005",
+    name="code-nesting-too-deep",
+    severity=Severity.HIGH,
+    summary="Code strings are nested deeper than the policy's max_depth.",
+    rationale="Each level (bash -c, eval, a heredoc into a shell) hides code from review; past the limit it is not audited.",
+    safer_alternative="Run the inner command directly instead of wrapping it in more shells.",
+    inspects=Inspects.LIMIT,
+    must_match=(
+        Example("bash -c \"bash -c 'ls'\"", {"limits": {"max_depth": 1}}),
+        Example("eval \"eval 'eval ls'\"", {"limits": {"max_depth": 2}}),
+    ),
+    must_not_match=("bash -c 'ls'", "eval \"bash -c 'ls'\""),
+)
+
+PARSE_TROUBLE = engine_rule(
+    id="PA001",
+    name="unparseable-command",
+    severity=Severity.MEDIUM,
+    summary="The parsers could not read part of the command, or read it differently.",
+    rationale=(
+        "Where the parsers fail, the engine falls back to a cruder reading; bash may execute "
+        "something other than what was audited."
+    ),
+    safer_alternative="Fix the syntax (unbalanced quotes, missing `fi`/`done`) or split the command.",
+    inspects=Inspects.PARSE,
+    must_match=("echo 'unterminated", "if then fi", "ls )"),
+    must_not_match=("cat <<'EOF' 2>&1 | tail -5\nhello\nEOF", "cat <> file", "echo $((1 << 2))"),
+)
+
+ENGINE_RULES = (EMPTY_COMMAND, NULL_BYTE, COMMAND_TOO_LONG, BUDGET_EXCEEDED, NESTING_TOO_DEEP, PARSE_TROUBLE)

@@ -1,0 +1,156 @@
+"""Destruction of data and filesystems (FS family)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .._analysis import Arg, CommandSubject, RedirectSubject
+from .._model import Severity
+from .._policy import Tables
+from ._paths import cleaned_values, has_short_flag, operands, path_is, written_paths
+from ._rule import Hit, Inspects, rule
+
+# Block devices and raw memory. Partitions and whole disks both match.
+_DEVICE = re.compile(
+    r"^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|md\d|dm-\d|loop\d|disk\d|rdisk\d|mapper/|mem$|kmem$|port$)"
+)
+# A relative path of only `..` segments this deep climbs to / from any
+# plausible agent working directory (/home/user/project/sub is four deep).
+_CLIMB_TO_ROOT_DEPTH = 4
+
+
+def _is_device(arg: Arg) -> bool:
+    return any(_DEVICE.match(value) for value in cleaned_values(arg))
+
+
+def _climbs_to_root(arg: Arg) -> bool:
+    for value in cleaned_values(arg):
+        segments = value.split("/")
+        if segments and all(segment == ".." for segment in segments) and len(segments) >= _CLIMB_TO_ROOT_DEPTH:
+            return True
+    return False
+
+
+def _protected_glob(arg: Arg, tables: Tables) -> str | None:
+    """`/*`, `~/*`, `/home/*`: a glob that expands to everything inside a protected directory."""
+    if not arg.pattern:
+        return None
+    for value in cleaned_values(arg):
+        head, _, tail = value.rpartition("/")
+        if tail in ("*", ".*", "*.*") and path_is(Arg(((head or "/"),), arg.source, arg.span), tables.protected_directories):
+            return value
+    return None
+
+
+@rule(
+    id="FS001",
+    name="recursive-delete-of-protected-directory",
+    severity=Severity.HIGH,
+    summary="Recursive delete of /, the home directory or another top-level system directory.",
+    rationale="`rm -rf /` or `rm -rf ~` destroys the system or every file the user owns; there is no undo.",
+    safer_alternative="Delete the specific project directory you mean (`rm -rf ./build`).",
+    inspects=Inspects.COMMAND,
+    commands=("rm",),
+    must_match=(
+        "rm -rf /",
+        "rm -fr ~",
+        "rm -Rf $HOME",
+        "rm -r -f /home",
+        "rm --recursive --force /root",
+        "rm -rf /*",
+        "rm -rf /tmp/../..",
+        "sudo rm -rf --no-preserve-root /",
+        "rm -rf \"$HOME/\"",
+        "rm -rf ../../../../../..",
+        "rm -rf ~/*",
+        "d=/; rm -rf $d",
+    ),
+    must_not_match=(
+        "rm -rf ./build /tmp/cache",
+        "rm -rf node_modules",
+        "rm -f /tmp/x",
+        "echo rm -rf /",
+        "rm -rf ~/project/build",
+        "rm /",
+    ),
+)
+def recursive_delete(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    args = subject.args
+    if not has_short_flag(args, "rR", ("--recursive",)):
+        return
+    for arg in operands(args):
+        target = path_is(arg, tables.protected_directories) or _protected_glob(arg, tables)
+        if target is None and _climbs_to_root(arg):
+            target = "/"
+        if target is not None:
+            yield Hit(arg.span, f"recursive delete of `{arg.display()}` ({target})")
+
+
+@rule(
+    id="FS002",
+    name="write-to-block-device",
+    severity=Severity.HIGH,
+    summary="Raw write to a disk, partition or memory device.",
+    rationale="Writing to /dev/sda (dd, shred, cp, a redirect) destroys the filesystem on it.",
+    safer_alternative="Write to a regular file (`dd if=... of=./disk.img`).",
+    inspects=Inspects.COMMAND,
+    commands=("dd", "shred", "cp", "tee", "install", "mv", "truncate"),
+    must_match=(
+        "dd if=/dev/zero of=/dev/sda bs=1M",
+        "dd of=/dev/nvme0n1 if=image.iso",
+        "shred -n 3 /dev/sdb",
+        "cp disk.img /dev/mmcblk0",
+        "echo x | sudo tee /dev/sda1",
+    ),
+    must_not_match=(
+        "dd if=a.img of=b.img",
+        "dd if=/dev/zero of=./zeros bs=1M count=1",
+        "dd if=/dev/sda of=backup.img",
+        "shred -u secret.txt",
+    ),
+)
+def block_device_write(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    targets = operands(subject.args, frozenset({"-n", "--iterations", "-s", "--size"})) if subject.name == "shred" else written_paths(subject)
+    for target in targets:
+        if _is_device(target):
+            yield Hit(target.span, f"`{subject.name}` writes to the device `{target.display()}`")
+
+
+@rule(
+    id="FS003",
+    name="write-to-block-device-by-redirect",
+    severity=Severity.HIGH,
+    summary="A redirect writes straight onto a disk, partition or memory device.",
+    rationale="`> /dev/sda` overwrites the start of the disk: partition table and filesystem are gone.",
+    safer_alternative="Redirect to a regular file.",
+    inspects=Inspects.REDIRECT,
+    must_match=("cat image > /dev/sda", "echo x >> /dev/nvme0n1p1", "exec 3<>/dev/sdb"),
+    must_not_match=("echo x > /dev/null", "cat /dev/sda > disk.img", "ls 2>/dev/stderr"),
+)
+def block_device_redirect(subject: RedirectSubject, tables: Tables) -> Iterator[Hit]:
+    if subject.writes and subject.target is not None and _is_device(subject.target):
+        yield Hit(subject.span, f"redirect writes to the device `{subject.target.display()}`")
+
+
+_FORMATTERS = frozenset({"mke2fs", "mkswap", "wipefs", "mkdosfs", "mkntfs", "mkexfatfs"})
+
+
+@rule(
+    id="FS004",
+    name="format-filesystem",
+    severity=Severity.HIGH,
+    summary="Creates or wipes a filesystem (mkfs*, mke2fs, mkswap, wipefs).",
+    rationale="Formatting destroys everything on the target device.",
+    safer_alternative="Work on an image file in the workspace, never on host devices.",
+    inspects=Inspects.COMMAND,
+    must_match=("mkfs.ext4 /dev/sda1", "mkfs -t xfs /dev/sdb", "sudo mke2fs /dev/sdc", "wipefs -a /dev/sda", "mkswap /dev/sda2"),
+    must_not_match=("ls mkfs-notes/", "cat docs/mkfs.md", "man mkfs", "echo mkfs.ext4 /dev/sda"),
+)
+def format_filesystem(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    name = subject.name
+    if name is not None and (name == "mkfs" or name.startswith("mkfs.") or name in _FORMATTERS):
+        yield Hit(subject.span, f"`{name}` formats or wipes a filesystem")
+
+
+FILESYSTEM_RULES = (recursive_delete, block_device_write, block_device_redirect, format_filesystem)

@@ -1,0 +1,131 @@
+"""Medium-risk changes an agent should be told about (PE, PK, PR families)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .._analysis import CommandSubject
+from .._model import Severity
+from .._policy import Tables
+from ._paths import is_option, operands
+from ._rule import Hit, Inspects, rule
+
+_NUMERIC_MODE = re.compile(r"^[0-7]{3,4}$")
+_SYMBOLIC_CLAUSE = re.compile(r"^([ugoa]*)([-+=])([rwxXst]*)$")
+_CHMOD_VALUE_OPTIONS = frozenset({"--reference"})
+
+
+def _world_writable(mode: str) -> bool:
+    if _NUMERIC_MODE.match(mode):
+        return int(mode[-1]) & 2 == 2
+    for clause in mode.split(","):
+        match = _SYMBOLIC_CLAUSE.match(clause)
+        if match is None:
+            continue
+        who, operator, permissions = match.groups()
+        # No `who` means all, filtered by the umask; `+w` alone stays user-only
+        # under the usual umask 022, so only explicit o/a count.
+        if operator in "+=" and "w" in permissions and ("o" in who or "a" in who):
+            return True
+    return False
+
+
+@rule(
+    id="PE001",
+    name="world-writable-permissions",
+    severity=Severity.MEDIUM,
+    summary="chmod makes files writable by every user (777, a+rwx, o+w).",
+    rationale="Any local user or process can then replace the file; for scripts and binaries that is code execution.",
+    safer_alternative="Grant only what is needed: `chmod 755` for programs, `chmod 644` for data, `u+w` for yourself.",
+    inspects=Inspects.COMMAND,
+    commands=("chmod",),
+    must_match=("chmod 777 f", "chmod -R 777 .", "chmod 0777 x", "chmod a+rwx f", "chmod o+w f", "chmod 666 f", "chmod u+x,o+w f"),
+    must_not_match=("chmod 644 f", "chmod +x script.sh", "chmod 755 bin", "chmod u+w f", "chmod -R g+w dir"),
+)
+def world_writable(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    arguments = operands(subject.args, _CHMOD_VALUE_OPTIONS)
+    if not arguments:
+        return
+    mode = arguments[0]
+    if mode.value is not None and _world_writable(mode.value):
+        yield Hit(mode.span, f"mode `{mode.value}` lets every user write")
+
+
+def _installer_names(tables: Tables) -> frozenset[str]:
+    return frozenset(tables.installers) | {
+        name for spec in tables.interpreter_families.values() if spec.family == "python" for name in spec.names
+    }
+
+
+def _words_after(subject: CommandSubject) -> list[str]:
+    return [arg.value or "" for arg in subject.args]
+
+
+def _starts_with(words: list[str], subcommand: tuple[str, ...]) -> bool:
+    """`subcommand` appears in order as the first non-option words."""
+    positional = [word for word in words if not is_option(word)]
+    if subcommand[0].startswith("-"):
+        return subcommand[0] in words
+    return positional[: len(subcommand)] == list(subcommand)
+
+
+@rule(
+    id="PK001",
+    name="package-install",
+    severity=Severity.MEDIUM,
+    summary="Installs packages (pip, apt, npm, gem, cargo...).",
+    rationale="Installing runs the package's install hooks with the agent's rights and changes the environment; typosquatted names are a common attack.",
+    safer_alternative="Pin the package in the project's dependency file and install from a lock file, or install inside the sandbox.",
+    inspects=Inspects.COMMAND,
+    commands=_installer_names,
+    must_match=(
+        "pip install requests",
+        "pip3 install -r requirements.txt",
+        "python -m pip install x",
+        "python3.12 -m pip install --user x",
+        "uv pip install x",
+        "sudo apt-get install -y curl",
+        "apt -q install x",
+        "npm install lodash",
+        "brew install jq",
+    ),
+    must_not_match=("pip list", "pip show x", "apt-get update", "npm test", "npm run build", "pip freeze", "python -m pytest"),
+)
+def package_install(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    name = subject.name
+    if name is None:
+        return
+    words = _words_after(subject)
+    spec = tables.interpreter(name)
+    if spec is not None and spec.family == "python":
+        if "-m" in words:
+            module_at = words.index("-m") + 1
+            if words[module_at : module_at + 1] == ["pip"]:
+                name, words = "pip", words[module_at + 1 :]
+    for subcommand in tables.installers.get(name, ()):
+        if _starts_with(words, subcommand):
+            yield Hit(subject.span, f"`{name} {' '.join(subcommand)}` installs packages")
+            return
+
+
+@rule(
+    id="PR001",
+    name="privilege-change",
+    severity=Severity.MEDIUM,
+    summary="Runs a command with other privileges (sudo, su, doas, pkexec).",
+    rationale="Root can do anything to the machine; every root command deserves a second look.",
+    safer_alternative="Do the work as the current user, or inside the sandbox.",
+    inspects=Inspects.COMMAND,
+    must_match=("sudo ls", "su -", "doas reboot", "sudo -i", "pkexec visudo", "sudo -u app make"),
+    must_not_match=("echo sudo", "ls sudo-docs/", "man sudo", "cat /etc/sudoers.d/README"),
+)
+def privilege_change(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    used = [name for name in subject.wrappers if name in tables.privilege]
+    if subject.name in tables.privilege:
+        used.append(subject.name)
+    if used:
+        yield Hit(subject.span, f"runs with other privileges through `{used[0]}`")
+
+
+HYGIENE_RULES = (world_writable, package_install, privilege_change)

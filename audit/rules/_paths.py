@@ -1,0 +1,177 @@
+"""Path questions rules share: is this argument that file, under that
+directory, or a glob that reaches it; which arguments a command writes to."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from fnmatch import fnmatchcase
+
+from .._analysis import HOME, Arg, CommandSubject, RedirectSubject, clean_path
+
+# Redirect targets that are not files: writing to them touches nothing.
+HARMLESS_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero"})
+
+
+def cleaned_values(arg: Arg) -> Iterator[str]:
+    for value in arg.values:
+        yield clean_path(value)
+
+
+def _home_variants(entry: str) -> tuple[str, ...]:
+    """`~/X` also names /root/X and /home/USER/X."""
+    if entry == HOME:
+        return (entry, "/root", "/home/*")
+    if entry.startswith(HOME + "/"):
+        rest = entry[1:]
+        return (entry, "/root" + rest, "/home/*" + rest)
+    return (entry,)
+
+
+def _expanded(entries: Iterable[str]) -> Iterator[str]:
+    for entry in entries:
+        yield from _home_variants(entry)
+
+
+def path_is(arg: Arg, entries: Iterable[str]) -> str | None:
+    """The entry `arg` names (exactly, through a glob, or by home alias), if any."""
+    for value in cleaned_values(arg):
+        for entry in _expanded(entries):
+            if _same_path(value, entry, arg.pattern):
+                return entry
+    return None
+
+
+def _same_path(value: str, entry: str, value_is_pattern: bool) -> bool:
+    if value == entry:
+        return True
+    if "*" in entry and fnmatchcase(value, entry):
+        return True
+    if value_is_pattern:
+        # The glob in the argument may expand to the entry.
+        literal_entry = entry.replace("*", "x")
+        return fnmatchcase(literal_entry, value)
+    return False
+
+
+def path_under(arg: Arg, directories: Iterable[str]) -> str | None:
+    """The directory `arg` is inside of (or is), if any."""
+    for value in cleaned_values(arg):
+        for directory in _expanded(directories):
+            if _same_path(value, directory, arg.pattern):
+                return directory
+            prefix = directory.rstrip("/") + "/"
+            if value.startswith(prefix) or "*" in directory and fnmatchcase(value, prefix + "*"):
+                return directory
+            if arg.pattern and fnmatchcase(prefix + "x", value):
+                return directory
+    return None
+
+
+def is_option(value: str | None) -> bool:
+    return value is not None and value.startswith("-") and value != "-"
+
+
+def operands(args: Iterable[Arg], value_options: frozenset[str] = frozenset()) -> list[Arg]:
+    """Non-option arguments (after `--` everything is an operand)."""
+    result: list[Arg] = []
+    skip = False
+    options_done = False
+    for arg in args:
+        if skip:
+            skip = False
+            continue
+        value = arg.value
+        if not options_done and value == "--":
+            options_done = True
+            continue
+        if not options_done and is_option(value):
+            if value in value_options:
+                skip = True
+            continue
+        result.append(arg)
+    return result
+
+
+def option_value(args: tuple[Arg, ...], names: Iterable[str]) -> list[Arg]:
+    """Values given to the named options (`-t DIR`, `--target-directory=DIR`)."""
+    wanted = frozenset(names)
+    found: list[Arg] = []
+    for position, arg in enumerate(args):
+        value = arg.value
+        if value is None:
+            continue
+        if value in wanted and position + 1 < len(args):
+            found.append(args[position + 1])
+            continue
+        option, equals, attached = value.partition("=")
+        if equals and option in wanted:
+            found.append(Arg((attached,), arg.source, arg.span, arg.pattern, arg.word))
+        elif len(option) > 2 and option[:2] in wanted and not option.startswith("--"):
+            found.append(Arg((value[2:],), arg.source, arg.span, arg.pattern, arg.word))
+    return found
+
+
+def has_short_flag(args: Iterable[Arg], letters: str, long_names: Iterable[str] = ()) -> bool:
+    longs = frozenset(long_names)
+    for arg in args:
+        value = arg.value
+        if value is None or not value.startswith("-") or value == "-":
+            continue
+        if value.startswith("--"):
+            if value.split("=", 1)[0] in longs:
+                return True
+            continue
+        if any(letter in value[1:] for letter in letters):
+            return True
+    return False
+
+
+_COPY_VALUE_OPTIONS = frozenset({"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group"})
+_SED_VALUE_OPTIONS = frozenset({"-e", "--expression", "-f", "--file", "-l", "--line-length"})
+
+
+def written_paths(subject: CommandSubject) -> list[Arg]:
+    """The files a writer command opens for writing."""
+    name = subject.name
+    args = subject.args
+    if name == "tee":
+        return operands(args)
+    if name in ("cp", "mv", "install", "ln", "rsync"):
+        targets = option_value(args, ("-t", "--target-directory"))
+        if targets:
+            return targets
+        files = operands(args, _COPY_VALUE_OPTIONS)
+        if name == "install" and has_short_flag(args, "d", ("--directory",)):
+            return files
+        return files[-1:] if len(files) >= 2 else []
+    if name == "sed" and has_short_flag(args, "i", ("--in-place",)):
+        files = operands(args, _SED_VALUE_OPTIONS)
+        has_script_option = bool(option_value(args, ("-e", "--expression", "-f", "--file")))
+        return files if has_script_option else files[1:]
+    if name == "dd":
+        return [_after_equals(arg) for arg in args if (arg.value or "").startswith("of=")]
+    if name == "truncate":
+        return operands(args, frozenset({"-s", "--size", "-r", "--reference"}))
+    if name == "touch":
+        return operands(args, frozenset({"-d", "--date", "-r", "--reference", "-t"}))
+    if name == "curl":
+        return option_value(args, ("-o", "--output"))
+    if name == "wget":
+        return option_value(args, ("-O", "--output-document"))
+    return []
+
+
+def _after_equals(arg: Arg) -> Arg:
+    values = tuple(value.partition("=")[2] for value in arg.values)
+    return Arg(values, arg.source, arg.span, arg.pattern, arg.word)
+
+
+def redirect_writes_file(subject: RedirectSubject) -> Arg | None:
+    """The file a writing redirect opens, unless it is a descriptor or /dev/null-like."""
+    if not subject.writes or subject.target is None:
+        return None
+    target = subject.target
+    value = target.value
+    if value is not None and (value in HARMLESS_DEVICES or value.startswith("/dev/fd/") or value.isdigit() or value == "-"):
+        return None
+    return target

@@ -1,0 +1,197 @@
+"""The rule declaration and the registry built from the declarations.
+
+A rule is data: id, name, severity, documentation, executable examples, what
+it inspects and a check. Everything else (the dispatch table, `audit-cmd
+rules`/`explain`, the README table, the registry tests) is derived from it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from types import MappingProxyType
+from typing import Any
+
+from .._model import Severity, Span
+from .._policy import Tables
+
+RULE_ID = re.compile(r"^[A-Z]{2}[0-9]{3}$")
+RULE_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)+$")
+
+
+class Inspects(str, Enum):
+    """What a rule looks at; the engine feeds each rule only its subjects."""
+
+    INPUT = "input"
+    """The raw input; emitted by the engine's validation."""
+    PARSE = "parse"
+    """Parser troubles; emitted by the engine."""
+    LIMIT = "limit"
+    """Analysis limits (time budget, nesting depth); emitted by the engine."""
+    COMMAND = "command"
+    REDIRECT = "redirect"
+    ASSIGNMENT = "assignment"
+    CONTEXT = "context"
+    FUNCTION = "function"
+    LOOP = "loop"
+
+
+ENGINE_EMITTED = frozenset({Inspects.INPUT, Inspects.PARSE, Inspects.LIMIT})
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A rule's match: where it is and what exactly is wrong there."""
+
+    span: Span
+    message: str
+
+
+Check = Callable[[Any, Tables], Iterable[Hit]]
+CommandNames = Callable[[Tables], Iterable[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """A command for a rule's executable examples, with an optional policy.
+
+    `policy` is a policy document (as parsed TOML) applied when running the
+    example; rules about limits need one to be deterministic.
+    """
+
+    command: str
+    policy: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One rule, declared once."""
+
+    id: str
+    name: str
+    severity: Severity
+    summary: str
+    rationale: str
+    safer_alternative: str
+    inspects: Inspects
+    examples: tuple[Example, ...]
+    counter_examples: tuple[Example, ...]
+    check: Check | None = None
+    commands: CommandNames | None = field(default=None)
+
+
+def examples(*commands: str | Example) -> tuple[Example, ...]:
+    return tuple(command if isinstance(command, Example) else Example(command) for command in commands)
+
+
+def rule(
+    *,
+    id: str,
+    name: str,
+    severity: Severity,
+    summary: str,
+    rationale: str,
+    safer_alternative: str,
+    inspects: Inspects,
+    must_match: Iterable[str | Example],
+    must_not_match: Iterable[str | Example],
+    commands: CommandNames | Iterable[str] | None = None,
+) -> Callable[[Check], Rule]:
+    """Decorator form: the decorated function is the rule's check."""
+
+    def declare(check: Check) -> Rule:
+        return Rule(
+            id=id,
+            name=name,
+            severity=severity,
+            summary=summary,
+            rationale=rationale,
+            safer_alternative=safer_alternative,
+            inspects=inspects,
+            examples=examples(*must_match),
+            counter_examples=examples(*must_not_match),
+            check=check,
+            commands=_command_names(commands),
+        )
+
+    return declare
+
+
+def engine_rule(
+    *,
+    id: str,
+    name: str,
+    severity: Severity,
+    summary: str,
+    rationale: str,
+    safer_alternative: str,
+    inspects: Inspects,
+    must_match: Iterable[str | Example],
+    must_not_match: Iterable[str | Example],
+) -> Rule:
+    """A rule whose findings the engine emits itself (validation, parsing, limits)."""
+    return Rule(
+        id=id,
+        name=name,
+        severity=severity,
+        summary=summary,
+        rationale=rationale,
+        safer_alternative=safer_alternative,
+        inspects=inspects,
+        examples=examples(*must_match),
+        counter_examples=examples(*must_not_match),
+    )
+
+
+def _command_names(commands: CommandNames | Iterable[str] | None) -> CommandNames | None:
+    if commands is None or callable(commands):
+        return commands
+    names = frozenset(commands)
+    return lambda _tables: names
+
+
+class RegistryError(ValueError):
+    """The catalogue itself is inconsistent (raised at import time)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RetiredRule:
+    id: str
+    name: str
+    reason: str
+
+
+class Registry:
+    """All rules, checked for consistency when built."""
+
+    def __init__(self, rules: Iterable[Rule], retired: Iterable[RetiredRule] = ()) -> None:
+        self.rules: tuple[Rule, ...] = tuple(sorted(rules, key=lambda declared: declared.id))
+        self.retired: tuple[RetiredRule, ...] = tuple(retired)
+        by_id: dict[str, Rule] = {}
+        names: set[str] = set()
+        retired_ids = {entry.id for entry in self.retired}
+        for declared in self.rules:
+            if not RULE_ID.match(declared.id):
+                raise RegistryError(f"rule {declared.id!r}: id must be two capital letters and three digits")
+            if not RULE_NAME.match(declared.name):
+                raise RegistryError(f"rule {declared.id}: name {declared.name!r} must be kebab-case")
+            if declared.id in by_id or declared.id in retired_ids:
+                raise RegistryError(f"rule {declared.id}: id used twice (ids are never reused)")
+            if declared.name in names:
+                raise RegistryError(f"rule {declared.id}: name {declared.name!r} used twice")
+            if (declared.check is None) != (declared.inspects in ENGINE_EMITTED):
+                raise RegistryError(f"rule {declared.id}: only engine-emitted rules may omit a check")
+            by_id[declared.id] = declared
+            names.add(declared.name)
+        self.by_id: Mapping[str, Rule] = MappingProxyType(by_id)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.rules)
+
+    def __len__(self) -> int:
+        return len(self.rules)
+
+    def get(self, rule_id: str) -> Rule | None:
+        return self.by_id.get(rule_id)

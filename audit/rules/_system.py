@@ -1,0 +1,282 @@
+"""Secrets read and system files written (SE and SY families)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .._analysis import Arg, AssignmentSubject, CommandSubject, RedirectSubject
+from .._model import Severity
+from .._policy import Tables
+from ._paths import path_is, path_under, redirect_writes_file, written_paths
+from ._rule import Hit, Inspects, rule
+
+# Commands that take a path without reading the file's contents.
+_NON_READERS = frozenset(
+    {
+        "echo", "printf", "ls", "stat", "test", "[", "realpath", "readlink", "basename", "dirname",
+        "namei", "du", "find", "touch", "mkdir", "which", "type", "command", "chmod", "chown", "chgrp",
+        "getfacl", "lsattr", "file", "wc",
+    }
+)  # fmt: skip
+
+
+def _argument_paths(subject: CommandSubject) -> Iterator[Arg]:
+    """Every argument, and the value part of `--option=value` arguments."""
+    for arg in subject.args:
+        yield arg
+        value = arg.value
+        if value is not None and value.startswith("-") and "=" in value:
+            yield Arg((value.partition("=")[2],), arg.source, arg.span, arg.pattern, arg.word)
+
+
+def _reads(subject: CommandSubject, files: tuple[str, ...]) -> Iterator[tuple[Arg, str]]:
+    if subject.name is None or subject.name in _NON_READERS:
+        return
+    for arg in _argument_paths(subject):
+        matched = path_is(arg, files)
+        if matched is not None:
+            yield arg, matched
+
+
+def _redirect_reads(subject: RedirectSubject, files: tuple[str, ...]) -> str | None:
+    if not subject.reads or subject.target is None:
+        return None
+    return path_is(subject.target, files)
+
+
+@rule(
+    id="SE001",
+    name="read-password-hashes",
+    severity=Severity.HIGH,
+    summary="Reads the password hash database (/etc/shadow, /etc/gshadow).",
+    rationale="Password hashes are cracked offline; an agent has no reason to read them.",
+    safer_alternative="Use `getent passwd` or `id` for account information.",
+    inspects=Inspects.COMMAND,
+    must_match=(
+        "cat /etc/shadow",
+        "sudo less /etc/gshadow",
+        "cat /etc/sha*",
+        "cp /etc/shadow /tmp/x",
+        "grep root /etc//shadow",
+        "x=$(cat /etc/../etc/shadow)",
+        "tar czf out.tgz /etc/shadow",
+    ),
+    must_not_match=("cat /etc/passwd", "cat /etc/os-release", "grep -r shadow docs/", "ls -l /etc/shadow", "echo /etc/shadow"),
+)
+def read_password_hashes(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    for arg, matched in _reads(subject, tables.secret_files):
+        yield Hit(arg.span, f"`{subject.name}` reads {matched}")
+
+
+@rule(
+    id="SE002",
+    name="read-process-environment",
+    severity=Severity.HIGH,
+    summary="Reads a process's environment from /proc/<pid>/environ.",
+    rationale="Process environments hold API keys and tokens of the agent and of other processes.",
+    safer_alternative="Read the one variable you need with `printenv NAME`.",
+    inspects=Inspects.COMMAND,
+    must_match=("cat /proc/self/environ", "strings /proc/1/environ", "cat /proc/*/environ", "xxd /proc/1/task/1/environ"),
+    must_not_match=("cat /proc/cpuinfo", "env", "printenv PATH", "cat /proc/self/status"),
+)
+def read_process_environment(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    for arg, matched in _reads(subject, tables.process_environment_files):
+        yield Hit(arg.span, f"`{subject.name}` reads a process environment ({matched})")
+
+
+@rule(
+    id="SE003",
+    name="read-secret-by-redirect",
+    severity=Severity.HIGH,
+    summary="A redirect reads the password hashes or a process environment.",
+    rationale="`< /etc/shadow` hands the file to any command, however harmless its name.",
+    safer_alternative="Do not read these files.",
+    inspects=Inspects.REDIRECT,
+    must_match=("cat < /etc/shadow", "xargs -0 < /proc/self/environ", "tr '\\0' '\\n' < /proc/self/environ", "while read l; do :; done < /etc/gshadow"),
+    must_not_match=("cat < /etc/hosts", "echo x > /etc-backup.txt"),
+)
+def read_secret_by_redirect(subject: RedirectSubject, tables: Tables) -> Iterator[Hit]:
+    matched = _redirect_reads(subject, tables.secret_files + tables.process_environment_files)
+    if matched is not None:
+        yield Hit(subject.span, f"redirect reads {matched}")
+
+
+@rule(
+    id="SY001",
+    name="write-to-system-directory",
+    severity=Severity.HIGH,
+    summary="Writes into /etc, /usr/bin, /usr/sbin, /bin, /sbin or another system directory.",
+    rationale="System files control authentication, services and every program's behaviour; changing them is persistence or sabotage.",
+    safer_alternative="Change configuration in the project or the user's own config directory, or ask a human to make the system change.",
+    inspects=Inspects.COMMAND,
+    commands=("tee", "cp", "mv", "install", "ln", "rsync", "sed", "dd", "truncate", "touch", "curl", "wget"),
+    must_match=(
+        "tee -a /etc/sudoers",
+        "cp evil /usr/bin/ls",
+        "mv x /bin/sh",
+        "sed -i 's/a/b/' /etc/ssh/sshd_config",
+        "dd if=x of=/etc/passwd",
+        "truncate -s 0 /etc/passwd",
+        "ln -sf /tmp/x /etc/cron.d/x",
+        "cat x | sudo tee /etc/apt/sources.list.d/x.list",
+        "curl -o /usr/bin/tool https://example.com/tool",
+    ),
+    must_not_match=(
+        "cat /etc/hosts",
+        "cp /etc/hosts ./hosts.bak",
+        "sed -i 's/a/b/' ./etc/x",
+        "sed 's/a/b/' /etc/hosts",
+        "install -m 755 tool ./bin/",
+    ),
+)
+def write_system_directory(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    for target in written_paths(subject):
+        directory = path_under(target, tables.system_directories)
+        if directory is not None:
+            yield Hit(target.span, f"`{subject.name}` writes `{target.display()}` under {directory}")
+
+
+def _redirect_hit(subject: RedirectSubject, entries: tuple[str, ...], *, under: bool) -> Iterator[Hit]:
+    target = redirect_writes_file(subject)
+    if target is None:
+        return
+    matched = path_under(target, entries) if under else path_is(target, entries)
+    if matched is not None:
+        yield Hit(subject.span, f"redirect writes `{target.display()}` ({matched})")
+
+
+@rule(
+    id="SY002",
+    name="redirect-into-system-directory",
+    severity=Severity.HIGH,
+    summary="A redirect writes into /etc, /usr/bin, /bin, /sbin or another system directory.",
+    rationale="`> /etc/hosts` or `exec 3>/etc/x` changes system configuration whatever the command is.",
+    safer_alternative="Write to a file in the workspace.",
+    inspects=Inspects.REDIRECT,
+    must_match=("echo '1.2.3.4 x' >> /etc/hosts", "echo x > /etc/profile", "exec 3>/etc/x", "cat k >| /usr/bin/k", "echo x &> /etc/motd"),
+    must_not_match=("echo x > /dev/null", "grep x /etc/hosts > out.txt", "echo x > ./etc/config", "ls 2>&1"),
+)
+def redirect_system_directory(subject: RedirectSubject, tables: Tables) -> Iterator[Hit]:
+    yield from _redirect_hit(subject, tables.system_directories, under=True)
+
+
+@rule(
+    id="SY003",
+    name="write-to-shell-startup-file",
+    severity=Severity.HIGH,
+    summary="Writes a shell startup file (~/.bashrc, ~/.profile, ~/.zshrc...).",
+    rationale="Startup files run in every future shell: the standard place to plant persistence or alias `sudo`.",
+    safer_alternative="Put project settings in the project (a .envrc or a script you source explicitly).",
+    inspects=Inspects.COMMAND,
+    commands=("tee", "cp", "mv", "install", "ln", "rsync", "sed", "dd", "truncate", "touch", "curl", "wget"),
+    must_match=("tee -a ~/.zshrc", "cp evil ~/.bash_profile", "sed -i '$a alias ls=rm' ~/.bashrc", "ln -sf /tmp/x $HOME/.profile"),
+    must_not_match=("cat ~/.bashrc", "source ~/.bashrc", "cp ~/.bashrc ./bashrc.bak", "grep alias ~/.bashrc"),
+)
+def write_startup_file(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    for target in written_paths(subject):
+        matched = path_is(target, tables.shell_startup_files)
+        if matched is not None:
+            yield Hit(target.span, f"`{subject.name}` writes the startup file {matched}")
+
+
+@rule(
+    id="SY004",
+    name="redirect-into-shell-startup-file",
+    severity=Severity.HIGH,
+    summary="A redirect writes a shell startup file (~/.bashrc, ~/.profile...).",
+    rationale="Whatever is appended runs in every future shell of the user.",
+    safer_alternative="Put project settings in the project, not in the user's startup files.",
+    inspects=Inspects.REDIRECT,
+    must_match=("echo 'alias x=y' >> ~/.bashrc", "echo x >> $HOME/.profile", "echo x > \"${HOME}/.zshrc\"", "echo x >> /root/.bashrc"),
+    must_not_match=("cat ~/.bashrc > backup.txt", "echo x >> ~/.bashrc.bak"),
+)
+def redirect_startup_file(subject: RedirectSubject, tables: Tables) -> Iterator[Hit]:
+    yield from _redirect_hit(subject, tables.shell_startup_files, under=False)
+
+
+@rule(
+    id="SY005",
+    name="write-ssh-authorized-keys",
+    severity=Severity.HIGH,
+    summary="Writes ~/.ssh/authorized_keys.",
+    rationale="A key added there gives someone permanent SSH access as this user.",
+    safer_alternative="Ask a human to grant SSH access.",
+    inspects=Inspects.COMMAND,
+    commands=("tee", "cp", "mv", "install", "ln", "rsync", "sed", "dd", "truncate", "touch", "curl", "wget"),
+    must_match=("tee -a ~/.ssh/authorized_keys", "cp key.pub /root/.ssh/authorized_keys", "curl -o ~/.ssh/authorized_keys https://x/k"),
+    must_not_match=("cat ~/.ssh/authorized_keys", "cp ~/.ssh/authorized_keys backup/", "ssh-keygen -f ~/.ssh/id_ed25519"),
+)
+def write_authorized_keys(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    for target in written_paths(subject):
+        matched = path_is(target, tables.authorized_keys_files)
+        if matched is not None:
+            yield Hit(target.span, f"`{subject.name}` writes {matched}")
+
+
+@rule(
+    id="SY006",
+    name="redirect-into-ssh-authorized-keys",
+    severity=Severity.HIGH,
+    summary="A redirect writes ~/.ssh/authorized_keys.",
+    rationale="Appending a key grants permanent SSH access.",
+    safer_alternative="Ask a human to grant SSH access.",
+    inspects=Inspects.REDIRECT,
+    must_match=("echo ssh-ed25519 AAAA >> ~/.ssh/authorized_keys", "cat k.pub >> /home/bob/.ssh/authorized_keys"),
+    must_not_match=("cat ~/.ssh/authorized_keys > keys.txt", "echo x >> ~/.ssh/known_hosts"),
+)
+def redirect_authorized_keys(subject: RedirectSubject, tables: Tables) -> Iterator[Hit]:
+    yield from _redirect_hit(subject, tables.authorized_keys_files, under=False)
+
+
+@rule(
+    id="SY007",
+    name="dynamic-linker-hijack",
+    severity=Severity.HIGH,
+    summary="Sets LD_PRELOAD, LD_LIBRARY_PATH or LD_AUDIT for the commands that follow.",
+    rationale="The dynamic linker loads the named libraries into every program started, before its own code runs.",
+    safer_alternative="Link the library properly or run the program inside the sandbox.",
+    inspects=Inspects.ASSIGNMENT,
+    must_match=(
+        "LD_PRELOAD=/tmp/x.so ls",
+        "export LD_PRELOAD=/tmp/evil.so",
+        "declare -x LD_LIBRARY_PATH=/tmp",
+        "env LD_AUDIT=/x.so id",
+        "sudo LD_PRELOAD=x.so id",
+        "LD_LIBRARY_PATH=/opt/lib; export LD_LIBRARY_PATH",
+    ),
+    must_not_match=("echo $LD_PRELOAD", "unset LD_PRELOAD", "LD_DEBUG=libs ls", "grep LD_PRELOAD notes.md"),
+)
+def dynamic_linker_hijack(subject: AssignmentSubject, tables: Tables) -> Iterator[Hit]:
+    if subject.name in tables.linker_variables and subject.exported:
+        yield Hit(subject.span, f"`{subject.name}` makes the dynamic linker load code into every program started")
+
+
+@rule(
+    id="EV001",
+    name="path-modification",
+    severity=Severity.MEDIUM,
+    summary="Changes PATH, which decides what program every later command name runs.",
+    rationale="A directory put in front of PATH can shadow `ls`, `git` or `sudo` with anything.",
+    safer_alternative="Call the program by its full path instead of changing PATH.",
+    inspects=Inspects.ASSIGNMENT,
+    must_match=("PATH=/tmp:$PATH make", "export PATH=\"$HOME/bin:$PATH\"", "env PATH=/x cmd", "PATH=./node_modules/.bin:$PATH"),
+    must_not_match=("echo $PATH", "which python", "MYPATH=/x make"),
+)
+def path_modification(subject: AssignmentSubject, tables: Tables) -> Iterator[Hit]:
+    if subject.name == "PATH":
+        yield Hit(subject.span, "PATH is changed")
+
+
+SYSTEM_RULES = (
+    read_password_hashes,
+    read_process_environment,
+    read_secret_by_redirect,
+    write_system_directory,
+    redirect_system_directory,
+    write_startup_file,
+    redirect_startup_file,
+    write_authorized_keys,
+    redirect_authorized_keys,
+    dynamic_linker_hijack,
+    path_modification,
+)
