@@ -16,7 +16,7 @@ import threading
 import uuid
 from pathlib import Path
 
-from audit._model import Decision
+from audit import Decision, audit_command
 from sandbox._command_line import ExecutionDescriptors, bwrap_argv, generated_etc_files
 from sandbox._files import ensure_owned_directory, remove_tree, require_searchable
 from sandbox._interface import (
@@ -101,8 +101,6 @@ class BubblewrapSandbox:
     def _execute(
         self, command: str, timeout: float | None, cancel: threading.Event | None
     ) -> ExecResult:
-        from audit import audit_command
-
         settings = self._provider.settings
         timeout_seconds = settings.resolve_timeout(timeout)
         verdict = audit_command(command, policy=settings.audit_policy)

@@ -18,8 +18,8 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from authz import build_principal
-from authz._interface import AuthorizationProvider, AuthzDecision, AuthzRequest
+from authz import AuthorizationProvider, AuthzDecision, AuthzRequest, build_principal
+from authz._guardrail import check_decision
 from sandbox._interface import (
     Sandbox,
     SandboxAuthorizationError,
@@ -80,9 +80,9 @@ class SandboxGate:
             return live
         if self._authorization is not None:
             request = self._request(context)
-            answer: object
+            answer: AuthzDecision | Exception
             try:
-                answer = self._authorization.authorize(request)
+                answer = check_decision(self._authorization.authorize(request))
             except Exception as error:
                 answer = error
             self._enforce(request, answer)
@@ -97,9 +97,9 @@ class SandboxGate:
             return live
         if self._authorization is not None:
             request = self._request(context)
-            answer: object
+            answer: AuthzDecision | Exception
             try:
-                answer = await self._authorization.aauthorize(request)
+                answer = check_decision(await self._authorization.aauthorize(request))
             except Exception as error:
                 answer = error
             self._enforce(request, answer)
@@ -125,14 +125,15 @@ class SandboxGate:
         principal = build_principal(context, default_role=self._default_role)
         return AuthzRequest(principal, SANDBOX_RESOURCE, EXECUTE_ACTION, ANY_TARGET)
 
-    def _enforce(self, request: AuthzRequest, answer: object) -> None:
-        """Return if `answer` (a decision or the provider's exception) allows; else raise."""
+    def _enforce(self, request: AuthzRequest, answer: AuthzDecision | Exception) -> None:
+        """Return if `answer` allows; raise on deny, or on a failure when fail_closed.
+
+        `answer` is the provider's exception or `MalformedDecisionError` when
+        the provider gave no usable decision.
+        """
         role = request.principal.role
         if isinstance(answer, Exception):
-            self._on_failure(role, f"failed ({type(answer).__name__})", answer)
-            return
-        if not isinstance(answer, AuthzDecision) or not isinstance(answer.allow, bool):
-            self._on_failure(role, f"gave a malformed decision ({type(answer).__name__})", None)
+            self._on_failure(role, answer)
             return
         if answer.allow:
             return
@@ -146,17 +147,16 @@ class SandboxGate:
             reasons=answer.reasons,
         )
 
-    def _on_failure(self, role: str, problem: str, error: Exception | None) -> None:
+    def _on_failure(self, role: str, error: Exception) -> None:
         """The provider gave no usable answer: deny or allow as `fail_closed` says."""
         if not self._fail_closed:
             _log.warning(
-                "sandbox authorization %s for role %r; allowing (fail_closed=False)",
-                problem,
+                "sandbox authorization failed for role %r; allowing (fail_closed=False)",
                 role,
                 exc_info=error,
             )
             return
-        _log.warning("sandbox authorization %s for role %r; denying", problem, role, exc_info=error)
+        _log.warning("sandbox authorization failed for role %r; denying", role, exc_info=error)
         raise SandboxAuthorizationError(
             role,
             "Running commands in a sandbox is not available right now: "

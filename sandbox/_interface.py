@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol, runtime_checkable
 
-from audit._model import Decision, Finding, Verdict
-from authz._interface import AuthzReason
+from audit import Decision, Finding, Verdict
+from authz import AuthzReason
 
 
 class SandboxError(Exception):

@@ -8,12 +8,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
+from audit import Policy
 from sandbox._interface import SandboxConfigError
-
-if TYPE_CHECKING:
-    from audit import Policy
 
 KIB = 1024
 MIB = 1024 * KIB
