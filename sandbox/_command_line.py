@@ -89,9 +89,12 @@ def limits_prologue(settings: BubblewrapSettings, started_marker: int) -> str:
     """
     memory_kib = settings.max_memory_bytes // KIB
     file_blocks = max(1, settings.max_file_size_bytes // _FILE_SIZE_BLOCK)
+    # The soft CPU limit sends SIGXCPU (a program may catch it to clean up),
+    # the hard one a second later SIGKILL.
     return (
         f"ulimit -H -S -u {settings.max_processes} -v {memory_kib} "
-        f"-t {settings.max_cpu_seconds} -f {file_blocks} -c 0 "
+        f"-f {file_blocks} -c 0 -t {settings.max_cpu_seconds + 1} "
+        f"&& ulimit -S -t {settings.max_cpu_seconds} "
         '|| { echo "sandbox: cannot apply resource limits" >&2; exit 126; }; '
         f"printf . >&{started_marker}; "
         f'exec {SANDBOX_SHELL} -c "$1" {started_marker}>&-'
@@ -160,6 +163,10 @@ def _filesystem_options(
         elif host_path.is_dir():
             options += ["--ro-bind", str(host_path), str(host_path)]
     options += ["--proc", "/proc", "--dev", "/dev"]
+    # tmpfs is memory outside every rlimit, so each writable one is capped,
+    # and /dev itself (a tmpfs bwrap creates) is made read-only.
+    options += ["--perms", "1777", "--size", str(settings.shm_size_bytes), "--tmpfs", "/dev/shm"]
+    options += ["--remount-ro", "/dev"]
     options += ["--perms", "1777", "--size", str(settings.tmp_size_bytes), "--tmpfs", "/tmp"]
     options += ["--perms", "0755", "--dir", "/etc"]
     for entry in settings.host_etc_entries:

@@ -81,11 +81,13 @@ class BubblewrapSettings:
     max_memory_bytes: int = 2 * GIB
     """RLIMIT_AS of every process: virtual address space, not resident memory."""
     max_cpu_seconds: int = 120
-    """RLIMIT_CPU of every process: CPU time before SIGXCPU then SIGKILL."""
+    """RLIMIT_CPU of every process: CPU seconds until SIGXCPU (SIGKILL one second later)."""
     max_file_size_bytes: int = 256 * MIB
     """RLIMIT_FSIZE: the largest file a process may write."""
     tmp_size_bytes: int = 256 * MIB
     """Size of the private tmpfs on /tmp (it is memory, so it is capped)."""
+    shm_size_bytes: int = 64 * MIB
+    """Size of the private tmpfs on /dev/shm (POSIX shared memory, semaphores)."""
     extra_environment: Mapping[str, str] = field(default_factory=dict)
     """Variables added to the sandbox's small fixed environment."""
     extra_read_only_paths: tuple[Path, ...] = ()
@@ -121,6 +123,7 @@ class BubblewrapSettings:
             "max_cpu_seconds",
             "max_file_size_bytes",
             "tmp_size_bytes",
+            "shm_size_bytes",
         ):
             _require_positive_int(name, getattr(self, name))
         for name in ("unprivileged_uid", "unprivileged_gid"):
