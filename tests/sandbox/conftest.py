@@ -20,6 +20,7 @@ from sandbox import BubblewrapProvider, BubblewrapSandbox, BubblewrapSettings, S
 from sandbox._files import remove_tree
 
 MakeSandbox = Callable[..., BubblewrapSandbox]
+MakeProvider = Callable[..., BubblewrapProvider]
 
 
 @pytest.fixture(scope="session")
@@ -47,9 +48,7 @@ def state_dir(shared_state_dir: Path, request: pytest.FixtureRequest) -> Path:
 
 
 @pytest.fixture
-def make_provider(
-    bwrap_available: None, shared_state_dir: Path, state_dir: Path
-) -> Callable[..., BubblewrapProvider]:
+def make_provider(bwrap_available: None, shared_state_dir: Path, state_dir: Path) -> MakeProvider:
     def make(**overrides: Any) -> BubblewrapProvider:
         settings = BubblewrapSettings(
             state_dir=shared_state_dir, workspace_root=state_dir / "workspaces", **overrides
@@ -60,7 +59,7 @@ def make_provider(
 
 
 @pytest.fixture
-def make_sandbox(make_provider: Callable[..., BubblewrapProvider]) -> MakeSandbox:
+def make_sandbox(make_provider: MakeProvider) -> MakeSandbox:
     def make(**overrides: Any) -> BubblewrapSandbox:
         return make_provider(**overrides).acquire("test-thread")
 
