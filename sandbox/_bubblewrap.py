@@ -40,7 +40,9 @@ def workspace_name(thread_id: str) -> str:
     Thread ids come from clients, so they are never used as paths directly
     (`../..`, `/`, NUL); the digest keeps two ids that clean up alike apart.
     """
-    readable = _UNSAFE_NAME_CHARACTERS.sub("_", thread_id).lstrip(".")[:_WORKSPACE_NAME_PREFIX_CHARS]
+    readable = _UNSAFE_NAME_CHARACTERS.sub("_", thread_id).lstrip(".")[
+        :_WORKSPACE_NAME_PREFIX_CHARS
+    ]
     digest = hashlib.sha256(thread_id.encode("utf-8", "surrogatepass")).hexdigest()[:16]
     return f"{readable}-{digest}" if readable else digest
 
@@ -89,7 +91,9 @@ class BubblewrapSandbox:
         """
         return self._execute(command, timeout, cancel=None)
 
-    async def aexecute(self, command: str, *, timeout: float | None = None) -> ExecResult:
+    async def aexecute(
+        self, command: str, *, timeout: float | None = None
+    ) -> ExecResult:
         """`execute` for asyncio; cancelling the task kills the command."""
         cancel = threading.Event()
         try:
@@ -115,9 +119,13 @@ class BubblewrapSandbox:
                 duration_seconds=0.0,
                 verdict=verdict,
             )
-        outcome = run_isolated(self, command, timeout_seconds=timeout_seconds, cancel=cancel)
+        outcome = run_isolated(
+            self, command, timeout_seconds=timeout_seconds, cancel=cancel
+        )
         return ExecResult(
-            status=ExecStatus.COMPLETED if outcome.stopped is None else ExecStatus.TIMED_OUT,
+            status=ExecStatus.COMPLETED
+            if outcome.stopped is None
+            else ExecStatus.TIMED_OUT,
             exit_code=outcome.exit_code,
             stdout=outcome.stdout.data.decode("utf-8", "replace"),
             stderr=outcome.stderr.data.decode("utf-8", "replace"),
@@ -161,7 +169,13 @@ def run_isolated(
         raise
     descriptors = ExecutionDescriptors(generated, marker_write)
     outcome = run_bounded(
-        bwrap_argv(sandbox._launcher.executable, settings, sandbox.workspace, descriptors, command),
+        bwrap_argv(
+            sandbox._launcher.executable,
+            settings,
+            sandbox.workspace,
+            descriptors,
+            command,
+        ),
         timeout_seconds=timeout_seconds,
         max_output_bytes=settings.max_output_bytes,
         pass_fds=(marker_write, *generated.values()),
@@ -202,7 +216,9 @@ class BubblewrapProvider:
 
     def acquire(self, thread_id: str) -> BubblewrapSandbox:
         if not isinstance(thread_id, str) or not thread_id or "\0" in thread_id:
-            raise SandboxConfigError(f"thread_id must be a non-empty string, got {thread_id!r}")
+            raise SandboxConfigError(
+                f"thread_id must be a non-empty string, got {thread_id!r}"
+            )
         launcher = self._ensure_launcher()
         with self._lock:
             live_id = self._live_by_thread.get(thread_id)
@@ -240,8 +256,12 @@ class BubblewrapProvider:
     async def aget(self, sandbox_id: str) -> BubblewrapSandbox | None:
         return self.get(sandbox_id)
 
-    async def arelease(self, sandbox_id: str, *, remove_workspace: bool = False) -> None:
-        await asyncio.to_thread(self.release, sandbox_id, remove_workspace=remove_workspace)
+    async def arelease(
+        self, sandbox_id: str, *, remove_workspace: bool = False
+    ) -> None:
+        await asyncio.to_thread(
+            self.release, sandbox_id, remove_workspace=remove_workspace
+        )
 
     def _ensure_launcher(self) -> BwrapLauncher:
         with self._lock:
@@ -259,5 +279,10 @@ class BubblewrapProvider:
             raise SandboxConfigError(f"workspace {workspace} is not a plain directory")
         if launcher.run_as is not None:
             require_searchable(root, launcher.run_as)
-            os.chown(workspace, launcher.run_as.uid, launcher.run_as.gid, follow_symlinks=False)
+            os.chown(
+                workspace,
+                launcher.run_as.uid,
+                launcher.run_as.gid,
+                follow_symlinks=False,
+            )
         return workspace

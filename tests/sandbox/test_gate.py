@@ -8,9 +8,16 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
-from sandbox_doubles import ALLOW, DENY, SpyProvider, StubAuthorizer, answers, fails_with
+from sandbox_doubles import (
+    ALLOW,
+    DENY,
+    SpyProvider,
+    StubAuthorizer,
+    answers,
+    fails_with,
+)
 
-from authz import AuthzDecision, MalformedDecisionError, RbacProvider
+from authz import AuthzDecision, AuthzRequestError, MalformedDecisionError, RbacProvider
 from sandbox import Sandbox, SandboxAuthorizationError, SandboxContextError, SandboxGate
 
 Acquire = Callable[[SandboxGate, Mapping[str, Any]], Sandbox]
@@ -33,7 +40,9 @@ def _eager_async(gate: SandboxGate, context: Mapping[str, Any]) -> Sandbox | Non
     return asyncio.run(gate.aacquire_eagerly(context))
 
 
-both_twins = pytest.mark.parametrize("acquire", [_acquire_sync, _acquire_async], ids=["sync", "async"])
+both_twins = pytest.mark.parametrize(
+    "acquire", [_acquire_sync, _acquire_async], ids=["sync", "async"]
+)
 both_eager_twins = pytest.mark.parametrize(
     "acquire_eagerly", [_eager_sync, _eager_async], ids=["sync", "async"]
 )
@@ -69,7 +78,11 @@ def test_an_allowed_principal_gets_the_provider_sandbox_after_one_sandbox_execut
     assert provider.acquired == ["thread-1"]
     assert sandbox.thread_id == "thread-1"
     [request] = authorizer.requests
-    assert (request.resource, request.action, request.target) == ("sandbox", "execute", "*")
+    assert (request.resource, request.action, request.target) == (
+        "sandbox",
+        "execute",
+        "*",
+    )
     assert (request.principal.user_id, request.principal.role) == ("u-1", "user")
 
 
@@ -93,7 +106,9 @@ def test_a_denied_principal_gets_an_error_carrying_the_role_and_acquire_is_never
 
 
 @both_twins
-def test_a_thread_with_a_live_sandbox_reuses_it_without_a_new_check(acquire: Acquire) -> None:
+def test_a_thread_with_a_live_sandbox_reuses_it_without_a_new_check(
+    acquire: Acquire,
+) -> None:
     provider = SpyProvider()
     authorizer = StubAuthorizer(answers(ALLOW))
     gate = SandboxGate(provider, authorizer)
@@ -144,7 +159,10 @@ def test_a_failing_authorizer_denies_when_fail_closed(
     outage = ConnectionError("policy service down")
     gate = SandboxGate(provider, StubAuthorizer(fails_with(outage)))
 
-    with caplog.at_level(logging.WARNING), pytest.raises(SandboxAuthorizationError) as denial:
+    with (
+        caplog.at_level(logging.WARNING),
+        pytest.raises(SandboxAuthorizationError) as denial,
+    ):
         acquire(gate, USER)
 
     assert provider.acquired == []
@@ -159,7 +177,9 @@ def test_a_failing_authorizer_allows_when_fail_open(
     acquire: Acquire, caplog: pytest.LogCaptureFixture
 ) -> None:
     provider = SpyProvider()
-    gate = SandboxGate(provider, StubAuthorizer(fails_with(TimeoutError())), fail_closed=False)
+    gate = SandboxGate(
+        provider, StubAuthorizer(fails_with(TimeoutError())), fail_closed=False
+    )
 
     with caplog.at_level(logging.WARNING):
         sandbox = acquire(gate, USER)
@@ -171,7 +191,9 @@ def test_a_failing_authorizer_allows_when_fail_open(
 
 @both_twins
 @pytest.mark.parametrize("answer", MALFORMED_ANSWERS)
-def test_a_malformed_decision_denies_when_fail_closed(acquire: Acquire, answer: Any) -> None:
+def test_a_malformed_decision_denies_when_fail_closed(
+    acquire: Acquire, answer: Any
+) -> None:
     provider = SpyProvider()
     gate = SandboxGate(provider, StubAuthorizer(answers(answer)))
 
@@ -184,7 +206,9 @@ def test_a_malformed_decision_denies_when_fail_closed(acquire: Acquire, answer: 
 
 @both_twins
 @pytest.mark.parametrize("answer", MALFORMED_ANSWERS)
-def test_a_malformed_decision_allows_when_fail_open(acquire: Acquire, answer: Any) -> None:
+def test_a_malformed_decision_allows_when_fail_open(
+    acquire: Acquire, answer: Any
+) -> None:
     provider = SpyProvider()
     gate = SandboxGate(provider, StubAuthorizer(answers(answer)), fail_closed=False)
 
@@ -228,7 +252,9 @@ def test_eager_acquisition_returns_the_sandbox_when_allowed(
 
 
 @both_twins
-def test_without_an_authorization_provider_every_caller_gets_a_sandbox(acquire: Acquire) -> None:
+def test_without_an_authorization_provider_every_caller_gets_a_sandbox(
+    acquire: Acquire,
+) -> None:
     provider = SpyProvider()
 
     sandbox = acquire(SandboxGate(provider, None), GUEST)
@@ -253,8 +279,18 @@ def test_disabling_authorization_is_logged_when_the_gate_is_built(
         pytest.param(USER, "user", True, id="user role"),
         pytest.param(GUEST, "user", False, id="guest role"),
         pytest.param({"thread_id": "t"}, "user", True, id="no role, default user"),
-        pytest.param({"thread_id": "t", "user_role": ""}, "guest", False, id="empty role, default guest"),
-        pytest.param({"thread_id": "t", "user_role": "intruder"}, "user", False, id="unknown role"),
+        pytest.param(
+            {"thread_id": "t", "user_role": ""},
+            "guest",
+            False,
+            id="empty role, default guest",
+        ),
+        pytest.param(
+            {"thread_id": "t", "user_role": "intruder"},
+            "user",
+            False,
+            id="unknown role",
+        ),
     ],
 )
 def test_the_real_rbac_provider_decides_with_the_principal_built_from_the_context(
@@ -270,6 +306,21 @@ def test_the_real_rbac_provider_decides_with_the_principal_built_from_the_contex
             acquire(gate, context)
 
     assert provider.acquired == ([context["thread_id"]] if allowed else [])
+
+
+@both_twins
+def test_a_role_the_policy_does_not_know_is_denied_even_when_fail_open(
+    acquire: Acquire,
+) -> None:
+    provider = SpyProvider()
+    gate = SandboxGate(provider, RbacProvider(TEAM_POLICY), fail_closed=False)
+
+    with pytest.raises(SandboxAuthorizationError) as denial:
+        acquire(gate, {"thread_id": "t", "user_role": "intruder"})
+
+    assert denial.value.role == "intruder"
+    assert isinstance(denial.value.__cause__, AuthzRequestError)
+    assert provider.acquired == []
 
 
 @both_twins

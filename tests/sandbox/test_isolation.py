@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from conftest import MakeSandbox
+from sandbox_doubles import MakeSandbox
 
 from sandbox import SandboxExecutionError
 from sandbox._bubblewrap import BubblewrapSandbox, run_isolated
@@ -25,7 +25,9 @@ from sandbox._settings import MIB
 pytestmark = pytest.mark.bwrap
 
 
-def run(sandbox: BubblewrapSandbox, command: str, timeout: float = 10.0) -> ProcessOutcome:
+def run(
+    sandbox: BubblewrapSandbox, command: str, timeout: float = 10.0
+) -> ProcessOutcome:
     return run_isolated(sandbox, command, timeout_seconds=timeout)
 
 
@@ -46,7 +48,9 @@ def listening_on_host_loopback() -> Iterator[int]:
 CONNECT = "exec 3<>/dev/tcp/127.0.0.1/{port} && echo connected"
 
 
-def test_a_port_open_on_the_host_loopback_is_unreachable_inside(make_sandbox: MakeSandbox) -> None:
+def test_a_port_open_on_the_host_loopback_is_unreachable_inside(
+    make_sandbox: MakeSandbox,
+) -> None:
     sandbox = make_sandbox()
     with listening_on_host_loopback() as port:
         outcome = run(sandbox, CONNECT.format(port=port))
@@ -66,23 +70,34 @@ def test_the_same_port_is_reachable_when_the_settings_allow_the_network(
 
 
 def test_only_the_loopback_interface_exists_inside(make_sandbox: MakeSandbox) -> None:
-    interfaces = stdout_of(make_sandbox(), "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '")
+    interfaces = stdout_of(
+        make_sandbox(), "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '"
+    )
 
     assert interfaces.split() == ["lo"]
 
 
-@pytest.mark.parametrize("path", ["/usr/planted", "/etc/planted", "/planted", "/bin/planted", "/dev/planted"])
-def test_writes_outside_the_workspace_fail(make_sandbox: MakeSandbox, path: str) -> None:
+@pytest.mark.parametrize(
+    "path", ["/usr/planted", "/etc/planted", "/planted", "/bin/planted", "/dev/planted"]
+)
+def test_writes_outside_the_workspace_fail(
+    make_sandbox: MakeSandbox, path: str
+) -> None:
     outcome = run(make_sandbox(), f"echo x > {path}")
 
     assert outcome.exit_code != 0
     assert not os.path.exists(path)
 
 
-def test_writes_to_the_workspace_reach_the_host_directory(make_sandbox: MakeSandbox) -> None:
+def test_writes_to_the_workspace_reach_the_host_directory(
+    make_sandbox: MakeSandbox,
+) -> None:
     sandbox = make_sandbox()
 
-    assert stdout_of(sandbox, "echo kept > notes.txt && pwd && echo $HOME") == "/workspace\n/workspace\n"
+    assert (
+        stdout_of(sandbox, "echo kept > notes.txt && pwd && echo $HOME")
+        == "/workspace\n/workspace\n"
+    )
     assert (sandbox.workspace / "notes.txt").read_text() == "kept\n"
 
 
@@ -95,41 +110,76 @@ def test_tmp_is_private_to_the_run(make_sandbox: MakeSandbox) -> None:
     assert run(sandbox, f"cat /tmp/{name}").exit_code != 0
 
 
-@pytest.mark.parametrize("path", ["/etc/shadow", "/etc/gshadow", "/root", "/home", "/etc/ssl/private"])
-def test_host_secrets_and_homes_are_not_visible(make_sandbox: MakeSandbox, path: str) -> None:
-    assert stdout_of(make_sandbox(), f"test -e {path} && echo visible || echo absent") == "absent\n"
+@pytest.mark.parametrize(
+    "path", ["/etc/shadow", "/etc/gshadow", "/root", "/home", "/etc/ssl/private"]
+)
+def test_host_secrets_and_homes_are_not_visible(
+    make_sandbox: MakeSandbox, path: str
+) -> None:
+    assert (
+        stdout_of(make_sandbox(), f"test -e {path} && echo visible || echo absent")
+        == "absent\n"
+    )
 
 
-def test_the_host_accounts_are_replaced_by_the_sandbox_user(make_sandbox: MakeSandbox) -> None:
-    output = stdout_of(make_sandbox(), "cut -d: -f1 /etc/passwd | tr '\\n' ' '; id -un; id -u")
+def test_the_host_accounts_are_replaced_by_the_sandbox_user(
+    make_sandbox: MakeSandbox,
+) -> None:
+    output = stdout_of(
+        make_sandbox(), "cut -d: -f1 /etc/passwd | tr '\\n' ' '; id -un; id -u"
+    )
 
     assert output == "root sandbox nobody sandbox\n1000\n"
 
 
 def test_host_processes_are_not_visible(make_sandbox: MakeSandbox) -> None:
-    output = stdout_of(make_sandbox(), f"test -e /proc/{os.getpid()} && echo visible; ls /proc | grep -c '^[0-9]'")
+    output = stdout_of(
+        make_sandbox(),
+        f"test -e /proc/{os.getpid()} && echo visible; ls /proc | grep -c '^[0-9]'",
+    )
 
     assert "visible" not in output
     assert int(output) <= 4
 
 
-def test_the_environment_is_cleared(make_sandbox: MakeSandbox, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_environment_is_cleared(
+    make_sandbox: MakeSandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("ASG_TEST_SECRET", "hunter2")
 
     names = stdout_of(make_sandbox(), "env -0 | cut -z -d= -f1 | tr '\\0' ' '").split()
 
     assert "ASG_TEST_SECRET" not in names
-    assert set(names) <= {"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "TERM", "TMPDIR", "PWD", "SHLVL", "_"}
+    assert set(names) <= {
+        "PATH",
+        "HOME",
+        "USER",
+        "LOGNAME",
+        "SHELL",
+        "LANG",
+        "TERM",
+        "TMPDIR",
+        "PWD",
+        "SHLVL",
+        "_",
+    }
 
 
-def test_extra_environment_is_added_to_the_small_fixed_one(make_sandbox: MakeSandbox) -> None:
+def test_extra_environment_is_added_to_the_small_fixed_one(
+    make_sandbox: MakeSandbox,
+) -> None:
     sandbox = make_sandbox(extra_environment={"PROJECT": "demo"})
 
     assert stdout_of(sandbox, 'echo "$PROJECT $HOME"') == "demo /workspace\n"
 
 
-def test_every_capability_set_is_empty_and_no_new_privileges_is_set(make_sandbox: MakeSandbox) -> None:
-    status = stdout_of(make_sandbox(), "grep -E '^(Cap(Inh|Prm|Eff|Bnd|Amb)|NoNewPrivs):' /proc/self/status")
+def test_every_capability_set_is_empty_and_no_new_privileges_is_set(
+    make_sandbox: MakeSandbox,
+) -> None:
+    status = stdout_of(
+        make_sandbox(),
+        "grep -E '^(Cap(Inh|Prm|Eff|Bnd|Amb)|NoNewPrivs):' /proc/self/status",
+    )
 
     fields = dict(line.split(":\t") for line in status.splitlines())
     assert fields == {
@@ -148,7 +198,9 @@ def test_nested_user_namespaces_are_refused(make_sandbox: MakeSandbox) -> None:
     assert b"nested" not in outcome.stdout.data
 
 
-def test_files_made_inside_belong_to_an_unprivileged_host_uid(make_sandbox: MakeSandbox) -> None:
+def test_files_made_inside_belong_to_an_unprivileged_host_uid(
+    make_sandbox: MakeSandbox,
+) -> None:
     sandbox = make_sandbox()
 
     assert stdout_of(sandbox, "touch owned && id -u") == "1000\n"
@@ -156,7 +208,9 @@ def test_files_made_inside_belong_to_an_unprivileged_host_uid(make_sandbox: Make
     assert (sandbox.workspace / "owned").stat().st_uid == (os.geteuid() or 65534)
 
 
-def test_the_timeout_kills_the_command_its_children_and_grandchildren(make_sandbox: MakeSandbox) -> None:
+def test_the_timeout_kills_the_command_its_children_and_grandchildren(
+    make_sandbox: MakeSandbox,
+) -> None:
     sandbox = make_sandbox()
     late = ["late-child", "late-grandchild", "late-setsid", "late-nohup"]
     command = (
@@ -188,7 +242,9 @@ def test_background_processes_end_with_the_command(make_sandbox: MakeSandbox) ->
     assert not (sandbox.workspace / "late").exists()
 
 
-def test_a_command_that_closes_its_output_and_sleeps_still_times_out(make_sandbox: MakeSandbox) -> None:
+def test_a_command_that_closes_its_output_and_sleeps_still_times_out(
+    make_sandbox: MakeSandbox,
+) -> None:
     outcome = run(make_sandbox(), "exec >&- 2>&-; sleep 30", timeout=0.5)
 
     assert outcome.stopped is StopReason.DEADLINE
@@ -228,7 +284,10 @@ def test_a_fork_bomb_is_held_to_the_process_limit_and_killed_at_the_timeout(
         done.set()
         sampler.join()
     settle_deadline = time.monotonic() + 5.0
-    while _processes_in_child_pid_namespaces() > baseline and time.monotonic() < settle_deadline:
+    while (
+        _processes_in_child_pid_namespaces() > baseline
+        and time.monotonic() < settle_deadline
+    ):
         time.sleep(0.05)
 
     assert outcome.stopped is StopReason.DEADLINE
@@ -239,10 +298,14 @@ def test_a_fork_bomb_is_held_to_the_process_limit_and_killed_at_the_timeout(
     assert _processes_in_child_pid_namespaces() <= baseline
 
 
-def test_a_memory_hog_fails_at_the_address_space_limit(make_sandbox: MakeSandbox) -> None:
+def test_a_memory_hog_fails_at_the_address_space_limit(
+    make_sandbox: MakeSandbox,
+) -> None:
     sandbox = make_sandbox(max_memory_bytes=256 * MIB)
 
-    outcome = run(sandbox, "hog=$(head -c 1G /dev/zero | tr '\\0' x); echo survived ${#hog}")
+    outcome = run(
+        sandbox, "hog=$(head -c 1G /dev/zero | tr '\\0' x); echo survived ${#hog}"
+    )
 
     assert outcome.exit_code != 0
     assert b"survived" not in outcome.stdout.data
@@ -250,10 +313,15 @@ def test_a_memory_hog_fails_at_the_address_space_limit(make_sandbox: MakeSandbox
     assert outcome.duration_seconds < 5.0
 
 
-def test_the_same_allocation_succeeds_below_the_limit(make_sandbox: MakeSandbox) -> None:
+def test_the_same_allocation_succeeds_below_the_limit(
+    make_sandbox: MakeSandbox,
+) -> None:
     sandbox = make_sandbox(max_memory_bytes=256 * MIB)
 
-    assert stdout_of(sandbox, "hog=$(head -c 16M /dev/zero | tr '\\0' x); echo ${#hog}") == f"{16 * MIB}\n"
+    assert (
+        stdout_of(sandbox, "hog=$(head -c 16M /dev/zero | tr '\\0' x); echo ${#hog}")
+        == f"{16 * MIB}\n"
+    )
 
 
 def test_a_file_cannot_grow_past_the_file_size_limit(make_sandbox: MakeSandbox) -> None:
@@ -266,7 +334,9 @@ def test_a_file_cannot_grow_past_the_file_size_limit(make_sandbox: MakeSandbox) 
 
 
 @pytest.mark.parametrize("directory", ["/tmp", "/dev/shm"])
-def test_the_private_memory_file_systems_are_capped(make_sandbox: MakeSandbox, directory: str) -> None:
+def test_the_private_memory_file_systems_are_capped(
+    make_sandbox: MakeSandbox, directory: str
+) -> None:
     sandbox = make_sandbox(tmp_size_bytes=1 * MIB, shm_size_bytes=1 * MIB)
 
     outcome = run(sandbox, f"head -c 3M /dev/zero > {directory}/big")
@@ -305,7 +375,9 @@ def test_an_endless_writer_never_blocks_the_reader_and_stops_at_the_timeout(
     assert outcome.duration_seconds < 4.0
 
 
-def test_a_signal_inside_is_reported_as_128_plus_its_number(make_sandbox: MakeSandbox) -> None:
+def test_a_signal_inside_is_reported_as_128_plus_its_number(
+    make_sandbox: MakeSandbox,
+) -> None:
     assert run(make_sandbox(), "kill -TERM $$").exit_code == 128 + 15
 
 
