@@ -111,6 +111,12 @@ class BubblewrapSettings:
     """The audit engine's policy for `execute`; None is the engine's default."""
 
     def __post_init__(self) -> None:
+        # Absolute now: bwrap resolves bind sources itself, from its own cwd.
+        object.__setattr__(self, "state_dir", Path(self.state_dir).absolute())
+        if self.workspace_root is not None:
+            object.__setattr__(
+                self, "workspace_root", Path(self.workspace_root).absolute()
+            )
         for name in ("default_timeout_seconds", "max_timeout_seconds"):
             _require_positive_number(name, getattr(self, name))
         if self.default_timeout_seconds > self.max_timeout_seconds:
