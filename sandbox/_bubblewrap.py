@@ -163,19 +163,20 @@ def run_isolated(
             # Each file is far below the pipe's capacity, so this never blocks.
             os.write(write_end, content)
             os.close(write_end)
-    except BaseException:
-        for descriptor in (marker_read, marker_write, *generated.values()):
-            os.close(descriptor)
-        raise
-    descriptors = ExecutionDescriptors(generated, marker_write)
-    outcome = run_bounded(
-        bwrap_argv(
+        descriptors = ExecutionDescriptors(generated, marker_write)
+        argv = bwrap_argv(
             sandbox._launcher.executable,
             settings,
             sandbox.workspace,
             descriptors,
             command,
-        ),
+        )
+    except BaseException:
+        for descriptor in (marker_read, marker_write, *generated.values()):
+            os.close(descriptor)
+        raise
+    outcome = run_bounded(
+        argv,
         timeout_seconds=timeout_seconds,
         max_output_bytes=settings.max_output_bytes,
         pass_fds=(marker_write, *generated.values()),
