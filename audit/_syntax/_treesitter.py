@@ -25,7 +25,7 @@ from . import _ast as ast
 from ._errors import BudgetExceeded, ParseTrouble
 from ._origin import Origin
 from ._prepass import Prepared
-from ._words import ansi_c_decode, heredoc_node, unquoted_literals, unescape_backquoted
+from ._words import ansi_c_decode, heredoc_node, unquoted_literals, unescape_backquoted, word_parts_from_text
 
 if TYPE_CHECKING:
     from ._session import ParseSession
@@ -61,6 +61,7 @@ _WORD_NODES = frozenset(
         "$",
     }
 )
+_PLAIN_WORD_NODES = frozenset({"word", "number"})
 _EXPANSION_NODES = frozenset(
     {"simple_expansion", "expansion", "command_substitution", "process_substitution", "arithmetic_expansion"}
 )
@@ -533,6 +534,12 @@ class _Builder:
         return tuple(words)
 
     def word(self, nodes: list[Node]) -> ast.Word:
+        if len(nodes) == 1 and nodes[0].type in _PLAIN_WORD_NODES:
+            start, end = self.chars(nodes[0])
+            text = self.text[start:end]
+            if "\\" not in text:
+                span = self.origin.span(start, end)
+                return ast.Word((ast.Literal(text, False, span),), span, text)
         parts: list[ast.WordPart] = []
         for index, node in enumerate(nodes):
             if node.type == "$" and index + 1 < len(nodes) and nodes[index + 1].type == "string":
@@ -655,7 +662,24 @@ class _Builder:
                 operator.append(self.source(child))
             else:
                 argument_nodes.append(child)
-        return ast.ParamExpansion(name, "".join(operator), self.words(argument_nodes), quoted, self.span(node))
+        return ast.ParamExpansion(name, "".join(operator), self.parameter_argument(argument_nodes), quoted, self.span(node))
+
+    def parameter_argument(self, nodes: list[Node]) -> tuple[ast.Word, ...]:
+        """The words after a `${x:-...}` operator.
+
+        tree-sitter leaves a backquoted command there as a plain word; such
+        a word is re-read from its text so the substitution is found.
+        """
+        words: list[ast.Word] = []
+        for node in nodes:
+            start, end = self.chars(node)
+            text = self.text[start:end]
+            if node.type == "word" and "`" in text:
+                parts = word_parts_from_text(text, self.origin.shifted(start), self.session)
+                words.append(ast.Word(parts, self.origin.span(start, end), text))
+            else:
+                words.append(self.word([node]))
+        return tuple(words)
 
     def command_substitution(self, node: Node, quoted: bool) -> ast.CommandSubstitution:
         start, end = self.chars(node)
