@@ -34,13 +34,20 @@ def shared_state_dir() -> Iterator[Path]:
     remove_tree(state_dir)
 
 
+REQUIRE_BWRAP_VARIABLE = "ASG_REQUIRE_BWRAP"
+"""Set it to 1 where bwrap is known to work (a CI runner): a broken bwrap then fails."""
+
+
 @pytest.fixture(scope="session")
 def bwrap_available(shared_state_dir: Path) -> None:
+    provider = BubblewrapProvider(BubblewrapSettings(state_dir=shared_state_dir))
     try:
-        BubblewrapProvider(
-            BubblewrapSettings(state_dir=shared_state_dir)
-        ).ensure_available()
+        provider.ensure_available()
     except SandboxUnavailableError as error:
+        if os.environ.get(REQUIRE_BWRAP_VARIABLE) == "1":
+            pytest.fail(
+                f"{REQUIRE_BWRAP_VARIABLE}=1 but bubblewrap does not work: {error}"
+            )
         pytest.skip(f"no working bubblewrap on this host: {error}")
 
 

@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from sandbox_doubles import MakeProvider
 
 from sandbox import (
@@ -150,6 +152,25 @@ def test_as_root_the_workspace_belongs_to_the_unprivileged_uid(
 def test_thread_ids_that_clean_up_alike_get_different_workspaces() -> None:
     assert workspace_name("a/b") != workspace_name("a_b")
     assert workspace_name("a/b").startswith("a_b-")
+
+
+@given(st.text(min_size=1).filter(lambda text: "\0" not in text))
+def test_every_thread_id_maps_to_one_plain_visible_path_component(
+    thread_id: str,
+) -> None:
+    name = workspace_name(thread_id)
+
+    assert "/" not in name
+    assert not name.startswith(".")
+    assert 0 < len(name) <= 60
+    assert name.isascii()
+
+
+@given(st.lists(st.text(min_size=1), min_size=2, max_size=20, unique=True))
+def test_distinct_thread_ids_get_distinct_workspaces(thread_ids: list[str]) -> None:
+    assert len({workspace_name(thread_id) for thread_id in thread_ids}) == len(
+        thread_ids
+    )
 
 
 def test_a_missing_bwrap_is_reported_with_what_was_tried(tmp_path: Path) -> None:
