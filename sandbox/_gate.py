@@ -114,7 +114,11 @@ class SandboxGate:
         return self._remember(thread_id, await self._provider.aacquire(thread_id))
 
     def acquire_eagerly(self, context: Mapping[str, Any]) -> Sandbox | None:
-        """Acquire ahead of need (e.g. when a run starts); None instead of raising on deny."""
+        """Acquire ahead of need (e.g. when a run starts); None instead of raising on deny.
+
+        A deny includes a fail-closed authorization failure; errors of the
+        sandbox provider itself (`SandboxUnavailableError`...) still raise.
+        """
         try:
             return self.acquire(context)
         except SandboxAuthorizationError as denial:

@@ -11,6 +11,7 @@ import pytest
 from sandbox_doubles import (
     ALLOW,
     DENY,
+    FakeSandbox,
     SpyProvider,
     StubAuthorizer,
     answers,
@@ -18,7 +19,13 @@ from sandbox_doubles import (
 )
 
 from authz import AuthzDecision, AuthzRequestError, MalformedDecisionError, RbacProvider
-from sandbox import Sandbox, SandboxAuthorizationError, SandboxContextError, SandboxGate
+from sandbox import (
+    Sandbox,
+    SandboxAuthorizationError,
+    SandboxContextError,
+    SandboxGate,
+    SandboxUnavailableError,
+)
 
 Acquire = Callable[[SandboxGate, Mapping[str, Any]], Sandbox]
 AcquireEagerly = Callable[[SandboxGate, Mapping[str, Any]], Sandbox | None]
@@ -344,3 +351,18 @@ def test_a_context_without_a_usable_thread_id_is_rejected_before_any_check(
 
     assert authorizer.requests == []
     assert provider.acquired == []
+
+
+class _UnavailableProvider(SpyProvider):
+    def acquire(self, thread_id: str) -> FakeSandbox:
+        raise SandboxUnavailableError("no working bubblewrap")
+
+
+@both_eager_twins
+def test_a_sandbox_provider_failure_is_not_a_deny_and_propagates_even_eagerly(
+    acquire_eagerly: AcquireEagerly,
+) -> None:
+    gate = SandboxGate(_UnavailableProvider(), StubAuthorizer(answers(ALLOW)))
+
+    with pytest.raises(SandboxUnavailableError):
+        acquire_eagerly(gate, USER)
