@@ -9,15 +9,15 @@ trap...) is parsed and walked again, one level deeper.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
+from .._budget import Budget
 from .._model import CommandRecord, Position, Span
 from .._policy import InterpreterSpec, Policy
 from .._syntax import BudgetExceeded, Origin, ParseResult, ParseTrouble, ast
-from ._commands import Unwrapped, read_invocation, unwrap
+from ._commands import Unwrapped, downloaded_files, find_scope, read_invocation, unwrap
 from ._env import DECLARATION_BUILTINS, Env, RiskOracle, split_assignment_word
 from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words
 from ._subjects import (
@@ -42,6 +42,8 @@ _STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
 _FIND_EXEC_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _ENDLESS_CONDITIONS = {False: frozenset({":", "true"}), True: frozenset({"false"})}
 _DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
+_OUTPUT_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
+_PRODUCES_UNTRUSTED_DATA = frozenset({Risk.FETCH, Risk.DECODE})
 
 
 class Sink(Protocol):
@@ -120,11 +122,11 @@ ParseCode = Callable[[str, Origin], ParseResult]
 class Analyzer:
     """Walks one command string (and the code nested in it) for the rules."""
 
-    def __init__(self, policy: Policy, deadline: float, sink: Sink, parse_code: ParseCode) -> None:
+    def __init__(self, policy: Policy, budget: Budget, sink: Sink, parse_code: ParseCode) -> None:
         self.policy = policy
         self.tables = policy.tables
         self.max_depth = policy.limits.max_depth
-        self.deadline = deadline
+        self.budget = budget
         self.sink: Sink = sink
         self.parse_code = parse_code
         self.records: list[CommandRecord] = []
@@ -132,6 +134,8 @@ class Analyzer:
         self.loops: list[_LoopScope] = []
         # The working directory after the `cd` commands seen so far (None: unknown).
         self.cwd: str | None = None
+        # Files this command string downloaded or decoded, by clean path.
+        self.downloads: dict[str, Span] = {}
         self.oracle = RiskOracle(self._word_risks, self._command_risks, self._redirect_risks)
 
     def run(self, script: ast.Script) -> None:
@@ -143,14 +147,14 @@ class Analyzer:
 
     def _silently(self, walk: Callable[[set[Risk]], None]) -> frozenset[Risk]:
         sink, records = self.sink, self.records
-        functions, loops, cwd = self.functions, self.loops, self.cwd
+        functions, loops, cwd, downloads = self.functions, self.loops, self.cwd, dict(self.downloads)
         self.sink, self.records, self.functions, self.loops = _SilentSink(), [], [], []
         risks: set[Risk] = set()
         try:
             walk(risks)
         finally:
             self.sink, self.records, self.functions, self.loops = sink, records, functions, loops
-            self.cwd = cwd
+            self.cwd, self.downloads = cwd, downloads
         return frozenset(risks)
 
     def _silent_frame(self, env: Env) -> Frame:
@@ -175,7 +179,7 @@ class Analyzer:
     # -- structure ---------------------------------------------------------------
 
     def check_time(self) -> None:
-        if time.perf_counter() > self.deadline:
+        if self.budget.exceeded():
             raise BudgetExceeded("analysis exceeded the time budget")
 
     def script(self, script: ast.Script, frame: Frame, risks: set[Risk]) -> None:
@@ -355,7 +359,7 @@ class Analyzer:
         self.records.append(
             CommandRecord(tuple(arg.display() for arg in argv), node.span, location.position, location.path)
         )
-        self.run_command(argv, index, names, source, evidence, unwrapped, node.span, frame, stdin, risks)
+        self.run_command(argv, index, names, source, evidence, unwrapped, node.span, frame, stdin, risks, node.redirects)
 
     def run_command(
         self,
@@ -369,9 +373,11 @@ class Analyzer:
         frame: Frame,
         stdin: Stdin | None,
         risks: set[Risk],
+        redirects: tuple[ast.Redirect, ...] = (),
     ) -> None:
         """Hand one resolved command to the rules and open its code contexts."""
         wrappers = unwrapped.wrappers if unwrapped is not None else ()
+        self.check_downloaded(argv[index] if index < len(argv) else None, frame)
         for name in names:
             subject = CommandSubject(
                 argv,
@@ -389,7 +395,10 @@ class Analyzer:
             )
             self.sink.command(subject)
             self.track_spawns(name, subject)
-            risks |= self.command_risk(name, argv[index + 1 :], source)
+            own_risks = self.command_risk(name, argv[index + 1 :], source)
+            risks |= own_risks
+            if own_risks & _PRODUCES_UNTRUSTED_DATA:
+                self.note_downloads(name, argv[index + 1 :], redirects, frame.env)
         if unwrapped is not None:
             for code in unwrapped.code:
                 self.code_string(ContextKind.RUNNER, code.label, code.args, "shell", frame, risks)
@@ -402,6 +411,37 @@ class Analyzer:
                 self.contexts(name, argv[index + 1 :], span, frame, stdin, risks)
         if len(names) == 1 and names[0] in _DIRECTORY_CHANGERS:
             self.change_directory(names[0], argv[index + 1 :])
+
+    def note_downloads(self, name: str | None, args: tuple[Arg, ...], redirects: tuple[ast.Redirect, ...], env: Env) -> None:
+        """Remember where a download or decoder writes (`> f`, `curl -o f`, `wget URL`)."""
+        targets: list[Arg] = []
+        for redirect in redirects:
+            if redirect.target is not None and redirect.operator in _OUTPUT_REDIRECTS and redirect.fd in (None, "1"):
+                targets.extend(normalize_word(redirect.target, env))
+        targets.extend(downloaded_files(name, args))
+        for target in targets:
+            for value in target.values:
+                self.downloads[self.resolve_path(value)] = target.span
+
+    def resolve_path(self, value: str) -> str:
+        if self.cwd is not None and not value.startswith(("/", HOME)):
+            value = f"{self.cwd}/{value}"
+        return clean_path(value)
+
+    def check_downloaded(self, program: Arg | None, frame: Frame, label: str = "") -> None:
+        """Running a file this command string downloaded: `curl -o x u && ./x`."""
+        if program is None or not self.downloads:
+            return
+        for value in program.values:
+            if "/" not in value and not label:
+                continue  # a bare name is looked up in PATH, not in the working directory
+            downloaded = self.downloads.get(self.resolve_path(value))
+            if downloaded is not None:
+                subject = ExecContextSubject(
+                    ContextKind.DOWNLOADED_FILE, label or value, "file", program.span, frame.location, (), downloaded
+                )
+                self.sink.context(subject)
+                return
 
     def change_directory(self, name: str, args: tuple[Arg, ...]) -> None:
         operands = [arg for arg in args if not (arg.value or "").startswith("-") or arg.value == "-"]
@@ -592,7 +632,8 @@ class Analyzer:
         risks: set[Risk],
         spec: InterpreterSpec | None,
     ) -> None:
-        """`bash <(curl u)`, `. <(curl u)`, `source /dev/stdin`."""
+        """`bash <(curl u)`, `. <(curl u)`, `source /dev/stdin`, `bash ./downloaded.sh`."""
+        self.check_downloaded(script, frame, f"{name} {script.display()}")
         if script.value in _STDIN_PATHS:
             if spec is not None:
                 self.stdin_code(spec, name, stdin, span, frame, risks)
@@ -710,7 +751,13 @@ class Analyzer:
                     self.code_string(ContextKind.RUNNER, f"alias {name}", (value_arg[0],), "shell", frame, risks)
 
     def find_actions(self, args: tuple[Arg, ...], span: Span, frame: Frame, risks: set[Risk]) -> None:
-        """`find ... -exec CMD {} ;|+`: CMD is a command of its own."""
+        """`find ... -exec CMD {} ;|+`: CMD is a command of its own.
+
+        When no test narrows the search, `{}` stands for the starting points
+        themselves (`find / -exec rm -rf {} +` deletes /).
+        """
+        scope = find_scope(args)
+        found = tuple(value for point in scope.starting_points for value in point.values)
         index = 0
         while index < len(args):
             action = args[index].value
@@ -724,6 +771,10 @@ class Analyzer:
             index += 1
             if not command:
                 continue
+            if scope.unfiltered and found:
+                command = tuple(
+                    Arg(found, arg.source, arg.span, False, None) if arg.value == "{}" else arg for arg in command
+                )
             child = frame.nested_code(f"find {action}", frame.env)
             if child.depth > self.max_depth:
                 self.sink.too_deep(span, frame.location, f"find {action}")

@@ -164,6 +164,7 @@ def double_quoted_parts(
 def _expansion_at(
     text: str, index: int, origin: Origin, session: "ParseSession"
 ) -> tuple[ast.WordPart | None, int]:
+    session.check_time()
     if text[index] == "`":
         end = find_substitution_end(text, index, "`")
         inner_end = end - 1 if end - 1 > index and text[end - 1] == "`" else end

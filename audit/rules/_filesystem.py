@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .._analysis import Arg, CommandSubject, RedirectSubject
+from .._analysis import Arg, CommandSubject, RedirectSubject, find_scope
 from .._model import Severity
 from .._policy import Tables
 from ._paths import cleaned_values, has_short_flag, operands, path_is, written_paths
@@ -54,7 +54,7 @@ def _protected_glob(arg: Arg, tables: Tables, cwd: str | None) -> str | None:
     rationale="`rm -rf /` or `rm -rf ~` destroys the system or every file the user owns; there is no undo.",
     safer_alternative="Delete the specific project directory you mean (`rm -rf ./build`).",
     inspects=Inspects.COMMAND,
-    commands=("rm",),
+    commands=("rm", "find"),
     must_match=(
         "rm -rf /",
         "rm -fr ~",
@@ -68,6 +68,9 @@ def _protected_glob(arg: Arg, tables: Tables, cwd: str | None) -> str | None:
         "rm -rf ../../../../../..",
         "rm -rf ~/*",
         "d=/; rm -rf $d",
+        "find / -delete",
+        "find / -type f -delete",
+        "find ~ -depth -exec rm -rf {} +",
     ),
     must_not_match=(
         "rm -rf ./build /tmp/cache",
@@ -76,13 +79,24 @@ def _protected_glob(arg: Arg, tables: Tables, cwd: str | None) -> str | None:
         "echo rm -rf /",
         "rm -rf ~/project/build",
         "rm /",
+        "find / -name '*.pyc' -delete",
+        "find . -delete",
     ),
 )
 def recursive_delete(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     args = subject.args
-    if not has_short_flag(args, "rR", ("--recursive",)):
+    if subject.name == "find":
+        if not any(arg.value == "-delete" for arg in args):
+            return
+        scope = find_scope(args)
+        if not scope.unfiltered:
+            return
+        targets = list(scope.starting_points)
+    elif has_short_flag(args, "rR", ("--recursive",)):
+        targets = operands(args)
+    else:
         return
-    for arg in operands(args):
+    for arg in targets:
         cwd = subject.cwd
         target = path_is(arg, tables.protected_directories, cwd) or _protected_glob(arg, tables, cwd)
         if target is None and cwd is None and _climbs_to_root(arg):
