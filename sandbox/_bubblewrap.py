@@ -109,16 +109,7 @@ class BubblewrapSandbox:
         timeout_seconds = settings.resolve_timeout(timeout)
         verdict = audit_command(command, policy=settings.audit_policy)
         if verdict.decision is Decision.BLOCK:
-            return ExecResult(
-                status=ExecStatus.BLOCKED,
-                exit_code=None,
-                stdout="",
-                stderr="",
-                stdout_truncated=False,
-                stderr_truncated=False,
-                duration_seconds=0.0,
-                verdict=verdict,
-            )
+            return ExecResult.of_blocked(verdict)
         outcome = run_isolated(
             self, command, timeout_seconds=timeout_seconds, cancel=cancel
         )

@@ -92,6 +92,20 @@ class ExecResult:
     duration_seconds: float
     verdict: Verdict
 
+    @classmethod
+    def of_blocked(cls, verdict: Verdict) -> ExecResult:
+        """The result of a command the audit blocked: nothing ran, nothing was written."""
+        return cls(
+            status=ExecStatus.BLOCKED,
+            exit_code=None,
+            stdout="",
+            stderr="",
+            stdout_truncated=False,
+            stderr_truncated=False,
+            duration_seconds=0.0,
+            verdict=verdict,
+        )
+
     @property
     def timed_out(self) -> bool:
         return self.status is ExecStatus.TIMED_OUT
