@@ -412,9 +412,7 @@ def find_scope(args: tuple[Arg, ...]) -> FindScope:
             skip_value = True
         elif value in ("-exec", "-execdir", "-ok", "-okdir"):
             skip_until_terminator = True
-        elif value is not None and value.startswith("-") and value not in _FIND_UNFILTERED:
-            unfiltered = False
-        elif value in ("(", "!", "-o", "-a", ","):
+        elif value in ("(", "!", ",") or value is not None and value.startswith("-") and value not in _FIND_UNFILTERED:
             unfiltered = False
     return FindScope(tuple(starting) or (Arg((".",), ".", Span(0, 0)),), unfiltered)
 

@@ -168,7 +168,7 @@ class _Builder:
 
     def statements(self, children: list[Node]) -> tuple[ast.Statement, ...]:
         statements: list[ast.Statement] = []
-        for index, child in enumerate(children):
+        for child in children:
             kind = child.type
             if kind in _SKIPPED_STATEMENT_NODES or not child.is_named and kind != "ERROR":
                 if kind == "&" and statements:

@@ -114,7 +114,7 @@ def _glob_match(path: str, pattern: str) -> bool:
     path_segments = path.split("/")
     pattern_segments = pattern.split("/")
     return len(path_segments) == len(pattern_segments) and all(
-        fnmatchcase(segment, glob) for segment, glob in zip(path_segments, pattern_segments)
+        fnmatchcase(segment, glob) for segment, glob in zip(path_segments, pattern_segments, strict=True)
     )
 
 
