@@ -136,6 +136,7 @@ def words(scripts: st.SearchStrategy[Fragment] | None = None) -> st.SearchStrate
             st.builds(command_substitution, scripts, backquoted=st.booleans()),
             st.builds(command_substitution, scripts).map(lambda text: f'"{text}"'),
             st.builds(lambda body, before: f'"{before}{command_substitution(body)}"', scripts, literal_text(4).map(_inside_double_quotes)),
+            st.builds(lambda body: f'"${{arr[{command_substitution(body)}]}}"', scripts),
         ]
     part = st.one_of(*parts)
     return st.lists(part, min_size=1, max_size=3).map("".join)
@@ -314,6 +315,7 @@ def _reachable_compound(children: st.SearchStrategy[Fragment]) -> st.SearchStrat
         st.builds(lambda body: Fragment(f"bash -c {single_quoted(body.text)}"), children),
         st.builds(lambda body: Fragment(f"eval {single_quoted(body.text)}"), children),
         st.builds(lambda body: Fragment(f"echo \"{command_substitution(body)}\""), children),
+        st.builds(lambda body: Fragment(f"echo \"${{arr[{command_substitution(body)}]}}\""), children),
         st.builds(
             lambda body: Fragment(f"cat <<EOF\n{command_substitution(body)}\nEOF", ends_with_heredoc=True),
             children.filter(lambda body: "<<" not in body.text),

@@ -71,6 +71,13 @@ KNOWN_GAPS: tuple[KnownGap, ...] = (
         pinned={DIFFERENTIAL: ("(( y = $(( 2 )) + 1 ))",)},
     ),
     KnownGap(
+        name="substitution in the subscript of a parameter expansion",
+        reason="`${arr[$(cmd)]}`: the substitution in the subscript is never walked, so cmd is never found",
+        pattern=re.compile(r"\$\{[^}]*\[[^\]]*(\$\(|`)"),
+        pinned={DIFFERENTIAL: ('echo "${arr[$(rm -rf /)]}"',), ORACLE_GENERATED: {"script": 'echo "${arr[$(git t1)]}"'}},
+        corpus_command='echo "${arr[$(rm -rf /)]}"',
+    ),
+    KnownGap(
         name="time before a compound command",
         reason="`time ( ... )` and `time { ...; }`: the compound command's commands are never found",
         pattern=re.compile(r"\btime\s+(-p\s+)?[({]"),

@@ -3,9 +3,10 @@
 A command is identified by the offset of its name (its first word) in the
 source: exact, and neutral between parsers. Only simple commands with a name
 count; assignment-only and redirect-only commands run nothing by name.
-`time` is a reserved word to bash and to mvdan/sh, a plain word to
-tree-sitter-bash and bashlex; the adapters skip it so all three agree on what
-`time make` runs.
+`time` at the very start of a command is a reserved word to bash and to
+mvdan/sh, a plain word to tree-sitter-bash and bashlex; the adapters skip it
+there so all three agree on what `time make` runs (after an assignment or a
+redirect it is an ordinary command name, as in `FOO=1 time make`).
 """
 
 from __future__ import annotations
@@ -37,8 +38,9 @@ def tree_sitter_commands(source: str) -> frozenset[int]:
     offsets = set()
     for node in walk(result.script):
         if type(node) is ast.SimpleCommand and node.words:
-            names = [word for word in node.words if word.source not in _RESERVED_PREFIXES] or node.words[-1:]
-            offsets.add(names[0].span.start)
+            first = node.words[0]
+            keyword = first.source in _RESERVED_PREFIXES and first.span.start == node.span.start
+            offsets.add(node.words[1 if keyword and len(node.words) > 1 else 0].span.start)
         elif type(node) is ast.TestClause and _is_single_bracket_test(source, node.span.start):
             offsets.add(node.span.start)
     return frozenset(offsets)
@@ -112,6 +114,8 @@ class _BashlexCommands(bashlex.ast.nodevisitor):  # type: ignore[misc]
         self.offsets: set[int] = set()
 
     def visitcommand(self, node: Any, parts: list[Any]) -> None:
-        names = [part for part in parts if part.kind == "word" and part.word not in _RESERVED_PREFIXES]
+        names = [part for part in parts if part.kind == "word"]
+        if names and names[0] is parts[0] and names[0].word in _RESERVED_PREFIXES:
+            names = names[1:]
         if names:
             self.offsets.add(names[0].pos[0])
