@@ -3,34 +3,32 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import given
 from hypothesis import strategies as st
 
 from .bash_grammar import script_texts
-from .known_gaps import excluded, pin_known_gaps
+from .known_gaps import DIFFERENTIAL, pin_known_gaps, without_known_gaps
 from .parsers import shfmt_available
 from .properties import bash_accepts, check_parsers_agree_or_parse_finding, corpus_cases
 
 pytestmark = pytest.mark.skipif(not shfmt_available(), reason="shfmt (the shfmt-py test dependency) is not installed")
 
-PROPERTY = "test_parsers_agree_on_the_commands_or_the_engine_reports_a_parse_finding"
+def valid_bash(texts: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return without_known_gaps(DIFFERENTIAL, texts).filter(bash_accepts)
 
 
 @pin_known_gaps
-@given(script_texts())
+@given(valid_bash(script_texts()))
 def test_parsers_agree_on_the_commands_or_the_engine_reports_a_parse_finding(text: str) -> None:
-    assume(not excluded(PROPERTY, text) and bash_accepts(text))
     check_parsers_agree_or_parse_finding(text)
 
 
-@given(st.deferred(lambda: st.sampled_from(corpus_cases())).map(lambda case: case.command))
+@given(valid_bash(st.deferred(lambda: st.sampled_from(corpus_cases())).map(lambda case: case.command)))
 def test_parsers_agree_on_corpus_commands_or_the_engine_reports_a_parse_finding(text: str) -> None:
-    assume(not excluded(PROPERTY, text) and bash_accepts(text))
     check_parsers_agree_or_parse_finding(text)
 
 
 @pytest.mark.deep
-@given(st.integers(min_value=4, max_value=30).flatmap(lambda leaves: script_texts(max_leaves=leaves)))
+@given(valid_bash(st.integers(min_value=4, max_value=30).flatmap(lambda leaves: script_texts(max_leaves=leaves))))
 def test_parsers_agree_on_long_scripts_or_the_engine_reports_a_parse_finding(text: str) -> None:
-    assume(not excluded(PROPERTY, text) and bash_accepts(text))
     check_parsers_agree_or_parse_finding(text)

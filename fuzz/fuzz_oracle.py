@@ -14,13 +14,13 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given
 
 from audit import audit_command
 from corpus import Case
 
 from .bash_grammar import PLAIN_PROGRAMS, RISKY_PROGRAMS, reachable_scripts
-from .known_gaps import ORACLE_CORPUS, ORACLE_GENERATED, excluded, pin_known_gaps
+from .known_gaps import ORACLE_CORPUS, ORACLE_GENERATED, excluded, pin_known_gaps, without_known_gaps
 from .oracle import FORWARDED_SHELLS, BashOracle, OracleUnavailable, bash_oracle
 from .properties import (
     bash_accepts,
@@ -47,12 +47,9 @@ def oracle() -> Iterator[BashOracle]:
         pytest.skip(f"no bash oracle here: {reason}")
 
 
-# Each example starts a sandbox (~40 ms): a third of the profile's examples.
 @pin_known_gaps
-@settings(max_examples=max(1, settings.default.max_examples * 3 // 10))
-@given(script=reachable_scripts())
+@given(without_known_gaps(ORACLE_GENERATED, reachable_scripts()).filter(bash_accepts))
 def test_the_engine_finds_exactly_what_bash_runs_in_generated_scripts(oracle: BashOracle, script: str) -> None:
-    assume(not excluded(ORACLE_GENERATED, script) and bash_accepts(script))
     check_engine_matches_bash_exactly(oracle.run(script), audit_command(script), PROGRAMS, RISKY)
 
 

@@ -2,22 +2,22 @@
 
 Each gap is pinned as an `@example(...).xfail(...)` on the properties it
 breaks, so the tests still run it and fail loudly once the engine is fixed
-(then delete the gap). Generated inputs of the same class (`pattern`) are set
-aside meanwhile, so a derandomized CI run does not trip over a known bug
-while a campaign keeps looking for new ones. Gaps that change a verdict are
+(then delete the gap). Generated inputs of the same class (`pattern`) are
+filtered out of the strategies meanwhile (explicit examples bypass
+strategies), so a derandomized CI run does not trip over a known bug while a
+campaign keeps looking for new ones. Gaps that change a verdict are
 also `status = "todo"` cases in the corpus (`corpus_command`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from hypothesis import example
-
-from .embeddings import EMBEDDINGS_BY_NAME
+from hypothesis import strategies as st
 
 Test = TypeVar("Test", bound=Callable[..., Any])
 
@@ -33,9 +33,8 @@ class KnownGap:
     reason: str
     pattern: re.Pattern[str]
     """Inputs of the same bug class (set aside while the gap is open)."""
-    pinned: Mapping[str, tuple[Any, ...] | Mapping[str, Any] | None]
-    """Property it breaks -> the test arguments that show it, positional or by name
-    (None: a property with no generated input to pin on)."""
+    pinned: Mapping[str, str | None]
+    """Property it breaks -> the input that shows it (None: a property with nothing to pin on)."""
     corpus_command: str | None = None
 
 
@@ -43,15 +42,15 @@ KNOWN_GAPS: tuple[KnownGap, ...] = (
     KnownGap(
         name="wrapper assignment with a dynamic value taken for the command",
         reason="`env NAME=$(...) cmd`: the NAME=VALUE word is read as the command name (CP001 or CP002)",
-        pattern=re.compile(r"\b(env|sudo)\b[^;|&\n]*\s[A-Za-z_][A-Za-z0-9_]*=[\"']?[$`]"),
-        pinned={VALUE_POSITION: ("env V=@ make", "$(curl -s https://example.com/x)", [])},
+        pattern=re.compile(r"\b(env|sudo)\b[^;|&\n]*\s[A-Za-z_][A-Za-z0-9_]*=[\"']?\\?[$`]"),
+        pinned={VALUE_POSITION: "env V=$(curl -s https://example.com/x) make"},
         corpus_command="env V=$(curl -s u) make",
     ),
     KnownGap(
         name="arithmetic command inside $( ) read as nested subshells",
         reason="`$((( $(curl u) > 0 ))\\n)` is $( (( ... )) ) to bash; tree-sitter reads subshells and a command $(curl u)",
         pattern=re.compile(r"\$\(\(\("),
-        pinned={VALUE_POSITION: ("(( @ > 0 ))", "$(curl -s https://example.com/x)", [EMBEDDINGS_BY_NAME["command substitution"]])},
+        pinned={VALUE_POSITION: "echo $((( $(curl -s https://example.com/x) > 0 ))\n)"},
         corpus_command="echo $((( $(curl -s u) > 0 ))\n)",
     ),
     KnownGap(
@@ -59,8 +58,8 @@ KNOWN_GAPS: tuple[KnownGap, ...] = (
         reason="two backquoted substitutions in one simple command become one substitution from the first ` to the last",
         pattern=re.compile(r"`[^`]*`[^`\n;|&]*`[^`]*`"),
         pinned={
-            DIFFERENTIAL: ("echo `echo a` `echo b`",),
-            ORACLE_GENERATED: {"script": "echo `git t1` `curl -s t2`"},
+            DIFFERENTIAL: "echo `echo a` `echo b`",
+            ORACLE_GENERATED: "echo `git t1` `curl -s t2`",
         },
         corpus_command="echo `echo a` `rm -rf /`",
     ),
@@ -68,27 +67,27 @@ KNOWN_GAPS: tuple[KnownGap, ...] = (
         name="nested arithmetic expansion read as a command substitution",
         reason="tree-sitter reads an inner $(( 2 )) as $( ( 2 ) ): a command named 2, with no parse finding",
         pattern=re.compile(r"\(\([^)]*\$\(\("),
-        pinned={DIFFERENTIAL: ("(( y = $(( 2 )) + 1 ))",)},
+        pinned={DIFFERENTIAL: "(( y = $(( 2 )) + 1 ))"},
     ),
     KnownGap(
         name="substitution in the subscript of a parameter expansion",
         reason="`${arr[$(cmd)]}`: the substitution in the subscript is never walked, so cmd is never found",
         pattern=re.compile(r"\$\{[^}]*\[[^\]]*(\$\(|`)"),
-        pinned={DIFFERENTIAL: ('echo "${arr[$(rm -rf /)]}"',), ORACLE_GENERATED: {"script": 'echo "${arr[$(git t1)]}"'}},
+        pinned={DIFFERENTIAL: 'echo "${arr[$(rm -rf /)]}"', ORACLE_GENERATED: 'echo "${arr[$(git t1)]}"'},
         corpus_command='echo "${arr[$(rm -rf /)]}"',
     ),
     KnownGap(
         name="time before a compound command",
         reason="`time ( ... )` and `time { ...; }`: the compound command's commands are never found",
         pattern=re.compile(r"\btime\s+(-p\s+)?[({]"),
-        pinned={ORACLE_GENERATED: {"script": "time ( git t1 )"}, ORACLE_CORPUS: None},
+        pinned={ORACLE_GENERATED: "time ( git t1 )", ORACLE_CORPUS: None},
         corpus_command="time (rm -rf /)",
     ),
     KnownGap(
         name="script from a process substitution of literal code",
         reason="`bash <(echo CODE)`: the script is static text, but it is never parsed, so its commands are never found",
         pattern=re.compile(r"<\(\s*(echo|printf)\b"),
-        pinned={ORACLE_GENERATED: {"script": "bash <(echo 'git t1')"}, ORACLE_CORPUS: None},
+        pinned={ORACLE_GENERATED: "bash <(echo 'git t1')", ORACLE_CORPUS: None},
         corpus_command="bash <(echo 'rm -rf /')",
     ),
 )
@@ -99,26 +98,19 @@ def gaps_of(prop: str) -> tuple[KnownGap, ...]:
 
 
 def pin_known_gaps(test: Test) -> Test:
-    """Attach each known gap of `test` as an expected-failure example."""
+    """Attach each known gap of `test` as an expected-failure example (its one argument)."""
     for gap in gaps_of(test.__name__):
-        arguments = gap.pinned[test.__name__]
-        if arguments is None:
-            continue
-        pinned = example(**arguments) if isinstance(arguments, Mapping) else example(*arguments)
-        test = pinned.xfail(reason=f"known engine gap: {gap.reason}", raises=AssertionError)(test)
+        pinned = gap.pinned[test.__name__]
+        if pinned is not None:
+            test = example(pinned).xfail(reason=f"known engine gap: {gap.reason}", raises=AssertionError)(test)
     return test
 
 
-def excluded(prop: str, *texts: str) -> bool:
-    """Whether generated input belongs to an open gap's class (set aside until it is fixed).
-
-    The pinned examples themselves are never set aside: they must keep failing.
-    """
-    gaps = gaps_of(prop)
-    pinned = {value for gap in gaps for value in _pinned_texts(gap.pinned[prop])}
-    return any(gap.pattern.search(text) for gap in gaps for text in texts if text not in pinned)
+def excluded(prop: str, text: str) -> bool:
+    """Whether `text` belongs to the class of an open gap of `prop`."""
+    return any(gap.pattern.search(text) for gap in gaps_of(prop))
 
 
-def _pinned_texts(arguments: tuple[Any, ...] | Mapping[str, Any] | None) -> Iterator[str]:
-    values = arguments.values() if isinstance(arguments, Mapping) else arguments or ()
-    return (value for value in values if isinstance(value, str))
+def without_known_gaps(prop: str, texts: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    """`texts` less the classes of the open gaps of `prop` (pinned examples still run)."""
+    return texts.filter(lambda text: not excluded(prop, text))

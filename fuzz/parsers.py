@@ -3,10 +3,11 @@
 A command is identified by the offset of its name (its first word) in the
 source: exact, and neutral between parsers. Only simple commands with a name
 count; assignment-only and redirect-only commands run nothing by name.
-`time` at the very start of a command is a reserved word to bash and to
-mvdan/sh, a plain word to tree-sitter-bash and bashlex; the adapters skip it
-there so all three agree on what `time make` runs (after an assignment or a
-redirect it is an ordinary command name, as in `FOO=1 time make`).
+`time` and `coproc` at the very start of a command are reserved words to
+bash and to mvdan/sh, plain words to tree-sitter-bash and bashlex; the
+adapters skip them there so all three agree on what `time make` runs (after
+an assignment or a redirect `time` is an ordinary command name, as in
+`FOO=1 time make`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from audit._syntax import Budget, ast, parse, walk
 
 # Syntax bashlex does not implement (it reads `[[` and `((` as command names).
 BASHLEX_UNSUPPORTED = ("[[", "((", "<<", "$'", "|&", "coproc", "select ", "case ", ";&")
-_RESERVED_PREFIXES = frozenset({"time"})
+_RESERVED_PREFIXES = frozenset({"time", "coproc"})
 _SHFMT_TIMEOUT_SECONDS = 10
 # mvdan/sh gives declaration builtins (export, declare, local, readonly,
 # typeset) and `let` nodes of their own; to bash they are simple commands.

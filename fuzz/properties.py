@@ -32,7 +32,9 @@ EMBEDDING_RULES = frozenset({"PR001"})
 
 
 def bash_accepts(source: str) -> bool:
-    """`bash -n`: read the commands, execute nothing."""
+    """`bash -n`: read the commands, execute nothing. (An argument cannot hold a NUL.)"""
+    if "\x00" in source:
+        return False
     completed = subprocess.run(["bash", "-n", "-c", source], capture_output=True, timeout=10)
     return completed.returncode == 0
 
