@@ -100,6 +100,7 @@ def _campaign_settings(prop: Property, examples: int) -> Property:
         phases=[Phase.generate, Phase.target, Phase.shrink],
         suppress_health_check=list(HealthCheck),
         print_blob=False,
+        report_multiple_bugs=False,
     )(prop.test)
     return Property(prop.name, configured, prop.needs_oracle)
 

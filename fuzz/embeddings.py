@@ -45,8 +45,9 @@ EMBEDDINGS: tuple[Embedding, ...] = (
     Embedding("bash -lc behind sudo", lambda payload: f"sudo -u root bash -lc {single_quoted(payload)}"),
     Embedding("sh -c behind timeout", lambda payload: f"timeout 30 sh -c {single_quoted(payload)}"),
     Embedding("eval", lambda payload: f"eval {single_quoted(payload)}"),
-    Embedding("command substitution", lambda payload: f"echo $({payload}\n)"),
-    Embedding("assigned substitution", lambda payload: f"out=$({payload}\n)"),
+    # `$( ` with a space: `$((` would open an arithmetic expansion.
+    Embedding("command substitution", lambda payload: f"echo $( {payload}\n)"),
+    Embedding("assigned substitution", lambda payload: f"out=$( {payload}\n)"),
     Embedding("heredoc into bash", lambda payload: f"bash <<'OUTER_EOF'\n{payload}\nOUTER_EOF"),
     Embedding("find -exec sh -c", lambda payload: f"find . -exec sh -c {single_quoted(payload)} \\;"),
     Embedding("trap", lambda payload: f"trap {single_quoted(payload)} EXIT"),
@@ -61,10 +62,23 @@ EMBEDDINGS: tuple[Embedding, ...] = (
 EMBEDDINGS_BY_NAME = {embedding.name: embedding for embedding in EMBEDDINGS}
 
 
+# A wrapper runs a program; `sudo export X=1` runs nothing bash would run itself.
+SHELL_BUILTINS = frozenset(
+    {
+        "alias", "bg", "bind", "break", "builtin", "cd", "command", "continue", "declare", "dirs", "disown",
+        "enable", "eval", "exec", "exit", "export", "fc", "fg", "getopts", "hash", "jobs", "let", "local",
+        "mapfile", "popd", "pushd", "read", "readarray", "readonly", "return", "set", "shift", "shopt",
+        "source", ".", "trap", "typeset", "ulimit", "umask", "unalias", "unset", "wait",
+    }
+)  # fmt: skip
+
+
 def is_simple_command(source: str) -> bool:
-    """One simple command with a name and no leading assignments: something a wrapper can run."""
+    """One simple command running a program, with no leading assignments: something a wrapper can run."""
     script = parse(source, budget=Budget(10.0)).script
     if len(script.statements) != 1 or script.statements[0].background:
         return False
     command = script.statements[0].command
-    return type(command) is ast.SimpleCommand and bool(command.words) and not command.assignments
+    if type(command) is not ast.SimpleCommand or not command.words or command.assignments:
+        return False
+    return command.words[0].source not in SHELL_BUILTINS

@@ -29,6 +29,7 @@ HARMLESS_PREFIXES = ("true; ", "cd /tmp && ", ": ; ", "echo start; ", "set -e\n"
 # A substitution in value position passes by itself; these embeddings add
 # findings of their own (sudo warns), nothing else may appear.
 EMBEDDING_RULES = frozenset({"PR001"})
+_ANALYSIS_LIMITS = frozenset({"IN003", "IN004", "IN005"})
 
 
 def bash_accepts(source: str) -> bool:
@@ -74,9 +75,12 @@ def check_total_and_bounded(source: str, policy: Policy | None = None) -> Verdic
 
 
 def check_stays_blocked(payload_rules: frozenset[str], embedded: str) -> None:
-    """Embedded where bash runs it, a blocked payload stays blocked by the same rules."""
+    """Embedded where bash runs it, a blocked payload stays blocked by the same rules
+    (or by an analysis limit: too long, too slow or nested too deep to judge)."""
     verdict = audit_command(embedded)
     assert verdict.decision is Decision.BLOCK, f"{embedded!r} is {verdict.decision.value} {list(verdict.rule_ids)}"
+    if set(verdict.rule_ids) & _ANALYSIS_LIMITS:
+        return
     lost = payload_rules - set(verdict.rule_ids)
     assert not lost, f"{embedded!r} lost {sorted(lost)} (has {list(verdict.rule_ids)})"
 
