@@ -6,9 +6,9 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 
+from .._model import Span
 from .._policy import InterpreterSpec, Tables, WrapperSpec
 from ._normalize import basename
-from .._model import Span
 from ._subjects import Arg
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
 from .._budget import Budget
 from .._model import CommandRecord, Position, Span
@@ -46,30 +46,34 @@ _OUTPUT_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
 _PRODUCES_UNTRUSTED_DATA = frozenset({Risk.FETCH, Risk.DECODE})
 
 
-class Sink(Protocol):
-    """Receives what the walk finds; the rule engine implements it."""
+class Sink:
+    """Receives what the walk finds. This base ignores everything: it is what
+    a silent walk (working out how risky a substitution is) reports to. The
+    rule engine subclasses it."""
 
-    def command(self, subject: CommandSubject) -> None: ...
-    def redirect(self, subject: RedirectSubject) -> None: ...
-    def assignment(self, subject: AssignmentSubject) -> None: ...
-    def context(self, subject: ExecContextSubject) -> None: ...
-    def function(self, subject: FunctionSubject) -> None: ...
-    def loop(self, subject: LoopSubject) -> None: ...
-    def too_deep(self, span: Span, location: Location, label: str) -> None: ...
-    def parse_troubles(self, troubles: tuple[ParseTrouble, ...], location: Location) -> None: ...
+    def command(self, subject: CommandSubject) -> None:
+        """A simple command bash runs."""
 
+    def redirect(self, subject: RedirectSubject) -> None:
+        """A redirect of a simple or compound command."""
 
-class _SilentSink:
-    """Used while computing how risky a substitution is, ahead of its walk."""
+    def assignment(self, subject: AssignmentSubject) -> None:
+        """A variable assignment in any form."""
 
-    def command(self, subject: CommandSubject) -> None: ...
-    def redirect(self, subject: RedirectSubject) -> None: ...
-    def assignment(self, subject: AssignmentSubject) -> None: ...
-    def context(self, subject: ExecContextSubject) -> None: ...
-    def function(self, subject: FunctionSubject) -> None: ...
-    def loop(self, subject: LoopSubject) -> None: ...
-    def too_deep(self, span: Span, location: Location, label: str) -> None: ...
-    def parse_troubles(self, troubles: tuple[ParseTrouble, ...], location: Location) -> None: ...
+    def context(self, subject: ExecContextSubject) -> None:
+        """A place that executes data as code."""
+
+    def function(self, subject: FunctionSubject) -> None:
+        """A function definition, after its body was walked."""
+
+    def loop(self, subject: LoopSubject) -> None:
+        """A while/until loop, after its body was walked."""
+
+    def too_deep(self, span: Span, location: Location, label: str) -> None:
+        """Nested code past the depth limit (not walked)."""
+
+    def parse_troubles(self, troubles: tuple[ParseTrouble, ...], location: Location) -> None:
+        """What the parsers could not read in nested code."""
 
 
 class Frame(NamedTuple):
@@ -148,7 +152,7 @@ class Analyzer:
     def _silently(self, walk: Callable[[set[Risk]], None]) -> frozenset[Risk]:
         sink, records = self.sink, self.records
         functions, loops, cwd, downloads = self.functions, self.loops, self.cwd, dict(self.downloads)
-        self.sink, self.records, self.functions, self.loops = _SilentSink(), [], [], []
+        self.sink, self.records, self.functions, self.loops = Sink(), [], [], []
         risks: set[Risk] = set()
         try:
             walk(risks)

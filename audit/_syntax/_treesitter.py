@@ -25,7 +25,13 @@ from . import _ast as ast
 from ._errors import BudgetExceeded, ParseTrouble
 from ._origin import Origin
 from ._prepass import Prepared
-from ._words import ansi_c_decode, heredoc_node, unquoted_literals, unescape_backquoted, word_parts_from_text
+from ._words import (
+    ansi_c_decode,
+    heredoc_node,
+    unescape_backquoted,
+    unquoted_literals,
+    word_parts_from_text,
+)
 
 if TYPE_CHECKING:
     from ._session import ParseSession
