@@ -24,9 +24,10 @@ from .._model import Span
 from . import _ast as ast
 from ._errors import BudgetExceeded, ParseTrouble
 from ._origin import Origin
-from ._prepass import Prepared
+from ._prepass import Prepared, find_substitution_end
 from ._words import (
     ansi_c_decode,
+    double_quoted_parts,
     heredoc_node,
     unescape_backquoted,
     unquoted_literals,
@@ -563,6 +564,10 @@ class _Builder:
             parts.append(ast.Literal(decoded, True, self.origin.span(start, end)))
         elif kind in ("string", "translated_string"):
             self.string_parts(node, parts)
+        elif kind == "command_substitution" and self.misread_backquotes(node):
+            # tree-sitter reads `` `a` `b` `` as one substitution: re-read the text.
+            start, end = self.chars(node)
+            parts.extend(word_parts_from_text(self.text[start:end], self.origin.shifted(start), self.session))
         elif kind in _EXPANSION_NODES:
             parts.append(self.expansion(node, quoted=False))
         elif kind == "variable_assignment":
@@ -594,6 +599,11 @@ class _Builder:
         opening = text.find('"', start, end)
         cursor = (opening if opening >= 0 else start) + 1
         stop = end - 1 if end - 1 >= cursor and text[end - 1] == '"' else end
+        if "`" in text[cursor:stop]:
+            # Backquotes inside a string are misread as often as outside one.
+            content_origin = self.origin.shifted(cursor)
+            parts.extend(double_quoted_parts(text[cursor:stop], content_origin, self.session, heredoc=False))
+            return
         for child in node.children:
             if child.type not in _EXPANSION_NODES:
                 continue
@@ -606,6 +616,15 @@ class _Builder:
             cursor = child_end
         if stop > cursor:
             parts.append(self.quoted_literal(cursor, stop))
+
+    def misread_backquotes(self, node: Node) -> bool:
+        """A backquoted node whose real closing backquote comes before its end."""
+        start, end = self.chars(node)
+        while start < end and self.text[start] in " \t\n":
+            start += 1
+        if not self.text.startswith("`", start):
+            return False
+        return find_substitution_end(self.text, start, "`") < end
 
     def quoted_literal(self, start: int, end: int) -> ast.Literal:
         raw = self.text[start:end]
