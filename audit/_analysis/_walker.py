@@ -550,8 +550,12 @@ class Analyzer:
 
     def wrapper_assignments(self, unwrapped: Unwrapped, location: Location) -> None:
         for arg in unwrapped.assignments:
-            name, _, value = (arg.value or "").partition("=")
-            value_arg = Arg((value,), arg.source, arg.span, False, None)
+            if arg.value is None:
+                name = arg.source.partition("=")[0]
+                value_arg = Arg((), arg.source.partition("=")[2], arg.span, False, None)
+            else:
+                name, _, value = arg.value.partition("=")
+                value_arg = Arg((value,), arg.source, arg.span, False, None)
             self.sink.assignment(AssignmentSubject(name, value_arg, True, "env", arg.span, location))
 
     def redirects(
