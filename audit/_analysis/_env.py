@@ -17,9 +17,10 @@ from enum import Enum
 from .._syntax import ast
 from ._normalize import DEFAULT_IFS, HOME, MAX_CANDIDATES, normalize_word
 from ._static_output import static_output
-from ._subjects import Risk
+from ._subjects import Arg, Risk
 
 DECLARATION_BUILTINS = frozenset({"export", "declare", "typeset", "local", "readonly"})
+_ALL_POSITIONAL = frozenset({"@", "*", "#"})
 _READ_VALUE_OPTIONS = frozenset("adinNptu")
 _MAPFILE_VALUE_OPTIONS = frozenset("dnOsuCc")
 
@@ -62,17 +63,25 @@ class RiskOracle:
 class Env:
     """The variables of one script, layered over the enclosing script's."""
 
-    def __init__(self, script: ast.Script | None, parent: "Env | None", oracle: RiskOracle) -> None:
+    def __init__(
+        self,
+        script: ast.Script | None,
+        parent: "Env | None",
+        oracle: RiskOracle,
+        positional: tuple[Arg, ...] | None = None,
+    ) -> None:
         self._script = script
         self._parent = parent
         self._oracle = oracle
+        # `sh -c CODE a0 a1`: $0 is a0, $1 is a1, "$@" is a1...; None outside such code.
+        self._positional = positional
         self._bindings: dict[str, list[Binding]] | None = None
         self._candidates: dict[str, tuple[str, ...] | None] = {}
         self._taint: dict[str, bool] = {}
         self._in_progress: set[str] = set()
 
-    def child(self, script: ast.Script) -> "Env":
-        return Env(script, self, self._oracle)
+    def child(self, script: ast.Script, positional: tuple[Arg, ...] | None = None) -> "Env":
+        return Env(script, self, self._oracle, positional)
 
     @property
     def bindings(self) -> dict[str, list[Binding]]:
@@ -81,6 +90,8 @@ class Env:
         return self._bindings
 
     def candidates(self, name: str) -> tuple[str, ...] | None:
+        if self._positional is not None and (name.isdigit() or name in _ALL_POSITIONAL):
+            return _positional_value(self._positional, name)
         if name in self._candidates:
             return self._candidates[name]
         bindings = self.bindings.get(name)
@@ -122,9 +133,9 @@ class Env:
         values = self.candidates("IFS")
         return values[0] if values is not None and len(values) == 1 else None
 
-    def substitution_output(self, part: ast.CommandSubstitution) -> str | None:
+    def substitution_output(self, body: ast.Script) -> str | None:
         """`$(echo WORDS)` / `$(printf FORMAT ARGS)` with literal words: the output."""
-        statements = part.body.statements
+        statements = body.statements
         if len(statements) != 1 or statements[0].background:
             return None
         command = statements[0].command
@@ -166,6 +177,22 @@ class Env:
         for redirect in binding.redirects:
             risks |= oracle.redirect_risks(redirect, self)
         return frozenset(risks)
+
+
+def _positional_value(positional: tuple[Arg, ...], name: str) -> tuple[str, ...] | None:
+    """$0, $1..., "$@", "$*" and $# of a code string run with arguments."""
+    if name == "#":
+        return (str(max(len(positional) - 1, 0)),)
+    if name in ("@", "*"):
+        operands = positional[1:]
+        if any(arg.value is None for arg in operands):
+            return None
+        return (" ".join(arg.value for arg in operands),)  # type: ignore[misc]
+    index = int(name)
+    if index >= len(positional):
+        return ("",)
+    value = positional[index].value
+    return None if value is None else (value,)
 
 
 def split_assignment_word(word: ast.Word) -> tuple[str, ast.Word] | None:

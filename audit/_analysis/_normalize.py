@@ -32,7 +32,7 @@ class Bindings(Protocol):
     def candidates(self, name: str) -> tuple[str, ...] | None:
         """Possible literal values of `name`, or None when unknown."""
 
-    def substitution_output(self, part: ast.CommandSubstitution) -> str | None:
+    def substitution_output(self, body: ast.Script) -> str | None:
         """The output of a substitution known without running it (`$(echo rm)`)."""
 
     def field_separators(self) -> str | None:
@@ -86,14 +86,17 @@ def _normalize_general(word: ast.Word, bindings: Bindings) -> list[Arg]:
         if kind is ast.ParamExpansion:
             values = _parameter_values(part, bindings)  # type: ignore[arg-type]
         elif kind is ast.CommandSubstitution:
-            output = bindings.substitution_output(part)  # type: ignore[arg-type]
+            output = bindings.substitution_output(part.body)  # type: ignore[union-attr]
             values = None if output is None else (output,)
         else:
             values = None
         if values is None:
             return [_dynamic(word)]
         separators = bindings.field_separators()
-        if not part.quoted and any(_splits(value, separators) for value in values):  # type: ignore[union-attr]
+        # "$@" is one field per argument even when quoted; splitting the
+        # joined arguments is the approximation (an argument with a blank splits).
+        splits_anyway = kind is ast.ParamExpansion and part.name in ("@", "*")  # type: ignore[union-attr]
+        if (not part.quoted or splits_anyway) and any(_splits(value, separators) for value in values):  # type: ignore[union-attr]
             if len(values) != 1 or separators is None:
                 return [_dynamic(word)]
             pieces = _split_fields(values[0], separators)

@@ -624,7 +624,10 @@ class Analyzer:
         invocation = read_invocation(spec, args)
         if invocation.code is not None:
             label = f"{name} {invocation.code_option}"
-            self.code_string(ContextKind.CODE_STRING, label, (invocation.code,), spec.language, frame, risks)
+            positional = _after(args, invocation.code) if spec.is_shell else None
+            self.code_string(
+                ContextKind.CODE_STRING, label, (invocation.code,), spec.language, frame, risks, positional
+            )
         elif invocation.script is not None:
             self.script_operand(name, invocation.script, span, frame, stdin, risks, spec)
         if invocation.reads_stdin:
@@ -647,6 +650,7 @@ class Analyzer:
                 self.stdin_code(spec, name, stdin, span, frame, risks)
             return
         parts = script.word.parts if script.word is not None else ()
+        self.printed_script(name, parts, frame, risks, spec)
         dynamic = tuple(
             self.dynamic_part(part, frame) for part in parts if type(part) is ast.ProcessSubstitution
         )
@@ -656,6 +660,23 @@ class Analyzer:
                 ContextKind.SCRIPT_SUBSTITUTION, f"{name} <(...)", language, span, frame.location, dynamic
             )
             self.sink.context(subject)
+
+    def printed_script(
+        self,
+        name: str,
+        parts: tuple[ast.WordPart, ...],
+        frame: Frame,
+        risks: set[Risk],
+        spec: InterpreterSpec | None,
+    ) -> None:
+        """`bash <(echo 'rm -rf /')`: a script whose text `echo`/`printf` prints is audited."""
+        if len(parts) != 1 or type(parts[0]) is not ast.ProcessSubstitution or (spec is not None and not spec.is_shell):
+            return
+        substitution = parts[0]
+        output = frame.env.substitution_output(substitution.body)  # type: ignore[union-attr]
+        if output is not None:
+            origin = Origin.derived_from(substitution.span)
+            self.recurse(output, origin, f"{name} <(...)", substitution.span, frame, risks)
 
     def stdin_code(
         self, spec: InterpreterSpec, name: str, stdin: Stdin | None, span: Span, frame: Frame, risks: set[Risk]
@@ -673,6 +694,7 @@ class Analyzer:
             return
         dynamic = tuple(self.dynamic_part(part, frame) for part in stdin.parts if type(part) is not ast.Literal)
         if stdin.kind is StdinKind.PROCESS_SUBSTITUTION:
+            self.printed_script(name, stdin.parts, frame, risks, spec)
             label = f"{name} < <(...)"
             self.sink.context(
                 ExecContextSubject(ContextKind.SCRIPT_SUBSTITUTION, label, spec.language, stdin.span, location, dynamic)
@@ -694,7 +716,12 @@ class Analyzer:
         language: str,
         frame: Frame,
         risks: set[Risk],
+        positional: tuple[Arg, ...] | None = None,
     ) -> None:
+        """Code in a string: judge its run-time parts, audit its literal shell.
+
+        `positional` are the words after a `-c` string, bound to $0, $1...
+        """
         span = Span(args[0].span.start, args[-1].span.end)
         dynamic: list[DynamicPart] = []
         for arg in args:
@@ -707,7 +734,7 @@ class Analyzer:
         if language == "shell":
             for variant in _candidate_variants(args):
                 code, origin = _code_text(variant, frame.env)
-                self.recurse(code, origin, label, span, frame, risks)
+                self.recurse(code, origin, label, span, frame, risks, positional)
 
     def dynamic_part(self, part: ast.WordPart, frame: Frame) -> DynamicPart:
         env = frame.env
@@ -721,7 +748,16 @@ class Analyzer:
         risks = self._silently(lambda found: self.parts((part,), self._silent_frame(env), found, Position.VALUE))
         return DynamicPart(part.span, _part_source(part), risks, None, Risk.TAINT in risks)
 
-    def recurse(self, code: str, origin: Origin, label: str, span: Span, frame: Frame, risks: set[Risk]) -> None:
+    def recurse(
+        self,
+        code: str,
+        origin: Origin,
+        label: str,
+        span: Span,
+        frame: Frame,
+        risks: set[Risk],
+        positional: tuple[Arg, ...] | None = None,
+    ) -> None:
         """Parse shell code found in a context and walk it one level deeper."""
         if not code.strip():
             return
@@ -729,7 +765,7 @@ class Analyzer:
             self.sink.too_deep(span, frame.location, label)
             return
         result = self.parse_code(code, origin)
-        child_env = frame.env.child(result.script)
+        child_env = frame.env.child(result.script, positional)
         child = frame.nested_code(label, child_env)
         if result.troubles:
             self.sink.parse_troubles(result.troubles, child.location)
@@ -790,12 +826,23 @@ class Analyzer:
             unwrapped = unwrap(command, self.tables)
             argv = unwrapped.argv
             name_arg = argv[unwrapped.index] if unwrapped.index < len(argv) else None
-            names, source, evidence = self.command_names(name_arg, frozenset(), frame.env)
+            name_risks = frozenset()
+            if name_arg is not None and name_arg.word is not None:
+                name_risks = self.part_risks(name_arg.word.parts, child, Position.COMMAND)
+            names, source, evidence = self.command_names(name_arg, name_risks, frame.env)
             self.records.append(
                 CommandRecord(tuple(arg.display() for arg in argv), span, child.location.position, child.location.path)
             )
             if name_arg is not None:
                 self.run_command(argv, unwrapped.index, names, source, evidence, unwrapped, span, child, None, risks)
+
+
+def _after(args: tuple[Arg, ...], code: Arg) -> tuple[Arg, ...]:
+    """The arguments after the code string (`sh -c CODE $0 $1...`)."""
+    for position, arg in enumerate(args):
+        if arg is code:
+            return args[position + 1 :]
+    return ()
 
 
 def _has_flag(arg: Arg, flags: frozenset[str]) -> bool:
