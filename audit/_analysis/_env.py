@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from .._syntax import ast
 from ._normalize import DEFAULT_IFS, HOME, MAX_CANDIDATES, normalize_word
@@ -214,8 +215,18 @@ def split_assignment_word(word: ast.Word) -> tuple[str, ast.Word] | None:
 
 def collect_bindings(script: ast.Script) -> dict[str, list[Binding]]:
     collector = _Collector()
-    collector.script(script, ())
+    collector.script(script, _NO_INPUT)
     return collector.bindings
+
+
+class _Input(NamedTuple):
+    """What feeds standard input where a `read` sits: earlier pipeline stages, redirects."""
+
+    feeders: tuple[ast.Command, ...]
+    redirects: tuple[ast.Redirect, ...]
+
+
+_NO_INPUT = _Input((), ())
 
 
 class _Collector:
@@ -226,18 +237,18 @@ class _Collector:
         if name:
             self.bindings.setdefault(name, []).append(binding)
 
-    def script(self, script: ast.Script, feeders: tuple[ast.Command, ...]) -> None:
+    def script(self, script: ast.Script, stdin: _Input) -> None:
         for statement in script.statements:
-            self.command(statement.command, feeders)
+            self.command(statement.command, stdin)
 
-    def command(self, command: ast.Command, feeders: tuple[ast.Command, ...]) -> None:
+    def command(self, command: ast.Command, stdin: _Input) -> None:
         kind = type(command)
         if kind is ast.SimpleCommand:
-            self.simple(command, feeders)  # type: ignore[arg-type]
+            self.simple(command, stdin)  # type: ignore[arg-type]
         elif kind is ast.Pipeline:
             stages = command.commands  # type: ignore[union-attr]
             for index, stage in enumerate(stages):
-                self.command(stage, feeders + stages[:index])
+                self.command(stage, _Input(stdin.feeders + stages[:index], stdin.redirects))
         elif kind is ast.ForLoop:
             items = command.items  # type: ignore[union-attr]
             if items is None:
@@ -245,16 +256,18 @@ class _Collector:
             else:
                 self.add(command.variable, Binding(BindingKind.ITEMS, items))  # type: ignore[union-attr]
                 self.words(items)
-            self.script(command.body, feeders)  # type: ignore[union-attr]
+            self.script(command.body, stdin)  # type: ignore[union-attr]
         elif kind is ast.FunctionDefinition:
-            self.command(command.body, ())  # type: ignore[union-attr]
+            self.command(command.body, _NO_INPUT)  # type: ignore[union-attr]
         elif kind is ast.Redirected:
-            self.command(command.command, feeders)  # type: ignore[union-attr]
+            # `while read x; do ...; done < <(curl ...)`: the loop's input feeds its reads.
+            inherited = _Input(stdin.feeders, stdin.redirects + command.redirects)  # type: ignore[union-attr]
+            self.command(command.command, inherited)  # type: ignore[union-attr]
         else:
             for script in _child_scripts(command):
-                self.script(script, feeders)
+                self.script(script, stdin)
 
-    def simple(self, command: ast.SimpleCommand, feeders: tuple[ast.Command, ...]) -> None:
+    def simple(self, command: ast.SimpleCommand, stdin: _Input) -> None:
         for assignment in command.assignments:
             if assignment.items is not None:
                 self.add(assignment.name, Binding(BindingKind.UNKNOWN))
@@ -281,7 +294,7 @@ class _Collector:
                 if split is not None:
                     self.add(split[0], Binding(BindingKind.VALUE, (split[1],)))
         elif name in ("read", "mapfile", "readarray"):
-            binding = Binding(BindingKind.READ, (), feeders, command.redirects)
+            binding = Binding(BindingKind.READ, (), stdin.feeders, stdin.redirects + command.redirects)
             for target in _read_targets(name, command.words[1:]):
                 self.add(target, binding)
         elif name == "printf":
@@ -297,7 +310,7 @@ class _Collector:
         for part in parts:
             kind = type(part)
             if kind is ast.CommandSubstitution or kind is ast.ProcessSubstitution:
-                self.script(part.body, ())  # type: ignore[union-attr]
+                self.script(part.body, _NO_INPUT)  # type: ignore[union-attr]
             elif kind is ast.ParamExpansion:
                 self.words(part.argument)  # type: ignore[union-attr]
             elif kind is ast.ArithmeticExpansion:

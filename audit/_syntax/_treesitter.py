@@ -672,7 +672,13 @@ class _Builder:
             field = node.field_name_for_child(index)
             if kind in ("${", "}"):
                 continue
-            if not seen_name and kind in ("variable_name", "special_variable_name", "subscript"):
+            if not seen_name and kind == "subscript":
+                # `${arr[$(cmd)]}`: the array's name; the index is expanded like an argument.
+                name_node = child.child_by_field_name("name")
+                name = self.source(name_node) if name_node is not None else self.source(child)
+                argument_nodes.extend(c for c in child.children_by_field_name("index"))
+                seen_name = True
+            elif not seen_name and kind in ("variable_name", "special_variable_name"):
                 name = self.source(child)
                 seen_name = True
             elif field == "operator" or not child.is_named:
