@@ -22,6 +22,7 @@ HOME = "~"
 MAX_CANDIDATES = 16
 
 _GLOB_CHARS = frozenset("*?[")
+_USER_NAME = re.compile(r"^[a-z_][a-z0-9_-]*\$?$")
 _BRACE = re.compile(r"\{([^{}]*)\}")
 _SEQUENCE = re.compile(r"^(-?\d+)\.\.(-?\d+)$|^([A-Za-z])\.\.([A-Za-z])$")
 
@@ -57,7 +58,7 @@ def normalize_word(word: ast.Word, bindings: Bindings) -> list[Arg]:
         literal = parts[0]
         text = literal.text
         if literal.quoted:
-            return [Arg((text,), word.source, word.span, False, word)]
+            return [Arg((_literal_tilde(text),), word.source, word.span, False, word)]
         if text[:1] != "~" and "{" not in text and not (_GLOB_CHARS & set(text)):
             return [Arg((text,), word.source, word.span, False, word)]
     return _normalize_general(word, bindings)
@@ -72,9 +73,9 @@ def _normalize_general(word: ast.Word, bindings: Bindings) -> list[Arg]:
         kind = type(part)
         if kind is ast.Literal:
             text = part.text  # type: ignore[union-attr]
+            if index == 0 and text[:1] == "~":
+                text = _tilde_prefix(text, part.quoted, word.parts[1:])  # type: ignore[union-attr]
             if not part.quoted:  # type: ignore[union-attr]
-                if index == 0 and text[:1] == "~":
-                    text = _expand_tilde(text)
                 if _GLOB_CHARS & set(text):
                     pattern = True
                 if "{" in text:
@@ -145,10 +146,29 @@ def _split_fields(value: str, separators: str) -> list[str]:
     return [field for field in re.split(pattern, value) if field]
 
 
-def _expand_tilde(text: str) -> str:
-    if text == "~" or text.startswith("~/"):
+def _tilde_prefix(text: str, quoted: bool, rest: tuple[ast.WordPart, ...]) -> str:
+    """A word starting with `~`: the home, another user's home, or a literal `~`.
+
+    Bash expands the tilde prefix (up to the first unquoted `/`) only when no
+    character of it is quoted: `~"/"` and `"~"` are a directory named `~`.
+    """
+    if quoted:
+        return _literal_tilde(text)
+    prefix, slash, _ = text.partition("/")
+    if not slash and rest:
+        return _literal_tilde(text)
+    if prefix == "~":
         return HOME + text[1:]
-    return text
+    user = prefix[1:]
+    if _USER_NAME.match(user):
+        home = "/root" if user == "root" else f"/home/{user}"
+        return home + text[len(prefix) :]
+    return _literal_tilde(text)
+
+
+def _literal_tilde(text: str) -> str:
+    """A literal leading `~` names a file in the working directory, not the home."""
+    return "./" + text if text[:1] == HOME else text
 
 
 def _escape_glob(text: str) -> str:
@@ -235,7 +255,9 @@ def clean_path(value: str) -> str:
         if segments[:2] == ["home", HOME]:
             return "/".join([HOME] + segments[2:])
         return "/" + "/".join(segments)
-    return "/".join(segments) or "."
+    relative = "/".join(segments) or "."
+    # A file literally named `~` must not read as the home after clean-up.
+    return "./" + relative if relative[:1] == HOME else relative
 
 
 def span_of(args: Iterable[Arg], default: Span) -> Span:

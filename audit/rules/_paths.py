@@ -11,17 +11,35 @@ from fnmatch import fnmatchcase
 from .._analysis import HOME, Arg, CommandSubject, RedirectSubject, clean_path
 
 _MAX_MEMO = 4096
+# A relative path this many `..` deep climbs to / from any plausible agent
+# working directory (/home/user/project/sub is four deep).
+CLIMB_TO_ROOT = 4
 
 # Redirect targets that are not files: writing to them touches nothing.
 HARMLESS_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero"})
 
 
 def cleaned_values(arg: Arg, cwd: str | None = None) -> Iterator[str]:
-    """The argument's values as clean paths, relative ones resolved against `cwd` when known."""
+    """The argument's values as clean paths.
+
+    Relative ones are resolved against `cwd` when known; otherwise one that
+    climbs CLIMB_TO_ROOT levels is taken to reach `/`.
+    """
     for value in arg.values:
         if cwd is not None and not value.startswith(("/", HOME)):
             value = f"{cwd}/{value}"
-        yield clean_path(value)
+        cleaned = clean_path(value)
+        yield _climbed(cleaned) if cwd is None else cleaned
+
+
+def _climbed(path: str) -> str:
+    segments = path.split("/")
+    climbs = 0
+    while climbs < len(segments) and segments[climbs] == "..":
+        climbs += 1
+    if climbs < CLIMB_TO_ROOT:
+        return path
+    return "/" + "/".join(segments[climbs:])
 
 
 def _home_variants(entry: str) -> tuple[str, ...]:
