@@ -71,6 +71,9 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped:
             index = len(argv)
             break
         index = parsed.index
+        if index < len(argv) and argv[index].value == "{":
+            # tree-sitter reads `time { cmd; }` as the words `time { cmd`.
+            index += 1
         if spec.joins_command and not parsed.exec_mode and index < len(argv):
             code.append(CodeArgument(spec.name, argv[index:]))
             index = len(argv)

@@ -40,7 +40,6 @@ from ._subjects import (
 _SHELL_VARIABLES = frozenset({"SHELL", "BASH"})
 _STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
 _FIND_EXEC_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
-_ENDLESS_CONDITIONS = {False: frozenset({":", "true"}), True: frozenset({"false"})}
 _DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
 _OUTPUT_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
 _PRODUCES_UNTRUSTED_DATA = frozenset({Risk.FETCH, Risk.DECODE})
@@ -247,13 +246,26 @@ class Analyzer:
     def pipeline(self, node: ast.Pipeline, frame: Frame, risks: set[Risk]) -> None:
         commands = node.commands
         piped = len(commands) > 1
+        feeders: list[str] = []
         for index, command in enumerate(commands):
             if index == 0:
                 self.command(command, frame.with_stdin(frame.stdin, piped), risks)
-                continue
-            feeder = Span(commands[0].span.start, commands[index - 1].span.end)
-            stdin = Stdin(StdinKind.PIPE, feeder, node.operators[index - 1] if index - 1 < len(node.operators) else "|")
-            self.command(command, frame.with_stdin(stdin, True), risks)
+            else:
+                feeder = Span(commands[0].span.start, commands[index - 1].span.end)
+                operator = node.operators[index - 1] if index - 1 < len(node.operators) else "|"
+                stdin = Stdin(StdinKind.PIPE, feeder, operator, feeders=tuple(feeders))
+                self.command(command, frame.with_stdin(stdin, True), risks)
+            feeders.extend(self.stage_names(command, frame.env))
+
+    def stage_names(self, command: ast.Command, env: Env) -> list[str]:
+        """The command a pipeline stage runs, when it is a simple command with a literal name."""
+        if type(command) is not ast.SimpleCommand or not command.words:  # type: ignore[union-attr]
+            return []
+        unwrapped = unwrap(tuple(normalize_words(command.words, env)), self.tables)  # type: ignore[union-attr]
+        if unwrapped.index >= len(unwrapped.argv):
+            return []
+        value = unwrapped.argv[unwrapped.index].value
+        return [basename(value)] if value else []
 
     def while_loop(self, node: ast.WhileLoop, frame: Frame, risks: set[Risk]) -> None:
         scope = _LoopScope([])
@@ -270,10 +282,15 @@ class Analyzer:
         if len(statements) != 1:
             return False
         command = statements[0].command
-        if type(command) is not ast.SimpleCommand or len(command.words) != 1:  # type: ignore[union-attr]
+        if type(command) is ast.TestClause:
+            operands = [arg.value for arg in normalize_words(command.words, env)]  # type: ignore[union-attr]
+            return not node.until and _constant_test(["test", *operands])
+        if type(command) is not ast.SimpleCommand:
             return False
-        fields = normalize_word(command.words[0], env)  # type: ignore[union-attr]
-        return len(fields) == 1 and fields[0].value in _ENDLESS_CONDITIONS[node.until]
+        argv = [arg.value for arg in normalize_words(command.words, env)]  # type: ignore[union-attr]
+        if node.until:
+            return argv == ["false"]
+        return argv in ([":"], ["true"]) or _constant_test(argv)
 
     def function(self, node: ast.FunctionDefinition, frame: Frame, risks: set[Risk]) -> None:
         scope = _FunctionScope(node.name, [])
@@ -835,6 +852,17 @@ class Analyzer:
             )
             if name_arg is not None:
                 self.run_command(argv, unwrapped.index, names, source, evidence, unwrapped, span, child, None, risks)
+
+
+def _constant_test(argv: list[str | None]) -> bool:
+    """`[ 1 ]` or `test x`: a one-operand test of a non-empty literal is always true."""
+    if argv[:1] == ["["] and argv[-1:] == ["]"]:
+        operands = argv[1:-1]
+    elif argv[:1] == ["test"]:
+        operands = argv[1:]
+    else:
+        return False
+    return len(operands) == 1 and bool(operands[0]) and not (operands[0] or "").startswith("-")
 
 
 def _after(args: tuple[Arg, ...], code: Arg) -> tuple[Arg, ...]:

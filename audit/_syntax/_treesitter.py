@@ -69,6 +69,7 @@ _WORD_NODES = frozenset(
     }
 )
 _PLAIN_WORD_NODES = frozenset({"word", "number"})
+_COMPOUND_NODES = frozenset({"subshell", "compound_statement", "if_statement", "while_statement", "for_statement"})
 _EXPANSION_NODES = frozenset(
     {"simple_expansion", "expansion", "command_substitution", "process_substitution", "arithmetic_expansion"}
 )
@@ -213,13 +214,19 @@ class _Builder:
         self.trouble(node, f"unexpected {node.type}")
         return self.error_region(node)
 
-    def simple_command(self, node: Node) -> ast.SimpleCommand:
+    def simple_command(self, node: Node) -> ast.Command:
         assignments: list[ast.Assignment] = []
         word_nodes: list[Node] = []
         redirects: list[ast.Redirect] = []
+        compounds: list[ast.Command] = []
         for child in node.children:
             kind = child.type
-            if kind == "variable_assignment":
+            if kind in _COMPOUND_NODES:
+                # `time (cmd)`: tree-sitter hangs the subshell on the `time` command.
+                compound = self.command(child)
+                if compound is not None:
+                    compounds.append(compound)
+            elif kind == "variable_assignment":
                 assignments.append(self.assignment(child))
             elif kind == "command_name":
                 word_nodes.extend(child.children)
@@ -230,7 +237,11 @@ class _Builder:
             elif kind == "ERROR":
                 self.trouble(child, "unreadable text inside a command")
                 word_nodes.extend(c for c in child.children if c.type in _WORD_NODES)
-        return ast.SimpleCommand(tuple(assignments), self.words(word_nodes), tuple(redirects), self.span(node))
+        simple = ast.SimpleCommand(tuple(assignments), self.words(word_nodes), tuple(redirects), self.span(node))
+        if not compounds:
+            return simple
+        statements = tuple(ast.Statement(command, False, command.span) for command in (simple, *compounds))
+        return ast.Group(ast.Script(statements, simple.span), simple.span)
 
     def declaration(self, node: Node) -> ast.SimpleCommand:
         """`export`/`declare`/`local`/`readonly`/`typeset`/`unset` as argv."""
@@ -741,7 +752,7 @@ class _Builder:
         stack = list(reversed(node.children))
         while stack:
             child = stack.pop()
-            if child.type in _WORD_NODES and child.type not in ("test_operator",):
+            if child.type in _WORD_NODES:
                 found.append(child)
             elif child.type not in ("[[", "]]", "[", "]"):
                 stack.extend(reversed(child.children))

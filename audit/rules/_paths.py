@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
 from .._analysis import HOME, Arg, CommandSubject, RedirectSubject, clean_path
+from .._syntax import ast
 
 _MAX_MEMO = 4096
 # A relative path this many `..` deep climbs to / from any plausible agent
@@ -119,6 +120,8 @@ def _path_table(entries: tuple[str, ...]) -> _PathTable:
 def path_is(arg: Arg, entries: tuple[str, ...], cwd: str | None = None) -> str | None:
     """The entry `arg` names (exactly, through a glob, or by home alias), if any."""
     table = _path_table(entries)
+    if not arg.values:
+        return _shape_names(arg, table.entries)
     if not table.may_name(arg):
         return None
     for value in cleaned_values(arg, cwd):
@@ -138,6 +141,29 @@ def _same_path(value: str, entry: str, value_is_pattern: bool) -> bool:
         # (`cat *`) names nothing here while the working directory is unknown.
         return _glob_match(entry.replace("*", "x"), value)
     return False
+
+
+_RUN_TIME = "\x00"
+
+
+def _shape_names(arg: Arg, entries: tuple[str, ...]) -> str | None:
+    """A run-time path (`/proc/$$/environ`) names an entry when each run-time
+    segment stands where the entry has a wildcard segment; other entries are
+    not assumed (`/etc/$f` is not /etc/shadow)."""
+    if arg.word is None:
+        return None
+    shape = "".join(part.text if type(part) is ast.Literal else _RUN_TIME for part in arg.word.parts)  # type: ignore[union-attr]
+    if not shape.startswith("/"):
+        return None
+    segments = shape.split("/")
+    for entry in entries:
+        wanted = entry.split("/")
+        if len(wanted) == len(segments) and all(
+            segment == glob or (segment == _RUN_TIME and glob == "*") or (_RUN_TIME not in segment and fnmatchcase(segment, glob))
+            for segment, glob in zip(segments, wanted, strict=True)
+        ):
+            return entry
+    return None
 
 
 def _glob_match(path: str, pattern: str) -> bool:
@@ -164,6 +190,18 @@ def path_under(arg: Arg, directories: tuple[str, ...], cwd: str | None = None) -
             if _same_path(head, directory, arg.pattern):
                 return directory
     return None
+
+
+def literal_prefix(arg: Arg) -> str:
+    """The literal text a run-time word starts with (`/dev/tcp/` of `/dev/tcp/$HOST/80`)."""
+    if arg.word is None:
+        return arg.value or ""
+    prefix: list[str] = []
+    for part in arg.word.parts:
+        if type(part) is not ast.Literal:
+            break
+        prefix.append(part.text)  # type: ignore[union-attr]
+    return "".join(prefix)
 
 
 def is_option(value: str | None) -> bool:
