@@ -14,6 +14,7 @@ from ._analysis import (
     Location,
     LoopSubject,
     RedirectSubject,
+    Sink,
 )
 from ._budget import Budget
 from ._model import Decision, Finding, Position, Severity, Span, Verdict
@@ -73,7 +74,7 @@ def _dispatch_for(policy: Policy) -> _Dispatch:
     return dispatch
 
 
-class _RuleRunner:
+class _RuleRunner(Sink):
     """The analysis sink: runs the rules each subject is for, keeps findings."""
 
     def __init__(self, source: str, policy: Policy) -> None:

@@ -74,6 +74,8 @@ class WrapperSpec:
     no_command: bool = False
     joins_command: bool = False
     permute: bool = False
+    command_options: frozenset[str] = frozenset()
+    starts_shell: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,6 +259,8 @@ _WRAPPER_KEYS = {
     "no_command",
     "joins_command",
     "permute",
+    "command_options",
+    "starts_shell",
 }
 
 
@@ -404,6 +408,8 @@ def _wrapper(reader: _Reader, name: str, previous: WrapperSpec | None) -> Wrappe
         no_command=reader.boolean("no_command", previous.no_command),
         joins_command=reader.boolean("joins_command", previous.joins_command),
         permute=reader.boolean("permute", previous.permute),
+        command_options=_options(reader, "command_options", previous.command_options),
+        starts_shell=reader.boolean("starts_shell", previous.starts_shell),
     )
 
 

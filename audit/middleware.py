@@ -21,11 +21,19 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
-from .hooks import DEFAULT_CONFIG, HookDecision, ShellAuditConfig, before_tool_call, thread_id_from
+from .hooks import (
+    DEFAULT_CONFIG,
+    HookDecision,
+    ShellAuditConfig,
+    before_tool_call,
+    thread_id_from,
+)
 
 try:
     from langchain.agents.middleware import AgentMiddleware
-    from langchain.tools.tool_node import ToolCallRequest  # langchain 1.0 exports it only here
+    from langchain.tools.tool_node import (
+        ToolCallRequest,  # langchain 1.0 exports it only here
+    )
     from langchain_core.messages import ToolCall, ToolMessage
     from langgraph.types import Command
 except ModuleNotFoundError as missing:

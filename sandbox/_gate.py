@@ -24,8 +24,8 @@ from authz import (
     AuthzRequest,
     AuthzRequestError,
     build_principal,
+    check_decision,
 )
-from authz._guardrail import check_decision
 from sandbox._interface import (
     Sandbox,
     SandboxAuthorizationError,

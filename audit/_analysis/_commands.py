@@ -6,9 +6,9 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 
+from .._model import Span
 from .._policy import InterpreterSpec, Tables, WrapperSpec
 from ._normalize import basename
-from .._model import Span
 from ._subjects import Arg
 
 
@@ -65,10 +65,15 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped:
         code.extend(parsed.code)
         if parsed.shell_option is not None:
             shell_option = f"{spec.name} {parsed.shell_option}"
-        if parsed.no_command or spec.no_command:
+        elif spec.starts_shell and not parsed.code and not parsed.command_mode:
+            shell_option = spec.name
+        if parsed.no_command or spec.no_command and not parsed.command_mode:
             index = len(argv)
             break
         index = parsed.index
+        if index < len(argv) and argv[index].value == "{":
+            # tree-sitter reads `time { cmd; }` as the words `time { cmd`.
+            index += 1
         if spec.joins_command and not parsed.exec_mode and index < len(argv):
             code.append(CodeArgument(spec.name, argv[index:]))
             index = len(argv)
@@ -94,6 +99,7 @@ class _WrapperOptions:
         self.code: list[CodeArgument] = []
         self.no_command = False
         self.exec_mode = False
+        self.command_mode = False
         self.shell_option: str | None = None
         self.positionals_left = spec.positionals
 
@@ -102,6 +108,11 @@ class _WrapperOptions:
         while self.index < len(self.argv) and not self.no_command:
             value = self.argv[self.index].value
             if value is None:
+                if spec.assignments and is_assignment_word(self.argv[self.index].source):
+                    # `env FOO=$BAR make`: an assignment whatever its value.
+                    self.assignments.append(self.argv[self.index])
+                    self.index += 1
+                    continue
                 if self.positionals_left > 0:
                     self._positional("")
                     continue
@@ -123,7 +134,7 @@ class _WrapperOptions:
                 self.index += 1  # `nice -10`: a numeric option
             elif self.positionals_left > 0:
                 self._positional(value)
-            elif spec.permute:
+            elif spec.permute and not self.command_mode:
                 self.index += 1  # an operand (su's user); options may follow it
             else:
                 return
@@ -169,6 +180,8 @@ class _WrapperOptions:
             return
         if option in spec.exec_options:
             self.exec_mode = True
+        if option in spec.command_options:
+            self.command_mode = True
         if option in spec.shell_options:
             self.shell_option = option
         takes_value = option in self._takes_value()

@@ -74,6 +74,8 @@ class Stdin(NamedTuple):
     label: str
     risks: frozenset[Risk] = frozenset()
     parts: tuple[ast.WordPart, ...] = ()
+    feeders: tuple[str, ...] = ()
+    """For a pipe: the names of the commands in the stages before."""
 
 
 class Location(NamedTuple):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
 from .._budget import Budget
 from .._model import CommandRecord, Position, Span
@@ -40,36 +40,39 @@ from ._subjects import (
 _SHELL_VARIABLES = frozenset({"SHELL", "BASH"})
 _STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
 _FIND_EXEC_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
-_ENDLESS_CONDITIONS = {False: frozenset({":", "true"}), True: frozenset({"false"})}
 _DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
 _OUTPUT_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
 _PRODUCES_UNTRUSTED_DATA = frozenset({Risk.FETCH, Risk.DECODE})
 
 
-class Sink(Protocol):
-    """Receives what the walk finds; the rule engine implements it."""
+class Sink:
+    """Receives what the walk finds. This base ignores everything: it is what
+    a silent walk (working out how risky a substitution is) reports to. The
+    rule engine subclasses it."""
 
-    def command(self, subject: CommandSubject) -> None: ...
-    def redirect(self, subject: RedirectSubject) -> None: ...
-    def assignment(self, subject: AssignmentSubject) -> None: ...
-    def context(self, subject: ExecContextSubject) -> None: ...
-    def function(self, subject: FunctionSubject) -> None: ...
-    def loop(self, subject: LoopSubject) -> None: ...
-    def too_deep(self, span: Span, location: Location, label: str) -> None: ...
-    def parse_troubles(self, troubles: tuple[ParseTrouble, ...], location: Location) -> None: ...
+    def command(self, subject: CommandSubject) -> None:
+        """A simple command bash runs."""
 
+    def redirect(self, subject: RedirectSubject) -> None:
+        """A redirect of a simple or compound command."""
 
-class _SilentSink:
-    """Used while computing how risky a substitution is, ahead of its walk."""
+    def assignment(self, subject: AssignmentSubject) -> None:
+        """A variable assignment in any form."""
 
-    def command(self, subject: CommandSubject) -> None: ...
-    def redirect(self, subject: RedirectSubject) -> None: ...
-    def assignment(self, subject: AssignmentSubject) -> None: ...
-    def context(self, subject: ExecContextSubject) -> None: ...
-    def function(self, subject: FunctionSubject) -> None: ...
-    def loop(self, subject: LoopSubject) -> None: ...
-    def too_deep(self, span: Span, location: Location, label: str) -> None: ...
-    def parse_troubles(self, troubles: tuple[ParseTrouble, ...], location: Location) -> None: ...
+    def context(self, subject: ExecContextSubject) -> None:
+        """A place that executes data as code."""
+
+    def function(self, subject: FunctionSubject) -> None:
+        """A function definition, after its body was walked."""
+
+    def loop(self, subject: LoopSubject) -> None:
+        """A while/until loop, after its body was walked."""
+
+    def too_deep(self, span: Span, location: Location, label: str) -> None:
+        """Nested code past the depth limit (not walked)."""
+
+    def parse_troubles(self, troubles: tuple[ParseTrouble, ...], location: Location) -> None:
+        """What the parsers could not read in nested code."""
 
 
 class Frame(NamedTuple):
@@ -148,7 +151,7 @@ class Analyzer:
     def _silently(self, walk: Callable[[set[Risk]], None]) -> frozenset[Risk]:
         sink, records = self.sink, self.records
         functions, loops, cwd, downloads = self.functions, self.loops, self.cwd, dict(self.downloads)
-        self.sink, self.records, self.functions, self.loops = _SilentSink(), [], [], []
+        self.sink, self.records, self.functions, self.loops = Sink(), [], [], []
         risks: set[Risk] = set()
         try:
             walk(risks)
@@ -243,13 +246,26 @@ class Analyzer:
     def pipeline(self, node: ast.Pipeline, frame: Frame, risks: set[Risk]) -> None:
         commands = node.commands
         piped = len(commands) > 1
+        feeders: list[str] = []
         for index, command in enumerate(commands):
             if index == 0:
                 self.command(command, frame.with_stdin(frame.stdin, piped), risks)
-                continue
-            feeder = Span(commands[0].span.start, commands[index - 1].span.end)
-            stdin = Stdin(StdinKind.PIPE, feeder, node.operators[index - 1] if index - 1 < len(node.operators) else "|")
-            self.command(command, frame.with_stdin(stdin, True), risks)
+            else:
+                feeder = Span(commands[0].span.start, commands[index - 1].span.end)
+                operator = node.operators[index - 1] if index - 1 < len(node.operators) else "|"
+                stdin = Stdin(StdinKind.PIPE, feeder, operator, feeders=tuple(feeders))
+                self.command(command, frame.with_stdin(stdin, True), risks)
+            feeders.extend(self.stage_names(command, frame.env))
+
+    def stage_names(self, command: ast.Command, env: Env) -> list[str]:
+        """The command a pipeline stage runs, when it is a simple command with a literal name."""
+        if type(command) is not ast.SimpleCommand or not command.words:  # type: ignore[union-attr]
+            return []
+        unwrapped = unwrap(tuple(normalize_words(command.words, env)), self.tables)  # type: ignore[union-attr]
+        if unwrapped.index >= len(unwrapped.argv):
+            return []
+        value = unwrapped.argv[unwrapped.index].value
+        return [basename(value)] if value else []
 
     def while_loop(self, node: ast.WhileLoop, frame: Frame, risks: set[Risk]) -> None:
         scope = _LoopScope([])
@@ -266,10 +282,15 @@ class Analyzer:
         if len(statements) != 1:
             return False
         command = statements[0].command
-        if type(command) is not ast.SimpleCommand or len(command.words) != 1:  # type: ignore[union-attr]
+        if type(command) is ast.TestClause:
+            operands = [arg.value for arg in normalize_words(command.words, env)]  # type: ignore[union-attr]
+            return not node.until and _constant_test(["test", *operands])
+        if type(command) is not ast.SimpleCommand:
             return False
-        fields = normalize_word(command.words[0], env)  # type: ignore[union-attr]
-        return len(fields) == 1 and fields[0].value in _ENDLESS_CONDITIONS[node.until]
+        argv = [arg.value for arg in normalize_words(command.words, env)]  # type: ignore[union-attr]
+        if node.until:
+            return argv == ["false"]
+        return argv in ([":"], ["true"]) or _constant_test(argv)
 
     def function(self, node: ast.FunctionDefinition, frame: Frame, risks: set[Risk]) -> None:
         scope = _FunctionScope(node.name, [])
@@ -546,8 +567,12 @@ class Analyzer:
 
     def wrapper_assignments(self, unwrapped: Unwrapped, location: Location) -> None:
         for arg in unwrapped.assignments:
-            name, _, value = (arg.value or "").partition("=")
-            value_arg = Arg((value,), arg.source, arg.span, False, None)
+            if arg.value is None:
+                name = arg.source.partition("=")[0]
+                value_arg = Arg((), arg.source.partition("=")[2], arg.span, False, None)
+            else:
+                name, _, value = arg.value.partition("=")
+                value_arg = Arg((value,), arg.source, arg.span, False, None)
             self.sink.assignment(AssignmentSubject(name, value_arg, True, "env", arg.span, location))
 
     def redirects(
@@ -616,7 +641,10 @@ class Analyzer:
         invocation = read_invocation(spec, args)
         if invocation.code is not None:
             label = f"{name} {invocation.code_option}"
-            self.code_string(ContextKind.CODE_STRING, label, (invocation.code,), spec.language, frame, risks)
+            positional = _after(args, invocation.code) if spec.is_shell else None
+            self.code_string(
+                ContextKind.CODE_STRING, label, (invocation.code,), spec.language, frame, risks, positional
+            )
         elif invocation.script is not None:
             self.script_operand(name, invocation.script, span, frame, stdin, risks, spec)
         if invocation.reads_stdin:
@@ -639,6 +667,7 @@ class Analyzer:
                 self.stdin_code(spec, name, stdin, span, frame, risks)
             return
         parts = script.word.parts if script.word is not None else ()
+        self.printed_script(name, parts, frame, risks, spec)
         dynamic = tuple(
             self.dynamic_part(part, frame) for part in parts if type(part) is ast.ProcessSubstitution
         )
@@ -648,6 +677,23 @@ class Analyzer:
                 ContextKind.SCRIPT_SUBSTITUTION, f"{name} <(...)", language, span, frame.location, dynamic
             )
             self.sink.context(subject)
+
+    def printed_script(
+        self,
+        name: str,
+        parts: tuple[ast.WordPart, ...],
+        frame: Frame,
+        risks: set[Risk],
+        spec: InterpreterSpec | None,
+    ) -> None:
+        """`bash <(echo 'rm -rf /')`: a script whose text `echo`/`printf` prints is audited."""
+        if len(parts) != 1 or type(parts[0]) is not ast.ProcessSubstitution or (spec is not None and not spec.is_shell):
+            return
+        substitution = parts[0]
+        output = frame.env.substitution_output(substitution.body)  # type: ignore[union-attr]
+        if output is not None:
+            origin = Origin.derived_from(substitution.span)
+            self.recurse(output, origin, f"{name} <(...)", substitution.span, frame, risks)
 
     def stdin_code(
         self, spec: InterpreterSpec, name: str, stdin: Stdin | None, span: Span, frame: Frame, risks: set[Risk]
@@ -665,6 +711,7 @@ class Analyzer:
             return
         dynamic = tuple(self.dynamic_part(part, frame) for part in stdin.parts if type(part) is not ast.Literal)
         if stdin.kind is StdinKind.PROCESS_SUBSTITUTION:
+            self.printed_script(name, stdin.parts, frame, risks, spec)
             label = f"{name} < <(...)"
             self.sink.context(
                 ExecContextSubject(ContextKind.SCRIPT_SUBSTITUTION, label, spec.language, stdin.span, location, dynamic)
@@ -686,7 +733,12 @@ class Analyzer:
         language: str,
         frame: Frame,
         risks: set[Risk],
+        positional: tuple[Arg, ...] | None = None,
     ) -> None:
+        """Code in a string: judge its run-time parts, audit its literal shell.
+
+        `positional` are the words after a `-c` string, bound to $0, $1...
+        """
         span = Span(args[0].span.start, args[-1].span.end)
         dynamic: list[DynamicPart] = []
         for arg in args:
@@ -699,7 +751,7 @@ class Analyzer:
         if language == "shell":
             for variant in _candidate_variants(args):
                 code, origin = _code_text(variant, frame.env)
-                self.recurse(code, origin, label, span, frame, risks)
+                self.recurse(code, origin, label, span, frame, risks, positional)
 
     def dynamic_part(self, part: ast.WordPart, frame: Frame) -> DynamicPart:
         env = frame.env
@@ -713,7 +765,16 @@ class Analyzer:
         risks = self._silently(lambda found: self.parts((part,), self._silent_frame(env), found, Position.VALUE))
         return DynamicPart(part.span, _part_source(part), risks, None, Risk.TAINT in risks)
 
-    def recurse(self, code: str, origin: Origin, label: str, span: Span, frame: Frame, risks: set[Risk]) -> None:
+    def recurse(
+        self,
+        code: str,
+        origin: Origin,
+        label: str,
+        span: Span,
+        frame: Frame,
+        risks: set[Risk],
+        positional: tuple[Arg, ...] | None = None,
+    ) -> None:
         """Parse shell code found in a context and walk it one level deeper."""
         if not code.strip():
             return
@@ -721,7 +782,7 @@ class Analyzer:
             self.sink.too_deep(span, frame.location, label)
             return
         result = self.parse_code(code, origin)
-        child_env = frame.env.child(result.script)
+        child_env = frame.env.child(result.script, positional)
         child = frame.nested_code(label, child_env)
         if result.troubles:
             self.sink.parse_troubles(result.troubles, child.location)
@@ -782,12 +843,34 @@ class Analyzer:
             unwrapped = unwrap(command, self.tables)
             argv = unwrapped.argv
             name_arg = argv[unwrapped.index] if unwrapped.index < len(argv) else None
-            names, source, evidence = self.command_names(name_arg, frozenset(), frame.env)
+            name_risks = frozenset()
+            if name_arg is not None and name_arg.word is not None:
+                name_risks = self.part_risks(name_arg.word.parts, child, Position.COMMAND)
+            names, source, evidence = self.command_names(name_arg, name_risks, frame.env)
             self.records.append(
                 CommandRecord(tuple(arg.display() for arg in argv), span, child.location.position, child.location.path)
             )
             if name_arg is not None:
                 self.run_command(argv, unwrapped.index, names, source, evidence, unwrapped, span, child, None, risks)
+
+
+def _constant_test(argv: list[str | None]) -> bool:
+    """`[ 1 ]` or `test x`: a one-operand test of a non-empty literal is always true."""
+    if argv[:1] == ["["] and argv[-1:] == ["]"]:
+        operands = argv[1:-1]
+    elif argv[:1] == ["test"]:
+        operands = argv[1:]
+    else:
+        return False
+    return len(operands) == 1 and bool(operands[0]) and not (operands[0] or "").startswith("-")
+
+
+def _after(args: tuple[Arg, ...], code: Arg) -> tuple[Arg, ...]:
+    """The arguments after the code string (`sh -c CODE $0 $1...`)."""
+    for position, arg in enumerate(args):
+        if arg is code:
+            return args[position + 1 :]
+    return ()
 
 
 def _has_flag(arg: Arg, flags: frozenset[str]) -> bool:

@@ -24,8 +24,15 @@ from .._model import Span
 from . import _ast as ast
 from ._errors import BudgetExceeded, ParseTrouble
 from ._origin import Origin
-from ._prepass import Prepared
-from ._words import ansi_c_decode, heredoc_node, unquoted_literals, unescape_backquoted, word_parts_from_text
+from ._prepass import Prepared, find_substitution_end
+from ._words import (
+    ansi_c_decode,
+    double_quoted_parts,
+    heredoc_node,
+    unescape_backquoted,
+    unquoted_literals,
+    word_parts_from_text,
+)
 
 if TYPE_CHECKING:
     from ._session import ParseSession
@@ -62,6 +69,7 @@ _WORD_NODES = frozenset(
     }
 )
 _PLAIN_WORD_NODES = frozenset({"word", "number"})
+_COMPOUND_NODES = frozenset({"subshell", "compound_statement", "if_statement", "while_statement", "for_statement"})
 _EXPANSION_NODES = frozenset(
     {"simple_expansion", "expansion", "command_substitution", "process_substitution", "arithmetic_expansion"}
 )
@@ -206,13 +214,19 @@ class _Builder:
         self.trouble(node, f"unexpected {node.type}")
         return self.error_region(node)
 
-    def simple_command(self, node: Node) -> ast.SimpleCommand:
+    def simple_command(self, node: Node) -> ast.Command:
         assignments: list[ast.Assignment] = []
         word_nodes: list[Node] = []
         redirects: list[ast.Redirect] = []
+        compounds: list[ast.Command] = []
         for child in node.children:
             kind = child.type
-            if kind == "variable_assignment":
+            if kind in _COMPOUND_NODES:
+                # `time (cmd)`: tree-sitter hangs the subshell on the `time` command.
+                compound = self.command(child)
+                if compound is not None:
+                    compounds.append(compound)
+            elif kind == "variable_assignment":
                 assignments.append(self.assignment(child))
             elif kind == "command_name":
                 word_nodes.extend(child.children)
@@ -223,7 +237,11 @@ class _Builder:
             elif kind == "ERROR":
                 self.trouble(child, "unreadable text inside a command")
                 word_nodes.extend(c for c in child.children if c.type in _WORD_NODES)
-        return ast.SimpleCommand(tuple(assignments), self.words(word_nodes), tuple(redirects), self.span(node))
+        simple = ast.SimpleCommand(tuple(assignments), self.words(word_nodes), tuple(redirects), self.span(node))
+        if not compounds:
+            return simple
+        statements = tuple(ast.Statement(command, False, command.span) for command in (simple, *compounds))
+        return ast.Group(ast.Script(statements, simple.span), simple.span)
 
     def declaration(self, node: Node) -> ast.SimpleCommand:
         """`export`/`declare`/`local`/`readonly`/`typeset`/`unset` as argv."""
@@ -557,6 +575,10 @@ class _Builder:
             parts.append(ast.Literal(decoded, True, self.origin.span(start, end)))
         elif kind in ("string", "translated_string"):
             self.string_parts(node, parts)
+        elif kind == "command_substitution" and self.misread_backquotes(node):
+            # tree-sitter reads `` `a` `b` `` as one substitution: re-read the text.
+            start, end = self.chars(node)
+            parts.extend(word_parts_from_text(self.text[start:end], self.origin.shifted(start), self.session))
         elif kind in _EXPANSION_NODES:
             parts.append(self.expansion(node, quoted=False))
         elif kind == "variable_assignment":
@@ -588,6 +610,11 @@ class _Builder:
         opening = text.find('"', start, end)
         cursor = (opening if opening >= 0 else start) + 1
         stop = end - 1 if end - 1 >= cursor and text[end - 1] == '"' else end
+        if "`" in text[cursor:stop]:
+            # Backquotes inside a string are misread as often as outside one.
+            content_origin = self.origin.shifted(cursor)
+            parts.extend(double_quoted_parts(text[cursor:stop], content_origin, self.session, heredoc=False))
+            return
         for child in node.children:
             if child.type not in _EXPANSION_NODES:
                 continue
@@ -600,6 +627,15 @@ class _Builder:
             cursor = child_end
         if stop > cursor:
             parts.append(self.quoted_literal(cursor, stop))
+
+    def misread_backquotes(self, node: Node) -> bool:
+        """A backquoted node whose real closing backquote comes before its end."""
+        start, end = self.chars(node)
+        while start < end and self.text[start] in " \t\n":
+            start += 1
+        if not self.text.startswith("`", start):
+            return False
+        return find_substitution_end(self.text, start, "`") < end
 
     def quoted_literal(self, start: int, end: int) -> ast.Literal:
         raw = self.text[start:end]
@@ -647,7 +683,13 @@ class _Builder:
             field = node.field_name_for_child(index)
             if kind in ("${", "}"):
                 continue
-            if not seen_name and kind in ("variable_name", "special_variable_name", "subscript"):
+            if not seen_name and kind == "subscript":
+                # `${arr[$(cmd)]}`: the array's name; the index is expanded like an argument.
+                name_node = child.child_by_field_name("name")
+                name = self.source(name_node) if name_node is not None else self.source(child)
+                argument_nodes.extend(c for c in child.children_by_field_name("index"))
+                seen_name = True
+            elif not seen_name and kind in ("variable_name", "special_variable_name"):
                 name = self.source(child)
                 seen_name = True
             elif field == "operator" or not child.is_named:
@@ -710,7 +752,7 @@ class _Builder:
         stack = list(reversed(node.children))
         while stack:
             child = stack.pop()
-            if child.type in _WORD_NODES and child.type not in ("test_operator",):
+            if child.type in _WORD_NODES:
                 found.append(child)
             elif child.type not in ("[[", "]]", "[", "]"):
                 stack.extend(reversed(child.children))

@@ -15,22 +15,8 @@ from ._rule import Hit, Inspects, rule
 _DEVICE = re.compile(
     r"^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|md\d|dm-\d|loop\d|disk\d|rdisk\d|mapper/|mem$|kmem$|port$)"
 )
-# A relative path of only `..` segments this deep climbs to / from any
-# plausible agent working directory (/home/user/project/sub is four deep).
-_CLIMB_TO_ROOT_DEPTH = 4
-
-
 def _is_device(arg: Arg) -> bool:
     return any(_DEVICE.match(value) for value in cleaned_values(arg))
-
-
-def _climbs_to_root(arg: Arg) -> bool:
-    """Only asked while the working directory is unknown."""
-    for value in cleaned_values(arg):
-        segments = value.split("/")
-        if segments and all(segment == ".." for segment in segments) and len(segments) >= _CLIMB_TO_ROOT_DEPTH:
-            return True
-    return False
 
 
 def _protected_glob(arg: Arg, tables: Tables, cwd: str | None) -> str | None:
@@ -99,8 +85,6 @@ def recursive_delete(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     for arg in targets:
         cwd = subject.cwd
         target = path_is(arg, tables.protected_directories, cwd) or _protected_glob(arg, tables, cwd)
-        if target is None and cwd is None and _climbs_to_root(arg):
-            target = "/"
         if target is not None:
             yield Hit(arg.span, f"recursive delete of `{arg.display()}` ({target})")
 

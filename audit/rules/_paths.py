@@ -5,21 +5,42 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
 from .._analysis import HOME, Arg, CommandSubject, RedirectSubject, clean_path
+from .._syntax import ast
+
+_MAX_MEMO = 4096
+# A relative path this many `..` deep climbs to / from any plausible agent
+# working directory (/home/user/project/sub is four deep).
+CLIMB_TO_ROOT = 4
 
 # Redirect targets that are not files: writing to them touches nothing.
 HARMLESS_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero"})
 
 
 def cleaned_values(arg: Arg, cwd: str | None = None) -> Iterator[str]:
-    """The argument's values as clean paths, relative ones resolved against `cwd` when known."""
+    """The argument's values as clean paths.
+
+    Relative ones are resolved against `cwd` when known; otherwise one that
+    climbs CLIMB_TO_ROOT levels is taken to reach `/`.
+    """
     for value in arg.values:
         if cwd is not None and not value.startswith(("/", HOME)):
             value = f"{cwd}/{value}"
-        yield clean_path(value)
+        cleaned = clean_path(value)
+        yield _climbed(cleaned) if cwd is None else cleaned
+
+
+def _climbed(path: str) -> str:
+    segments = path.split("/")
+    climbs = 0
+    while climbs < len(segments) and segments[climbs] == "..":
+        climbs += 1
+    if climbs < CLIMB_TO_ROOT:
+        return path
+    return "/" + "/".join(segments[climbs:])
 
 
 def _home_variants(entry: str) -> tuple[str, ...]:
@@ -50,23 +71,34 @@ class _PathTable:
     entries: tuple[str, ...]
     literal_keys: frozenset[tuple[int, str]]
     glob_keys: tuple[tuple[int, str], ...]
+    # Arguments repeat across commands (`-la`, `status`): answers are memoised.
+    answers: dict[str, bool] = field(default_factory=dict, compare=False, hash=False)
 
     def may_name(self, arg: Arg) -> bool:
         """False only when no value of `arg` can clean up to an entry."""
         if arg.pattern:
             return True
+        answers = self.answers
         for value in arg.values:
-            segments = value.rstrip("/").split("/")
-            if "." in segments or ".." in segments or segments[0] == HOME and len(segments) == 1:
+            known = answers.get(value)
+            if known is None:
+                known = self._may_be(value)
+                if len(answers) >= _MAX_MEMO:
+                    answers.clear()
+                answers[value] = known
+            if known:
                 return True
-            count = len(segments)
-            for index, segment in self.literal_keys:
-                if index <= count and segments[-index] == segment:
-                    return True
-            for index, glob in self.glob_keys:
-                if index <= count and fnmatchcase(segments[-index], glob):
-                    return True
         return False
+
+    def _may_be(self, value: str) -> bool:
+        segments = value.rstrip("/").split("/")
+        if "." in segments or ".." in segments or segments[0] == HOME and len(segments) == 1:
+            return True
+        count = len(segments)
+        for index, segment in self.literal_keys:
+            if index <= count and segments[-index] == segment:
+                return True
+        return any(index <= count and fnmatchcase(segments[-index], glob) for index, glob in self.glob_keys)
 
 
 def _key(entry: str) -> tuple[int, str]:
@@ -88,6 +120,8 @@ def _path_table(entries: tuple[str, ...]) -> _PathTable:
 def path_is(arg: Arg, entries: tuple[str, ...], cwd: str | None = None) -> str | None:
     """The entry `arg` names (exactly, through a glob, or by home alias), if any."""
     table = _path_table(entries)
+    if not arg.values:
+        return _shape_names(arg, table.entries)
     if not table.may_name(arg):
         return None
     for value in cleaned_values(arg, cwd):
@@ -107,6 +141,29 @@ def _same_path(value: str, entry: str, value_is_pattern: bool) -> bool:
         # (`cat *`) names nothing here while the working directory is unknown.
         return _glob_match(entry.replace("*", "x"), value)
     return False
+
+
+_RUN_TIME = "\x00"
+
+
+def _shape_names(arg: Arg, entries: tuple[str, ...]) -> str | None:
+    """A run-time path (`/proc/$$/environ`) names an entry when each run-time
+    segment stands where the entry has a wildcard segment; other entries are
+    not assumed (`/etc/$f` is not /etc/shadow)."""
+    if arg.word is None:
+        return None
+    shape = "".join(part.text if type(part) is ast.Literal else _RUN_TIME for part in arg.word.parts)  # type: ignore[union-attr]
+    if not shape.startswith("/"):
+        return None
+    segments = shape.split("/")
+    for entry in entries:
+        wanted = entry.split("/")
+        if len(wanted) == len(segments) and all(
+            segment == glob or (segment == _RUN_TIME and glob == "*") or (_RUN_TIME not in segment and fnmatchcase(segment, glob))
+            for segment, glob in zip(segments, wanted, strict=True)
+        ):
+            return entry
+    return None
 
 
 def _glob_match(path: str, pattern: str) -> bool:
@@ -133,6 +190,18 @@ def path_under(arg: Arg, directories: tuple[str, ...], cwd: str | None = None) -
             if _same_path(head, directory, arg.pattern):
                 return directory
     return None
+
+
+def literal_prefix(arg: Arg) -> str:
+    """The literal text a run-time word starts with (`/dev/tcp/` of `/dev/tcp/$HOST/80`)."""
+    if arg.word is None:
+        return arg.value or ""
+    prefix: list[str] = []
+    for part in arg.word.parts:
+        if type(part) is not ast.Literal:
+            break
+        prefix.append(part.text)  # type: ignore[union-attr]
+    return "".join(prefix)
 
 
 def is_option(value: str | None) -> bool:

@@ -81,8 +81,8 @@ def read_password_hashes(subject: CommandSubject, tables: Tables) -> Iterator[Hi
     rationale="Process environments hold API keys and tokens of the agent and of other processes.",
     safer_alternative="Read the one variable you need with `printenv NAME`.",
     inspects=Inspects.COMMAND,
-    must_match=("cat /proc/self/environ", "strings /proc/1/environ", "cat /proc/*/environ", "xxd /proc/1/task/1/environ"),
-    must_not_match=("cat /proc/cpuinfo", "env", "printenv PATH", "cat /proc/self/status"),
+    must_match=("cat /proc/self/environ", "strings /proc/1/environ", "cat /proc/*/environ", "xxd /proc/1/task/1/environ", "cat /proc/$$/environ"),
+    must_not_match=("cat /proc/cpuinfo", "env", "printenv PATH", "cat /proc/self/status", "cat /proc/$pid/status"),
 )
 def read_process_environment(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     for arg, matched in _reads(subject, tables.process_environment_files):

@@ -1,15 +1,16 @@
-"""Test doubles for the sandbox tests: a spy sandbox provider and stub authorizers.
+"""Test doubles for the sandbox tests: a spy sandbox provider and decisions.
+
+Stub authorization providers come from the authz tests (`tests.authz.authz_doubles`).
 
 Named uniquely (not `helpers`) because test folders share one import path.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from authz import AuthzDecision, AuthzReason, AuthzRequest, Principal
+from authz import AuthzDecision, AuthzReason
 from sandbox import BubblewrapProvider, BubblewrapSandbox, ExecResult
 
 MakeProvider = Callable[..., BubblewrapProvider]
@@ -61,38 +62,6 @@ class SpyProvider:
         self, sandbox_id: str, *, remove_workspace: bool = False
     ) -> None:
         self.release(sandbox_id, remove_workspace=remove_workspace)
-
-
-class StubAuthorizer:
-    """An AuthorizationProvider whose sync and async answers come from one function."""
-
-    def __init__(self, answer: Callable[[AuthzRequest], Any]) -> None:
-        self._answer = answer
-        self.requests: list[AuthzRequest] = []
-
-    def authorize(self, request: AuthzRequest) -> Any:
-        self.requests.append(request)
-        return self._answer(request)
-
-    async def aauthorize(self, request: AuthzRequest) -> Any:
-        self.requests.append(request)
-        return self._answer(request)
-
-    def filter_resources(
-        self, principal: Principal, resource: str, items: Sequence[str]
-    ) -> list[str]:
-        return list(items)
-
-
-def answers(value: Any) -> Callable[[AuthzRequest], Any]:
-    return lambda _request: value
-
-
-def fails_with(error: Exception) -> Callable[[AuthzRequest], Any]:
-    def answer(_request: AuthzRequest) -> Any:
-        raise error
-
-    return answer
 
 
 ALLOW = AuthzDecision(allow=True, rule_id="stub:allow")

@@ -8,15 +8,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
-from sandbox_doubles import (
-    ALLOW,
-    DENY,
-    FakeSandbox,
-    SpyProvider,
-    StubAuthorizer,
-    answers,
-    fails_with,
-)
+from sandbox_doubles import ALLOW, DENY, FakeSandbox, SpyProvider
 
 from authz import AuthzDecision, AuthzRequestError, MalformedDecisionError, RbacProvider
 from sandbox import (
@@ -26,6 +18,7 @@ from sandbox import (
     SandboxGate,
     SandboxUnavailableError,
 )
+from tests.authz.authz_doubles import StubProvider, raises, returns
 
 Acquire = Callable[[SandboxGate, Mapping[str, Any]], Sandbox]
 AcquireEagerly = Callable[[SandboxGate, Mapping[str, Any]], Sandbox | None]
@@ -78,7 +71,7 @@ def test_an_allowed_principal_gets_the_provider_sandbox_after_one_sandbox_execut
     acquire: Acquire,
 ) -> None:
     provider = SpyProvider()
-    authorizer = StubAuthorizer(answers(ALLOW))
+    authorizer = StubProvider(returns(ALLOW))
 
     sandbox = acquire(SandboxGate(provider, authorizer), USER)
 
@@ -98,7 +91,7 @@ def test_a_denied_principal_gets_an_error_carrying_the_role_and_acquire_is_never
     acquire: Acquire,
 ) -> None:
     provider = SpyProvider()
-    gate = SandboxGate(provider, StubAuthorizer(answers(DENY)))
+    gate = SandboxGate(provider, StubProvider(returns(DENY)))
 
     with pytest.raises(SandboxAuthorizationError) as denial:
         acquire(gate, GUEST)
@@ -117,11 +110,11 @@ def test_a_thread_with_a_live_sandbox_reuses_it_without_a_new_check(
     acquire: Acquire,
 ) -> None:
     provider = SpyProvider()
-    authorizer = StubAuthorizer(answers(ALLOW))
+    authorizer = StubProvider(returns(ALLOW))
     gate = SandboxGate(provider, authorizer)
 
     first = acquire(gate, USER)
-    authorizer._answer = answers(DENY)
+    authorizer._answer = returns(DENY)
     second = acquire(gate, USER)
 
     assert second is first
@@ -132,11 +125,11 @@ def test_a_thread_with_a_live_sandbox_reuses_it_without_a_new_check(
 @both_twins
 def test_a_thread_whose_sandbox_was_released_is_checked_again(acquire: Acquire) -> None:
     provider = SpyProvider()
-    authorizer = StubAuthorizer(answers(ALLOW))
+    authorizer = StubProvider(returns(ALLOW))
     gate = SandboxGate(provider, authorizer)
     first = acquire(gate, USER)
     provider.release(first.id)
-    authorizer._answer = answers(DENY)
+    authorizer._answer = returns(DENY)
 
     with pytest.raises(SandboxAuthorizationError):
         acquire(gate, USER)
@@ -148,7 +141,7 @@ def test_a_thread_whose_sandbox_was_released_is_checked_again(acquire: Acquire) 
 @both_twins
 def test_another_thread_of_the_same_user_needs_its_own_check(acquire: Acquire) -> None:
     provider = SpyProvider()
-    authorizer = StubAuthorizer(answers(ALLOW))
+    authorizer = StubProvider(returns(ALLOW))
     gate = SandboxGate(provider, authorizer)
 
     first = acquire(gate, USER)
@@ -164,7 +157,7 @@ def test_a_failing_authorizer_denies_when_fail_closed(
 ) -> None:
     provider = SpyProvider()
     outage = ConnectionError("policy service down")
-    gate = SandboxGate(provider, StubAuthorizer(fails_with(outage)))
+    gate = SandboxGate(provider, StubProvider(raises(outage)))
 
     with (
         caplog.at_level(logging.WARNING),
@@ -185,7 +178,7 @@ def test_a_failing_authorizer_allows_when_fail_open(
 ) -> None:
     provider = SpyProvider()
     gate = SandboxGate(
-        provider, StubAuthorizer(fails_with(TimeoutError())), fail_closed=False
+        provider, StubProvider(raises(TimeoutError())), fail_closed=False
     )
 
     with caplog.at_level(logging.WARNING):
@@ -202,7 +195,7 @@ def test_a_malformed_decision_denies_when_fail_closed(
     acquire: Acquire, answer: Any
 ) -> None:
     provider = SpyProvider()
-    gate = SandboxGate(provider, StubAuthorizer(answers(answer)))
+    gate = SandboxGate(provider, StubProvider(returns(answer)))
 
     with pytest.raises(SandboxAuthorizationError) as denial:
         acquire(gate, USER)
@@ -217,7 +210,7 @@ def test_a_malformed_decision_allows_when_fail_open(
     acquire: Acquire, answer: Any
 ) -> None:
     provider = SpyProvider()
-    gate = SandboxGate(provider, StubAuthorizer(answers(answer)), fail_closed=False)
+    gate = SandboxGate(provider, StubProvider(returns(answer)), fail_closed=False)
 
     acquire(gate, USER)
 
@@ -229,7 +222,7 @@ def test_eager_acquisition_returns_none_on_deny_and_never_acquires(
     acquire_eagerly: AcquireEagerly,
 ) -> None:
     provider = SpyProvider()
-    gate = SandboxGate(provider, StubAuthorizer(answers(DENY)))
+    gate = SandboxGate(provider, StubProvider(returns(DENY)))
 
     assert acquire_eagerly(gate, GUEST) is None
     assert provider.acquired == []
@@ -240,7 +233,7 @@ def test_eager_acquisition_returns_none_when_a_failing_authorizer_denies(
     acquire_eagerly: AcquireEagerly,
 ) -> None:
     provider = SpyProvider()
-    gate = SandboxGate(provider, StubAuthorizer(fails_with(RuntimeError("boom"))))
+    gate = SandboxGate(provider, StubProvider(raises(RuntimeError("boom"))))
 
     assert acquire_eagerly(gate, USER) is None
     assert provider.acquired == []
@@ -251,7 +244,7 @@ def test_eager_acquisition_returns_the_sandbox_when_allowed(
     acquire_eagerly: AcquireEagerly,
 ) -> None:
     provider = SpyProvider()
-    gate = SandboxGate(provider, StubAuthorizer(answers(ALLOW)))
+    gate = SandboxGate(provider, StubProvider(returns(ALLOW)))
 
     sandbox = acquire_eagerly(gate, USER)
 
@@ -344,7 +337,7 @@ def test_a_context_without_a_usable_thread_id_is_rejected_before_any_check(
     acquire: Acquire, context: Any
 ) -> None:
     provider = SpyProvider()
-    authorizer = StubAuthorizer(answers(ALLOW))
+    authorizer = StubProvider(returns(ALLOW))
 
     with pytest.raises(SandboxContextError):
         acquire(SandboxGate(provider, authorizer), context)
@@ -362,7 +355,7 @@ class _UnavailableProvider(SpyProvider):
 def test_a_sandbox_provider_failure_is_not_a_deny_and_propagates_even_eagerly(
     acquire_eagerly: AcquireEagerly,
 ) -> None:
-    gate = SandboxGate(_UnavailableProvider(), StubAuthorizer(answers(ALLOW)))
+    gate = SandboxGate(_UnavailableProvider(), StubProvider(returns(ALLOW)))
 
     with pytest.raises(SandboxUnavailableError):
         acquire_eagerly(gate, USER)
