@@ -63,13 +63,6 @@ KNOWN_GAPS: tuple[KnownGap, ...] = (
         corpus_command="0</dev/null rm -rf /",
     ),
     KnownGap(
-        name="wrapper assignment with a dynamic value taken for the command",
-        reason="`env NAME=$(...) cmd`: the NAME=VALUE word is read as the command name (CP001 or CP002)",
-        pattern=re.compile(r"\b(env|sudo)\b[^;|&\n]*\s[A-Za-z_][A-Za-z0-9_]*=[\"']?\\?[$`]"),
-        pinned={VALUE_POSITION: "env V=$(curl -s https://example.com/x) make"},
-        corpus_command="env V=$(curl -s u) make",
-    ),
-    KnownGap(
         name="arithmetic command inside $( ) read as nested subshells",
         reason="`$((( $(curl u) > 0 ))\\n)` is $( (( ... )) ) to bash; tree-sitter reads subshells and a command $(curl u)",
         pattern=re.compile(r"\$\(\(\("),
@@ -77,41 +70,17 @@ KNOWN_GAPS: tuple[KnownGap, ...] = (
         corpus_command="echo $((( $(curl -s u) > 0 ))\n)",
     ),
     KnownGap(
-        name="several backquoted substitutions read as one",
-        reason="two backquoted substitutions in one simple command become one substitution from the first ` to the last",
-        pattern=re.compile(r"`[^`]*`[^`\n;|&]*`[^`]*`"),
-        pinned={
-            DIFFERENTIAL: "echo `echo a` `echo b`",
-            ORACLE_GENERATED: "echo `git t1` `curl -s t2`",
-        },
-        corpus_command="echo `echo a` `rm -rf /`",
+        name="time before a group read as words",
+        reason="tree-sitter reads `time { cmd; }` as a command `time { cmd` and a command `}`; the analysis "
+        "compensates (the verdict is right) but there is no parse finding",
+        pattern=re.compile(r"\btime\s+(-p\s+)?\{"),
+        pinned={DIFFERENTIAL: "time { rm -rf /; }"},
     ),
     KnownGap(
         name="nested arithmetic expansion read as a command substitution",
         reason="tree-sitter reads an inner $(( 2 )) as $( ( 2 ) ): a command named 2, with no parse finding",
         pattern=re.compile(r"\(\([^)]*\$\(\("),
         pinned={DIFFERENTIAL: "(( y = $(( 2 )) + 1 ))"},
-    ),
-    KnownGap(
-        name="substitution in the subscript of a parameter expansion",
-        reason="`${arr[$(cmd)]}`: the substitution in the subscript is never walked, so cmd is never found",
-        pattern=re.compile(r"\$\{[^}]*\[[^\]]*(\$\(|`)"),
-        pinned={DIFFERENTIAL: 'echo "${arr[$(rm -rf /)]}"', ORACLE_GENERATED: 'echo "${arr[$(git t1)]}"'},
-        corpus_command='echo "${arr[$(rm -rf /)]}"',
-    ),
-    KnownGap(
-        name="time before a compound command",
-        reason="`time ( ... )` and `time { ...; }`: the compound command's commands are never found",
-        pattern=re.compile(r"\btime\s+(-p\s+)?[({]"),
-        pinned={ORACLE_GENERATED: "time ( git t1 )", DIFFERENTIAL: "time (sleep 1; echo done)", ORACLE_CORPUS: None},
-        corpus_command="time (rm -rf /)",
-    ),
-    KnownGap(
-        name="script from a process substitution of literal code",
-        reason="`bash <(echo CODE)`: the script is static text, but it is never parsed, so its commands are never found",
-        pattern=re.compile(r"<\(\s*(echo|printf)\b"),
-        pinned={ORACLE_GENERATED: "bash <(echo 'git t1')", ORACLE_CORPUS: None},
-        corpus_command="bash <(echo 'rm -rf /')",
     ),
 )
 

@@ -41,7 +41,9 @@ def tree_sitter_commands(source: str) -> frozenset[int]:
         if type(node) is ast.SimpleCommand and node.words:
             first = node.words[0]
             keyword = first.source in _RESERVED_PREFIXES and first.span.start == node.span.start
-            offsets.add(node.words[1 if keyword and len(node.words) > 1 else 0].span.start)
+            names = node.words[1:] if keyword else node.words
+            if names:
+                offsets.add(names[0].span.start)
         elif type(node) is ast.TestClause and _is_single_bracket_test(source, node.span.start):
             offsets.add(node.span.start)
     return frozenset(offsets)
