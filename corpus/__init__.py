@@ -22,7 +22,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from audit import Decision, Policy, PolicyError, audit_command, default_policy, policy_from_mapping
+from audit import (
+    Decision,
+    Policy,
+    PolicyError,
+    audit_command,
+    default_policy,
+    policy_from_mapping,
+)
 from audit.rules import REGISTRY
 
 CORPUS_ROOT = Path(__file__).resolve().parent

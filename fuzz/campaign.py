@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -176,7 +176,7 @@ def write_candidates(failures: list[Failure], out: Path) -> Path | None:
     if not cases:
         return None
     out.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     path = out / f"campaign-{stamp}.toml"
     header = "# Fuzz campaign candidates: labels are the engine's verdicts today, NOT reviewed.\n\n"
     path.write_text(header + "\n".join(cases), encoding="utf-8")

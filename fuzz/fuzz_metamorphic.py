@@ -14,7 +14,13 @@ from hypothesis import strategies as st
 
 from .bash_grammar import script_texts
 from .embeddings import EMBEDDINGS, Embedding, is_simple_command
-from .known_gaps import STAYS_BLOCKED, VALUE_POSITION, excluded, pin_known_gaps, without_known_gaps
+from .known_gaps import (
+    STAYS_BLOCKED,
+    VALUE_POSITION,
+    excluded,
+    pin_known_gaps,
+    without_known_gaps,
+)
 from .properties import (
     HARMLESS_PREFIXES,
     bash_accepts,

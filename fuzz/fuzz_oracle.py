@@ -20,7 +20,13 @@ from audit import audit_command
 from corpus import Case
 
 from .bash_grammar import PLAIN_PROGRAMS, RISKY_PROGRAMS, reachable_scripts
-from .known_gaps import ORACLE_CORPUS, ORACLE_GENERATED, excluded, pin_known_gaps, without_known_gaps
+from .known_gaps import (
+    ORACLE_CORPUS,
+    ORACLE_GENERATED,
+    excluded,
+    pin_known_gaps,
+    without_known_gaps,
+)
 from .oracle import FORWARDED_SHELLS, BashOracle, OracleUnavailable, bash_oracle
 from .properties import (
     bash_accepts,

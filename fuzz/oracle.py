@@ -174,11 +174,11 @@ exit 0
 """
 
 
-_BASH_ENV = f"""# Read by every non-interactive bash in the sandbox (BASH_ENV).
-command_not_found_handle() {{
+_BASH_ENV = """# Read by every non-interactive bash in the sandbox (BASH_ENV).
+command_not_found_handle() {
   printf '%s\\0' "$@" > "/oracle/log/missing.$BASHPID.$SRANDOM"
   return 0
-}}
+}
 """
 
 
@@ -299,6 +299,7 @@ class BashOracle:
         try:
             subprocess.run(
                 [self.bash, "-c", self.limits, "oracle-limits", *argv],
+                check=False,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,

@@ -42,6 +42,8 @@ def tree_sitter_commands(source: str) -> frozenset[int]:
             first = node.words[0]
             keyword = first.source in _RESERVED_PREFIXES and first.span.start == node.span.start
             names = node.words[1:] if keyword else node.words
+            if keyword and names and names[0].source == "-p":  # `time -p`
+                names = names[1:]
             if names:
                 offsets.add(names[0].span.start)
         elif type(node) is ast.TestClause and _is_single_bracket_test(source, node.span.start):
@@ -62,6 +64,7 @@ def shfmt_commands(source: str) -> frozenset[int] | None:
     """Name offsets of mvdan/sh's CallExpr nodes; None when it rejects the source."""
     completed = subprocess.run(
         ["shfmt", "-ln", "bash", "--to-json"],
+        check=False,
         input=source.encode(),
         capture_output=True,
         timeout=_SHFMT_TIMEOUT_SECONDS,
@@ -119,6 +122,6 @@ class _BashlexCommands(bashlex.ast.nodevisitor):  # type: ignore[misc]
     def visitcommand(self, node: Any, parts: list[Any]) -> None:
         names = [part for part in parts if part.kind == "word"]
         if names and names[0] is parts[0] and names[0].word in _RESERVED_PREFIXES:
-            names = names[1:]
+            names = names[2:] if names[1:2] and names[1].word == "-p" else names[1:]
         if names:
             self.offsets.add(names[0].pos[0])

@@ -17,7 +17,12 @@ from audit.rules import REGISTRY
 from corpus import Case, load_corpus
 
 from .oracle import BashRun, marker_for
-from .parsers import bashlex_commands, bashlex_supports, shfmt_commands, tree_sitter_commands
+from .parsers import (
+    bashlex_commands,
+    bashlex_supports,
+    shfmt_commands,
+    tree_sitter_commands,
+)
 
 # The budget is the auditing thread's CPU time less full garbage collections
 # (a host's whole heap, not the audit's cost); it is measured the same way
@@ -36,7 +41,7 @@ def bash_accepts(source: str) -> bool:
     """`bash -n`: read the commands, execute nothing. (An argument cannot hold a NUL.)"""
     if "\x00" in source:
         return False
-    completed = subprocess.run(["bash", "-n", "-c", source], capture_output=True, timeout=10)
+    completed = subprocess.run(["bash", "-n", "-c", source], check=False, capture_output=True, timeout=10)
     return completed.returncode == 0
 
 
