@@ -7,13 +7,20 @@ Candidates are TOML in the corpus format, labelled with what the engine says
 *today* and `status = "todo"`; a reviewer corrects the labels, moves the case
 into the right corpus file and pins the input as an `@example` (or a known
 gap). `corpus/candidates/` is never loaded by the corpus runner.
+
+The fuzzing runs in a worker process: an input that crashes the interpreter
+(a segfault in the parser) would otherwise end the campaign and lose it. The
+worker writes every input to a file before judging it; when the worker dies
+by a signal, that file is the crashing input, written as a candidate, and a
+new worker carries on.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import json
+import os
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -33,7 +40,8 @@ from .oracle import BashOracle, OracleUnavailable, bash_oracle
 TEST_MODULES = ("fuzz.fuzz_total", "fuzz.fuzz_metamorphic", "fuzz.fuzz_differential", "fuzz.fuzz_oracle")
 # Modules whose checks judge commands: the campaign records what they audit.
 _AUDITING_MODULES = ("fuzz.properties", "fuzz.fuzz_oracle")
-_CONTROL = {chr(code) for code in range(32)} - {"\n", "\t"}
+LAST_INPUT = ".campaign-last-input"
+_MIN_WORKER_SECONDS = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +56,8 @@ class Failure:
     prop: str
     message: str
     commands: tuple[str, ...]
+    crashed: bool = False
+    """The input killed the process: it cannot be judged again to label it."""
 
 
 @dataclass(slots=True)
@@ -71,11 +81,15 @@ def discover() -> list[Property]:
 
 
 @contextmanager
-def _recording(recorder: _Recorder) -> Iterator[None]:
+def _recording(recorder: _Recorder, last_input: Path) -> Iterator[None]:
     modules: list[ModuleType] = [importlib.import_module(name) for name in _AUDITING_MODULES]
+    descriptor = os.open(last_input, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
 
     def recorded(command: str, **keywords: Any) -> Verdict:
         recorder.current.append(command)
+        # No fsync: a crashing process keeps what it wrote; only the machine could lose it.
+        os.ftruncate(descriptor, 0)
+        os.pwrite(descriptor, command.encode("utf-8", "surrogatepass"), 0)
         return audit_command(command, **keywords)
 
     for module in modules:
@@ -85,6 +99,7 @@ def _recording(recorder: _Recorder) -> Iterator[None]:
     finally:
         for module in modules:
             module.audit_command = audit_command  # type: ignore[attr-defined]
+        os.close(descriptor)
 
 
 def _campaign_settings(prop: Property, examples: int) -> Property:
@@ -131,13 +146,15 @@ def _one_line(message: str) -> str:
     return first[:300]
 
 
-def run(minutes: float, examples: int, oracle: BashOracle | None, log: Callable[[str], None]) -> list[Failure]:
+def run(
+    minutes: float, examples: int, oracle: BashOracle | None, last_input: Path, log: Callable[[str], None]
+) -> list[Failure]:
     deadline = time.monotonic() + minutes * 60
     properties = [_campaign_settings(prop, examples) for prop in discover() if oracle is not None or not prop.needs_oracle]
     recorder = _Recorder()
     failures: dict[tuple[str, tuple[str, ...]], Failure] = {}
     rounds = 0
-    with _recording(recorder):
+    with _recording(recorder, last_input):
         while time.monotonic() < deadline:
             rounds += 1
             for prop in properties:
@@ -152,9 +169,24 @@ def run(minutes: float, examples: int, oracle: BashOracle | None, log: Callable[
 
 
 def _toml_string(text: str) -> str:
-    if "'''" in text or _CONTROL & set(text) or text.endswith("'"):
-        return json.dumps(text)
-    return "'''" + ("\n" if "\n" in text else "") + text + "'''"
+    """A TOML string for any text: readable multi-line literal when it can be, else escaped."""
+    readable = all(character.isprintable() or character in "\n\t" for character in text)
+    if readable and "'''" not in text and not text.endswith("'"):
+        return "'''" + ("\n" if "\n" in text else "") + text + "'''"
+    escaped = []
+    for character in text:
+        code = ord(character)
+        if character in '"\\':
+            escaped.append("\\" + character)
+        elif code < 0x20 or code == 0x7F:
+            escaped.append(f"\\u{code:04x}")
+        elif 0xD800 <= code <= 0xDFFF:
+            escaped.append("\\uFFFD")  # a lone surrogate cannot be written in TOML
+        elif not character.isprintable():
+            escaped.append(f"\\U{code:08x}")
+        else:
+            escaped.append(character)
+    return '"' + "".join(escaped) + '"'
 
 
 def write_candidates(failures: list[Failure], out: Path) -> Path | None:
@@ -162,15 +194,19 @@ def write_candidates(failures: list[Failure], out: Path) -> Path | None:
     cases = []
     for failure in failures:
         for command in failure.commands or ("",):
-            verdict = audit_command(command)
-            rules = ", ".join(f'"{rule_id}"' for rule_id in sorted(set(verdict.rule_ids)))
+            if failure.crashed:
+                decision, rule_ids = "pass", ()
+            else:
+                verdict = audit_command(command)
+                decision, rule_ids = verdict.decision.value, verdict.rule_ids
+            rules = ", ".join(f'"{rule_id}"' for rule_id in sorted(set(rule_ids)))
             cases.append(
                 "[[case]]\n"
                 f"command = {_toml_string(command)}\n"
-                f'decision = "{verdict.decision.value}"\n'
+                f'decision = "{decision}"\n'
                 f"rules = [{rules}]\n"
-                f"reason = {json.dumps('REVIEW: label with the correct verdict; found by ' + failure.prop)}\n"
-                f"provenance = {json.dumps('fuzz campaign: ' + failure.message)}\n"
+                f"reason = {_toml_string('REVIEW: label with the correct verdict; found by ' + failure.prop)}\n"
+                f"provenance = {_toml_string('fuzz campaign: ' + failure.message)}\n"
                 'status = "todo"\n'
             )
     if not cases:
@@ -183,30 +219,61 @@ def write_candidates(failures: list[Failure], out: Path) -> Path | None:
     return path
 
 
+def _worker(arguments: argparse.Namespace, log: Callable[[str], None]) -> int:
+    last_input = arguments.out / LAST_INPUT
+    if arguments.no_oracle:
+        failures = run(arguments.minutes, arguments.examples, None, last_input, log)
+    else:
+        try:
+            with bash_oracle() as oracle:
+                failures = run(arguments.minutes, arguments.examples, oracle, last_input, log)
+        except OracleUnavailable as reason:
+            log(f"no bash oracle ({reason}); fuzzing without it")
+            failures = run(arguments.minutes, arguments.examples, None, last_input, log)
+    path = write_candidates(failures, arguments.out)
+    if path is not None:
+        log(f"wrote {len(failures)} failures as candidates to {path}")
+    return 1 if failures else 0
+
+
+def _supervise(arguments: argparse.Namespace, log: Callable[[str], None]) -> int:
+    """Run workers until the time is up; turn each crash into a candidate."""
+    deadline = time.monotonic() + arguments.minutes * 60
+    last_input = arguments.out / LAST_INPUT
+    crashes: list[Failure] = []
+    status = 0
+    while (seconds_left := deadline - time.monotonic()) > _MIN_WORKER_SECONDS:
+        worker = [sys.executable, "-m", "fuzz.campaign", "--worker", "--minutes", f"{seconds_left / 60:.3f}"]
+        worker += ["--examples", str(arguments.examples), "--out", str(arguments.out)]
+        worker += ["--no-oracle"] if arguments.no_oracle else []
+        returncode = subprocess.run(worker, check=False).returncode
+        if returncode >= 0:
+            status = returncode
+            break
+        crashing = last_input.read_bytes().decode("utf-8", "surrogatepass")
+        log(f"the worker was killed by signal {-returncode} judging {crashing!r}; starting another")
+        crashes.append(Failure("the engine process", f"killed by signal {-returncode}", (crashing,), crashed=True))
+    last_input.unlink(missing_ok=True)
+    path = write_candidates(crashes, arguments.out)
+    if path is not None:
+        log(f"wrote {len(crashes)} crashing inputs as candidates to {path}")
+    return 1 if crashes else status
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m fuzz.campaign", description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=10.0, help="how long to fuzz (default 10)")
     parser.add_argument("--out", type=Path, default=Path("corpus/candidates"), help="where candidates go")
     parser.add_argument("--examples", type=int, default=2_000, help="examples per property per round")
     parser.add_argument("--no-oracle", action="store_true", help="skip the properties that run real bash")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     arguments = parser.parse_args(argv)
+    arguments.out.mkdir(parents=True, exist_ok=True)
 
     def log(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
-    if arguments.no_oracle:
-        failures = run(arguments.minutes, arguments.examples, None, log)
-    else:
-        try:
-            with bash_oracle() as oracle:
-                failures = run(arguments.minutes, arguments.examples, oracle, log)
-        except OracleUnavailable as reason:
-            log(f"no bash oracle ({reason}); fuzzing without it")
-            failures = run(arguments.minutes, arguments.examples, None, log)
-    path = write_candidates(failures, arguments.out)
-    if path is not None:
-        log(f"wrote {len(failures)} failures as candidates to {path}")
-    return 1 if failures else 0
+    return _worker(arguments, log) if arguments.worker else _supervise(arguments, log)
 
 
 if __name__ == "__main__":

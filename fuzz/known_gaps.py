@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 Test = TypeVar("Test", bound=Callable[..., Any])
 
+TOTAL = "test_any_text_gets_a_consistent_verdict_within_the_budget"
 STAYS_BLOCKED = "test_a_blocked_command_stays_blocked_wherever_bash_runs_it"
 VALUE_POSITION = "test_a_risky_substitution_in_value_position_is_never_a_command"
 DIFFERENTIAL = "test_parsers_agree_on_the_commands_or_the_engine_reports_a_parse_finding"
@@ -37,14 +38,24 @@ class KnownGap:
     pinned: Mapping[str, object]
     """Property it breaks -> the test's one argument that shows it (None: nothing to pin on)."""
     corpus_command: str | None = None
+    crash_inputs: tuple[str, ...] = ()
+    """Inputs that kill the process: judged in a child process, never pinned in-process."""
 
 
 KNOWN_GAPS: tuple[KnownGap, ...] = (
     KnownGap(
-        name="declaration builtin in a code string with an escaped quote",
-        reason="`sh -c '... '\\''x'\\'' ...; export X=...'`: word texts in the nested code come from the wrong offsets, "
-        "so export/declare assignments are lost (SY007, taint)",
-        pattern=re.compile(r"(?s)'\\''.*\b(export|declare|typeset|readonly|local)\b|\b(export|declare|typeset|readonly|local)\b.*'\\''"),
+        name="tree-sitter-bash segfaults",
+        reason="tree-sitter-bash 0.25.1 crashes the interpreter (SIGSEGV) on a non-ASCII character, then `{` and a "
+        "character beyond the BMP, e.g. `é{\\U000F0000`; which ones crash varies from run to run (a memory error)",
+        pattern=re.compile("(?s)[^\x00-\x7f].*\\{[\U00010000-\U0010FFFF]"),
+        pinned={TOTAL: None},
+        crash_inputs=tuple("é{" + chr(code) for code in range(0x50000, 0x110000, 0x4000)),
+    ),
+    KnownGap(
+        name="declaration builtin in a code string with an escape",
+        reason="a backslash escape in a code string (`'\\''`, `\\$`...) puts the nested code's word texts at the "
+        "wrong offsets, so a later export/declare is lost (SY007, taint through declare)",
+        pattern=re.compile(r"(?s)\\.*\b(export|declare|typeset|readonly|local)\b|\b(export|declare|typeset|readonly|local)\b.*\\"),
         pinned={STAYS_BLOCKED: (frozenset({"SY007"}), "sh -c 'echo '\\''hi'\\''; export LD_PRELOAD=/tmp/x.so'")},
         corpus_command="bash -c 'echo '\\''start'\\''; export LD_PRELOAD=/tmp/x.so'",
     ),

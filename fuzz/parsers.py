@@ -39,11 +39,10 @@ def tree_sitter_commands(source: str) -> frozenset[int]:
     offsets = set()
     for node in walk(result.script):
         if type(node) is ast.SimpleCommand and node.words:
-            first = node.words[0]
-            keyword = first.source in _RESERVED_PREFIXES and first.span.start == node.span.start
-            names = node.words[1:] if keyword else node.words
-            if keyword and names and names[0].source == "-p":  # `time -p`
-                names = names[1:]
+            names = list(node.words)
+            if names[0].span.start == node.span.start:
+                while names and names[0].source in _RESERVED_PREFIXES:
+                    names = names[2:] if names[1:2] and names[1].source == "-p" else names[1:]  # `time -p`
             if names:
                 offsets.add(names[0].span.start)
         elif type(node) is ast.TestClause and _is_single_bracket_test(source, node.span.start):
@@ -121,7 +120,8 @@ class _BashlexCommands(bashlex.ast.nodevisitor):  # type: ignore[misc]
 
     def visitcommand(self, node: Any, parts: list[Any]) -> None:
         names = [part for part in parts if part.kind == "word"]
-        if names and names[0] is parts[0] and names[0].word in _RESERVED_PREFIXES:
-            names = names[2:] if names[1:2] and names[1].word == "-p" else names[1:]
+        if names and names[0] is parts[0]:
+            while names and names[0].word in _RESERVED_PREFIXES:
+                names = names[2:] if names[1:2] and names[1].word == "-p" else names[1:]
         if names:
             self.offsets.add(names[0].pos[0])
