@@ -138,8 +138,12 @@ class _RuleRunner:
         self.emit(NESTING_TOO_DEEP, span, f"`{label}` nests code deeper than {limit} levels; not audited", location)
 
     def parse_troubles(self, troubles: tuple[ParseTrouble, ...], location: Location) -> None:
-        for trouble in troubles:
-            self.emit(PARSE_TROUBLE, trouble.span, f"{trouble.parser}: {trouble.message}", Location(Position.PARSE, location.path))
+        """One finding per parse: where the first trouble is, and how many there were."""
+        if not troubles:
+            return
+        first = troubles[0]
+        message = "; ".join(dict.fromkeys(f"{trouble.parser}: {trouble.message}" for trouble in troubles))
+        self.emit(PARSE_TROUBLE, first.span, message, Location(Position.PARSE, location.path))
 
     # -- the verdict ----------------------------------------------------------------
 

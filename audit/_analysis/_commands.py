@@ -52,6 +52,11 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped:
         if spec is None:
             break
         wrappers.append(spec.name)
+        if spec.name == "coproc":
+            # tree-sitter has no coproc grammar: `coproc NAME { cmd; }` arrives
+            # as the words `coproc NAME { cmd`; the command starts after the brace.
+            index = _after_coproc_name(argv, index + 1)
+            continue
         parsed = _WrapperOptions(spec, argv, index + 1)
         parsed.run()
         argv = parsed.argv
@@ -68,6 +73,13 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped:
             index = len(argv)
             break
     return Unwrapped(argv, index, tuple(wrappers), tuple(assignments), tuple(code), shell_option)
+
+
+def _after_coproc_name(argv: tuple[Arg, ...], index: int) -> int:
+    for offset in (0, 1):
+        if index + offset < len(argv) and argv[index + offset].value in ("{", "("):
+            return index + offset + 1
+    return index
 
 
 class _WrapperOptions:
@@ -89,6 +101,9 @@ class _WrapperOptions:
         while self.index < len(self.argv) and not self.no_command:
             value = self.argv[self.index].value
             if value is None:
+                if self.positionals_left > 0:
+                    self._positional("")
+                    continue
                 return
             if value == "--":
                 self.index += 1

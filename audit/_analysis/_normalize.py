@@ -5,6 +5,7 @@ known values, brace expansion, and lexical path clean-up."""
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Iterable
 from typing import Protocol
 
@@ -136,26 +137,34 @@ def _parameter_values(part: ast.ParamExpansion, bindings: Bindings) -> tuple[str
 
 
 def expand_braces(value: str) -> list[str]:
-    """Bash brace expansion of a static value (`/{etc,usr}`, `{1..3}`)."""
-    match = _BRACE.search(value)
-    if match is None:
-        return [value]
-    inner = match.group(1)
-    if "," in inner:
-        options = inner.split(",")
-    else:
-        sequence = _SEQUENCE.match(inner)
-        if sequence is None:
-            head, tail = value[: match.end()], value[match.end() :]
-            return [head + rest for rest in expand_braces(tail)]
-        options = _sequence(sequence)
-    prefix, suffix = value[: match.start()], value[match.end() :]
-    results: list[str] = []
-    for option in options:
-        results.extend(expand_braces(prefix + option + suffix))
-        if len(results) > MAX_CANDIDATES:
-            break
-    return results
+    """Bash brace expansion of a static value (`/{etc,usr}`, `{1..3}`).
+
+    Stops growing past MAX_CANDIDATES results; the caller then treats the
+    word as dynamic.
+    """
+    pending = deque([value])
+    done: list[str] = []
+    while pending and len(done) + len(pending) <= MAX_CANDIDATES:
+        current = pending.popleft()
+        match = _first_expandable_brace(current)
+        if match is None:
+            done.append(current)
+            continue
+        inner = match.group(1)
+        options = inner.split(",") if "," in inner else _sequence(_SEQUENCE.match(inner))  # type: ignore[arg-type]
+        prefix, suffix = current[: match.start()], current[match.end() :]
+        expanded = [prefix + option + suffix for option in options]
+        # Keep bash's order: the first group's options vary slowest.
+        pending.extendleft(reversed(expanded))
+    return done + list(pending)
+
+
+def _first_expandable_brace(value: str) -> re.Match[str] | None:
+    for match in _BRACE.finditer(value):
+        inner = match.group(1)
+        if "," in inner or _SEQUENCE.match(inner):
+            return match
+    return None
 
 
 def _sequence(match: re.Match[str]) -> list[str]:

@@ -3,17 +3,20 @@
 `parse(source, deadline=...)` is the only entry point the engine uses. The
 primary tree comes from tree-sitter-bash (after the pre-pass); when it reports
 errors, bashlex gives a second opinion and a quote-aware lexical splitter is
-the last fallback. Their trees are returned side by side, with the troubles,
-so the engine can judge each and keep the worst.
+the last fallback. The trees are returned side by side, with the troubles, so
+the engine can judge each and keep the worst.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from . import _ast as ast
+from ._bashlex import BashlexUnavailable, parse_bashlex
 from ._dump import dump
 from ._errors import BudgetExceeded, ParseTrouble, SyntaxLayerError
+from ._fallback import parse_fallback
 from ._origin import Origin
 from ._session import ParseSession
 from ._walk import walk
@@ -30,6 +33,9 @@ __all__ = [
     "walk",
 ]
 
+# bashlex cannot be interrupted; it is skipped when less than this is left.
+_BASHLEX_MIN_SECONDS_LEFT = 0.015
+
 
 @dataclass(frozen=True, slots=True)
 class ParseResult:
@@ -44,7 +50,17 @@ def parse(source: str, *, deadline: float, origin: Origin | None = None) -> Pars
     """Parse `source` (or a code string inside it, located by `origin`)."""
     session = ParseSession(deadline)
     origin = origin or Origin()
-    script, has_error, _ = session.parse_tree_sitter(source, origin)
-    if has_error and not session.troubles:
-        session.troubles.append(ParseTrouble("tree-sitter", "tree-sitter reported a syntax error", origin.span(0, len(source))))
-    return ParseResult(script, (), tuple(session.troubles))
+    ready = session.prepare(source, origin)
+    script, has_error = session.tree_sitter(ready)
+    if not has_error and not session.troubles:
+        return ParseResult(script, (), ())
+    whole = origin.span(0, len(source))
+    try:
+        if deadline - time.perf_counter() < _BASHLEX_MIN_SECONDS_LEFT:
+            raise BashlexUnavailable("not enough time left in the budget")
+        second = parse_bashlex(ready.text, ready.origin, ready.prepared, ready.source_origin, session)
+        note = ParseTrouble("bashlex", "tree-sitter reported errors that bashlex did not; both readings are judged", whole)
+    except BashlexUnavailable as reason:
+        second = parse_fallback(ready.text, ready.origin, ready.prepared, ready.source_origin, session)
+        note = ParseTrouble("fallback", f"bashlex could not read it either ({reason}); a lexical reading is judged too", whole)
+    return ParseResult(script, (second,), tuple(session.troubles) + (note,))

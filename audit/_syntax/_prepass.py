@@ -82,12 +82,14 @@ def prepare(source: str) -> Prepared:
 def find_substitution_end(text: str, start: int, opener: str) -> int:
     """Index just past the construct that starts at `start`.
 
-    `opener` is one of `$(`, `$((`, `${`, `` ` ``; an unterminated construct
-    ends at the end of `text` (bash would reject it; we still audit it).
+    `opener` is one of `$(`, `$((`, `${`, `` ` ``, `"`; an unterminated
+    construct ends at the end of `text` (bash would reject it; we still audit it).
     """
     scanner = _Scanner(text)
     scanner.i = start + len(opener)
-    if opener == "$(":
+    if opener == '"':
+        scanner.scan_double_quoted()
+    elif opener == "$(":
         scanner.scan_code(closer=")")
     elif opener == "$((":
         scanner.scan_arithmetic()

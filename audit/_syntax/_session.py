@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from . import _ast as ast
 from ._errors import BudgetExceeded, ParseTrouble
 from ._origin import Origin
-from ._prepass import needs_prepass, prepare
+from ._prepass import Prepared, needs_prepass, prepare
 from ._treesitter import parse_tree_sitter
 
 
+@dataclass(frozen=True, slots=True)
+class PreparedText:
+    """A text ready for the parsers, and how to map it back."""
+
+    text: str
+    origin: Origin
+    prepared: Prepared | None
+    source_origin: Origin
+
+
 class ParseSession:
-    """One audit's parsing: nested fragments share its budget and troubles."""
+    """One parse: nested fragments share its budget and troubles."""
 
     def __init__(self, deadline: float) -> None:
         self.deadline = deadline
@@ -22,22 +33,17 @@ class ParseSession:
         if time.perf_counter() > self.deadline:
             raise BudgetExceeded("parsing exceeded the time budget")
 
-    def parse_tree_sitter(self, text: str, origin: Origin) -> tuple[ast.Script, bool, bool]:
-        """Pre-pass and tree-sitter on `text`.
-
-        Returns the script, whether tree-sitter reported errors, and whether a
-        heredoc ran to the end of input.
-        """
+    def prepare(self, text: str, origin: Origin) -> PreparedText:
         self.check_time()
         if not needs_prepass(text):
-            script, has_error = parse_tree_sitter(text, origin, self, None, origin)
-            return script, has_error, False
+            return PreparedText(text, origin, None, origin)
         prepared = prepare(text)
-        parse_origin = origin.compose(prepared.offsets)
-        script, has_error = parse_tree_sitter(prepared.text, parse_origin, self, prepared, origin)
-        return script, has_error, prepared.unterminated_heredoc
+        return PreparedText(prepared.text, origin.compose(prepared.offsets), prepared, origin)
+
+    def tree_sitter(self, ready: PreparedText) -> tuple[ast.Script, bool]:
+        return parse_tree_sitter(ready.text, ready.origin, self, ready.prepared, ready.source_origin)
 
     def parse_fragment(self, text: str, origin: Origin) -> ast.Script:
         """A nested piece of shell code (a backquoted command, a heredoc's `$(...)`)."""
-        script, _, _ = self.parse_tree_sitter(text, origin)
+        script, _ = self.tree_sitter(self.prepare(text, origin))
         return script

@@ -18,14 +18,14 @@ import time
 from typing import TYPE_CHECKING, Callable
 
 import tree_sitter_bash
-from tree_sitter import Language, Node, Parser
+from tree_sitter import Language, Node, Parser, Tree
 
 from .._model import Span
 from . import _ast as ast
 from ._errors import BudgetExceeded, ParseTrouble
 from ._origin import Origin
-from ._prepass import HeredocBody, Prepared
-from ._words import ansi_c_decode, double_quoted_parts, unquoted_literals, unescape_backquoted
+from ._prepass import Prepared
+from ._words import ansi_c_decode, heredoc_node, unquoted_literals, unescape_backquoted, word_parts_from_text
 
 if TYPE_CHECKING:
     from ._session import ParseSession
@@ -61,10 +61,13 @@ _WORD_NODES = frozenset(
         "$",
     }
 )
+_PLAIN_WORD_NODES = frozenset({"word", "number"})
 _EXPANSION_NODES = frozenset(
     {"simple_expansion", "expansion", "command_substitution", "process_substitution", "arithmetic_expansion"}
 )
 _REDIRECT_NODES = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+_HEADER_KEYWORDS = frozenset({"case", "for", "select"})
+_CLOSING_KEYWORDS = frozenset({"esac", "fi", "done", "then", "do", "else", "elif", "in", "}"})
 _SKIPPED_STATEMENT_NODES = frozenset({"comment", ";", ";;", "&", "\n", "heredoc_body", "heredoc_end"})
 
 
@@ -92,10 +95,14 @@ def parse_tree_sitter(
     return script, root.has_error
 
 
-def _run_parser(data: bytes, deadline: float):  # type: ignore[no-untyped-def]
-    parser = _parser()
+def _run_parser(data: bytes, deadline: float) -> Tree:
     if len(data) < _CANCELLABLE_FROM_BYTES:
-        return parser.parse(data)
+        return _parser().parse(data)
+    # tree-sitter's error recovery at the end of some inputs (a dangling `|`
+    # after thousands of stages) runs for 100 ms without calling the progress
+    # callback. The parse releases the GIL, so a worker thread is waited for
+    # only until the deadline; the callback still stops it as soon as it can.
+    outcome: list[Tree] = []
 
     def read(byte_offset: int, _point: object) -> bytes:
         return data[byte_offset : byte_offset + 4096]
@@ -103,12 +110,18 @@ def _run_parser(data: bytes, deadline: float):  # type: ignore[no-untyped-def]
     def cancel(*_state: object) -> bool:
         return time.perf_counter() > deadline
 
-    try:
-        return parser.parse(read, progress_callback=cancel)
-    except ValueError as error:  # py-tree-sitter's way of reporting a cancelled parse
-        # A cancelled parser resumes the old input on its next call unless reset.
-        parser.reset()
-        raise BudgetExceeded("tree-sitter parse exceeded the time budget") from error
+    def work() -> None:
+        try:
+            outcome.append(Parser(_LANGUAGE).parse(read, progress_callback=cancel))
+        except ValueError:  # py-tree-sitter's way of reporting a cancelled parse
+            pass
+
+    worker = threading.Thread(target=work, name="tree-sitter-parse", daemon=True)
+    worker.start()
+    worker.join(max(deadline - time.perf_counter(), 0.0))
+    if not outcome:
+        raise BudgetExceeded("tree-sitter parse exceeded the time budget")
+    return outcome[0]
 
 
 class _Builder:
@@ -191,6 +204,7 @@ class _Builder:
         return ast.Script(statements, self.span(node))
 
     def command(self, node: Node) -> ast.Command | None:
+        self.session.check_time()
         handler = _COMMAND_HANDLERS.get(node.type)
         if handler is not None:
             return handler(self, node)
@@ -285,13 +299,16 @@ class _Builder:
         return ast.AndOrList(tuple(commands), tuple(operators), self.span(node))
 
     def _flatten_list(self, node: Node, commands: list[ast.Command], operators: list[str]) -> None:
-        for child in node.children:
-            if child.type == "list":
-                self._flatten_list(child, commands, operators)
-            elif child.type in ("&&", "||"):
-                operators.append(child.type)
-            elif child.is_named:
-                command = self.command(child)
+        """`a && b || c` nests to the left; walked without recursion (thousands of `&&` are valid)."""
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if current.type == "list":
+                stack.extend(reversed(current.children))
+            elif current.type in ("&&", "||"):
+                operators.append(current.type)
+            elif current.is_named:
+                command = self.command(current)
                 if command is not None:
                     commands.append(command)
 
@@ -387,29 +404,45 @@ class _Builder:
         return ast.TestClause(self.words(self.word_leaves(node)), self.span(node))
 
     def error_region(self, node: Node) -> ast.Command | None:
-        """Recover what an ERROR node still holds: its statements and words."""
+        """Recover what an ERROR node still holds: its statements and words.
+
+        Words after `case`/`for`/`select` are the subject or the item list,
+        which bash only expands; they are kept as values, not run.
+        """
         self.trouble(node, "tree-sitter could not parse this region")
         statements: list[ast.Statement] = []
         loose_words: list[Node] = []
+        value_words: list[Node] = []
+        in_header = False
         for child in node.children:
-            if child.type in _WORD_NODES:
-                loose_words.append(child)
+            kind = child.type
+            if kind in _HEADER_KEYWORDS:
+                in_header = True
                 continue
+            if kind in _WORD_NODES:
+                if in_header:
+                    value_words.append(child)
+                elif not (kind == "word" and self.source(child) in _CLOSING_KEYWORDS):
+                    loose_words.append(child)
+                continue
+            in_header = in_header and not child.is_named and kind not in (";", "\n", "do")
             if loose_words:
                 statements.append(self._loose_command(loose_words))
                 loose_words = []
-            if child.type == "case_item":
-                arm = self.case_arm(child)
-                statements.extend(arm.body.statements)
-            elif child.type in _REDIRECT_NODES:
+            if kind == "case_item":
+                statements.extend(self.case_arm(child).body.statements)
+            elif kind in _REDIRECT_NODES:
                 redirect = self.redirect(child)
                 statements.append(ast.Statement(ast.SimpleCommand((), (), (redirect,), redirect.span), False, redirect.span))
-            elif child.is_named and child.type not in _SKIPPED_STATEMENT_NODES:
+            elif child.is_named and kind not in _SKIPPED_STATEMENT_NODES:
                 command = self.command(child)
                 if command is not None:
                     statements.append(ast.Statement(command, False, self.span(child)))
         if loose_words:
             statements.append(self._loose_command(loose_words))
+        if value_words:
+            values = ast.TestClause(self.words(value_words), self.span(node))
+            statements.append(ast.Statement(values, False, values.span))
         if not statements:
             return None
         return ast.Group(ast.Script(tuple(statements), self.span(node)), self.span(node))
@@ -474,7 +507,7 @@ class _Builder:
         prepared = self.prepared
         if prepared is not None and operator_offset in prepared.heredocs:
             body = prepared.heredocs[operator_offset]
-            return ast.Redirect(body.operator, fd, None, self.heredoc(body), span)
+            return ast.Redirect(body.operator, fd, None, heredoc_node(body, self.source_origin, self.session), span)
         if prepared is not None and operator_offset in prepared.read_write:
             operator = "<>"
         destinations = node.children_by_field_name("destination")
@@ -482,15 +515,6 @@ class _Builder:
         if kind == "heredoc_redirect":
             self.trouble(node, "heredoc not seen by the pre-pass")
         return ast.Redirect(operator, fd, target, None, span)
-
-    def heredoc(self, body: HeredocBody) -> ast.Heredoc:
-        body_origin = self.source_origin.compose(body.offsets)
-        span = body_origin.span(0, len(body.text))
-        if body.quoted:
-            parts: tuple[ast.WordPart, ...] = (ast.Literal(body.text, True, span),)
-        else:
-            parts = double_quoted_parts(body.text, body_origin, self.session, heredoc=True)
-        return ast.Heredoc(body.delimiter, body.quoted, body.operator == "<<-", parts, body.text, span)
 
     # -- words -----------------------------------------------------------------
 
@@ -510,6 +534,12 @@ class _Builder:
         return tuple(words)
 
     def word(self, nodes: list[Node]) -> ast.Word:
+        if len(nodes) == 1 and nodes[0].type in _PLAIN_WORD_NODES:
+            start, end = self.chars(nodes[0])
+            text = self.text[start:end]
+            if "\\" not in text:
+                span = self.origin.span(start, end)
+                return ast.Word((ast.Literal(text, False, span),), span, text)
         parts: list[ast.WordPart] = []
         for index, node in enumerate(nodes):
             if node.type == "$" and index + 1 < len(nodes) and nodes[index + 1].type == "string":
@@ -632,7 +662,24 @@ class _Builder:
                 operator.append(self.source(child))
             else:
                 argument_nodes.append(child)
-        return ast.ParamExpansion(name, "".join(operator), self.words(argument_nodes), quoted, self.span(node))
+        return ast.ParamExpansion(name, "".join(operator), self.parameter_argument(argument_nodes), quoted, self.span(node))
+
+    def parameter_argument(self, nodes: list[Node]) -> tuple[ast.Word, ...]:
+        """The words after a `${x:-...}` operator.
+
+        tree-sitter leaves a backquoted command there as a plain word; such
+        a word is re-read from its text so the substitution is found.
+        """
+        words: list[ast.Word] = []
+        for node in nodes:
+            start, end = self.chars(node)
+            text = self.text[start:end]
+            if node.type == "word" and "`" in text:
+                parts = word_parts_from_text(text, self.origin.shifted(start), self.session)
+                words.append(ast.Word(parts, self.origin.span(start, end), text))
+            else:
+                words.append(self.word([node]))
+        return tuple(words)
 
     def command_substitution(self, node: Node, quoted: bool) -> ast.CommandSubstitution:
         start, end = self.chars(node)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from . import _ast as ast
 from ._origin import Origin
-from ._prepass import find_substitution_end
+from ._prepass import HeredocBody, find_substitution_end
 
 if TYPE_CHECKING:
     from ._session import ParseSession
@@ -216,3 +216,72 @@ def _braced_parameter(
         argument_parts = double_quoted_parts(argument_text, argument_origin, session, heredoc=False)
         argument = (ast.Word(argument_parts, argument_origin.span(0, len(argument_text)), argument_text),)
     return ast.ParamExpansion(name, operator, argument, True, origin.span(start, end))
+
+
+def heredoc_node(body: HeredocBody, source_origin: Origin, session: "ParseSession") -> ast.Heredoc:
+    """The node for a heredoc the pre-pass cut out; unquoted bodies are scanned for expansions."""
+    body_origin = source_origin.compose(body.offsets)
+    span = body_origin.span(0, len(body.text))
+    if body.quoted:
+        parts: tuple[ast.WordPart, ...] = (ast.Literal(body.text, True, span),)
+    else:
+        parts = double_quoted_parts(body.text, body_origin, session, heredoc=True)
+    return ast.Heredoc(body.delimiter, body.quoted, body.operator == "<<-", parts, body.text, span)
+
+
+def word_parts_from_text(text: str, origin: Origin, session: "ParseSession") -> tuple[ast.WordPart, ...]:
+    """The parts of one unquoted-context word given as source text (the fallback's words)."""
+    parts: list[ast.WordPart] = []
+    index = 0
+    length = len(text)
+    run_start = 0
+
+    def flush(until: int) -> None:
+        if until > run_start:
+            parts.extend(unquoted_literals(text[run_start:until], origin.shifted(run_start)))
+
+    while index < length:
+        char = text[index]
+        if char == "\\":
+            index += 2
+            continue
+        if char == "'":
+            flush(index)
+            end = text.find("'", index + 1)
+            end = length if end < 0 else end + 1
+            parts.append(ast.Literal(text[index + 1 : max(end - 1, index + 1)], True, origin.span(index, end)))
+            index = run_start = end
+        elif char == '"' or text.startswith('$"', index):
+            flush(index)
+            opening = index + (1 if char == '"' else 2)
+            end = find_substitution_end(text, opening - 1, '"')
+            inner_end = end - 1 if end - 1 >= opening and text[end - 1] == '"' else end
+            parts.extend(double_quoted_parts(text[opening:inner_end], origin.shifted(opening), session, heredoc=False))
+            index = run_start = end
+        elif text.startswith("$'", index):
+            flush(index)
+            end = index + 2
+            while end < length and text[end] != "'":
+                end += 2 if text[end] == "\\" else 1
+            parts.append(ast.Literal(ansi_c_decode(text[index + 2 : end]), True, origin.span(index, end + 1)))
+            index = run_start = min(end + 1, length)
+        elif char in "$`":
+            expansion, end = _expansion_at(text, index, origin, session)
+            if expansion is None:
+                index += 1
+                continue
+            flush(index)
+            parts.append(_unquoted(expansion))
+            index = run_start = end
+        else:
+            index += 1
+    flush(length)
+    return tuple(parts)
+
+
+def _unquoted(part: ast.WordPart) -> ast.WordPart:
+    if type(part) is ast.ParamExpansion:
+        return ast.ParamExpansion(part.name, part.operator, part.argument, False, part.span)  # type: ignore[union-attr]
+    if type(part) is ast.CommandSubstitution:
+        return ast.CommandSubstitution(part.body, part.backquoted, False, part.span)  # type: ignore[union-attr]
+    return part

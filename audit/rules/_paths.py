@@ -3,7 +3,9 @@ directory, or a glob that reaches it; which arguments a command writes to."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
 from .._analysis import HOME, Arg, CommandSubject, RedirectSubject, clean_path
@@ -32,10 +34,39 @@ def _expanded(entries: Iterable[str]) -> Iterator[str]:
         yield from _home_variants(entry)
 
 
-def path_is(arg: Arg, entries: Iterable[str]) -> str | None:
+@dataclass(frozen=True, slots=True)
+class _PathTable:
+    """A table of paths with their home aliases, and a cheap pre-filter."""
+
+    entries: tuple[str, ...]
+    last_segments: frozenset[str]
+    glob_in_last_segment: bool
+
+    def may_name(self, arg: Arg) -> bool:
+        """False only when no value of `arg` can clean up to an entry."""
+        if arg.pattern or self.glob_in_last_segment:
+            return True
+        for value in arg.values:
+            last = value.rstrip("/").rpartition("/")[2]
+            if last in self.last_segments or last in ("", ".", "..", HOME):
+                return True
+        return False
+
+
+@functools.lru_cache(maxsize=64)
+def _path_table(entries: tuple[str, ...]) -> _PathTable:
+    expanded = tuple(_expanded(entries))
+    last_segments = frozenset(entry.rpartition("/")[2] for entry in expanded)
+    return _PathTable(expanded, last_segments, any("*" in segment for segment in last_segments))
+
+
+def path_is(arg: Arg, entries: tuple[str, ...]) -> str | None:
     """The entry `arg` names (exactly, through a glob, or by home alias), if any."""
+    table = _path_table(entries)
+    if not table.may_name(arg):
+        return None
     for value in cleaned_values(arg):
-        for entry in _expanded(entries):
+        for entry in table.entries:
             if _same_path(value, entry, arg.pattern):
                 return entry
     return None
@@ -53,10 +84,10 @@ def _same_path(value: str, entry: str, value_is_pattern: bool) -> bool:
     return False
 
 
-def path_under(arg: Arg, directories: Iterable[str]) -> str | None:
+def path_under(arg: Arg, directories: tuple[str, ...]) -> str | None:
     """The directory `arg` is inside of (or is), if any."""
     for value in cleaned_values(arg):
-        for directory in _expanded(directories):
+        for directory in _path_table(directories).entries:
             if _same_path(value, directory, arg.pattern):
                 return directory
             prefix = directory.rstrip("/") + "/"

@@ -1,0 +1,160 @@
+"""Measure the engine: `python -m audit.benchmark [--rounds N] [--json]`.
+
+Reports latency per command over the project's own commands (the corpus in
+`corpus/` when run from a checkout, and every rule example), commands per
+second on one core, the worst case over adversarial inputs at the maximum
+length, and the time `import audit` takes in a fresh interpreter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+import tomllib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from . import audit_command, default_policy
+from .rules import REGISTRY
+
+TARGETS = {"p50_us": 50.0, "p99_us": 500.0, "worst_adversarial_ms": 50.0, "import_ms": 150.0}
+
+
+def corpus_commands(root: Path) -> list[str]:
+    """Every `command` in the corpus TOML files under `root` (none if absent)."""
+    commands: list[str] = []
+    for path in sorted(root.glob("**/*.toml")):
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+        for case in document.get("case", []):
+            command = case.get("command")
+            if isinstance(command, str):
+                commands.append(command)
+    return commands
+
+
+def example_commands() -> list[str]:
+    return [
+        example.command
+        for declared in REGISTRY
+        for example in declared.examples + declared.counter_examples
+        if example.policy is None and len(example.command) <= default_policy().limits.max_length
+    ]
+
+
+def adversarial_inputs(length: int) -> Iterator[tuple[str, str]]:
+    """Inputs built to be slow for the parsers or the analysis, at `length`."""
+    generators: dict[str, Callable[[], str]] = {
+        "deep parentheses": lambda: "(" * (length // 2) + ")" * (length // 2),
+        "deep substitutions": lambda: "$(" * (length // 3) + "x" + ")" * (length // 3),
+        "deep backquotes": lambda: "echo " + "`" * (length - 5),
+        "thousands of <<": lambda: "<<" * (length // 2),
+        "thousands of cat <<": lambda: "cat <<" * (length // 6),
+        "many heredocs": lambda: "cat <<A <<B\na\nA\nb\nB\n" * (length // 22),
+        "long pipeline": lambda: "a | " * (length // 4),
+        "long and-list": lambda: "a && " * (length // 5) + "a",
+        "long word": lambda: "echo " + "x" * (length - 5),
+        "unterminated quote": lambda: "echo '" + "a b " * ((length - 6) // 4),
+        "unterminated double quote": lambda: 'echo "' + "$x " * ((length - 6) // 3),
+        "many ${": lambda: "${" * (length // 2),
+        "nested bash -c": lambda: _nested_shells(length),
+        "many commands": lambda: "ls -la; " * (length // 8),
+        "many substitutions": lambda: "echo " + "$(ls) " * ((length - 5) // 6),
+        "many variables": lambda: "".join(f"v{i}=$v{i - 1}; " for i in range(1, length // 14)),
+        "case soup": lambda: "case x in " * (length // 10),
+        "brace soup": lambda: "echo " + "{a,b}" * ((length - 5) // 5),
+    }
+    for name, generate in generators.items():
+        yield name, generate()[:length]
+
+
+def _nested_shells(length: int) -> str:
+    command = "ls"
+    while len(command) * 2 + 12 < length:
+        command = "bash -c " + json.dumps(command)
+    return command
+
+
+def time_each(commands: list[str], rounds: int) -> list[float]:
+    samples: list[float] = []
+    for _ in range(rounds):
+        for command in commands:
+            started = time.perf_counter()
+            audit_command(command)
+            samples.append(time.perf_counter() - started)
+    return samples
+
+
+def import_time_ms(repeats: int = 5) -> float:
+    """Median extra time of `import audit` over a bare interpreter start."""
+    def run(code: str) -> float:
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True)
+        return time.perf_counter() - started
+
+    bare = statistics.median(run("pass") for _ in range(repeats))
+    loaded = statistics.median(run("import audit") for _ in range(repeats))
+    return max(loaded - bare, 0.0) * 1000
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(int(fraction * len(ordered)), len(ordered) - 1)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=5, help="passes over the command set (default 5)")
+    parser.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parent.parent / "corpus")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    options = parser.parse_args(argv)
+
+    commands = corpus_commands(options.corpus) + example_commands()
+    time_each(commands, 1)  # warm caches (policy dispatch, parser objects)
+    samples = time_each(commands, options.rounds)
+    max_length = default_policy().limits.max_length
+    adversarial = {}
+    for name, command in adversarial_inputs(max_length):
+        started = time.perf_counter()
+        verdict = audit_command(command)
+        adversarial[name] = {"ms": (time.perf_counter() - started) * 1000, "decision": verdict.decision.value}
+    worst_name = max(adversarial, key=lambda name: adversarial[name]["ms"])
+    results = {
+        "commands": len(commands),
+        "samples": len(samples),
+        "p50_us": percentile(samples, 0.50) * 1e6,
+        "p90_us": percentile(samples, 0.90) * 1e6,
+        "p99_us": percentile(samples, 0.99) * 1e6,
+        "max_us": max(samples) * 1e6,
+        "commands_per_second": len(samples) / sum(samples),
+        "worst_adversarial": worst_name,
+        "worst_adversarial_ms": adversarial[worst_name]["ms"],
+        "adversarial": adversarial,
+        "import_ms": import_time_ms(),
+    }
+    if options.json:
+        print(json.dumps(results, indent=2))
+    else:
+        _print_report(results)
+    return 0
+
+
+def _print_report(results: dict) -> None:  # type: ignore[type-arg]
+    print(f"commands: {results['commands']} distinct, {results['samples']} timed audits")
+    for key in ("p50_us", "p90_us", "p99_us", "max_us"):
+        target = TARGETS.get(key)
+        suffix = f"   (target <= {target:g})" if target else ""
+        print(f"{key:>22}: {results[key]:10.1f}{suffix}")
+    print(f"{'commands per second':>22}: {results['commands_per_second']:10.0f}   (one core)")
+    print(f"{'import audit (ms)':>22}: {results['import_ms']:10.1f}   (target <= {TARGETS['import_ms']:g})")
+    print("adversarial inputs at the maximum length (ms, decision):")
+    for name, outcome in sorted(results["adversarial"].items(), key=lambda item: -item[1]["ms"]):
+        print(f"{name:>28}: {outcome['ms']:8.2f}  {outcome['decision']}")
+    print(f"worst: {results['worst_adversarial']} {results['worst_adversarial_ms']:.2f} ms (target <= {TARGETS['worst_adversarial_ms']:g})")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
