@@ -105,13 +105,15 @@ class _DisplayLine:
     glyphs: tuple[_Glyph, ...]
 
 
-def windows(length: int, spans: Iterable[Span]) -> tuple[tuple[tuple[int, int], ...], int]:
+def windows(source: str, spans: Iterable[Span]) -> tuple[tuple[tuple[int, int], ...], int]:
     """The source ranges to show, and how many windows were left out.
 
     A short source is shown whole. Otherwise each span gets context around its
-    start and its end (a long span's middle is elided); with no span at all,
-    the beginning of the source is shown.
+    start and its end (a long span's middle is elided), widened to whole lines
+    where the line is not itself huge; with no span at all, the beginning of
+    the source is shown.
     """
+    length = len(source)
     if length <= FULL_SOURCE_LIMIT:
         return ((0, length),), 0
     wanted: list[tuple[int, int]] = []
@@ -125,12 +127,23 @@ def windows(length: int, spans: Iterable[Span]) -> tuple[tuple[tuple[int, int], 
     if not wanted:
         wanted.append((0, 2 * WINDOW_CONTEXT))
     merged: list[tuple[int, int]] = []
-    for start, end in sorted((max(0, start), min(length, end)) for start, end in wanted):
+    for start, end in sorted(_whole_lines(source, max(0, start), min(length, end)) for start, end in wanted):
         if merged and start - merged[-1][1] <= _MERGE_GAP:
             merged[-1] = (merged[-1][0], max(merged[-1][1], end))
         else:
             merged.append((start, end))
     return tuple(merged[:MAX_WINDOWS]), max(0, len(merged) - MAX_WINDOWS)
+
+
+def _whole_lines(source: str, start: int, end: int) -> tuple[int, int]:
+    line_start = source.rfind("\n", 0, start) + 1
+    if start - line_start <= WINDOW_CONTEXT:
+        start = line_start
+    line_end = source.find("\n", end)
+    line_end = len(source) if line_end == -1 else line_end
+    if line_end - end <= WINDOW_CONTEXT:
+        end = line_end
+    return start, end
 
 
 def _clamped(span: Span, length: int) -> tuple[int, int]:
@@ -167,7 +180,7 @@ class MarkedSource:
         if not self.source:
             yield Text(" " * self.indent + "(empty command)", ELISION_STYLE)
             return
-        ranges, left_out = windows(len(self.source), (mark.span for mark in self.marks))
+        ranges, left_out = windows(self.source, (mark.span for mark in self.marks))
         lines = list(self._display_lines(ranges))
         digits = max((len(str(line.line_number)) for line in lines if line.line_number), default=0)
         gutter_width = self.indent + (digits + 3 if self.multiline else 0)
@@ -206,7 +219,8 @@ class MarkedSource:
         glyphs: list[_Glyph] = []
         line_number = self._line_number(ranges[0][0])
         previous_end = 0
-        for start, end in ranges:
+        # The empty range at the end makes the text after the last window an elision like any other.
+        for start, end in (*ranges, (len(source), len(source))):
             skipped = source[previous_end:start]
             if "\n" in skipped:
                 if glyphs:
@@ -224,9 +238,7 @@ class MarkedSource:
                     glyphs.append(_Glyph(escape_sequence(char), offset, hidden=True))
                 else:
                     glyphs.append(_Glyph(char, offset))
-            previous_end = end
-        if previous_end < len(source):
-            glyphs.append(_Glyph(_elision(source[previous_end:]), None))
+            previous_end = max(previous_end, end)
         if glyphs:
             yield _DisplayLine(line_number, tuple(glyphs))
 

@@ -73,10 +73,9 @@ class VerdictReport:
         verdict = self.verdict
         header = decision_badge(verdict.decision, console)
         header.append("  " + count_findings(verdict.findings))
-        if self.source_name is not None:
-            header.append("  in ")
-            header.append_text(one_line(self.source_name))
         yield header
+        if self.source_name is not None:
+            yield Text.assemble(("file ", "dim"), one_line(self.source_name, limit=_ARGV_LIMIT * 2))
         yield Text()
         marks = [Mark(finding.span, finding.severity, finding.rule_id) for finding in verdict.findings]
         yield MarkedSource(verdict.command, marks, indent=2)
@@ -117,7 +116,9 @@ class _CommandTree:
     (`("bash -c", "$(...)")`). It hangs under the innermost record, one level
     up, whose span contains it: `rm` in `sudo bash -c 'rm -rf /'` goes under
     the `sudo` record, in a `bash -c` group. With no containing record (the
-    engine could not map the span back) it hangs from the root.
+    engine could not map the span back) it hangs from the root. A script with
+    too many commands to list shows only those with findings, and what they
+    hang under.
     """
 
     records: Sequence[CommandRecord]
@@ -125,54 +126,74 @@ class _CommandTree:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         root = Tree(Text("Commands", "bold underline"), guide_style="dim")
-        shown = sorted(self.records, key=lambda record: (len(record.path), record.span.start, record.span.end))
-        shown = shown[:MAX_COMMANDS_SHOWN]
+        records = sorted(self.records, key=lambda record: (len(record.path), record.span.start, record.span.end))
+        parents = _parents(records)
+        shown = self._shown(records, parents)
         nodes: dict[int | None, Tree] = {None: root}
         groups: dict[tuple[int | None, tuple[str, ...]], Tree] = {}
-        for index, record in enumerate(shown):
-            parent, labels = _parent(index, shown)
+        for index in shown:
+            parent, labels = parents[index]
             branch = nodes[parent]
             for depth in range(1, len(labels) + 1):
                 key = (parent, labels[:depth])
                 if key not in groups:
                     groups[key] = branch.add(one_line(labels[depth - 1], limit=_ARGV_LIMIT, style="italic"))
                 branch = groups[key]
-            nodes[index] = branch.add(self._label(record))
-        if not self.records:
+            nodes[index] = branch.add(self._label(records[index]))
+        if not records:
             root.add(Text("(none found)", ELISION_STYLE))
-        elif len(self.records) > MAX_COMMANDS_SHOWN:
-            root.add(Text(f"… {len(self.records) - MAX_COMMANDS_SHOWN} more; --json lists them all", ELISION_STYLE))
+        elif len(shown) < len(records):
+            hidden = len(records) - len(shown)
+            root.add(Text(f"… {hidden} more commands not shown; --json lists them all", ELISION_STYLE))
         yield root
+
+    def _shown(self, records: Sequence[CommandRecord], parents: Sequence[tuple[int | None, tuple[str, ...]]]) -> list[int]:
+        if len(records) <= MAX_COMMANDS_SHOWN:
+            return list(range(len(records)))
+        wanted: set[int] = set()
+        for index, record in enumerate(records):
+            if not self._rule_ids(record):
+                continue
+            ancestor: int | None = index
+            while ancestor is not None and ancestor not in wanted:
+                wanted.add(ancestor)
+                ancestor = parents[ancestor][0]
+        return sorted(wanted)[:MAX_COMMANDS_SHOWN]
+
+    def _rule_ids(self, record: CommandRecord) -> list[str]:
+        rule_ids = [
+            finding.rule_id for finding in self.findings if finding.path == record.path and _contains(record.span, finding.span)
+        ]
+        return list(dict.fromkeys(rule_ids))
 
     def _label(self, record: CommandRecord) -> Text:
         label = one_line(_words(record.argv), limit=_ARGV_LIMIT)
         label.append("  ")
         label.append(record.position.value, _POSITION_STYLE[record.position])
-        rule_ids = [
-            finding.rule_id
-            for finding in self.findings
-            if finding.path == record.path and _contains(record.span, finding.span)
-        ]
+        rule_ids = self._rule_ids(record)
         if rule_ids:
             label.append("  ")
-            label.append(", ".join(dict.fromkeys(rule_ids)), "bold red")
+            label.append(", ".join(rule_ids), "bold red")
         return label
 
 
-def _parent(index: int, records: Sequence[CommandRecord]) -> tuple[int | None, tuple[str, ...]]:
-    """Where a record hangs (the index of its parent record, None for the root) and the group labels between."""
-    record = records[index]
-    for depth in range(len(record.path) - 1, -1, -1):
-        prefix = record.path[:depth]
-        containing = [
-            candidate
-            for candidate in range(index)
-            if records[candidate].path == prefix and _contains(records[candidate].span, record.span)
-        ]
-        if containing:
-            innermost = min(containing, key=lambda candidate: records[candidate].span.end - records[candidate].span.start)
-            return innermost, record.path[depth:]
-    return None, record.path
+def _parents(records: Sequence[CommandRecord]) -> list[tuple[int | None, tuple[str, ...]]]:
+    """For each record (sorted outermost first): the index of the record it hangs under, and the group labels between."""
+    by_path: dict[tuple[str, ...], list[int]] = {}
+    for index, record in enumerate(records):
+        by_path.setdefault(record.path, []).append(index)
+    parents: list[tuple[int | None, tuple[str, ...]]] = []
+    for record in records:
+        parents.append((None, record.path))
+        for depth in range(len(record.path) - 1, -1, -1):
+            containing = [
+                candidate for candidate in by_path.get(record.path[:depth], []) if _contains(records[candidate].span, record.span)
+            ]
+            if containing:
+                innermost = min(containing, key=lambda candidate: records[candidate].span.end - records[candidate].span.start)
+                parents[-1] = (innermost, record.path[depth:])
+                break
+    return parents
 
 
 def _words(argv: Sequence[str]) -> str:

@@ -209,12 +209,21 @@ def _audit(arguments: Sequence[str], streams: Streams) -> int:
         command, source_name = _read_stdin(streams.stdin), None
     else:
         command, source_name = options.command[0], None
-    verdict = audit_command(command, policy=policy)
+    verdict = _verdict(command, policy)
     if options.json:
         _write(streams.out, json.dumps(verdict.to_dict(), indent=2) + "\n")
     else:
         streams.out.print(VerdictReport(verdict, source_name=source_name))
     return _exit_code(verdict, threshold)
+
+
+def _verdict(command: str, policy: Policy) -> Verdict:
+    try:
+        return audit_command(command, policy=policy)
+    # The engine promises never to raise; if it does anyway, the reader gets
+    # exit code 2 and one line naming the failure, not a traceback.
+    except Exception as error:
+        raise CommandLineError(f"internal error while auditing: {type(error).__name__}: {error}") from error
 
 
 def _exit_code(verdict: Verdict, threshold: Decision) -> int:
@@ -296,12 +305,12 @@ def _batch_lines(source: str, stdin: TextIO) -> Iterator[tuple[Iterable[str], in
 def _audit_line(entry: BatchItem | BatchError, policy: Policy) -> BatchResult | BatchError:
     if isinstance(entry, BatchError):
         return entry
-    try:
-        return BatchResult(entry, audit_command(entry.command, policy=policy))
     # One command that crashes the engine must not cost the rest of the batch
     # its verdicts; the line is reported like a malformed one.
-    except Exception as error:
-        return BatchError(entry.line, f"internal error: {type(error).__name__}: {error}", entry.fields)
+    try:
+        return BatchResult(entry, _verdict(entry.command, policy))
+    except CommandLineError as error:
+        return BatchError(entry.line, error.message, entry.fields)
 
 
 def _counted(lines: Iterable[str], advance: Callable[[int], None]) -> Iterator[str]:
