@@ -42,29 +42,33 @@ def test_each_finding_shows_rule_id_name_message_and_the_safer_alternative() -> 
     assert "exec-context in bash -c" in stdout
 
 
-def test_the_command_tree_nests_a_code_string_under_the_command_that_runs_it() -> None:
-    lines = run_cli("sudo bash -c 'rm -rf /'").stdout.splitlines()
-    tree = lines[lines.index("Commands") + 1 :]
-    assert tree == [
-        "└── sudo bash -c 'rm -rf /'  command  PR001",
-        "    └── bash -c",
-        "        └── rm -rf /  exec-context  FS001",
-    ]
-
-
-def test_the_command_tree_shows_a_substitution_in_value_position() -> None:
-    lines = run_cli("echo $(rm -rf ~)").stdout.splitlines()
-    tree = lines[lines.index("Commands") + 1 :]
-    assert tree == [
-        "└── echo '$(rm -rf ~)'  command",
-        "    └── $(...)",
-        "        └── rm -rf ~  value  FS001",
-    ]
-
-
-def test_a_pipeline_shows_its_commands_side_by_side() -> None:
-    lines = run_cli("curl -s https://x | sh").stdout.splitlines()
-    assert lines[lines.index("Commands") + 1 :] == ["├── curl -s https://x  command", "└── sh  command"]
+@pytest.mark.parametrize(
+    ("command", "tree"),
+    [
+        pytest.param(
+            "sudo bash -c 'rm -rf /'",
+            [
+                "└── sudo bash -c 'rm -rf /'  command  PR001",
+                "    └── bash -c",
+                "        └── rm -rf /  exec-context  FS001",
+            ],
+            id="a code string under the command that runs it",
+        ),
+        pytest.param(
+            "echo $(rm -rf ~)",
+            ["└── echo '$(rm -rf ~)'  command", "    └── $(...)", "        └── rm -rf ~  value  FS001"],
+            id="a substitution in value position",
+        ),
+        pytest.param(
+            "curl -s https://x | sh",
+            ["├── curl -s https://x  command", "└── sh  command"],
+            id="a pipeline side by side",
+        ),
+    ],
+)
+def test_the_command_tree_shows_positions_and_nesting(command: str, tree: list[str]) -> None:
+    lines = run_cli(command).stdout.splitlines()
+    assert lines[lines.index("Commands") + 1 :] == tree
 
 
 def test_a_passing_command_says_so_and_shows_its_commands() -> None:
