@@ -32,7 +32,10 @@ RESERVED_FIELDS = frozenset({LINE_FIELD, ERROR_FIELD, "decision", "command", "fi
 """Output fields the CLI writes itself; an input field of the same name is replaced."""
 
 TOP_RULES = 10
-MAX_BLOCKED_SHOWN = 50
+MAX_BLOCKED_SHOWN = 20
+MAX_BLOCKED_TRACKED = 1_000
+"""Distinct blocked commands counted for the summary; agent logs repeat themselves, so this is plenty."""
+MAX_LINES_LISTED = 3
 MAX_ERRORS_SHOWN = 20
 _COMMAND_LIMIT = 80
 
@@ -127,14 +130,33 @@ def _json_type(value: Any) -> str:
     return "a string"
 
 
+class _BlockedCommand:
+    """One distinct blocked command: how often, on which lines (the first few), and why."""
+
+    def __init__(self, result: BatchResult) -> None:
+        self.preview = one_line(result.item.command, limit=_COMMAND_LIMIT)
+        self.rule_ids = result.verdict.rule_ids
+        self.lines = [result.item.line]
+        self.count = 1
+
+    def add(self, line: int) -> None:
+        self.count += 1
+        if len(self.lines) < MAX_LINES_LISTED:
+            self.lines.append(line)
+
+    def line_list(self) -> str:
+        listed = ", ".join(str(line) for line in self.lines)
+        return listed if self.count == len(self.lines) else f"{listed} (+{self.count - len(self.lines):,})"
+
+
 class BatchSummary:
-    """What a batch found, kept small whatever the input size: counts, top rules, blocked lines."""
+    """What a batch found, kept small whatever the input size: counts, top rules, blocked commands."""
 
     def __init__(self, source_name: str) -> None:
         self.source_name = source_name
         self.decisions: Counter[Decision] = Counter()
         self.rules: Counter[str] = Counter()
-        self.blocked: list[BatchResult] = []
+        self.blocked: dict[str, _BlockedCommand] = {}
         self.errors: list[BatchError] = []
         self.error_count = 0
 
@@ -147,8 +169,13 @@ class BatchSummary:
         verdict = outcome.verdict
         self.decisions[verdict.decision] += 1
         self.rules.update(verdict.rule_ids)
-        if verdict.decision is Decision.BLOCK and len(self.blocked) < MAX_BLOCKED_SHOWN:
-            self.blocked.append(outcome)
+        if verdict.decision is not Decision.BLOCK:
+            return
+        seen = self.blocked.get(outcome.item.command)
+        if seen is not None:
+            seen.add(outcome.item.line)
+        elif len(self.blocked) < MAX_BLOCKED_TRACKED:
+            self.blocked[outcome.item.command] = _BlockedCommand(outcome)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         audited = sum(self.decisions.values())
@@ -185,19 +212,16 @@ class BatchSummary:
         return table
 
     def _blocked_table(self) -> Table:
-        table = Table(box=box.SIMPLE_HEAD, title="Blocked commands", title_justify="left")
-        table.add_column("line", justify="right")
+        table = Table(box=box.SIMPLE_HEAD, title="Blocked commands, most frequent first", title_justify="left")
+        table.add_column("lines")
         table.add_column("command", overflow="fold")
         table.add_column("rules")
-        for result in self.blocked:
-            table.add_row(
-                str(result.item.line),
-                one_line(result.item.command, limit=_COMMAND_LIMIT),
-                ", ".join(result.verdict.rule_ids),
-            )
-        hidden = self.decisions[Decision.BLOCK] - len(self.blocked)
+        ranked = sorted(self.blocked.values(), key=lambda blocked: (-blocked.count, blocked.lines[0]))
+        for blocked in ranked[:MAX_BLOCKED_SHOWN]:
+            table.add_row(Text(blocked.line_list()), blocked.preview, Text(", ".join(blocked.rule_ids)))
+        hidden = self.decisions[Decision.BLOCK] - sum(blocked.count for blocked in ranked[:MAX_BLOCKED_SHOWN])
         if hidden:
-            table.add_row("", Text(f"… {hidden:,} more; --json lists every line", ELISION_STYLE), "")
+            table.add_row("", Text(f"… {hidden:,} more blocked lines; --json lists every line", ELISION_STYLE), "")
         return table
 
     def _error_table(self) -> Table:
@@ -205,7 +229,7 @@ class BatchSummary:
         table.add_column("line", justify="right")
         table.add_column("problem", overflow="fold")
         for error in self.errors:
-            table.add_row(str(error.line), one_line(error.message, limit=200))
+            table.add_row(Text(str(error.line)), one_line(error.message, limit=200))
         hidden = self.error_count - len(self.errors)
         if hidden:
             table.add_row("", Text(f"… {hidden:,} more", ELISION_STYLE))

@@ -40,8 +40,8 @@ def decision_badge(decision: Decision, console: Console) -> Text:
     """The decision in capitals; padded as a coloured badge, bare when there is no colour."""
     name = decision.value.upper()
     if console.no_color or console.color_system is None:
-        return Text(name, "bold")
-    return Text(f" {name} ", DECISION_STYLE[decision])
+        return Text.assemble((name, "bold"))
+    return Text.assemble((f" {name} ", DECISION_STYLE[decision]))
 
 
 def where(position: Position, path: Sequence[str]) -> Text:

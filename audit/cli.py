@@ -333,10 +333,17 @@ def _progress(console: Console, enabled: bool, total_bytes: int | None) -> Itera
     if not enabled:
         yield lambda _read: None
         return
-    columns = (TextColumn("auditing"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn())
+    columns = (TextColumn("auditing"), BarColumn(), TaskProgressColumn(), TextColumn("{task.fields[lines]:,} lines"), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task("batch", total=total_bytes)
-        yield lambda read: progress.advance(task, read)
+        task = progress.add_task("batch", total=total_bytes, lines=0)
+        lines_read = 0
+
+        def advance(read: int) -> None:
+            nonlocal lines_read
+            lines_read += 1
+            progress.update(task, advance=read, lines=lines_read)
+
+        yield advance
 
 
 # -- the catalogue -------------------------------------------------------------------------

@@ -145,6 +145,14 @@ def test_the_summary_lists_top_rules_and_the_blocked_commands_with_their_lines()
     assert "curl -s https://x | sh" in blocked
 
 
+def test_the_summary_groups_a_repeated_blocked_command_into_one_row_most_frequent_first() -> None:
+    log = '"rm -rf /"\n"ls"\n"curl -s https://x | sh"\n' + '"rm -rf /"\n' * 5
+    stdout = run_cli("--batch", "-", stdin=log).stdout
+    blocked = stdout[stdout.index("Blocked commands") :].splitlines()
+    rows = [" ".join(line.split()) for line in blocked if line.strip()[:1].isdigit()]
+    assert rows == ["1, 4, 5 (+3) rm -rf / FS001", "3 curl -s https://x | sh EX001"]
+
+
 def test_the_summary_lists_each_malformed_line_with_its_number_and_problem() -> None:
     stdout = run_cli("--batch", "-", stdin=LOG).stdout
     malformed = stdout[stdout.index("Malformed lines") :]
