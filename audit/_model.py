@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class Decision(str, Enum):
@@ -73,9 +73,11 @@ class Position(str, Enum):
     """The parsers' view of the input (disagreement, unreadable syntax, budget)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
-    """Half-open character offsets into the original command string."""
+class Span(NamedTuple):
+    """Half-open character offsets into the original command string.
+
+    A NamedTuple rather than a dataclass: one is made for every syntax node.
+    """
 
     start: int
     end: int

@@ -46,6 +46,7 @@ class InterpreterSpec:
     code_options: frozenset[str] = frozenset()
     value_options: frozenset[str] = frozenset()
     attached_value_options: frozenset[str] = frozenset()
+    digit_options: frozenset[str] = frozenset()
     module_options: frozenset[str] = frozenset()
     stdin_options: frozenset[str] = frozenset()
     script_options: frozenset[str] = frozenset()
@@ -72,6 +73,7 @@ class WrapperSpec:
     assignments: bool = False
     no_command: bool = False
     joins_command: bool = False
+    permute: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +86,7 @@ class Tables:
     installers: Mapping[str, tuple[tuple[str, ...], ...]]
     secret_files: tuple[str, ...]
     process_environment_files: tuple[str, ...]
+    credential_files: tuple[str, ...]
     system_directories: tuple[str, ...]
     shell_startup_files: tuple[str, ...]
     authorized_keys_files: tuple[str, ...]
@@ -213,6 +216,7 @@ _NAME_LISTS = (
     "privilege",
     "secret_files",
     "process_environment_files",
+    "credential_files",
     "system_directories",
     "shell_startup_files",
     "authorized_keys_files",
@@ -226,6 +230,7 @@ _INTERPRETER_KEYS = {
     "code_options",
     "value_options",
     "attached_value_options",
+    "digit_options",
     "module_options",
     "stdin_options",
     "script_options",
@@ -243,6 +248,7 @@ _WRAPPER_KEYS = {
     "assignments",
     "no_command",
     "joins_command",
+    "permute",
 }
 
 
@@ -267,6 +273,7 @@ class _Draft:
             installers=MappingProxyType({k: tuple(v) for k, v in self.installers.items()}),
             secret_files=tuple(dict.fromkeys(names["secret_files"])),
             process_environment_files=tuple(dict.fromkeys(names["process_environment_files"])),
+            credential_files=tuple(dict.fromkeys(names["credential_files"])),
             system_directories=tuple(dict.fromkeys(names["system_directories"])),
             shell_startup_files=tuple(dict.fromkeys(names["shell_startup_files"])),
             authorized_keys_files=tuple(dict.fromkeys(names["authorized_keys_files"])),
@@ -365,6 +372,7 @@ def _interpreter(reader: _Reader, family: str, previous: InterpreterSpec | None)
         code_options=_options(reader, "code_options", previous.code_options),
         value_options=_options(reader, "value_options", previous.value_options),
         attached_value_options=_options(reader, "attached_value_options", previous.attached_value_options),
+        digit_options=_options(reader, "digit_options", previous.digit_options),
         module_options=_options(reader, "module_options", previous.module_options),
         stdin_options=_options(reader, "stdin_options", previous.stdin_options),
         script_options=_options(reader, "script_options", previous.script_options),
@@ -387,6 +395,7 @@ def _wrapper(reader: _Reader, name: str, previous: WrapperSpec | None) -> Wrappe
         assignments=reader.boolean("assignments", previous.assignments),
         no_command=reader.boolean("no_command", previous.no_command),
         joins_command=reader.boolean("joins_command", previous.joins_command),
+        permute=reader.boolean("permute", previous.permute),
     )
 
 

@@ -114,12 +114,16 @@ class _WrapperOptions:
                 self.index += 1
             elif value.startswith("--") and len(value) > 2:
                 self._long_option(value)
+            elif value == "-" and spec.permute:
+                self.index += 1  # `su -`: a login shell
             elif value.startswith("-") and len(value) > 1 and not value[1:].isdigit():
                 self._short_options(value)
             elif value.startswith("-") and value[1:].isdigit():
                 self.index += 1  # `nice -10`: a numeric option
             elif self.positionals_left > 0:
                 self._positional(value)
+            elif spec.permute:
+                self.index += 1  # an operand (su's user); options may follow it
             else:
                 return
 
@@ -352,6 +356,10 @@ class _InterpreterOptions:
                 self.explicit_stdin = True
             elif option in spec.attached_value_options:
                 break  # perl -I/lib, -i.bak: the value is the rest of this word
+            elif option in spec.digit_options:
+                # perl -l0e: -l takes only digits; what follows are more options.
+                while position + 1 < len(value) and value[position + 1].isdigit():
+                    position += 1
             elif option in spec.value_options:
                 self.index += 1 if rest else 2
                 return

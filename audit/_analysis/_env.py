@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from .._syntax import ast
-from ._normalize import HOME, MAX_CANDIDATES, normalize_word
+from ._normalize import DEFAULT_IFS, HOME, MAX_CANDIDATES, normalize_word
+from ._static_output import static_output
 from ._subjects import Risk
 
 DECLARATION_BUILTINS = frozenset({"export", "declare", "typeset", "local", "readonly"})
@@ -112,6 +113,32 @@ class Env:
                     values.extend(field.values)
         unique = tuple(dict.fromkeys(values))
         return unique if 0 < len(unique) <= MAX_CANDIDATES else None
+
+    def field_separators(self) -> str | None:
+        if "IFS" not in self.bindings and self._parent is not None:
+            return self._parent.field_separators()
+        if "IFS" not in self.bindings:
+            return DEFAULT_IFS
+        values = self.candidates("IFS")
+        return values[0] if values is not None and len(values) == 1 else None
+
+    def substitution_output(self, part: ast.CommandSubstitution) -> str | None:
+        """`$(echo WORDS)` / `$(printf FORMAT ARGS)` with literal words: the output."""
+        statements = part.body.statements
+        if len(statements) != 1 or statements[0].background:
+            return None
+        command = statements[0].command
+        if type(command) is not ast.SimpleCommand or command.redirects or command.assignments:  # type: ignore[union-attr]
+            return None
+        argv: list[str] = []
+        for word in command.words:  # type: ignore[union-attr]
+            fields = normalize_word(word, self)
+            if any(field.value is None or field.pattern for field in fields):
+                return None
+            argv.extend(field.value for field in fields)  # type: ignore[misc]
+        output = static_output(argv)
+        # A command substitution drops the trailing newlines of the output.
+        return None if output is None else output.rstrip("\n")
 
     def is_tainted(self, name: str) -> bool:
         if name in self._taint:

@@ -13,6 +13,7 @@ from .._model import Span
 from .._syntax import ast
 from ._subjects import Arg
 
+DEFAULT_IFS = " \t\n"
 HOME = "~"
 """The home directory in normalised values: `~`, `$HOME` and `${HOME}` all become it."""
 
@@ -26,10 +27,16 @@ _SEQUENCE = re.compile(r"^(-?\d+)\.\.(-?\d+)$|^([A-Za-z])\.\.([A-Za-z])$")
 
 
 class Bindings(Protocol):
-    """What normalisation needs to know about variables."""
+    """What normalisation needs to know about variables and substitutions."""
 
     def candidates(self, name: str) -> tuple[str, ...] | None:
         """Possible literal values of `name`, or None when unknown."""
+
+    def substitution_output(self, part: ast.CommandSubstitution) -> str | None:
+        """The output of a substitution known without running it (`$(echo rm)`)."""
+
+    def field_separators(self) -> str | None:
+        """The characters unquoted expansions split on (IFS); None when unknown."""
 
 
 def basename(value: str) -> str:
@@ -76,15 +83,20 @@ def _normalize_general(word: ast.Word, bindings: Bindings) -> list[Arg]:
                 text = _escape_glob(text)
             current = [prefix + text for prefix in current]
             continue
-        if kind is not ast.ParamExpansion:
-            return [_dynamic(word)]
-        values = _parameter_values(part, bindings)  # type: ignore[arg-type]
+        if kind is ast.ParamExpansion:
+            values = _parameter_values(part, bindings)  # type: ignore[arg-type]
+        elif kind is ast.CommandSubstitution:
+            output = bindings.substitution_output(part)  # type: ignore[arg-type]
+            values = None if output is None else (output,)
+        else:
+            values = None
         if values is None:
             return [_dynamic(word)]
-        if not part.quoted and any(_has_blank(value) for value in values):  # type: ignore[union-attr]
-            if len(values) != 1:
+        separators = bindings.field_separators()
+        if not part.quoted and any(_splits(value, separators) for value in values):  # type: ignore[union-attr]
+            if len(values) != 1 or separators is None:
                 return [_dynamic(word)]
-            pieces = values[0].split()
+            pieces = _split_fields(values[0], separators)
             if not pieces:
                 continue
             current = [prefix + pieces[0] for prefix in current]
@@ -115,8 +127,19 @@ def _dynamic(word: ast.Word) -> Arg:
     return Arg((), word.source, word.span, False, word)
 
 
-def _has_blank(value: str) -> bool:
-    return " " in value or "\t" in value or "\n" in value
+def _splits(value: str, separators: str | None) -> bool:
+    """Whether word splitting would cut `value` (unknown separators: assume so)."""
+    if separators is None:
+        return True
+    return any(char in value for char in separators)
+
+
+def _split_fields(value: str, separators: str) -> list[str]:
+    """Bash field splitting: IFS whitespace runs and other IFS characters separate fields."""
+    if set(separators) <= set(DEFAULT_IFS):
+        return value.split()
+    pattern = "[" + re.escape(separators) + "]"
+    return [field for field in re.split(pattern, value) if field]
 
 
 def _expand_tilde(text: str) -> str:

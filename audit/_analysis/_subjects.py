@@ -1,10 +1,13 @@
 """What rules inspect: normalised commands, redirects, assignments, code
-contexts, functions and loops, each located in the command's structure."""
+contexts, functions and loops, each located in the command's structure.
+
+Like the syntax nodes these are NamedTuples: immutable, and cheap to make
+for every command of every audit."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import Enum
+from typing import NamedTuple
 
 from .._model import Position, Span
 from .._syntax import ast
@@ -19,8 +22,7 @@ class Risk(str, Enum):
     TAINT = "uses a variable holding downloaded or decoded data"
 
 
-@dataclass(frozen=True, slots=True)
-class Arg:
+class Arg(NamedTuple):
     """One argv word as bash would build it.
 
     `values` holds the possible values (one for an ordinary word, several
@@ -33,7 +35,7 @@ class Arg:
     source: str
     span: Span
     pattern: bool = False
-    word: ast.Word | None = field(default=None, compare=False)
+    word: ast.Word | None = None
 
     @property
     def value(self) -> str | None:
@@ -64,8 +66,7 @@ class StdinKind(str, Enum):
     FILE = "file"
 
 
-@dataclass(frozen=True, slots=True)
-class Stdin:
+class Stdin(NamedTuple):
     """What a command reads on standard input, when the command says so."""
 
     kind: StdinKind
@@ -75,22 +76,21 @@ class Stdin:
     parts: tuple[ast.WordPart, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Location:
+class Location(NamedTuple):
     """Where a subject sits: its position and the path that reached it."""
 
     position: Position
     path: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class RedirectSubject:
+class RedirectSubject(NamedTuple):
     operator: str
     fd: str | None
     target: Arg | None
     span: Span
     command_name: str | None
     location: Location
+    cwd: str | None = None
 
     @property
     def writes(self) -> bool:
@@ -104,12 +104,13 @@ class RedirectSubject:
         return self.operator in ("<", "<>", "<&")
 
 
-@dataclass(frozen=True, slots=True)
-class CommandSubject:
+class CommandSubject(NamedTuple):
     """A simple command bash runs, with wrappers already unwrapped.
 
     `argv[index]` is the effective command (after `sudo`, `env`, `timeout`...);
     `name` is its normalised basename, None when it is computed at run time.
+    `cwd` is the working directory when an earlier `cd` in the same command
+    string made it known (cleaned, `~` for the home), else None.
     """
 
     argv: tuple[Arg, ...]
@@ -123,6 +124,7 @@ class CommandSubject:
     stdin: Stdin | None
     in_pipeline: bool
     background: bool
+    cwd: str | None = None
 
     @property
     def args(self) -> tuple[Arg, ...]:
@@ -133,8 +135,7 @@ class CommandSubject:
         return self.argv[self.index] if self.index < len(self.argv) else None
 
 
-@dataclass(frozen=True, slots=True)
-class AssignmentSubject:
+class AssignmentSubject(NamedTuple):
     """`NAME=value` in any form: prefix, standalone, export/declare, env."""
 
     name: str
@@ -157,8 +158,7 @@ class ContextKind(str, Enum):
     PROMPT_EXPANSION = "prompt-expansion"
 
 
-@dataclass(frozen=True, slots=True)
-class DynamicPart:
+class DynamicPart(NamedTuple):
     """A run-time part of code: a substitution or a variable reference."""
 
     span: Span
@@ -168,8 +168,7 @@ class DynamicPart:
     tainted: bool
 
 
-@dataclass(frozen=True, slots=True)
-class ExecContextSubject:
+class ExecContextSubject(NamedTuple):
     """Code that something executes, and what its dynamic parts are."""
 
     kind: ContextKind
@@ -189,8 +188,7 @@ class ExecContextSubject:
         return tuple(part for part in self.dynamic_parts if part.tainted)
 
 
-@dataclass(frozen=True, slots=True)
-class FunctionSubject:
+class FunctionSubject(NamedTuple):
     """A function definition and how its body calls the function itself."""
 
     name: str
@@ -199,8 +197,7 @@ class FunctionSubject:
     recursive_spawns: tuple[Span, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class LoopSubject:
+class LoopSubject(NamedTuple):
     """A loop whose condition never ends it, and what it starts in background."""
 
     span: Span

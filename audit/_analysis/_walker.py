@@ -12,14 +12,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from .._model import CommandRecord, Position, Span
 from .._policy import InterpreterSpec, Policy
 from .._syntax import BudgetExceeded, Origin, ParseResult, ParseTrouble, ast
 from ._commands import Unwrapped, read_invocation, unwrap
 from ._env import DECLARATION_BUILTINS, Env, RiskOracle, split_assignment_word
-from ._normalize import basename, normalize_word, normalize_words
+from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words
 from ._subjects import (
     Arg,
     AssignmentSubject,
@@ -42,6 +42,7 @@ _STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
 _FIND_EXEC_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _ENDLESS_CONDITIONS = {False: frozenset({":", "true"}), True: frozenset({"false"})}
 _PLACEHOLDER = "_"
+_DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
 
 
 class Sink(Protocol):
@@ -70,8 +71,7 @@ class _SilentSink:
     def parse_troubles(self, troubles: tuple[ParseTrouble, ...], location: Location) -> None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Frame:
+class Frame(NamedTuple):
     location: Location
     depth: int
     env: Env
@@ -131,6 +131,8 @@ class Analyzer:
         self.records: list[CommandRecord] = []
         self.functions: list[_FunctionScope] = []
         self.loops: list[_LoopScope] = []
+        # The working directory after the `cd` commands seen so far (None: unknown).
+        self.cwd: str | None = None
         self.oracle = RiskOracle(self._word_risks, self._command_risks, self._redirect_risks)
 
     def run(self, script: ast.Script) -> None:
@@ -142,13 +144,14 @@ class Analyzer:
 
     def _silently(self, walk: Callable[[set[Risk]], None]) -> frozenset[Risk]:
         sink, records = self.sink, self.records
-        functions, loops = self.functions, self.loops
+        functions, loops, cwd = self.functions, self.loops, self.cwd
         self.sink, self.records, self.functions, self.loops = _SilentSink(), [], [], []
         risks: set[Risk] = set()
         try:
             walk(risks)
         finally:
             self.sink, self.records, self.functions, self.loops = sink, records, functions, loops
+            self.cwd = cwd
         return frozenset(risks)
 
     def _silent_frame(self, env: Env) -> Frame:
@@ -189,7 +192,9 @@ class Analyzer:
         elif kind is ast.AndOrList:
             for command in node.commands:  # type: ignore[union-attr]
                 self.command(command, frame, risks)
-        elif kind is ast.Subshell or kind is ast.Group:
+        elif kind is ast.Subshell:
+            self.in_subshell(lambda: self.script(node.body, frame, risks))  # type: ignore[union-attr]
+        elif kind is ast.Group:
             self.script(node.body, frame, risks)  # type: ignore[union-attr]
         elif kind is ast.IfClause:
             for condition, body in node.branches:  # type: ignore[union-attr]
@@ -223,6 +228,14 @@ class Analyzer:
         elif kind is ast.Redirected:
             stdin = self.redirects(node.redirects, frame, risks, None)  # type: ignore[union-attr]
             self.command(node.command, frame.with_stdin(stdin, frame.in_pipeline), risks)  # type: ignore[union-attr]
+
+    def in_subshell(self, walk: Callable[[], None]) -> None:
+        """A `cd` inside a subshell, substitution or child shell does not last."""
+        cwd = self.cwd
+        try:
+            walk()
+        finally:
+            self.cwd = cwd
 
     def pipeline(self, node: ast.Pipeline, frame: Frame, risks: set[Risk]) -> None:
         commands = node.commands
@@ -272,16 +285,25 @@ class Analyzer:
             kind = type(part)
             if kind is ast.Literal:
                 continue
-            if kind is ast.CommandSubstitution:
-                label = "`...`" if part.backquoted else "$(...)"  # type: ignore[union-attr]
-                self.script(part.body, frame.enter(position, label), risks)  # type: ignore[union-attr]
-            elif kind is ast.ProcessSubstitution:
-                label = f"{part.direction}(...)"  # type: ignore[union-attr]
-                self.script(part.body, frame.enter(position, label), risks)  # type: ignore[union-attr]
+            if kind is ast.CommandSubstitution or kind is ast.ProcessSubstitution:
+                self.substitution(part, frame, risks, position)  # type: ignore[arg-type]
             elif kind is ast.ParamExpansion:
                 self.parameter(part, frame, risks, position)  # type: ignore[arg-type]
             elif kind is ast.ArithmeticExpansion:
                 self.parts(part.parts, frame, risks, position)  # type: ignore[union-attr]
+
+    def substitution(
+        self,
+        part: ast.CommandSubstitution | ast.ProcessSubstitution,
+        frame: Frame,
+        risks: set[Risk],
+        position: Position,
+    ) -> None:
+        if type(part) is ast.CommandSubstitution:
+            label = "`...`" if part.backquoted else "$(...)"  # type: ignore[union-attr]
+        else:
+            label = f"{part.direction}(...)"  # type: ignore[union-attr]
+        self.in_subshell(lambda: self.script(part.body, frame.enter(position, label), risks))
 
     def parameter(self, part: ast.ParamExpansion, frame: Frame, risks: set[Risk], position: Position) -> None:
         for word in part.argument:
@@ -350,7 +372,18 @@ class Analyzer:
         wrappers = unwrapped.wrappers if unwrapped is not None else ()
         for name in names:
             subject = CommandSubject(
-                argv, index, name, source, evidence, wrappers, span, frame.location, stdin, frame.in_pipeline, frame.background
+                argv,
+                index,
+                name,
+                source,
+                evidence,
+                wrappers,
+                span,
+                frame.location,
+                stdin,
+                frame.in_pipeline,
+                frame.background,
+                self.cwd,
             )
             self.sink.command(subject)
             self.track_spawns(name, subject)
@@ -365,6 +398,24 @@ class Analyzer:
         for name in dict.fromkeys(names):
             if name is not None:
                 self.contexts(name, argv[index + 1 :], span, frame, stdin, risks)
+        if len(names) == 1 and names[0] in _DIRECTORY_CHANGERS:
+            self.change_directory(names[0], argv[index + 1 :])
+
+    def change_directory(self, name: str, args: tuple[Arg, ...]) -> None:
+        operands = [arg for arg in args if not (arg.value or "").startswith("-") or arg.value == "-"]
+        if name == "popd":
+            self.cwd = None
+            return
+        if not operands:
+            self.cwd = HOME if name == "cd" else None
+            return
+        target = operands[0].value
+        if target is None or target == "-":
+            self.cwd = None
+        elif target.startswith(("/", HOME)):
+            self.cwd = clean_path(target)
+        elif self.cwd is not None:
+            self.cwd = clean_path(f"{self.cwd}/{target}")
 
     def command_names(
         self, name_arg: Arg | None, name_risks: frozenset[Risk], env: Env
@@ -372,10 +423,14 @@ class Analyzer:
         if name_arg is None:
             # Only wrappers (`su`, `sudo -s`): a command still runs; rules see the wrappers.
             return [None], NameSource.STATIC, None
-        if name_arg.values:
-            return [basename(value) for value in name_arg.values], NameSource.STATIC, None
         word = name_arg.word
         parts = word.parts if word is not None else ()
+        if name_arg.values:
+            names: list[str | None] = [basename(value) for value in name_arg.values]
+            if any(type(part) is ast.CommandSubstitution for part in parts):
+                # `$(echo rm)`: judged as `rm`, and still a computed name.
+                return names, NameSource.DYNAMIC, name_arg.span
+            return names, NameSource.STATIC, None
         if len(parts) == 1 and type(parts[0]) is ast.ParamExpansion:
             parameter = parts[0]
             if parameter.name in _SHELL_VARIABLES and not parameter.operator:  # type: ignore[union-attr]
@@ -489,7 +544,7 @@ class Analyzer:
         if redirect.target is not None:
             fields = normalize_word(redirect.target, env)
             target = fields[0] if len(fields) == 1 else Arg((), redirect.target.source, redirect.target.span)
-        return RedirectSubject(redirect.operator, redirect.fd, target, redirect.span, command_name, location)
+        return RedirectSubject(redirect.operator, redirect.fd, target, redirect.span, command_name, location, self.cwd)
 
     # -- execution contexts ------------------------------------------------------
 
@@ -509,6 +564,9 @@ class Analyzer:
             return
         if name == "find":
             self.find_actions(args, span, frame, risks)
+            return
+        if name == "alias":
+            self.aliases(args, frame, risks)
             return
         spec = self.tables.interpreter(name)
         if spec is None:
@@ -596,8 +654,9 @@ class Analyzer:
             )
         self.sink.context(ExecContextSubject(kind, label, language, span, frame.location, tuple(dynamic)))
         if language == "shell":
-            code, origin = _code_text(args, frame.env)
-            self.recurse(code, origin, label, span, frame, risks)
+            for variant in _candidate_variants(args):
+                code, origin = _code_text(variant, frame.env)
+                self.recurse(code, origin, label, span, frame, risks)
 
     def dynamic_part(self, part: ast.WordPart, frame: Frame) -> DynamicPart:
         env = frame.env
@@ -623,9 +682,8 @@ class Analyzer:
         child = frame.nested_code(label, child_env)
         if result.troubles:
             self.sink.parse_troubles(result.troubles, child.location)
-        self.script(result.script, child, risks)
-        for alternative in result.alternatives:
-            self.script(alternative, child, risks)
+        for script in (result.script, *result.alternatives):
+            self.in_subshell(lambda: self.script(script, child, risks))  # noqa: B023 - called at once
 
     def trap(self, args: tuple[Arg, ...], frame: Frame, risks: set[Risk]) -> None:
         """`trap CODE SIGNAL...`: CODE runs when the signal arrives."""
@@ -636,6 +694,18 @@ class Analyzer:
         if code.value in ("-", ""):
             return
         self.code_string(ContextKind.RUNNER, "trap", (code,), "shell", frame, risks)
+
+    def aliases(self, args: tuple[Arg, ...], frame: Frame, risks: set[Risk]) -> None:
+        """`alias ls='rm -rf ~'`: the value is code every later `ls` runs."""
+        for arg in args:
+            if arg.word is None or not arg.word.parts or type(arg.word.parts[0]) is not ast.Literal:
+                continue
+            split = split_assignment_word(arg.word)
+            if split is not None:
+                name, value = split
+                value_arg = normalize_word(value, frame.env)
+                if len(value_arg) == 1:
+                    self.code_string(ContextKind.RUNNER, f"alias {name}", (value_arg[0],), "shell", frame, risks)
 
     def find_actions(self, args: tuple[Arg, ...], span: Span, frame: Frame, risks: set[Risk]) -> None:
         """`find ... -exec CMD {} ;|+`: CMD is a command of its own."""
@@ -726,6 +796,20 @@ def _part_source(part: ast.WordPart) -> str:
     return "$((...))"
 
 
+def _candidate_variants(args: tuple[Arg, ...]) -> list[tuple[Arg, ...]]:
+    """One argument list per value of the first argument with several values.
+
+    `c='ls'; c='rm -rf /'; eval "$c"` may run either: both are audited.
+    """
+    for position, arg in enumerate(args):
+        if len(arg.values) > 1:
+            return [
+                args[:position] + (Arg((value,), arg.source, arg.span, arg.pattern, None),) + args[position + 1 :]
+                for value in arg.values
+            ]
+    return [args]
+
+
 def _code_text(args: tuple[Arg, ...], env: Env) -> tuple[str, Origin]:
     """The code an eval/-c string holds, dynamic parts replaced by a placeholder.
 
@@ -738,7 +822,7 @@ def _code_text(args: tuple[Arg, ...], env: Env) -> tuple[str, Origin]:
         if position:
             chars.append(" ")
             offsets.append(arg.span.start)
-        if arg.word is None or len(arg.values) == 1 and not _maps_exactly(arg.word):
+        if arg.word is None:
             _append_text(chars, offsets, arg.value or _PLACEHOLDER, arg.span)
             continue
         for part in arg.word.parts:
@@ -755,10 +839,6 @@ def _code_text_from_parts(parts: tuple[ast.WordPart, ...], span: Span) -> tuple[
         _append_part(chars, offsets, part, None)
     offsets.append(span.end)
     return "".join(chars), Origin(tuple(offsets), exact=True)
-
-
-def _maps_exactly(word: ast.Word) -> bool:
-    return all(type(part) is ast.Literal for part in word.parts)
 
 
 def _append_part(chars: list[str], offsets: list[int], part: ast.WordPart, env: Env | None) -> None:

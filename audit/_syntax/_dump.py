@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import fields, is_dataclass
 from typing import Any
 
 from .._model import Span
+from ._walk import is_node
 
 
 def dump(node: Any, indent: int = 0) -> str:
@@ -13,15 +13,13 @@ def dump(node: Any, indent: int = 0) -> str:
     pad = "  " * indent
     if isinstance(node, Span):
         return f"[{node.start},{node.end})"
+    if is_node(node):
+        lines = [type(node).__name__]
+        for name, value in zip(node._fields, node):
+            lines.append(f"{pad}  {name}: {dump(value, indent + 1)}")
+        return "\n".join(lines)
     if isinstance(node, tuple):
         if not node:
             return "()"
-        inner = "\n".join(f"{pad}  - {dump(item, indent + 2).lstrip()}" for item in node)
-        return "\n" + inner
-    if not is_dataclass(node):
-        return repr(node)
-    lines = [f"{type(node).__name__}"]
-    for field in fields(node):
-        value = getattr(node, field.name)
-        lines.append(f"{pad}  {field.name}: {dump(value, indent + 1)}")
-    return "\n".join(lines)
+        return "\n" + "\n".join(f"{pad}  - {dump(item, indent + 2).lstrip()}" for item in node)
+    return repr(node)

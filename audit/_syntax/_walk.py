@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import fields, is_dataclass
 from typing import Any
 
 from .._model import Span
+
+
+def is_node(value: object) -> bool:
+    """Syntax nodes are NamedTuples; plain tuples are sequences of nodes."""
+    return isinstance(value, tuple) and hasattr(value, "_fields") and not isinstance(value, Span)
 
 
 def walk(node: Any) -> Iterator[Any]:
@@ -14,11 +18,8 @@ def walk(node: Any) -> Iterator[Any]:
     stack = [node]
     while stack:
         current = stack.pop()
-        if isinstance(current, tuple):
+        if is_node(current):
+            yield current
+            stack.extend(reversed([child for child in current if isinstance(child, tuple)]))
+        elif isinstance(current, tuple) and not isinstance(current, Span):
             stack.extend(reversed(current))
-            continue
-        if not is_dataclass(current) or isinstance(current, Span):
-            continue
-        yield current
-        children = [getattr(current, field.name) for field in fields(current)]
-        stack.extend(reversed([child for child in children if child is not None and not isinstance(child, (str, bool, int))]))

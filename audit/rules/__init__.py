@@ -34,6 +34,20 @@ REGISTRY = Registry(
     RETIRED,
 )
 
+
+
+def markdown_table() -> str:
+    """The rule table of the README, generated from the declarations."""
+    lines = ["| id | name | severity | what it catches |", "|---|---|---|---|"]
+    for declared in REGISTRY:
+        decision = declared.severity.decision.value
+        summary = declared.summary.replace("|", "\\|")
+        lines.append(f"| {declared.id} | `{declared.name}` | {declared.severity.value} ({decision}) | {summary} |")
+    for retired in RETIRED:
+        lines.append(f"| {retired.id} | `{retired.name}` | retired | {retired.reason} |")
+    return "\n".join(lines) + "\n"
+
+
 __all__ = [
     "BUDGET_EXCEEDED",
     "COMMAND_TOO_LONG",
@@ -51,4 +65,5 @@ __all__ = [
     "RegistryError",
     "RetiredRule",
     "Rule",
+    "markdown_table",
 ]

@@ -25,6 +25,7 @@ def _is_device(arg: Arg) -> bool:
 
 
 def _climbs_to_root(arg: Arg) -> bool:
+    """Only asked while the working directory is unknown."""
     for value in cleaned_values(arg):
         segments = value.split("/")
         if segments and all(segment == ".." for segment in segments) and len(segments) >= _CLIMB_TO_ROOT_DEPTH:
@@ -32,13 +33,15 @@ def _climbs_to_root(arg: Arg) -> bool:
     return False
 
 
-def _protected_glob(arg: Arg, tables: Tables) -> str | None:
+def _protected_glob(arg: Arg, tables: Tables, cwd: str | None) -> str | None:
     """`/*`, `~/*`, `/home/*`: a glob that expands to everything inside a protected directory."""
     if not arg.pattern:
         return None
-    for value in cleaned_values(arg):
-        head, _, tail = value.rpartition("/")
-        if tail in ("*", ".*", "*.*") and path_is(Arg(((head or "/"),), arg.source, arg.span), tables.protected_directories):
+    for value in cleaned_values(arg, cwd):
+        head, slash, tail = value.rpartition("/")
+        if not slash or tail not in ("*", ".*", "*.*"):
+            continue
+        if path_is(Arg((head or "/",), arg.source, arg.span), tables.protected_directories):
             return value
     return None
 
@@ -80,8 +83,9 @@ def recursive_delete(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     if not has_short_flag(args, "rR", ("--recursive",)):
         return
     for arg in operands(args):
-        target = path_is(arg, tables.protected_directories) or _protected_glob(arg, tables)
-        if target is None and _climbs_to_root(arg):
+        cwd = subject.cwd
+        target = path_is(arg, tables.protected_directories, cwd) or _protected_glob(arg, tables, cwd)
+        if target is None and cwd is None and _climbs_to_root(arg):
             target = "/"
         if target is not None:
             yield Hit(arg.span, f"recursive delete of `{arg.display()}` ({target})")
@@ -153,4 +157,33 @@ def format_filesystem(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
         yield Hit(subject.span, f"`{name}` formats or wipes a filesystem")
 
 
-FILESYSTEM_RULES = (recursive_delete, block_device_write, block_device_redirect, format_filesystem)
+_OWNERSHIP_VALUE_OPTIONS = frozenset({"--reference", "--from"})
+
+
+@rule(
+    id="FS005",
+    name="wreck-protected-directory",
+    severity=Severity.HIGH,
+    summary="Moves a top-level system or home directory, or recursively changes its owner or permissions.",
+    rationale="`mv /etc x`, `chmod -R 777 /` or `chown -R user /` leave the system unbootable or every file exposed.",
+    safer_alternative="Change only the project files you mean (`chmod -R u+w ./build`).",
+    inspects=Inspects.COMMAND,
+    commands=("mv", "chmod", "chown", "chgrp"),
+    must_match=("mv / /dev/null", "mv /etc /tmp/etc", "chmod -R 777 /", "chown -R nobody:nogroup /usr", "sudo chgrp -R users ~", "chmod -R 000 $HOME"),
+    must_not_match=("mv build/ /tmp/old-build", "chmod -R 755 ./bin", "chown -R app:app /srv/app", "chmod 755 /usr/local/bin/tool"),
+)
+def wreck_protected_directory(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    args = subject.args
+    if subject.name == "mv":
+        targets = operands(args, frozenset({"-t", "--target-directory", "-S", "--suffix"}))[:-1]
+    elif has_short_flag(args, "R", ("--recursive",)):
+        targets = operands(args, _OWNERSHIP_VALUE_OPTIONS)[1:]
+    else:
+        return
+    for arg in targets:
+        matched = path_is(arg, tables.protected_directories, subject.cwd)
+        if matched is not None:
+            yield Hit(arg.span, f"`{subject.name}` on the protected directory `{arg.display()}` ({matched})")
+
+
+FILESYSTEM_RULES = (recursive_delete, block_device_write, block_device_redirect, format_filesystem, wreck_protected_directory)

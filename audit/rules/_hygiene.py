@@ -52,6 +52,34 @@ def world_writable(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
         yield Hit(mode.span, f"mode `{mode.value}` lets every user write")
 
 
+def _sets_id_bit(mode: str) -> bool:
+    if _NUMERIC_MODE.match(mode):
+        return len(mode) == 4 and int(mode[0]) & 6 != 0
+    for clause in mode.split(","):
+        match = _SYMBOLIC_CLAUSE.match(clause)
+        if match is not None and match.group(2) in "+=" and "s" in match.group(3):
+            return True
+    return False
+
+
+@rule(
+    id="PE002",
+    name="setuid-or-setgid-bit",
+    severity=Severity.MEDIUM,
+    summary="chmod sets the setuid or setgid bit (4755, u+s, g+s).",
+    rationale="A setuid program runs with its owner's rights for every user: on a root-owned shell or copy of a tool it is a root backdoor.",
+    safer_alternative="Use sudo rules or capabilities for the one operation that needs privileges.",
+    inspects=Inspects.COMMAND,
+    commands=("chmod",),
+    must_match=("chmod u+s /bin/bash", "chmod 4755 ./tool", "chmod +s x", "chmod 2775 shared/", "chmod g+s,o-w dir"),
+    must_not_match=("chmod 755 x", "chmod 0644 f", "chmod u+x run.sh", "chmod -R go-w ."),
+)
+def setuid_bit(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    arguments = operands(subject.args, _CHMOD_VALUE_OPTIONS)
+    if arguments and arguments[0].value is not None and _sets_id_bit(arguments[0].value):
+        yield Hit(arguments[0].span, f"mode `{arguments[0].value}` sets the setuid/setgid bit")
+
+
 def _installer_names(tables: Tables) -> frozenset[str]:
     return frozenset(tables.installers) | {
         name for spec in tables.interpreter_families.values() if spec.family == "python" for name in spec.names
@@ -128,4 +156,4 @@ def privilege_change(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
         yield Hit(subject.span, f"runs with other privileges through `{used[0]}`")
 
 
-HYGIENE_RULES = (world_writable, package_install, privilege_change)
+HYGIENE_RULES = (world_writable, setuid_bit, package_install, privilege_change)

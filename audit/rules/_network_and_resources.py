@@ -107,4 +107,52 @@ def background_spawn_loop(subject: LoopSubject, tables: Tables) -> Iterator[Hit]
             yield Hit(span, f"an endless loop starts `{name}` in the background")
 
 
-NETWORK_AND_RESOURCE_RULES = (dev_tcp_redirection, network_shell, fork_bomb, background_spawn_loop)
+_POWER_COMMANDS = frozenset({"shutdown", "reboot", "halt", "poweroff"})
+_POWER_UNITS = frozenset({"poweroff", "reboot", "halt", "kexec", "emergency", "rescue", "suspend", "hibernate"})
+_POWER_RUNLEVELS = frozenset({"0", "1", "6"})
+
+
+def _signal_all(subject: CommandSubject) -> bool:
+    """`kill -9 -1` signals every process the user may signal; `kill -1 PID` is SIGHUP."""
+    values = [arg.value for arg in subject.args]
+    if values[:1] in (["-s"], ["-n"]):
+        values = values[2:]
+    elif values and values[0] is not None and values[0].startswith("-") and values[0] != "--":
+        values = values[1:]
+    if values[:1] == ["--"]:
+        values = values[1:]
+    return "-1" in values
+
+
+@rule(
+    id="DO003",
+    name="shutdown-or-kill-everything",
+    severity=Severity.HIGH,
+    summary="Shuts down or reboots the machine, or kills every process (kill -1, killall5).",
+    rationale="The agent loses its own environment and every other service on the machine goes down with it.",
+    safer_alternative="Stop the one process you started (`kill PID`) and leave power management to a human.",
+    inspects=Inspects.COMMAND,
+    commands=_POWER_COMMANDS | {"init", "telinit", "systemctl", "kill", "killall5"},
+    must_match=("shutdown -h now", "sudo reboot", "systemctl poweroff", "init 0", "kill -9 -1", "killall5 -9"),
+    must_not_match=("kill -9 12345", "kill %1", "systemctl restart nginx", "echo reboot", "kill -s TERM 42"),
+)
+def shutdown_or_kill_everything(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    name = subject.name
+    values = [arg.value for arg in subject.args]
+    if (
+        name in _POWER_COMMANDS
+        or name == "killall5"
+        or name in ("init", "telinit") and values[:1] and values[0] in _POWER_RUNLEVELS
+        or name == "systemctl" and any(value in _POWER_UNITS for value in values)
+        or name == "kill" and _signal_all(subject)
+    ):
+        yield Hit(subject.span, f"`{name}` stops the whole machine or every process")
+
+
+NETWORK_AND_RESOURCE_RULES = (
+    dev_tcp_redirection,
+    network_shell,
+    fork_bomb,
+    background_spawn_loop,
+    shutdown_or_kill_everything,
+)

@@ -14,8 +14,11 @@ from .._analysis import HOME, Arg, CommandSubject, RedirectSubject, clean_path
 HARMLESS_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero"})
 
 
-def cleaned_values(arg: Arg) -> Iterator[str]:
+def cleaned_values(arg: Arg, cwd: str | None = None) -> Iterator[str]:
+    """The argument's values as clean paths, relative ones resolved against `cwd` when known."""
     for value in arg.values:
+        if cwd is not None and not value.startswith(("/", HOME)):
+            value = f"{cwd}/{value}"
         yield clean_path(value)
 
 
@@ -36,36 +39,58 @@ def _expanded(entries: Iterable[str]) -> Iterator[str]:
 
 @dataclass(frozen=True, slots=True)
 class _PathTable:
-    """A table of paths with their home aliases, and a cheap pre-filter."""
+    """A table of paths with their home aliases, and a cheap pre-filter.
+
+    Each entry is keyed by its last segment that is not a bare `*`, counted
+    from the end (`/etc/shadow` by `shadow` at 1, `/home/*` by `home` at
+    2). Most arguments (`status`, `-la`, `src/`) have no such segment in that
+    place and are ruled out before any path work.
+    """
 
     entries: tuple[str, ...]
-    last_segments: frozenset[str]
-    glob_in_last_segment: bool
+    literal_keys: frozenset[tuple[int, str]]
+    glob_keys: tuple[tuple[int, str], ...]
 
     def may_name(self, arg: Arg) -> bool:
         """False only when no value of `arg` can clean up to an entry."""
-        if arg.pattern or self.glob_in_last_segment:
+        if arg.pattern:
             return True
         for value in arg.values:
-            last = value.rstrip("/").rpartition("/")[2]
-            if last in self.last_segments or last in ("", ".", "..", HOME):
+            segments = value.rstrip("/").split("/")
+            if "." in segments or ".." in segments or segments[0] == HOME and len(segments) == 1:
                 return True
+            count = len(segments)
+            for index, segment in self.literal_keys:
+                if index <= count and segments[-index] == segment:
+                    return True
+            for index, glob in self.glob_keys:
+                if index <= count and fnmatchcase(segments[-index], glob):
+                    return True
         return False
+
+
+def _key(entry: str) -> tuple[int, str]:
+    segments = entry.rstrip("/").split("/") if entry != "/" else [""]
+    index = 1
+    while index < len(segments) and segments[-index] == "*":
+        index += 1
+    return index, segments[-index]
 
 
 @functools.lru_cache(maxsize=64)
 def _path_table(entries: tuple[str, ...]) -> _PathTable:
     expanded = tuple(_expanded(entries))
-    last_segments = frozenset(entry.rpartition("/")[2] for entry in expanded)
-    return _PathTable(expanded, last_segments, any("*" in segment for segment in last_segments))
+    keys = {_key(entry) for entry in expanded}
+    globs = tuple(sorted(key for key in keys if "*" in key[1]))
+    return _PathTable(expanded, frozenset(keys.difference(globs)), globs)
 
 
-def path_is(arg: Arg, entries: tuple[str, ...]) -> str | None:
+def path_is(arg: Arg, entries: tuple[str, ...], cwd: str | None = None) -> str | None:
     """The entry `arg` names (exactly, through a glob, or by home alias), if any."""
     table = _path_table(entries)
     if not table.may_name(arg):
         return None
-    for value in cleaned_values(arg):
+    for value in cleaned_values(arg, cwd):
         for entry in table.entries:
             if _same_path(value, entry, arg.pattern):
                 return entry
@@ -75,25 +100,37 @@ def path_is(arg: Arg, entries: tuple[str, ...]) -> str | None:
 def _same_path(value: str, entry: str, value_is_pattern: bool) -> bool:
     if value == entry:
         return True
-    if "*" in entry and fnmatchcase(value, entry):
+    if "*" in entry and _glob_match(value, entry):
         return True
-    if value_is_pattern:
-        # The glob in the argument may expand to the entry.
-        literal_entry = entry.replace("*", "x")
-        return fnmatchcase(literal_entry, value)
+    if value_is_pattern and value.startswith(("/", HOME)):
+        # The glob in the argument may expand to the entry. A relative glob
+        # (`cat *`) names nothing here while the working directory is unknown.
+        return _glob_match(entry.replace("*", "x"), value)
     return False
 
 
-def path_under(arg: Arg, directories: tuple[str, ...]) -> str | None:
-    """The directory `arg` is inside of (or is), if any."""
-    for value in cleaned_values(arg):
-        for directory in _path_table(directories).entries:
-            if _same_path(value, directory, arg.pattern):
-                return directory
-            prefix = directory.rstrip("/") + "/"
-            if value.startswith(prefix) or "*" in directory and fnmatchcase(value, prefix + "*"):
-                return directory
-            if arg.pattern and fnmatchcase(prefix + "x", value):
+def _glob_match(path: str, pattern: str) -> bool:
+    """Shell globbing: a wildcard matches within one path segment, never across `/`."""
+    path_segments = path.split("/")
+    pattern_segments = pattern.split("/")
+    return len(path_segments) == len(pattern_segments) and all(
+        fnmatchcase(segment, glob) for segment, glob in zip(path_segments, pattern_segments)
+    )
+
+
+def path_under(arg: Arg, directories: tuple[str, ...], cwd: str | None = None) -> str | None:
+    """The directory `arg` is inside of (or is), if any; globs in either side count."""
+    entries = _path_table(directories).entries
+    for value in cleaned_values(arg, cwd):
+        if not value.startswith(("/", HOME)):
+            continue
+        segments = value.split("/")
+        for directory in entries:
+            depth = directory.count("/") + 1
+            if len(segments) < depth:
+                continue
+            head = "/".join(segments[:depth])
+            if _same_path(head, directory, arg.pattern):
                 return directory
     return None
 

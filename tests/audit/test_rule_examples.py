@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from audit import audit_command, policy_from_mapping
+from audit_helpers import patient_policy
+
+from audit import audit_command
 from audit.rules import REGISTRY, Example, Rule
 
 
 def _rule_ids(example: Example) -> set[str]:
-    policy = policy_from_mapping(example.policy, "example policy") if example.policy else None
-    return {finding.rule_id for finding in audit_command(example.command, policy=policy).findings}
+    return {finding.rule_id for finding in audit_command(example.command, policy=patient_policy(example.policy)).findings}
 
 
 def _cases(kind: str) -> list[pytest.param]:

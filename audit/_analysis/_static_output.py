@@ -1,0 +1,65 @@
+"""The output of `echo` and `printf` with literal arguments, computed
+without running them: `$(echo rm)` and `$(printf '\\x72\\x6d')` are spellings
+of `rm` and are judged as such."""
+
+from __future__ import annotations
+
+import re
+
+from .._syntax._words import ansi_c_decode
+
+_ECHO_FLAGS = re.compile(r"^-[neE]+$")
+_CONVERSION = re.compile(r"%(?:%|[-+ #0]*\d*(?:\.\d+)?([sbdiuxXoc]))")
+# Longer printf output than this is not something a command name is built from.
+_MAX_OUTPUT = 4096
+
+
+def static_output(argv: list[str]) -> str | None:
+    """What `echo`/`printf` with these literal arguments prints, or None."""
+    if not argv:
+        return None
+    name, args = argv[0].rsplit("/", 1)[-1], argv[1:]
+    if name == "echo":
+        return _echo(args)
+    if name == "printf" and args and args[0] != "-v":
+        return _printf(args[0], args[1:])
+    return None
+
+
+def _echo(args: list[str]) -> str:
+    newline, escapes = True, False
+    while args and _ECHO_FLAGS.match(args[0]):
+        flags = args[0][1:]
+        newline = newline and "n" not in flags
+        escapes = ("e" in flags) or (escapes and "E" not in flags)
+        args = args[1:]
+    text = " ".join(args)
+    if escapes:
+        text = ansi_c_decode(text)
+    return text + ("\n" if newline else "")
+
+
+def _printf(format_string: str, args: list[str]) -> str | None:
+    """printf reuses its format until the arguments are used up."""
+    if format_string == "--":
+        return None
+    pieces: list[str] = []
+    remaining = list(args)
+    while True:
+        consumed_any = False
+        position = 0
+        for match in _CONVERSION.finditer(format_string):
+            pieces.append(ansi_c_decode(format_string[position : match.start()]))
+            position = match.end()
+            conversion = match.group(1)
+            if conversion is None:
+                pieces.append("%")
+                continue
+            value = remaining.pop(0) if remaining else ""
+            consumed_any = consumed_any or bool(args)
+            pieces.append(ansi_c_decode(value) if conversion == "b" else value)
+        pieces.append(ansi_c_decode(format_string[position:]))
+        if not remaining or not consumed_any or sum(map(len, pieces)) > _MAX_OUTPUT:
+            break
+    output = "".join(pieces)
+    return output if len(output) <= _MAX_OUTPUT else None

