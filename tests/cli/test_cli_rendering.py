@@ -6,6 +6,8 @@ windows, never whole.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from cli_helpers import RAW_CONTROL_CHARACTERS, run_cli
 
@@ -90,7 +92,7 @@ def test_control_characters_are_shown_escaped_and_never_sent_raw() -> None:
     result = run_cli(command)
     assert result.exit_code == 0
     assert "\\x1b[31mred\\x0d\\x07 \\x9b2J \\u202eevil" in result.stdout
-    assert not any(char in result.stdout for char in RAW_CONTROL_CHARACTERS + ("\u202e",))
+    assert not any(char in result.stdout for char in (*RAW_CONTROL_CHARACTERS, "\u202e"))
 
 
 def test_control_characters_inside_a_marked_span_keep_the_carets_aligned() -> None:
@@ -156,7 +158,7 @@ def test_a_many_finding_script_caps_the_findings_it_lists() -> None:
 def test_narrow_terminals_fold_the_command_and_keep_every_marker_under_its_character(width: int) -> None:
     command = "echo " + "x" * 60 + " && rm -rf / && echo done"
     lines = run_cli(command, width=width).stdout.splitlines()
-    marker_rows = [(above, below) for above, below in zip(lines, lines[1:]) if set(below.strip().split(" ")[0]) == {"^"}]
+    marker_rows = [(above, below) for above, below in itertools.pairwise(lines) if set(below.strip().split(" ")[0]) == {"^"}]
     assert marker_rows
     for above, below in marker_rows:
         column = below.index("^")
