@@ -43,8 +43,13 @@ _MERGE_GAP = 24
 _MAX_LABELS = 4
 
 
+_SHORT_ESCAPES = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
 def escape_sequence(char: str) -> str:
-    """How a hidden character is shown: `\\x1b`, `\\u202e`, `\\U000e0001`."""
+    """How a hidden character is shown: `\\r`, `\\x1b`, `\\u202e`, `\\U000e0001`."""
+    if char in _SHORT_ESCAPES:
+        return _SHORT_ESCAPES[char]
     code = ord(char)
     if code < 0x100:
         return f"\\x{code:02x}"

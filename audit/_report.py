@@ -36,7 +36,7 @@ _MESSAGE_LIMIT = 300
 _EVIDENCE_LIMIT = 60
 
 
-def decision_badge(decision: Decision, console: Console) -> Text:
+def _decision_badge(decision: Decision, console: Console) -> Text:
     """The decision in capitals; padded as a coloured badge, bare when there is no colour."""
     name = decision.value.upper()
     if console.no_color or console.color_system is None:
@@ -44,7 +44,7 @@ def decision_badge(decision: Decision, console: Console) -> Text:
     return Text.assemble((f" {name} ", DECISION_STYLE[decision]))
 
 
-def where(position: Position, path: Sequence[str]) -> Text:
+def _where(position: Position, path: Sequence[str]) -> Text:
     """A finding's or command's place: its position, and the nesting that led there."""
     text = Text(position.value, _POSITION_STYLE[position])
     if path:
@@ -53,7 +53,7 @@ def where(position: Position, path: Sequence[str]) -> Text:
     return text
 
 
-def count_findings(findings: Sequence[Finding]) -> str:
+def _count_findings(findings: Sequence[Finding]) -> str:
     if not findings:
         return "no findings"
     by_severity = Counter(finding.severity for finding in findings)
@@ -71,8 +71,8 @@ class VerdictReport:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         verdict = self.verdict
-        header = decision_badge(verdict.decision, console)
-        header.append("  " + count_findings(verdict.findings))
+        header = _decision_badge(verdict.decision, console)
+        header.append("  " + _count_findings(verdict.findings))
         yield header
         if self.source_name is not None:
             yield Text.assemble(("file ", "dim"), one_line(self.source_name, limit=_ARGV_LIMIT * 2))
@@ -93,7 +93,7 @@ class VerdictReport:
             title.append(finding.rule_id, SEVERITY_STYLE[finding.severity])
             title.append(f" {finding.rule_name}", "bold")
             title.append(f"  {finding.severity.value}, ")
-            title.append_text(where(finding.position, finding.path))
+            title.append_text(_where(finding.position, finding.path))
             details = [one_line(finding.message, limit=_MESSAGE_LIMIT)]
             location = Text(f"at {finding.span.start}-{finding.span.end}: ", "dim")
             location.append_text(one_line(finding.evidence, limit=_EVIDENCE_LIMIT))

@@ -91,7 +91,7 @@ def test_control_characters_are_shown_escaped_and_never_sent_raw() -> None:
     command = "echo \x1b[31mred\r\x07 \x9b2J \u202eevil"
     result = run_cli(command)
     assert result.exit_code == 0
-    assert "\\x1b[31mred\\x0d\\x07 \\x9b2J \\u202eevil" in result.stdout
+    assert "\\x1b[31mred\\r\\x07 \\x9b2J \\u202eevil" in result.stdout
     assert not any(char in result.stdout for char in (*RAW_CONTROL_CHARACTERS, "\u202e"))
 
 
