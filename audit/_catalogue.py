@@ -14,11 +14,10 @@ from typing import Any
 
 from rich import box
 from rich.console import Console, ConsoleOptions, RenderResult
-from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from ._display import SEVERITY_STYLE, one_line
+from ._display import SEVERITY_STYLE, Indented, one_line
 from ._model import Severity
 from .rules import Example, Registry, RetiredRule, Rule
 
@@ -120,7 +119,7 @@ class RuleExplanation:
         ):
             yield Text()
             yield Text(heading, "bold underline")
-            yield Padding(Text(body), (0, 0, 0, 2), expand=False)
+            yield Indented(Text(body), 2)
         yield from _examples("Triggers on", declared.examples, Text("✗ ", "red"))
         yield from _examples("Does not trigger on", declared.counter_examples, Text("✓ ", "green"))
 

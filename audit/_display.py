@@ -15,7 +15,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from rich.cells import cell_len
-from rich.console import Console, ConsoleOptions, RenderResult
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.segment import Segment
 from rich.text import Text
 
 from ._model import Severity, Span
@@ -80,6 +81,37 @@ def one_line(text: str, *, limit: int = 120, style: str = "") -> Text:
 def plain_one_line(text: str, *, limit: int = 120) -> str:
     """`one_line` as plain text, for messages that are not rich renderables."""
     return one_line(text, limit=limit).plain
+
+
+@dataclass(frozen=True, slots=True)
+class Indented:
+    """A renderable shifted right, its wrapped lines too, without padding lines out with spaces.
+
+    rich's `Padding` pads every line to the full width, which leaves trailing
+    blanks in plain output (logs, README excerpts, test comparisons).
+    """
+
+    renderable: RenderableType
+    indent: int
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = max(options.max_width - self.indent, 1)
+        margin = Segment(" " * self.indent)
+        for line in console.render_lines(self.renderable, options.update_width(width), pad=False):
+            yield margin
+            yield from _without_trailing_blanks(line)
+            yield Segment.line()
+
+
+def _without_trailing_blanks(line: list[Segment]) -> list[Segment]:
+    """A rendered line minus the blank word wrapping leaves at its end."""
+    segments = list(line)
+    while segments and not segments[-1].text.strip(" "):
+        segments.pop()
+    if segments:
+        last = segments[-1]
+        segments[-1] = Segment(last.text.rstrip(" "), last.style, last.control)
+    return segments
 
 
 @dataclass(frozen=True, slots=True)
