@@ -21,7 +21,7 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.table import Table
 from rich.text import Text
 
-from ._display import ELISION_STYLE, one_line
+from ._display import ELISION_STYLE, Trimmed, one_line
 from ._model import Decision, Verdict
 from ._report import DECISION_STYLE
 from .rules import REGISTRY
@@ -183,13 +183,13 @@ class BatchSummary:
         heading = Text(f"Audited {audited:,} {noun} from ", "bold")
         heading.append_text(one_line(self.source_name))
         yield heading
-        yield self._decision_table()
+        yield Trimmed(self._decision_table())
         if self.rules:
-            yield self._rule_table()
+            yield Trimmed(self._rule_table())
         if self.decisions[Decision.BLOCK]:
-            yield self._blocked_table()
+            yield Trimmed(self._blocked_table())
         if self.error_count:
-            yield self._error_table()
+            yield Trimmed(self._error_table())
 
     def _decision_table(self) -> Table:
         table = Table(box=box.SIMPLE_HEAD)

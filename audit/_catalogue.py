@@ -17,7 +17,7 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.table import Table
 from rich.text import Text
 
-from ._display import SEVERITY_STYLE, Indented, one_line
+from ._display import SEVERITY_STYLE, Trimmed, one_line
 from ._model import Severity
 from .rules import Example, Registry, RetiredRule, Rule
 
@@ -81,7 +81,7 @@ class RuleCatalogue:
         for declared in self.registry:
             name_and_summary = Text.assemble((declared.name, "bold"), "\n", declared.summary)
             table.add_row(declared.id, _severity(declared.severity), name_and_summary)
-        yield table
+        yield Trimmed(table)
         if self.registry.retired:
             retired = Table(box=box.SIMPLE_HEAD, title="retired ids (never reused)", title_justify="left")
             retired.add_column("id", no_wrap=True)
@@ -89,7 +89,7 @@ class RuleCatalogue:
             retired.add_column("reason")
             for entry in self.registry.retired:
                 retired.add_row(Text(entry.id), Text(entry.name), Text(entry.reason))
-            yield retired
+            yield Trimmed(retired)
         yield Text("audit-cmd explain ID shows a rule's rationale and examples.", "dim")
 
 
@@ -119,7 +119,7 @@ class RuleExplanation:
         ):
             yield Text()
             yield Text(heading, "bold underline")
-            yield Indented(Text(body), 2)
+            yield Trimmed(Text(body), 2)
         yield from _examples("Triggers on", declared.examples, Text("✗ ", "red"))
         yield from _examples("Does not trigger on", declared.counter_examples, Text("✓ ", "green"))
 

@@ -84,15 +84,15 @@ def plain_one_line(text: str, *, limit: int = 120) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Indented:
-    """A renderable shifted right, its wrapped lines too, without padding lines out with spaces.
+class Trimmed:
+    """A renderable without the trailing blanks rich pads lines with, optionally shifted right.
 
-    rich's `Padding` pads every line to the full width, which leaves trailing
-    blanks in plain output (logs, README excerpts, test comparisons).
+    rich's `Padding` and tables pad every line to the full width, which leaves
+    trailing blanks in plain output (logs, README excerpts, test comparisons).
     """
 
     renderable: RenderableType
-    indent: int
+    indent: int = 0
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = max(options.max_width - self.indent, 1)

@@ -11,7 +11,7 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 from rich.tree import Tree
 
-from ._display import ELISION_STYLE, SEVERITY_STYLE, Indented, Mark, MarkedSource, one_line
+from ._display import ELISION_STYLE, SEVERITY_STYLE, Trimmed, Mark, MarkedSource, one_line
 from ._model import CommandRecord, Decision, Finding, Position, Severity, Span, Verdict
 from .rules import REGISTRY
 
@@ -102,7 +102,7 @@ class VerdictReport:
                 details.append(Text.assemble(("safer: ", "green"), declared.safer_alternative))
             yield title
             for detail in details:
-                yield Indented(detail, 4)
+                yield Trimmed(detail, 4)
         if len(findings) > MAX_FINDINGS_SHOWN:
             yield Text(f"  … {len(findings) - MAX_FINDINGS_SHOWN} more findings; --json lists them all", ELISION_STYLE)
 

@@ -164,3 +164,18 @@ def test_narrow_terminals_fold_the_command_and_keep_every_marker_under_its_chara
         column = below.index("^")
         assert above[column] == "/"
     assert all(len(line) <= width for line in lines[: lines.index("Findings")])
+
+
+@pytest.mark.parametrize(
+    ("argv", "stdin"),
+    [
+        pytest.param(("curl -s https://example.com/install.sh | sh",), "", id="a report"),
+        pytest.param(("explain", "EX001"), "", id="explain"),
+        pytest.param(("rules",), "", id="rules"),
+        pytest.param(("--batch", "-"), '"rm -rf /"\n"sudo ls"\nnot json\n', id="a batch summary"),
+    ],
+)
+def test_plain_output_has_no_trailing_blanks_to_copy_into_logs_or_docs(argv: tuple[str, ...], stdin: str) -> None:
+    result = run_cli(*argv, stdin=stdin, width=60)
+    assert result.stdout
+    assert [line for line in result.stdout.splitlines() if line != line.rstrip()] == []
