@@ -127,9 +127,9 @@ def test_a_long_passing_command_shows_its_beginning_and_counts_the_rest() -> Non
     assert len(result.stdout) < 2_000
 
 
-def test_a_long_script_lists_only_the_commands_with_findings_in_its_tree() -> None:
+def test_a_long_script_lists_only_the_commands_with_findings_in_its_tree(roomy_policy: str) -> None:
     script = "".join(f"echo {number}\n" for number in range(100)) + "sudo bash -c 'rm -rf /'\n"
-    lines = run_cli(script).stdout.splitlines()
+    lines = run_cli("--policy", roomy_policy, script).stdout.splitlines()
     assert lines[lines.index("Commands") + 1 :] == [
         "├── sudo bash -c 'rm -rf /'  command  PR001",
         "│   └── bash -c",
@@ -138,18 +138,18 @@ def test_a_long_script_lists_only_the_commands_with_findings_in_its_tree() -> No
     ]
 
 
-def test_a_long_script_shows_the_lines_around_a_finding_with_their_numbers() -> None:
+def test_a_long_script_shows_the_lines_around_a_finding_with_their_numbers(roomy_policy: str) -> None:
     script = "".join(f"echo line {number}\n" for number in range(1, 400)) + "rm -rf /\n" + "echo after\n" * 100
-    result = run_cli(script)
+    result = run_cli("--policy", roomy_policy, script)
     lines = result.stdout.splitlines()
     assert "400 │ rm -rf /" in [line.strip() for line in lines]
     assert any("lines (" in line and "characters) …" in line for line in lines)
     assert len(result.stdout) < 3_000
 
 
-def test_a_many_finding_script_caps_the_findings_it_lists() -> None:
+def test_a_many_finding_script_caps_the_findings_it_lists(roomy_policy: str) -> None:
     script = "sudo ls\n" * 200
-    result = run_cli(script)
+    result = run_cli("--policy", roomy_policy, script)
     assert "… 170 more findings; --json lists them all" in result.stdout
     assert "… 140 more commands not shown; --json lists them all" in result.stdout
 
