@@ -16,7 +16,7 @@ from audit._report import VerdictReport
 NEVER_SHOWN_RAW = {"Cc", "Cf", "Cs", "Zl", "Zp"}
 
 any_text = st.text(st.characters(codec=None, categories=None), max_size=300) | st.text(
-    st.sampled_from("\x1b[31m\r\x07\x00\x9b\u202e\u2028\t\n ab/-$()'\"|;&"), max_size=300
+    st.sampled_from("\x1b[31m\r\x07\x00\x9b\u202e\u2028\ud800\udcff\t\n ab/-$()'\"|;&"), max_size=300
 )
 offsets = st.integers(min_value=-5, max_value=400)
 spans = st.builds(Span, offsets, offsets)
