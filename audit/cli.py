@@ -193,12 +193,7 @@ def _audit(arguments: Sequence[str], streams: Streams) -> int:
     if options.version:
         _write(streams.out, f"{PROGRAM} {_version()}\n")
         return EXIT_CLEAN
-    given = [name for name, present in (("COMMAND", options.command), ("--file", options.file), ("--batch", options.batch)) if present]
-    if len(given) != 1 or len(options.command) > 1:
-        problem = f"got {' and '.join(given)}" if len(given) > 1 else "got none"
-        if len(options.command) > 1:
-            problem = f"got {len(options.command)} words; quote the command as one argument"
-        raise CommandLineError(f"give exactly one input: COMMAND, -, --file PATH or --batch PATH|- ({problem})", parser.format_usage())
+    _check_one_input(options, parser)
     policy = _policy(options.policy)
     threshold = THRESHOLDS[options.fail_on]
     if options.batch is not None:
@@ -215,6 +210,20 @@ def _audit(arguments: Sequence[str], streams: Streams) -> int:
     else:
         streams.out.print(VerdictReport(verdict, source_name=source_name))
     return _exit_code(verdict, threshold)
+
+
+def _check_one_input(options: argparse.Namespace, parser: _Parser) -> None:
+    inputs = {"COMMAND": bool(options.command), "--file": options.file is not None, "--batch": options.batch is not None}
+    given = [name for name, present in inputs.items() if present]
+    if len(options.command) > 1:
+        problem = f"got {len(options.command)} words; quote the command as one argument"
+    elif len(given) > 1:
+        problem = f"got {' and '.join(given)}"
+    elif not given:
+        problem = "got none"
+    else:
+        return
+    raise CommandLineError(f"give exactly one input: COMMAND, -, --file PATH or --batch PATH|- ({problem})", parser.format_usage())
 
 
 def _verdict(command: str, policy: Policy) -> Verdict:
