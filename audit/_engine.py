@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -15,7 +14,9 @@ from ._analysis import (
     Location,
     LoopSubject,
     RedirectSubject,
+    Sink,
 )
+from ._budget import Budget
 from ._model import Decision, Finding, Position, Severity, Span, Verdict
 from ._policy import Policy, default_policy
 from ._syntax import BudgetExceeded, Origin, ParseResult, ParseTrouble, parse
@@ -73,7 +74,7 @@ def _dispatch_for(policy: Policy) -> _Dispatch:
     return dispatch
 
 
-class _RuleRunner:
+class _RuleRunner(Sink):
     """The analysis sink: runs the rules each subject is for, keeps findings."""
 
     def __init__(self, source: str, policy: Policy) -> None:
@@ -164,8 +165,7 @@ def audit_command(command: str, *, policy: Policy | None = None) -> Verdict:
         policy = default_policy()
     elif not isinstance(policy, Policy):
         raise TypeError(f"policy must be an audit.Policy, not {type(policy).__name__}")
-    started = time.perf_counter()
-    deadline = started + policy.limits.time_budget_ms / 1000.0
+    budget = Budget(policy.limits.time_budget_ms / 1000.0)
     runner = _RuleRunner(command, policy)
     whole = Span(0, len(command))
     input_location = Location(Position.INPUT, ())
@@ -182,11 +182,11 @@ def audit_command(command: str, *, policy: Policy | None = None) -> Verdict:
         return runner.verdict()
 
     def parse_code(text: str, origin: Origin) -> ParseResult:
-        return parse(text, deadline=deadline, origin=origin)
+        return parse(text, budget=budget, origin=origin)
 
-    analyzer = Analyzer(policy, deadline, runner, parse_code)
+    analyzer = Analyzer(policy, budget, runner, parse_code)
     try:
-        result = parse(command, deadline=deadline)
+        result = parse(command, budget=budget)
         if result.troubles:
             runner.parse_troubles(result.troubles, _TOP)
         analyzer.run(result.script)

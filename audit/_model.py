@@ -109,8 +109,7 @@ class Finding:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class CommandRecord:
+class CommandRecord(NamedTuple):
     """A simple command the engine found, for display: argv as bash builds it."""
 
     argv: tuple[str, ...]

@@ -74,6 +74,8 @@ class WrapperSpec:
     no_command: bool = False
     joins_command: bool = False
     permute: bool = False
+    command_options: frozenset[str] = frozenset()
+    starts_shell: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,10 +97,13 @@ class Tables:
     interpreter_families: Mapping[str, InterpreterSpec]
     wrappers: Mapping[str, WrapperSpec]
     interpreters_by_name: Mapping[str, InterpreterSpec] = field(init=False)
+    _table_names: dict[str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         by_name = {name: spec for spec in self.interpreter_families.values() for name in spec.names}
         object.__setattr__(self, "interpreters_by_name", MappingProxyType(by_name))
+        # Memo for table_name(): asked several times for every command audited.
+        object.__setattr__(self, "_table_names", {})
 
     def interpreter(self, name: str | None) -> InterpreterSpec | None:
         """The interpreter family of a command basename (`python3.12` included)."""
@@ -107,14 +112,19 @@ class Tables:
         return self.interpreters_by_name.get(self.table_name(name))
 
     def table_name(self, name: str) -> str:
-        """The name the tables know a command by: `python3.12` is `python3`'s family member `python`."""
-        if name in self.interpreters_by_name:
-            return name
-        base = _VERSION_SUFFIX.sub("", name).rstrip("-")
-        spec = self.interpreters_by_name.get(base)
-        if base != name and spec is not None and spec.versioned:
-            return base
-        return name
+        """The name the tables know a command by: `python3.12` is `python`."""
+        known = self._table_names.get(name)
+        if known is not None:
+            return known
+        resolved = name
+        if name not in self.interpreters_by_name:
+            base = _VERSION_SUFFIX.sub("", name).rstrip("-")
+            spec = self.interpreters_by_name.get(base)
+            if base != name and spec is not None and spec.versioned:
+                resolved = base
+        if len(self._table_names) < 4096:
+            self._table_names[name] = resolved
+        return resolved
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +259,8 @@ _WRAPPER_KEYS = {
     "no_command",
     "joins_command",
     "permute",
+    "command_options",
+    "starts_shell",
 }
 
 
@@ -396,6 +408,8 @@ def _wrapper(reader: _Reader, name: str, previous: WrapperSpec | None) -> Wrappe
         no_command=reader.boolean("no_command", previous.no_command),
         joins_command=reader.boolean("joins_command", previous.joins_command),
         permute=reader.boolean("permute", previous.permute),
+        command_options=_options(reader, "command_options", previous.command_options),
+        starts_shell=reader.boolean("starts_shell", previous.starts_shell),
     )
 
 

@@ -24,6 +24,7 @@ from authz._guardrail import (
     GuardrailAuthorizationAdapter,
     ToolCallDecision,
     aevaluate_tool_call,
+    check_decision,
     evaluate_tool_call,
 )
 from authz._identity import (
@@ -80,6 +81,7 @@ __all__ = [
     "ToolCallDecision",
     "ToolCallOutcome",
     "aevaluate_tool_call",
+    "check_decision",
     "build_principal",
     "evaluate_tool_call",
     "inherit_identity",

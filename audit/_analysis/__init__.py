@@ -1,5 +1,6 @@
 """The analysis layer: from syntax trees to the subjects rules inspect."""
 
+from ._commands import FindScope, find_scope
 from ._normalize import HOME, basename, clean_path, expand_braces
 from ._subjects import (
     Arg,
@@ -28,6 +29,7 @@ __all__ = [
     "ContextKind",
     "DynamicPart",
     "ExecContextSubject",
+    "FindScope",
     "FunctionSubject",
     "Location",
     "LoopSubject",
@@ -40,4 +42,5 @@ __all__ = [
     "basename",
     "clean_path",
     "expand_braces",
+    "find_scope",
 ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 
+from .._model import Span
 from .._policy import InterpreterSpec, Tables, WrapperSpec
 from ._normalize import basename
 from ._subjects import Arg
@@ -64,7 +65,9 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped:
         code.extend(parsed.code)
         if parsed.shell_option is not None:
             shell_option = f"{spec.name} {parsed.shell_option}"
-        if parsed.no_command or spec.no_command:
+        elif spec.starts_shell and not parsed.code and not parsed.command_mode:
+            shell_option = spec.name
+        if parsed.no_command or spec.no_command and not parsed.command_mode:
             index = len(argv)
             break
         index = parsed.index
@@ -93,6 +96,7 @@ class _WrapperOptions:
         self.code: list[CodeArgument] = []
         self.no_command = False
         self.exec_mode = False
+        self.command_mode = False
         self.shell_option: str | None = None
         self.positionals_left = spec.positionals
 
@@ -101,6 +105,11 @@ class _WrapperOptions:
         while self.index < len(self.argv) and not self.no_command:
             value = self.argv[self.index].value
             if value is None:
+                if spec.assignments and is_assignment_word(self.argv[self.index].source):
+                    # `env FOO=$BAR make`: an assignment whatever its value.
+                    self.assignments.append(self.argv[self.index])
+                    self.index += 1
+                    continue
                 if self.positionals_left > 0:
                     self._positional("")
                     continue
@@ -122,7 +131,7 @@ class _WrapperOptions:
                 self.index += 1  # `nice -10`: a numeric option
             elif self.positionals_left > 0:
                 self._positional(value)
-            elif spec.permute:
+            elif spec.permute and not self.command_mode:
                 self.index += 1  # an operand (su's user); options may follow it
             else:
                 return
@@ -168,6 +177,8 @@ class _WrapperOptions:
             return
         if option in spec.exec_options:
             self.exec_mode = True
+        if option in spec.command_options:
+            self.command_mode = True
         if option in spec.shell_options:
             self.shell_option = option
         takes_value = option in self._takes_value()
@@ -365,3 +376,94 @@ class _InterpreterOptions:
                 return
             position += 1
         self.index += 1
+
+
+# find's expression words that do not narrow which files are acted on.
+_FIND_UNFILTERED = frozenset(
+    {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-depth", "-xdev", "-mount", "-print", "-print0", "-ls",
+     "-follow", "-noleaf", "-ignore_readdir_race", "-d"}
+)  # fmt: skip
+# `-type f` still reaches every file: for destruction it narrows nothing.
+_FIND_VALUED_UNFILTERED = frozenset({"-type", "-xtype", "-maxdepth", "-mindepth"})
+_FIND_GLOBAL_OPTIONS = frozenset({"-H", "-L", "-P", "-O0", "-O1", "-O2", "-O3"})
+
+
+@dataclass(frozen=True, slots=True)
+class FindScope:
+    """What a `find` acts on: its starting points, and whether any test narrows them."""
+
+    starting_points: tuple[Arg, ...]
+    unfiltered: bool
+
+
+def find_scope(args: tuple[Arg, ...]) -> FindScope:
+    starting: list[Arg] = []
+    position = 0
+    while position < len(args) and args[position].value in _FIND_GLOBAL_OPTIONS:
+        position += 1
+    while position < len(args):
+        value = args[position].value
+        if value is not None and (value.startswith("-") or value in ("(", "!")):
+            break
+        starting.append(args[position])
+        position += 1
+    unfiltered = True
+    skip_until_terminator = False
+    skip_value = False
+    for arg in args[position:]:
+        value = arg.value
+        if skip_until_terminator:
+            skip_until_terminator = value not in (";", "+")
+            continue
+        if skip_value:
+            skip_value = False
+            continue
+        if value in _FIND_VALUED_UNFILTERED:
+            skip_value = True
+        elif value in ("-exec", "-execdir", "-ok", "-okdir"):
+            skip_until_terminator = True
+        elif value in ("(", "!", ",") or value is not None and value.startswith("-") and value not in _FIND_UNFILTERED:
+            unfiltered = False
+    return FindScope(tuple(starting) or (Arg((".",), ".", Span(0, 0)),), unfiltered)
+
+
+_OUTPUT_OPTIONS = {"curl": ("o", "--output"), "wget": ("O", "--output-document")}
+_REMOTE_NAME_OPTIONS = ("--remote-name", "--remote-name-all")
+
+
+def downloaded_files(name: str | None, args: tuple[Arg, ...]) -> list[Arg]:
+    """Files curl or wget write: `-o FILE` (also inside `-so FILE`), `-O`, wget's default."""
+    if name not in _OUTPUT_OPTIONS:
+        return []
+    short, long = _OUTPUT_OPTIONS[name]
+    files: list[Arg] = []
+    remote_name = False
+    for position, arg in enumerate(args):
+        value = arg.value or ""
+        following = args[position + 1] if position + 1 < len(args) else None
+        if value == long and following is not None:
+            files.append(following)
+        elif value.startswith(long + "="):
+            files.append(Arg((value.partition("=")[2],), arg.source, arg.span))
+        elif value in _REMOTE_NAME_OPTIONS and name == "curl":
+            remote_name = True
+        elif value.startswith("-") and not value.startswith("--"):
+            cluster = value[1:]
+            if name == "curl" and "O" in cluster:
+                remote_name = True
+            if short in cluster:
+                attached = cluster[cluster.index(short) + 1 :]
+                if attached:
+                    files.append(Arg((attached,), arg.source, arg.span))
+                elif following is not None:
+                    files.append(following)
+    if remote_name or (name == "wget" and not files):
+        urls = [arg for arg in args if arg.value is not None and "://" in arg.value]
+        files.extend(_url_file_name(url) for url in urls)
+    return [file for file in files if file.value not in (None, "-")]
+
+
+def _url_file_name(url: Arg) -> Arg:
+    path = (url.value or "").split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0]
+    name = path.rstrip("/").rpartition("/")[2] if "/" in path else "index.html"
+    return Arg((name or "index.html",), url.source, url.span)

@@ -13,13 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from .._syntax import ast
 from ._normalize import DEFAULT_IFS, HOME, MAX_CANDIDATES, normalize_word
 from ._static_output import static_output
-from ._subjects import Risk
+from ._subjects import Arg, Risk
 
 DECLARATION_BUILTINS = frozenset({"export", "declare", "typeset", "local", "readonly"})
+_ALL_POSITIONAL = frozenset({"@", "*", "#"})
 _READ_VALUE_OPTIONS = frozenset("adinNptu")
 _MAPFILE_VALUE_OPTIONS = frozenset("dnOsuCc")
 
@@ -62,17 +64,25 @@ class RiskOracle:
 class Env:
     """The variables of one script, layered over the enclosing script's."""
 
-    def __init__(self, script: ast.Script | None, parent: "Env | None", oracle: RiskOracle) -> None:
+    def __init__(
+        self,
+        script: ast.Script | None,
+        parent: "Env | None",
+        oracle: RiskOracle,
+        positional: tuple[Arg, ...] | None = None,
+    ) -> None:
         self._script = script
         self._parent = parent
         self._oracle = oracle
+        # `sh -c CODE a0 a1`: $0 is a0, $1 is a1, "$@" is a1...; None outside such code.
+        self._positional = positional
         self._bindings: dict[str, list[Binding]] | None = None
         self._candidates: dict[str, tuple[str, ...] | None] = {}
         self._taint: dict[str, bool] = {}
         self._in_progress: set[str] = set()
 
-    def child(self, script: ast.Script) -> "Env":
-        return Env(script, self, self._oracle)
+    def child(self, script: ast.Script, positional: tuple[Arg, ...] | None = None) -> "Env":
+        return Env(script, self, self._oracle, positional)
 
     @property
     def bindings(self) -> dict[str, list[Binding]]:
@@ -81,6 +91,8 @@ class Env:
         return self._bindings
 
     def candidates(self, name: str) -> tuple[str, ...] | None:
+        if self._positional is not None and (name.isdigit() or name in _ALL_POSITIONAL):
+            return _positional_value(self._positional, name)
         if name in self._candidates:
             return self._candidates[name]
         bindings = self.bindings.get(name)
@@ -122,9 +134,9 @@ class Env:
         values = self.candidates("IFS")
         return values[0] if values is not None and len(values) == 1 else None
 
-    def substitution_output(self, part: ast.CommandSubstitution) -> str | None:
+    def substitution_output(self, body: ast.Script) -> str | None:
         """`$(echo WORDS)` / `$(printf FORMAT ARGS)` with literal words: the output."""
-        statements = part.body.statements
+        statements = body.statements
         if len(statements) != 1 or statements[0].background:
             return None
         command = statements[0].command
@@ -168,6 +180,22 @@ class Env:
         return frozenset(risks)
 
 
+def _positional_value(positional: tuple[Arg, ...], name: str) -> tuple[str, ...] | None:
+    """$0, $1..., "$@", "$*" and $# of a code string run with arguments."""
+    if name == "#":
+        return (str(max(len(positional) - 1, 0)),)
+    if name in ("@", "*"):
+        operands = positional[1:]
+        if any(arg.value is None for arg in operands):
+            return None
+        return (" ".join(arg.value for arg in operands),)  # type: ignore[misc]
+    index = int(name)
+    if index >= len(positional):
+        return ("",)
+    value = positional[index].value
+    return None if value is None else (value,)
+
+
 def split_assignment_word(word: ast.Word) -> tuple[str, ast.Word] | None:
     """`NAME=value` as an argument word (export, declare...) -> name and value."""
     if not word.parts or type(word.parts[0]) is not ast.Literal:
@@ -187,8 +215,18 @@ def split_assignment_word(word: ast.Word) -> tuple[str, ast.Word] | None:
 
 def collect_bindings(script: ast.Script) -> dict[str, list[Binding]]:
     collector = _Collector()
-    collector.script(script, ())
+    collector.script(script, _NO_INPUT)
     return collector.bindings
+
+
+class _Input(NamedTuple):
+    """What feeds standard input where a `read` sits: earlier pipeline stages, redirects."""
+
+    feeders: tuple[ast.Command, ...]
+    redirects: tuple[ast.Redirect, ...]
+
+
+_NO_INPUT = _Input((), ())
 
 
 class _Collector:
@@ -199,18 +237,18 @@ class _Collector:
         if name:
             self.bindings.setdefault(name, []).append(binding)
 
-    def script(self, script: ast.Script, feeders: tuple[ast.Command, ...]) -> None:
+    def script(self, script: ast.Script, stdin: _Input) -> None:
         for statement in script.statements:
-            self.command(statement.command, feeders)
+            self.command(statement.command, stdin)
 
-    def command(self, command: ast.Command, feeders: tuple[ast.Command, ...]) -> None:
+    def command(self, command: ast.Command, stdin: _Input) -> None:
         kind = type(command)
         if kind is ast.SimpleCommand:
-            self.simple(command, feeders)  # type: ignore[arg-type]
+            self.simple(command, stdin)  # type: ignore[arg-type]
         elif kind is ast.Pipeline:
             stages = command.commands  # type: ignore[union-attr]
             for index, stage in enumerate(stages):
-                self.command(stage, feeders + stages[:index])
+                self.command(stage, _Input(stdin.feeders + stages[:index], stdin.redirects))
         elif kind is ast.ForLoop:
             items = command.items  # type: ignore[union-attr]
             if items is None:
@@ -218,16 +256,18 @@ class _Collector:
             else:
                 self.add(command.variable, Binding(BindingKind.ITEMS, items))  # type: ignore[union-attr]
                 self.words(items)
-            self.script(command.body, feeders)  # type: ignore[union-attr]
+            self.script(command.body, stdin)  # type: ignore[union-attr]
         elif kind is ast.FunctionDefinition:
-            self.command(command.body, ())  # type: ignore[union-attr]
+            self.command(command.body, _NO_INPUT)  # type: ignore[union-attr]
         elif kind is ast.Redirected:
-            self.command(command.command, feeders)  # type: ignore[union-attr]
+            # `while read x; do ...; done < <(curl ...)`: the loop's input feeds its reads.
+            inherited = _Input(stdin.feeders, stdin.redirects + command.redirects)  # type: ignore[union-attr]
+            self.command(command.command, inherited)  # type: ignore[union-attr]
         else:
             for script in _child_scripts(command):
-                self.script(script, feeders)
+                self.script(script, stdin)
 
-    def simple(self, command: ast.SimpleCommand, feeders: tuple[ast.Command, ...]) -> None:
+    def simple(self, command: ast.SimpleCommand, stdin: _Input) -> None:
         for assignment in command.assignments:
             if assignment.items is not None:
                 self.add(assignment.name, Binding(BindingKind.UNKNOWN))
@@ -254,7 +294,7 @@ class _Collector:
                 if split is not None:
                     self.add(split[0], Binding(BindingKind.VALUE, (split[1],)))
         elif name in ("read", "mapfile", "readarray"):
-            binding = Binding(BindingKind.READ, (), feeders, command.redirects)
+            binding = Binding(BindingKind.READ, (), stdin.feeders, stdin.redirects + command.redirects)
             for target in _read_targets(name, command.words[1:]):
                 self.add(target, binding)
         elif name == "printf":
@@ -270,7 +310,7 @@ class _Collector:
         for part in parts:
             kind = type(part)
             if kind is ast.CommandSubstitution or kind is ast.ProcessSubstitution:
-                self.script(part.body, ())  # type: ignore[union-attr]
+                self.script(part.body, _NO_INPUT)  # type: ignore[union-attr]
             elif kind is ast.ParamExpansion:
                 self.words(part.argument)  # type: ignore[union-attr]
             elif kind is ast.ArithmeticExpansion:

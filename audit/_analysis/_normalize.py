@@ -22,6 +22,7 @@ HOME = "~"
 MAX_CANDIDATES = 16
 
 _GLOB_CHARS = frozenset("*?[")
+_USER_NAME = re.compile(r"^[a-z_][a-z0-9_-]*\$?$")
 _BRACE = re.compile(r"\{([^{}]*)\}")
 _SEQUENCE = re.compile(r"^(-?\d+)\.\.(-?\d+)$|^([A-Za-z])\.\.([A-Za-z])$")
 
@@ -32,7 +33,7 @@ class Bindings(Protocol):
     def candidates(self, name: str) -> tuple[str, ...] | None:
         """Possible literal values of `name`, or None when unknown."""
 
-    def substitution_output(self, part: ast.CommandSubstitution) -> str | None:
+    def substitution_output(self, body: ast.Script) -> str | None:
         """The output of a substitution known without running it (`$(echo rm)`)."""
 
     def field_separators(self) -> str | None:
@@ -57,7 +58,7 @@ def normalize_word(word: ast.Word, bindings: Bindings) -> list[Arg]:
         literal = parts[0]
         text = literal.text
         if literal.quoted:
-            return [Arg((text,), word.source, word.span, False, word)]
+            return [Arg((_literal_tilde(text),), word.source, word.span, False, word)]
         if text[:1] != "~" and "{" not in text and not (_GLOB_CHARS & set(text)):
             return [Arg((text,), word.source, word.span, False, word)]
     return _normalize_general(word, bindings)
@@ -72,9 +73,9 @@ def _normalize_general(word: ast.Word, bindings: Bindings) -> list[Arg]:
         kind = type(part)
         if kind is ast.Literal:
             text = part.text  # type: ignore[union-attr]
+            if index == 0 and text[:1] == "~":
+                text = _tilde_prefix(text, part.quoted, word.parts[1:])  # type: ignore[union-attr]
             if not part.quoted:  # type: ignore[union-attr]
-                if index == 0 and text[:1] == "~":
-                    text = _expand_tilde(text)
                 if _GLOB_CHARS & set(text):
                     pattern = True
                 if "{" in text:
@@ -86,14 +87,17 @@ def _normalize_general(word: ast.Word, bindings: Bindings) -> list[Arg]:
         if kind is ast.ParamExpansion:
             values = _parameter_values(part, bindings)  # type: ignore[arg-type]
         elif kind is ast.CommandSubstitution:
-            output = bindings.substitution_output(part)  # type: ignore[arg-type]
+            output = bindings.substitution_output(part.body)  # type: ignore[union-attr]
             values = None if output is None else (output,)
         else:
             values = None
         if values is None:
             return [_dynamic(word)]
         separators = bindings.field_separators()
-        if not part.quoted and any(_splits(value, separators) for value in values):  # type: ignore[union-attr]
+        # "$@" is one field per argument even when quoted; splitting the
+        # joined arguments is the approximation (an argument with a blank splits).
+        splits_anyway = kind is ast.ParamExpansion and part.name in ("@", "*")  # type: ignore[union-attr]
+        if (not part.quoted or splits_anyway) and any(_splits(value, separators) for value in values):  # type: ignore[union-attr]
             if len(values) != 1 or separators is None:
                 return [_dynamic(word)]
             pieces = _split_fields(values[0], separators)
@@ -142,10 +146,29 @@ def _split_fields(value: str, separators: str) -> list[str]:
     return [field for field in re.split(pattern, value) if field]
 
 
-def _expand_tilde(text: str) -> str:
-    if text == "~" or text.startswith("~/"):
+def _tilde_prefix(text: str, quoted: bool, rest: tuple[ast.WordPart, ...]) -> str:
+    """A word starting with `~`: the home, another user's home, or a literal `~`.
+
+    Bash expands the tilde prefix (up to the first unquoted `/`) only when no
+    character of it is quoted: `~"/"` and `"~"` are a directory named `~`.
+    """
+    if quoted:
+        return _literal_tilde(text)
+    prefix, slash, _ = text.partition("/")
+    if not slash and rest:
+        return _literal_tilde(text)
+    if prefix == "~":
         return HOME + text[1:]
-    return text
+    user = prefix[1:]
+    if _USER_NAME.match(user):
+        home = "/root" if user == "root" else f"/home/{user}"
+        return home + text[len(prefix) :]
+    return _literal_tilde(text)
+
+
+def _literal_tilde(text: str) -> str:
+    """A literal leading `~` names a file in the working directory, not the home."""
+    return "./" + text if text[:1] == HOME else text
 
 
 def _escape_glob(text: str) -> str:
@@ -232,7 +255,9 @@ def clean_path(value: str) -> str:
         if segments[:2] == ["home", HOME]:
             return "/".join([HOME] + segments[2:])
         return "/" + "/".join(segments)
-    return "/".join(segments) or "."
+    relative = "/".join(segments) or "."
+    # A file literally named `~` must not read as the home after clean-up.
+    return "./" + relative if relative[:1] == HOME else relative
 
 
 def span_of(args: Iterable[Arg], default: Span) -> Span:

@@ -156,6 +156,7 @@ class ContextKind(str, Enum):
     STDIN_DOCUMENT = "stdin-document"
     SCRIPT_SUBSTITUTION = "script-substitution"
     PROMPT_EXPANSION = "prompt-expansion"
+    DOWNLOADED_FILE = "downloaded-file"
 
 
 class DynamicPart(NamedTuple):

@@ -9,15 +9,15 @@ trap...) is parsed and walked again, one level deeper.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
+from .._budget import Budget
 from .._model import CommandRecord, Position, Span
 from .._policy import InterpreterSpec, Policy
 from .._syntax import BudgetExceeded, Origin, ParseResult, ParseTrouble, ast
-from ._commands import Unwrapped, read_invocation, unwrap
+from ._commands import Unwrapped, downloaded_files, find_scope, read_invocation, unwrap
 from ._env import DECLARATION_BUILTINS, Env, RiskOracle, split_assignment_word
 from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words
 from ._subjects import (
@@ -41,34 +41,39 @@ _SHELL_VARIABLES = frozenset({"SHELL", "BASH"})
 _STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
 _FIND_EXEC_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _ENDLESS_CONDITIONS = {False: frozenset({":", "true"}), True: frozenset({"false"})}
-_PLACEHOLDER = "_"
 _DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
+_OUTPUT_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
+_PRODUCES_UNTRUSTED_DATA = frozenset({Risk.FETCH, Risk.DECODE})
 
 
-class Sink(Protocol):
-    """Receives what the walk finds; the rule engine implements it."""
+class Sink:
+    """Receives what the walk finds. This base ignores everything: it is what
+    a silent walk (working out how risky a substitution is) reports to. The
+    rule engine subclasses it."""
 
-    def command(self, subject: CommandSubject) -> None: ...
-    def redirect(self, subject: RedirectSubject) -> None: ...
-    def assignment(self, subject: AssignmentSubject) -> None: ...
-    def context(self, subject: ExecContextSubject) -> None: ...
-    def function(self, subject: FunctionSubject) -> None: ...
-    def loop(self, subject: LoopSubject) -> None: ...
-    def too_deep(self, span: Span, location: Location, label: str) -> None: ...
-    def parse_troubles(self, troubles: tuple[ParseTrouble, ...], location: Location) -> None: ...
+    def command(self, subject: CommandSubject) -> None:
+        """A simple command bash runs."""
 
+    def redirect(self, subject: RedirectSubject) -> None:
+        """A redirect of a simple or compound command."""
 
-class _SilentSink:
-    """Used while computing how risky a substitution is, ahead of its walk."""
+    def assignment(self, subject: AssignmentSubject) -> None:
+        """A variable assignment in any form."""
 
-    def command(self, subject: CommandSubject) -> None: ...
-    def redirect(self, subject: RedirectSubject) -> None: ...
-    def assignment(self, subject: AssignmentSubject) -> None: ...
-    def context(self, subject: ExecContextSubject) -> None: ...
-    def function(self, subject: FunctionSubject) -> None: ...
-    def loop(self, subject: LoopSubject) -> None: ...
-    def too_deep(self, span: Span, location: Location, label: str) -> None: ...
-    def parse_troubles(self, troubles: tuple[ParseTrouble, ...], location: Location) -> None: ...
+    def context(self, subject: ExecContextSubject) -> None:
+        """A place that executes data as code."""
+
+    def function(self, subject: FunctionSubject) -> None:
+        """A function definition, after its body was walked."""
+
+    def loop(self, subject: LoopSubject) -> None:
+        """A while/until loop, after its body was walked."""
+
+    def too_deep(self, span: Span, location: Location, label: str) -> None:
+        """Nested code past the depth limit (not walked)."""
+
+    def parse_troubles(self, troubles: tuple[ParseTrouble, ...], location: Location) -> None:
+        """What the parsers could not read in nested code."""
 
 
 class Frame(NamedTuple):
@@ -121,11 +126,11 @@ ParseCode = Callable[[str, Origin], ParseResult]
 class Analyzer:
     """Walks one command string (and the code nested in it) for the rules."""
 
-    def __init__(self, policy: Policy, deadline: float, sink: Sink, parse_code: ParseCode) -> None:
+    def __init__(self, policy: Policy, budget: Budget, sink: Sink, parse_code: ParseCode) -> None:
         self.policy = policy
         self.tables = policy.tables
         self.max_depth = policy.limits.max_depth
-        self.deadline = deadline
+        self.budget = budget
         self.sink: Sink = sink
         self.parse_code = parse_code
         self.records: list[CommandRecord] = []
@@ -133,6 +138,8 @@ class Analyzer:
         self.loops: list[_LoopScope] = []
         # The working directory after the `cd` commands seen so far (None: unknown).
         self.cwd: str | None = None
+        # Files this command string downloaded or decoded, by clean path.
+        self.downloads: dict[str, Span] = {}
         self.oracle = RiskOracle(self._word_risks, self._command_risks, self._redirect_risks)
 
     def run(self, script: ast.Script) -> None:
@@ -144,14 +151,14 @@ class Analyzer:
 
     def _silently(self, walk: Callable[[set[Risk]], None]) -> frozenset[Risk]:
         sink, records = self.sink, self.records
-        functions, loops, cwd = self.functions, self.loops, self.cwd
-        self.sink, self.records, self.functions, self.loops = _SilentSink(), [], [], []
+        functions, loops, cwd, downloads = self.functions, self.loops, self.cwd, dict(self.downloads)
+        self.sink, self.records, self.functions, self.loops = Sink(), [], [], []
         risks: set[Risk] = set()
         try:
             walk(risks)
         finally:
             self.sink, self.records, self.functions, self.loops = sink, records, functions, loops
-            self.cwd = cwd
+            self.cwd, self.downloads = cwd, downloads
         return frozenset(risks)
 
     def _silent_frame(self, env: Env) -> Frame:
@@ -176,7 +183,7 @@ class Analyzer:
     # -- structure ---------------------------------------------------------------
 
     def check_time(self) -> None:
-        if time.perf_counter() > self.deadline:
+        if self.budget.exceeded():
             raise BudgetExceeded("analysis exceeded the time budget")
 
     def script(self, script: ast.Script, frame: Frame, risks: set[Risk]) -> None:
@@ -334,12 +341,15 @@ class Analyzer:
         name_word = name_arg.word if name_arg is not None else None
         name_risks: frozenset[Risk] = frozenset()
         for word in node.words:
+            parts = word.parts
+            if len(parts) == 1 and type(parts[0]) is ast.Literal:
+                continue
             if word is name_word:
-                name_risks = self.part_risks(word.parts, frame, Position.COMMAND)
+                name_risks = self.part_risks(parts, frame, Position.COMMAND)
                 risks |= name_risks
             else:
-                self.parts(word.parts, frame, risks, Position.VALUE)
-        self.prefix_assignments(node, bool(argv), frame, risks)
+                self.parts(parts, frame, risks, Position.VALUE)
+        self.prefix_assignments(node, argv, frame, risks)
         stdin = self.redirects(node.redirects, frame, risks, None, collect=True)
         names, source, evidence = self.command_names(name_arg, name_risks, env)
         location = frame.location
@@ -353,7 +363,7 @@ class Analyzer:
         self.records.append(
             CommandRecord(tuple(arg.display() for arg in argv), node.span, location.position, location.path)
         )
-        self.run_command(argv, index, names, source, evidence, unwrapped, node.span, frame, stdin, risks)
+        self.run_command(argv, index, names, source, evidence, unwrapped, node.span, frame, stdin, risks, node.redirects)
 
     def run_command(
         self,
@@ -367,9 +377,11 @@ class Analyzer:
         frame: Frame,
         stdin: Stdin | None,
         risks: set[Risk],
+        redirects: tuple[ast.Redirect, ...] = (),
     ) -> None:
         """Hand one resolved command to the rules and open its code contexts."""
         wrappers = unwrapped.wrappers if unwrapped is not None else ()
+        self.check_downloaded(argv[index] if index < len(argv) else None, frame)
         for name in names:
             subject = CommandSubject(
                 argv,
@@ -387,7 +399,10 @@ class Analyzer:
             )
             self.sink.command(subject)
             self.track_spawns(name, subject)
-            risks |= self.command_risk(name, argv[index + 1 :], source)
+            own_risks = self.command_risk(name, argv[index + 1 :], source)
+            risks |= own_risks
+            if own_risks & _PRODUCES_UNTRUSTED_DATA:
+                self.note_downloads(name, argv[index + 1 :], redirects, frame.env)
         if unwrapped is not None:
             for code in unwrapped.code:
                 self.code_string(ContextKind.RUNNER, code.label, code.args, "shell", frame, risks)
@@ -400,6 +415,37 @@ class Analyzer:
                 self.contexts(name, argv[index + 1 :], span, frame, stdin, risks)
         if len(names) == 1 and names[0] in _DIRECTORY_CHANGERS:
             self.change_directory(names[0], argv[index + 1 :])
+
+    def note_downloads(self, name: str | None, args: tuple[Arg, ...], redirects: tuple[ast.Redirect, ...], env: Env) -> None:
+        """Remember where a download or decoder writes (`> f`, `curl -o f`, `wget URL`)."""
+        targets: list[Arg] = []
+        for redirect in redirects:
+            if redirect.target is not None and redirect.operator in _OUTPUT_REDIRECTS and redirect.fd in (None, "1"):
+                targets.extend(normalize_word(redirect.target, env))
+        targets.extend(downloaded_files(name, args))
+        for target in targets:
+            for value in target.values:
+                self.downloads[self.resolve_path(value)] = target.span
+
+    def resolve_path(self, value: str) -> str:
+        if self.cwd is not None and not value.startswith(("/", HOME)):
+            value = f"{self.cwd}/{value}"
+        return clean_path(value)
+
+    def check_downloaded(self, program: Arg | None, frame: Frame, label: str = "") -> None:
+        """Running a file this command string downloaded: `curl -o x u && ./x`."""
+        if program is None or not self.downloads:
+            return
+        for value in program.values:
+            if "/" not in value and not label:
+                continue  # a bare name is looked up in PATH, not in the working directory
+            downloaded = self.downloads.get(self.resolve_path(value))
+            if downloaded is not None:
+                subject = ExecContextSubject(
+                    ContextKind.DOWNLOADED_FILE, label or value, "file", program.span, frame.location, (), downloaded
+                )
+                self.sink.context(subject)
+                return
 
     def change_directory(self, name: str, args: tuple[Arg, ...]) -> None:
         operands = [arg for arg in args if not (arg.value or "").startswith("-") or arg.value == "-"]
@@ -470,7 +516,10 @@ class Analyzer:
 
     # -- assignments and redirects -----------------------------------------------
 
-    def prefix_assignments(self, node: ast.SimpleCommand, has_command: bool, frame: Frame, risks: set[Risk]) -> None:
+    def prefix_assignments(
+        self, node: ast.SimpleCommand, argv: tuple[Arg, ...], frame: Frame, risks: set[Risk]
+    ) -> None:
+        has_command = bool(argv)
         form = "prefix" if has_command else "assignment"
         for assignment in node.assignments:
             value: Arg | None = None
@@ -484,10 +533,7 @@ class Analyzer:
                 self.parts(assignment.index.parts, frame, risks, Position.VALUE)
             subject = AssignmentSubject(assignment.name, value, has_command, form, assignment.span, frame.location)
             self.sink.assignment(subject)
-        if not node.words:
-            return
-        first = normalize_word(node.words[0], frame.env)
-        builtin = first[0].value if first else None
+        builtin = argv[0].value if argv else None
         if builtin not in DECLARATION_BUILTINS:
             return
         flags = "".join(word.source[1:] for word in node.words[1:] if word.source.startswith("-"))
@@ -504,8 +550,12 @@ class Analyzer:
 
     def wrapper_assignments(self, unwrapped: Unwrapped, location: Location) -> None:
         for arg in unwrapped.assignments:
-            name, _, value = (arg.value or "").partition("=")
-            value_arg = Arg((value,), arg.source, arg.span, False, None)
+            if arg.value is None:
+                name = arg.source.partition("=")[0]
+                value_arg = Arg((), arg.source.partition("=")[2], arg.span, False, None)
+            else:
+                name, _, value = arg.value.partition("=")
+                value_arg = Arg((value,), arg.source, arg.span, False, None)
             self.sink.assignment(AssignmentSubject(name, value_arg, True, "env", arg.span, location))
 
     def redirects(
@@ -574,7 +624,10 @@ class Analyzer:
         invocation = read_invocation(spec, args)
         if invocation.code is not None:
             label = f"{name} {invocation.code_option}"
-            self.code_string(ContextKind.CODE_STRING, label, (invocation.code,), spec.language, frame, risks)
+            positional = _after(args, invocation.code) if spec.is_shell else None
+            self.code_string(
+                ContextKind.CODE_STRING, label, (invocation.code,), spec.language, frame, risks, positional
+            )
         elif invocation.script is not None:
             self.script_operand(name, invocation.script, span, frame, stdin, risks, spec)
         if invocation.reads_stdin:
@@ -590,12 +643,14 @@ class Analyzer:
         risks: set[Risk],
         spec: InterpreterSpec | None,
     ) -> None:
-        """`bash <(curl u)`, `. <(curl u)`, `source /dev/stdin`."""
+        """`bash <(curl u)`, `. <(curl u)`, `source /dev/stdin`, `bash ./downloaded.sh`."""
+        self.check_downloaded(script, frame, f"{name} {script.display()}")
         if script.value in _STDIN_PATHS:
             if spec is not None:
                 self.stdin_code(spec, name, stdin, span, frame, risks)
             return
         parts = script.word.parts if script.word is not None else ()
+        self.printed_script(name, parts, frame, risks, spec)
         dynamic = tuple(
             self.dynamic_part(part, frame) for part in parts if type(part) is ast.ProcessSubstitution
         )
@@ -605,6 +660,23 @@ class Analyzer:
                 ContextKind.SCRIPT_SUBSTITUTION, f"{name} <(...)", language, span, frame.location, dynamic
             )
             self.sink.context(subject)
+
+    def printed_script(
+        self,
+        name: str,
+        parts: tuple[ast.WordPart, ...],
+        frame: Frame,
+        risks: set[Risk],
+        spec: InterpreterSpec | None,
+    ) -> None:
+        """`bash <(echo 'rm -rf /')`: a script whose text `echo`/`printf` prints is audited."""
+        if len(parts) != 1 or type(parts[0]) is not ast.ProcessSubstitution or (spec is not None and not spec.is_shell):
+            return
+        substitution = parts[0]
+        output = frame.env.substitution_output(substitution.body)  # type: ignore[union-attr]
+        if output is not None:
+            origin = Origin.derived_from(substitution.span)
+            self.recurse(output, origin, f"{name} <(...)", substitution.span, frame, risks)
 
     def stdin_code(
         self, spec: InterpreterSpec, name: str, stdin: Stdin | None, span: Span, frame: Frame, risks: set[Risk]
@@ -622,6 +694,7 @@ class Analyzer:
             return
         dynamic = tuple(self.dynamic_part(part, frame) for part in stdin.parts if type(part) is not ast.Literal)
         if stdin.kind is StdinKind.PROCESS_SUBSTITUTION:
+            self.printed_script(name, stdin.parts, frame, risks, spec)
             label = f"{name} < <(...)"
             self.sink.context(
                 ExecContextSubject(ContextKind.SCRIPT_SUBSTITUTION, label, spec.language, stdin.span, location, dynamic)
@@ -643,7 +716,12 @@ class Analyzer:
         language: str,
         frame: Frame,
         risks: set[Risk],
+        positional: tuple[Arg, ...] | None = None,
     ) -> None:
+        """Code in a string: judge its run-time parts, audit its literal shell.
+
+        `positional` are the words after a `-c` string, bound to $0, $1...
+        """
         span = Span(args[0].span.start, args[-1].span.end)
         dynamic: list[DynamicPart] = []
         for arg in args:
@@ -656,7 +734,7 @@ class Analyzer:
         if language == "shell":
             for variant in _candidate_variants(args):
                 code, origin = _code_text(variant, frame.env)
-                self.recurse(code, origin, label, span, frame, risks)
+                self.recurse(code, origin, label, span, frame, risks, positional)
 
     def dynamic_part(self, part: ast.WordPart, frame: Frame) -> DynamicPart:
         env = frame.env
@@ -670,7 +748,16 @@ class Analyzer:
         risks = self._silently(lambda found: self.parts((part,), self._silent_frame(env), found, Position.VALUE))
         return DynamicPart(part.span, _part_source(part), risks, None, Risk.TAINT in risks)
 
-    def recurse(self, code: str, origin: Origin, label: str, span: Span, frame: Frame, risks: set[Risk]) -> None:
+    def recurse(
+        self,
+        code: str,
+        origin: Origin,
+        label: str,
+        span: Span,
+        frame: Frame,
+        risks: set[Risk],
+        positional: tuple[Arg, ...] | None = None,
+    ) -> None:
         """Parse shell code found in a context and walk it one level deeper."""
         if not code.strip():
             return
@@ -678,7 +765,7 @@ class Analyzer:
             self.sink.too_deep(span, frame.location, label)
             return
         result = self.parse_code(code, origin)
-        child_env = frame.env.child(result.script)
+        child_env = frame.env.child(result.script, positional)
         child = frame.nested_code(label, child_env)
         if result.troubles:
             self.sink.parse_troubles(result.troubles, child.location)
@@ -708,7 +795,13 @@ class Analyzer:
                     self.code_string(ContextKind.RUNNER, f"alias {name}", (value_arg[0],), "shell", frame, risks)
 
     def find_actions(self, args: tuple[Arg, ...], span: Span, frame: Frame, risks: set[Risk]) -> None:
-        """`find ... -exec CMD {} ;|+`: CMD is a command of its own."""
+        """`find ... -exec CMD {} ;|+`: CMD is a command of its own.
+
+        When no test narrows the search, `{}` stands for the starting points
+        themselves (`find / -exec rm -rf {} +` deletes /).
+        """
+        scope = find_scope(args)
+        found = tuple(value for point in scope.starting_points for value in point.values)
         index = 0
         while index < len(args):
             action = args[index].value
@@ -722,6 +815,10 @@ class Analyzer:
             index += 1
             if not command:
                 continue
+            if scope.unfiltered and found:
+                command = tuple(
+                    Arg(found, arg.source, arg.span, False, None) if arg.value == "{}" else arg for arg in command
+                )
             child = frame.nested_code(f"find {action}", frame.env)
             if child.depth > self.max_depth:
                 self.sink.too_deep(span, frame.location, f"find {action}")
@@ -729,12 +826,23 @@ class Analyzer:
             unwrapped = unwrap(command, self.tables)
             argv = unwrapped.argv
             name_arg = argv[unwrapped.index] if unwrapped.index < len(argv) else None
-            names, source, evidence = self.command_names(name_arg, frozenset(), frame.env)
+            name_risks = frozenset()
+            if name_arg is not None and name_arg.word is not None:
+                name_risks = self.part_risks(name_arg.word.parts, child, Position.COMMAND)
+            names, source, evidence = self.command_names(name_arg, name_risks, frame.env)
             self.records.append(
                 CommandRecord(tuple(arg.display() for arg in argv), span, child.location.position, child.location.path)
             )
             if name_arg is not None:
                 self.run_command(argv, unwrapped.index, names, source, evidence, unwrapped, span, child, None, risks)
+
+
+def _after(args: tuple[Arg, ...], code: Arg) -> tuple[Arg, ...]:
+    """The arguments after the code string (`sh -c CODE $0 $1...`)."""
+    for position, arg in enumerate(args):
+        if arg is code:
+            return args[position + 1 :]
+    return ()
 
 
 def _has_flag(arg: Arg, flags: frozenset[str]) -> bool:
@@ -823,7 +931,7 @@ def _code_text(args: tuple[Arg, ...], env: Env) -> tuple[str, Origin]:
             chars.append(" ")
             offsets.append(arg.span.start)
         if arg.word is None:
-            _append_text(chars, offsets, arg.value or _PLACEHOLDER, arg.span)
+            _append_text(chars, offsets, arg.value if arg.value is not None else _placeholder(arg.source), arg.span)
             continue
         for part in arg.word.parts:
             _append_part(chars, offsets, part, env)
@@ -860,7 +968,16 @@ def _append_part(chars: list[str], offsets: list[int], part: ast.WordPart, env: 
         if values is not None and len(values) == 1:
             _append_text(chars, offsets, values[0], part.span)
             return
-    _append_text(chars, offsets, _PLACEHOLDER, part.span)
+    _append_text(chars, offsets, _placeholder(_part_source(part)), part.span)
+
+
+def _placeholder(source: str) -> str:
+    """A run-time part of nested code, as one inert literal word showing its source.
+
+    The nested code is judged with the part standing in as plain data; the
+    part itself is judged by the context rules (EX002-EX007, TA002).
+    """
+    return "'" + source.replace("'", "") + "'"
 
 
 def _append_text(chars: list[str], offsets: list[int], text: str, span: Span) -> None:

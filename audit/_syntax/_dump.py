@@ -15,7 +15,7 @@ def dump(node: Any, indent: int = 0) -> str:
         return f"[{node.start},{node.end})"
     if is_node(node):
         lines = [type(node).__name__]
-        for name, value in zip(node._fields, node):
+        for name, value in zip(node._fields, node, strict=True):
             lines.append(f"{pad}  {name}: {dump(value, indent + 1)}")
         return "\n".join(lines)
     if isinstance(node, tuple):

@@ -42,16 +42,18 @@ class _Token:
 def parse_fallback(
     text: str, origin: Origin, prepared: Prepared | None, source_origin: Origin, session: "ParseSession"
 ) -> ast.Script:
-    tokens = _tokenize(text)
+    tokens = _tokenize(text, session)
     builder = _Builder(text, origin, prepared, source_origin, session)
     return builder.script(tokens, origin.span(0, len(text)))
 
 
-def _tokenize(text: str) -> list[_Token]:
+def _tokenize(text: str, session: "ParseSession") -> list[_Token]:
     tokens: list[_Token] = []
     index = 0
     length = len(text)
     while index < length:
+        if len(tokens) % 256 == 255:
+            session.check_time()
         char = text[index]
         if char in " \t":
             index += 1
@@ -163,6 +165,7 @@ class _Builder:
         return ast.Script(tuple(statements), span)
 
     def command(self, tokens: list[_Token]) -> ast.SimpleCommand | None:
+        self.session.check_time()
         words: list[ast.Word] = []
         redirects: list[ast.Redirect] = []
         position = 0

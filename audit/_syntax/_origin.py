@@ -21,8 +21,17 @@ class Origin:
     offsets: tuple[int, ...] | None = None
     base: int = 0
     exact: bool = True
+    pinned: Span | None = None
+    """Set for text that exists nowhere in the original (the output of
+    `echo` that a process substitution feeds to bash): every span is this one."""
+
+    @classmethod
+    def derived_from(cls, span: Span) -> "Origin":
+        return cls(exact=False, pinned=span)
 
     def span(self, start: int, end: int) -> Span:
+        if self.pinned is not None:
+            return self.pinned
         offsets = self.offsets
         if offsets is None:
             return Span(self.base + start, self.base + end)
@@ -35,6 +44,8 @@ class Origin:
 
     def compose(self, offsets: tuple[int, ...]) -> "Origin":
         """The origin of a text whose characters sit at `offsets` in this one."""
+        if self.pinned is not None:
+            return self
         if self.offsets is None:
             base = self.base
             return Origin(tuple(base + offset for offset in offsets), exact=self.exact)
@@ -44,9 +55,11 @@ class Origin:
 
     def shifted(self, start: int) -> "Origin":
         """The origin of the verbatim slice of this text that begins at `start`."""
+        if self.pinned is not None:
+            return self
         if self.offsets is None:
             return Origin(None, self.base + start, self.exact)
         return Origin(self.offsets[start:], exact=self.exact)
 
     def approximate(self) -> "Origin":
-        return Origin(self.offsets, self.base, exact=False)
+        return Origin(self.offsets, self.base, exact=False, pinned=self.pinned)

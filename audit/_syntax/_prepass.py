@@ -232,41 +232,22 @@ class _Scanner:
 
     def scan_double_quoted(self) -> None:
         """After an opening `"`, up to and including the closing one."""
-        while True:
-            self._skip_continuations()
-            if self.i >= self.n:
-                return
-            char = self.src[self.i]
-            if char == "\\":
-                self._copy(2)
-            elif char == '"':
-                self._copy()
-                return
-            elif char == "`":
-                self._copy()
-                self.scan_backquote()
-            elif char == "$":
-                self._scan_dollar()
-            else:
-                self._copy()
+        self._scan_until('"', quotes=False, nested=True)
 
     def scan_backquote(self) -> None:
         """After an opening backquote, up to and including the closing one."""
-        while True:
-            self._skip_continuations()
-            if self.i >= self.n:
-                return
-            char = self.src[self.i]
-            if char == "\\":
-                self._copy(2)
-            elif char == "`":
-                self._copy()
-                return
-            else:
-                self._copy()
+        self._scan_until("`", quotes=False, nested=False)
 
     def scan_parameter(self) -> None:
         """After `${`, up to and including the matching `}`."""
+        self._scan_until("}", quotes=True, nested=True)
+
+    def _scan_until(self, closer: str, *, quotes: bool, nested: bool) -> None:
+        """Up to and including `closer`; a backslash always escapes.
+
+        `nested`: `$...` and backquoted constructs inside are scanned whole;
+        `quotes`: so are quoted strings (inside `${...}` but not `"..."`).
+        """
         while True:
             self._skip_continuations()
             if self.i >= self.n:
@@ -274,19 +255,19 @@ class _Scanner:
             char = self.src[self.i]
             if char == "\\":
                 self._copy(2)
-            elif char == "}":
+            elif char == closer:
                 self._copy()
                 return
-            elif char == "'":
-                self._copy_single_quoted()
-            elif char == '"':
-                self._copy()
-                self.scan_double_quoted()
-            elif char == "`":
+            elif nested and char == "`":
                 self._copy()
                 self.scan_backquote()
-            elif char == "$":
+            elif nested and char == "$":
                 self._scan_dollar()
+            elif quotes and char == "'":
+                self._copy_single_quoted()
+            elif quotes and char == '"':
+                self._copy()
+                self.scan_double_quoted()
             else:
                 self._copy()
 

@@ -1,10 +1,10 @@
-"""State shared by one parse: the deadline and the troubles found so far."""
+"""State shared by one parse: the time budget and the troubles found so far."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
+from .._budget import Budget
 from . import _ast as ast
 from ._errors import BudgetExceeded, ParseTrouble
 from ._origin import Origin
@@ -25,12 +25,12 @@ class PreparedText:
 class ParseSession:
     """One parse: nested fragments share its budget and troubles."""
 
-    def __init__(self, deadline: float) -> None:
-        self.deadline = deadline
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
         self.troubles: list[ParseTrouble] = []
 
     def check_time(self) -> None:
-        if time.perf_counter() > self.deadline:
+        if self.budget.exceeded():
             raise BudgetExceeded("parsing exceeded the time budget")
 
     def prepare(self, text: str, origin: Origin) -> PreparedText:

@@ -14,18 +14,25 @@ are compensated here or in the pre-pass:
 from __future__ import annotations
 
 import threading
-import time
 from typing import TYPE_CHECKING, Callable
 
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Tree
 
+from .._budget import Budget
 from .._model import Span
 from . import _ast as ast
 from ._errors import BudgetExceeded, ParseTrouble
 from ._origin import Origin
-from ._prepass import Prepared
-from ._words import ansi_c_decode, heredoc_node, unquoted_literals, unescape_backquoted, word_parts_from_text
+from ._prepass import Prepared, find_substitution_end
+from ._words import (
+    ansi_c_decode,
+    double_quoted_parts,
+    heredoc_node,
+    unescape_backquoted,
+    unquoted_literals,
+    word_parts_from_text,
+)
 
 if TYPE_CHECKING:
     from ._session import ParseSession
@@ -36,7 +43,7 @@ _LOCAL = threading.local()
 # Below this size a parse cannot approach the time budget, so the plain bytes
 # call (cheapest) is used; above it a read callable makes cancellation work
 # (py-tree-sitter ignores progress_callback for a bytes source).
-_CANCELLABLE_FROM_BYTES = 2048
+CANCELLABLE_FROM_BYTES = 2048
 
 _WORD_NODES = frozenset(
     {
@@ -89,39 +96,29 @@ def parse_tree_sitter(
     heredoc bodies' offsets point).
     """
     data = text.encode("utf-8", "surrogatepass")
-    root = _run_parser(data, session.deadline).root_node
+    root = _run_parser(data, session.budget).root_node
     builder = _Builder(text, data, origin, session, prepared, source_origin)
     script = builder.script(root)
     return script, root.has_error
 
 
-def _run_parser(data: bytes, deadline: float) -> Tree:
-    if len(data) < _CANCELLABLE_FROM_BYTES:
-        return _parser().parse(data)
-    # tree-sitter's error recovery at the end of some inputs (a dangling `|`
-    # after thousands of stages) runs for 100 ms without calling the progress
-    # callback. The parse releases the GIL, so a worker thread is waited for
-    # only until the deadline; the callback still stops it as soon as it can.
-    outcome: list[Tree] = []
+def _run_parser(data: bytes, budget: Budget) -> Tree:
+    parser = _parser()
+    if len(data) < CANCELLABLE_FROM_BYTES:
+        return parser.parse(data)
 
     def read(byte_offset: int, _point: object) -> bytes:
         return data[byte_offset : byte_offset + 4096]
 
     def cancel(*_state: object) -> bool:
-        return time.perf_counter() > deadline
+        return budget.exceeded()
 
-    def work() -> None:
-        try:
-            outcome.append(Parser(_LANGUAGE).parse(read, progress_callback=cancel))
-        except ValueError:  # py-tree-sitter's way of reporting a cancelled parse
-            pass
-
-    worker = threading.Thread(target=work, name="tree-sitter-parse", daemon=True)
-    worker.start()
-    worker.join(max(deadline - time.perf_counter(), 0.0))
-    if not outcome:
-        raise BudgetExceeded("tree-sitter parse exceeded the time budget")
-    return outcome[0]
+    try:
+        return parser.parse(read, progress_callback=cancel)
+    except ValueError as error:  # py-tree-sitter's way of reporting a cancelled parse
+        # A cancelled parser resumes the old input on its next call unless reset.
+        parser.reset()
+        raise BudgetExceeded("tree-sitter parse exceeded the time budget") from error
 
 
 class _Builder:
@@ -178,7 +175,7 @@ class _Builder:
 
     def statements(self, children: list[Node]) -> tuple[ast.Statement, ...]:
         statements: list[ast.Statement] = []
-        for index, child in enumerate(children):
+        for child in children:
             kind = child.type
             if kind in _SKIPPED_STATEMENT_NODES or not child.is_named and kind != "ERROR":
                 if kind == "&" and statements:
@@ -269,11 +266,9 @@ class _Builder:
         if body_node is None:
             return ast.SimpleCommand((), (), redirects, self.span(node))
         body = self.command(body_node)
-        if isinstance(body, ast.SimpleCommand):
-            return ast.SimpleCommand(body.assignments, body.words, body.redirects + redirects, self.span(node))
         if body is None:
             return ast.SimpleCommand((), (), redirects, self.span(node))
-        return ast.Redirected(body, redirects, self.span(node))
+        return _attach_redirects(body, redirects, self.span(node))
 
     def pipeline(self, node: Node) -> ast.Command:
         commands: list[ast.Command] = []
@@ -283,7 +278,11 @@ class _Builder:
                 operators.append(child.type)
             elif child.is_named:
                 command = self.command(child)
-                if command is not None:
+                if type(command) is ast.Pipeline and not command.negated:  # type: ignore[union-attr]
+                    # `a | b 2>&1 | c` arrives as ((a | b) 2>&1) | c: one pipeline in bash.
+                    commands.extend(command.commands)  # type: ignore[union-attr]
+                    operators.extend(command.operators)  # type: ignore[union-attr]
+                elif command is not None:
                     commands.append(command)
         return ast.Pipeline(tuple(commands), tuple(operators[: max(len(commands) - 1, 0)]), False, self.span(node))
 
@@ -565,6 +564,10 @@ class _Builder:
             parts.append(ast.Literal(decoded, True, self.origin.span(start, end)))
         elif kind in ("string", "translated_string"):
             self.string_parts(node, parts)
+        elif kind == "command_substitution" and self.misread_backquotes(node):
+            # tree-sitter reads `` `a` `b` `` as one substitution: re-read the text.
+            start, end = self.chars(node)
+            parts.extend(word_parts_from_text(self.text[start:end], self.origin.shifted(start), self.session))
         elif kind in _EXPANSION_NODES:
             parts.append(self.expansion(node, quoted=False))
         elif kind == "variable_assignment":
@@ -596,6 +599,11 @@ class _Builder:
         opening = text.find('"', start, end)
         cursor = (opening if opening >= 0 else start) + 1
         stop = end - 1 if end - 1 >= cursor and text[end - 1] == '"' else end
+        if "`" in text[cursor:stop]:
+            # Backquotes inside a string are misread as often as outside one.
+            content_origin = self.origin.shifted(cursor)
+            parts.extend(double_quoted_parts(text[cursor:stop], content_origin, self.session, heredoc=False))
+            return
         for child in node.children:
             if child.type not in _EXPANSION_NODES:
                 continue
@@ -608,6 +616,15 @@ class _Builder:
             cursor = child_end
         if stop > cursor:
             parts.append(self.quoted_literal(cursor, stop))
+
+    def misread_backquotes(self, node: Node) -> bool:
+        """A backquoted node whose real closing backquote comes before its end."""
+        start, end = self.chars(node)
+        while start < end and self.text[start] in " \t\n":
+            start += 1
+        if not self.text.startswith("`", start):
+            return False
+        return find_substitution_end(self.text, start, "`") < end
 
     def quoted_literal(self, start: int, end: int) -> ast.Literal:
         raw = self.text[start:end]
@@ -655,7 +672,13 @@ class _Builder:
             field = node.field_name_for_child(index)
             if kind in ("${", "}"):
                 continue
-            if not seen_name and kind in ("variable_name", "special_variable_name", "subscript"):
+            if not seen_name and kind == "subscript":
+                # `${arr[$(cmd)]}`: the array's name; the index is expanded like an argument.
+                name_node = child.child_by_field_name("name")
+                name = self.source(name_node) if name_node is not None else self.source(child)
+                argument_nodes.extend(c for c in child.children_by_field_name("index"))
+                seen_name = True
+            elif not seen_name and kind in ("variable_name", "special_variable_name"):
                 name = self.source(child)
                 seen_name = True
             elif field == "operator" or not child.is_named:
@@ -723,6 +746,21 @@ class _Builder:
             elif child.type not in ("[[", "]]", "[", "]"):
                 stack.extend(reversed(child.children))
         return found
+
+
+def _attach_redirects(command: ast.Command, redirects: tuple[ast.Redirect, ...], span: Span) -> ast.Command:
+    """Redirects written after a pipeline or list belong to its last command.
+
+    tree-sitter hangs `a | b > f` and `a && b > f` on the whole pipeline or
+    list; in bash only `b` is redirected.
+    """
+    kind = type(command)
+    if kind is ast.SimpleCommand:
+        return ast.SimpleCommand(command.assignments, command.words, command.redirects + redirects, span)  # type: ignore[union-attr]
+    if (kind is ast.Pipeline and not command.negated) or kind is ast.AndOrList:  # type: ignore[union-attr]
+        last = _attach_redirects(command.commands[-1], redirects, Span(command.commands[-1].span.start, span.end))  # type: ignore[union-attr]
+        return command._replace(commands=command.commands[:-1] + (last,), span=span)  # type: ignore[union-attr]
+    return ast.Redirected(command, redirects, span)
 
 
 def _merge_literals(parts: list[ast.WordPart]) -> list[ast.WordPart]:

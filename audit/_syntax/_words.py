@@ -164,6 +164,7 @@ def double_quoted_parts(
 def _expansion_at(
     text: str, index: int, origin: Origin, session: "ParseSession"
 ) -> tuple[ast.WordPart | None, int]:
+    session.check_time()
     if text[index] == "`":
         end = find_substitution_end(text, index, "`")
         inner_end = end - 1 if end - 1 > index and text[end - 1] == "`" else end
@@ -203,9 +204,15 @@ def _braced_parameter(
     match = _PARAMETER_NAME.match(text, cursor, inner_end)
     name = match.group() if match else ""
     cursor = match.end() if match else cursor
+    subscript: tuple[ast.Word, ...] = ()
     if cursor < inner_end and text[cursor] == "[":
         close = text.find("]", cursor, inner_end)
-        cursor = inner_end if close < 0 else close + 1
+        close = inner_end if close < 0 else close
+        index_origin = origin.shifted(cursor + 1)
+        index_text = text[cursor + 1 : close]
+        index_parts = double_quoted_parts(index_text, index_origin, session, heredoc=True)
+        subscript = (ast.Word(index_parts, index_origin.span(0, len(index_text)), index_text),)
+        cursor = min(close + 1, inner_end)
     operator_match = _PARAMETER_OPERATOR.match(text, cursor, inner_end)
     operator = prefix + (operator_match.group() if operator_match else "")
     argument_start = operator_match.end() if operator_match else cursor
@@ -215,7 +222,7 @@ def _braced_parameter(
         argument_origin = origin.shifted(argument_start)
         argument_parts = double_quoted_parts(argument_text, argument_origin, session, heredoc=False)
         argument = (ast.Word(argument_parts, argument_origin.span(0, len(argument_text)), argument_text),)
-    return ast.ParamExpansion(name, operator, argument, True, origin.span(start, end))
+    return ast.ParamExpansion(name, operator, subscript + argument, True, origin.span(start, end))
 
 
 def heredoc_node(body: HeredocBody, source_origin: Origin, session: "ParseSession") -> ast.Heredoc:

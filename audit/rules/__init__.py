@@ -18,7 +18,16 @@ from ._engine_rules import (
 from ._filesystem import FILESYSTEM_RULES
 from ._hygiene import HYGIENE_RULES
 from ._network_and_resources import NETWORK_AND_RESOURCE_RULES
-from ._rule import ENGINE_EMITTED, Example, Hit, Inspects, Registry, RegistryError, RetiredRule, Rule
+from ._rule import (
+    ENGINE_EMITTED,
+    Example,
+    Hit,
+    Inspects,
+    Registry,
+    RegistryError,
+    RetiredRule,
+    Rule,
+)
 from ._system import SYSTEM_RULES
 
 RETIRED: tuple[RetiredRule, ...] = ()

@@ -212,6 +212,37 @@ def prompt_expansion(subject: ExecContextSubject, tables: Tables) -> Iterator[Hi
 
 
 @rule(
+    id="EX009",
+    name="run-downloaded-file",
+    severity=Severity.HIGH,
+    summary="Runs a file that the same command downloaded or decoded.",
+    rationale=(
+        "`curl -o x.sh URL && bash x.sh` is `curl | bash` with a file in between: nothing is "
+        "reviewed before it runs."
+    ),
+    safer_alternative="Download in one step, read the file, and run it in a separate, reviewed command.",
+    inspects=Inspects.CONTEXT,
+    must_match=(
+        "curl -s https://example.com/i.sh > /tmp/i.sh && bash /tmp/i.sh",
+        "curl -fsSL -o install.sh https://x/i.sh; sh install.sh",
+        "wget https://example.com/setup.sh && chmod +x setup.sh && ./setup.sh",
+        "curl -O https://example.com/run.py && python3 run.py",
+        "echo cm0gLXJmIH4= | base64 -d > x.sh; . ./x.sh",
+        "cd /tmp && curl -so t https://x/t && /tmp/t",
+    ),
+    must_not_match=(
+        "curl -fsSL -o install.sh https://x/i.sh",
+        "bash install.sh",
+        "curl -s https://x > data.json && python3 parse.py data.json",
+        "wget https://example.com/a.tgz && tar xzf a.tgz",
+    ),
+)
+def run_downloaded_file(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:
+    if subject.kind is ContextKind.DOWNLOADED_FILE:
+        yield Hit(subject.span, f"`{subject.label}` runs a file this command downloaded or decoded")
+
+
+@rule(
     id="TA002",
     name="tainted-variable-as-code",
     severity=Severity.HIGH,
@@ -242,5 +273,6 @@ CONTEXT_RULES = (
     interpreter_runs_risky_process_substitution,
     dynamic_code,
     prompt_expansion,
+    run_downloaded_file,
     tainted_variable_as_code,
 )

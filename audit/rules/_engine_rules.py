@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from .._model import Severity
-from ._rule import Example, Inspects, engine_rule
+from ._rule import EMITTED_BY_ENGINE, Example, Inspects, rule
 
-EMPTY_COMMAND = engine_rule(
+EMPTY_COMMAND = rule(
     id="IN001",
     name="empty-command",
     severity=Severity.HIGH,
@@ -15,9 +15,9 @@ EMPTY_COMMAND = engine_rule(
     inspects=Inspects.INPUT,
     must_match=("", "   ", "\n\t \n"),
     must_not_match=("ls", ": "),
-)
+)(EMITTED_BY_ENGINE)
 
-NULL_BYTE = engine_rule(
+NULL_BYTE = rule(
     id="IN002",
     name="null-byte-in-command",
     severity=Severity.HIGH,
@@ -30,9 +30,9 @@ NULL_BYTE = engine_rule(
     inspects=Inspects.INPUT,
     must_match=("ls\x00", "echo a\x00; rm -rf /"),
     must_not_match=("echo '\\0'", "printf '\\x00' > f"),
-)
+)(EMITTED_BY_ENGINE)
 
-COMMAND_TOO_LONG = engine_rule(
+COMMAND_TOO_LONG = rule(
     id="IN003",
     name="command-too-long",
     severity=Severity.HIGH,
@@ -42,9 +42,9 @@ COMMAND_TOO_LONG = engine_rule(
     inspects=Inspects.INPUT,
     must_match=("echo " + "a" * 10_000, Example("echo hello world", {"limits": {"max_length": 10}})),
     must_not_match=("echo " + "a" * 9_000, "ls"),
-)
+)(EMITTED_BY_ENGINE)
 
-BUDGET_EXCEEDED = engine_rule(
+BUDGET_EXCEEDED = rule(
     id="IN004",
     name="analysis-budget-exceeded",
     severity=Severity.HIGH,
@@ -57,9 +57,9 @@ BUDGET_EXCEEDED = engine_rule(
         Example("cat <<" * 1_600, {"limits": {"time_budget_ms": 1}}),
     ),
     must_not_match=("ls -la", "git status"),
-)
+)(EMITTED_BY_ENGINE)
 
-NESTING_TOO_DEEP = engine_rule(
+NESTING_TOO_DEEP = rule(
     id="IN005",
     name="code-nesting-too-deep",
     severity=Severity.HIGH,
@@ -72,9 +72,9 @@ NESTING_TOO_DEEP = engine_rule(
         Example("eval \"eval 'eval ls'\"", {"limits": {"max_depth": 2}}),
     ),
     must_not_match=("bash -c 'ls'", "eval \"bash -c 'ls'\""),
-)
+)(EMITTED_BY_ENGINE)
 
-PARSE_TROUBLE = engine_rule(
+PARSE_TROUBLE = rule(
     id="PA001",
     name="unparseable-command",
     severity=Severity.MEDIUM,
@@ -87,6 +87,6 @@ PARSE_TROUBLE = engine_rule(
     inspects=Inspects.PARSE,
     must_match=("echo 'unterminated", "if then fi", "ls )"),
     must_not_match=("cat <<'EOF' 2>&1 | tail -5\nhello\nEOF", "cat <> file", "echo $((1 << 2))"),
-)
+)(EMITTED_BY_ENGINE)
 
 ENGINE_RULES = (EMPTY_COMMAND, NULL_BYTE, COMMAND_TOO_LONG, BUDGET_EXCEEDED, NESTING_TOO_DEEP, PARSE_TROUBLE)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .._analysis import Arg, CommandSubject, RedirectSubject
+from .._analysis import Arg, CommandSubject, RedirectSubject, find_scope
 from .._model import Severity
 from .._policy import Tables
 from ._paths import cleaned_values, has_short_flag, operands, path_is, written_paths
@@ -15,22 +15,8 @@ from ._rule import Hit, Inspects, rule
 _DEVICE = re.compile(
     r"^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|md\d|dm-\d|loop\d|disk\d|rdisk\d|mapper/|mem$|kmem$|port$)"
 )
-# A relative path of only `..` segments this deep climbs to / from any
-# plausible agent working directory (/home/user/project/sub is four deep).
-_CLIMB_TO_ROOT_DEPTH = 4
-
-
 def _is_device(arg: Arg) -> bool:
     return any(_DEVICE.match(value) for value in cleaned_values(arg))
-
-
-def _climbs_to_root(arg: Arg) -> bool:
-    """Only asked while the working directory is unknown."""
-    for value in cleaned_values(arg):
-        segments = value.split("/")
-        if segments and all(segment == ".." for segment in segments) and len(segments) >= _CLIMB_TO_ROOT_DEPTH:
-            return True
-    return False
 
 
 def _protected_glob(arg: Arg, tables: Tables, cwd: str | None) -> str | None:
@@ -54,7 +40,7 @@ def _protected_glob(arg: Arg, tables: Tables, cwd: str | None) -> str | None:
     rationale="`rm -rf /` or `rm -rf ~` destroys the system or every file the user owns; there is no undo.",
     safer_alternative="Delete the specific project directory you mean (`rm -rf ./build`).",
     inspects=Inspects.COMMAND,
-    commands=("rm",),
+    commands=("rm", "find"),
     must_match=(
         "rm -rf /",
         "rm -fr ~",
@@ -68,6 +54,9 @@ def _protected_glob(arg: Arg, tables: Tables, cwd: str | None) -> str | None:
         "rm -rf ../../../../../..",
         "rm -rf ~/*",
         "d=/; rm -rf $d",
+        "find / -delete",
+        "find / -type f -delete",
+        "find ~ -depth -exec rm -rf {} +",
     ),
     must_not_match=(
         "rm -rf ./build /tmp/cache",
@@ -76,17 +65,26 @@ def _protected_glob(arg: Arg, tables: Tables, cwd: str | None) -> str | None:
         "echo rm -rf /",
         "rm -rf ~/project/build",
         "rm /",
+        "find / -name '*.pyc' -delete",
+        "find . -delete",
     ),
 )
 def recursive_delete(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     args = subject.args
-    if not has_short_flag(args, "rR", ("--recursive",)):
+    if subject.name == "find":
+        if not any(arg.value == "-delete" for arg in args):
+            return
+        scope = find_scope(args)
+        if not scope.unfiltered:
+            return
+        targets = list(scope.starting_points)
+    elif has_short_flag(args, "rR", ("--recursive",)):
+        targets = operands(args)
+    else:
         return
-    for arg in operands(args):
+    for arg in targets:
         cwd = subject.cwd
         target = path_is(arg, tables.protected_directories, cwd) or _protected_glob(arg, tables, cwd)
-        if target is None and cwd is None and _climbs_to_root(arg):
-            target = "/"
         if target is not None:
             yield Hit(arg.span, f"recursive delete of `{arg.display()}` ({target})")
 

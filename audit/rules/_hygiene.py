@@ -126,11 +126,10 @@ def package_install(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
         return
     words = _words_after(subject)
     spec = tables.interpreter(name)
-    if spec is not None and spec.family == "python":
-        if "-m" in words:
-            module_at = words.index("-m") + 1
-            if words[module_at : module_at + 1] == ["pip"]:
-                name, words = "pip", words[module_at + 1 :]
+    if spec is not None and spec.family == "python" and "-m" in words:
+        module_at = words.index("-m") + 1
+        if words[module_at : module_at + 1] == ["pip"]:
+            name, words = "pip", words[module_at + 1 :]
     for subcommand in tables.installers.get(name, ()):
         if _starts_with(words, subcommand):
             yield Hit(subject.span, f"`{name} {' '.join(subcommand)}` installs packages")

@@ -5,21 +5,41 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
 from .._analysis import HOME, Arg, CommandSubject, RedirectSubject, clean_path
+
+_MAX_MEMO = 4096
+# A relative path this many `..` deep climbs to / from any plausible agent
+# working directory (/home/user/project/sub is four deep).
+CLIMB_TO_ROOT = 4
 
 # Redirect targets that are not files: writing to them touches nothing.
 HARMLESS_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero"})
 
 
 def cleaned_values(arg: Arg, cwd: str | None = None) -> Iterator[str]:
-    """The argument's values as clean paths, relative ones resolved against `cwd` when known."""
+    """The argument's values as clean paths.
+
+    Relative ones are resolved against `cwd` when known; otherwise one that
+    climbs CLIMB_TO_ROOT levels is taken to reach `/`.
+    """
     for value in arg.values:
         if cwd is not None and not value.startswith(("/", HOME)):
             value = f"{cwd}/{value}"
-        yield clean_path(value)
+        cleaned = clean_path(value)
+        yield _climbed(cleaned) if cwd is None else cleaned
+
+
+def _climbed(path: str) -> str:
+    segments = path.split("/")
+    climbs = 0
+    while climbs < len(segments) and segments[climbs] == "..":
+        climbs += 1
+    if climbs < CLIMB_TO_ROOT:
+        return path
+    return "/" + "/".join(segments[climbs:])
 
 
 def _home_variants(entry: str) -> tuple[str, ...]:
@@ -50,23 +70,34 @@ class _PathTable:
     entries: tuple[str, ...]
     literal_keys: frozenset[tuple[int, str]]
     glob_keys: tuple[tuple[int, str], ...]
+    # Arguments repeat across commands (`-la`, `status`): answers are memoised.
+    answers: dict[str, bool] = field(default_factory=dict, compare=False, hash=False)
 
     def may_name(self, arg: Arg) -> bool:
         """False only when no value of `arg` can clean up to an entry."""
         if arg.pattern:
             return True
+        answers = self.answers
         for value in arg.values:
-            segments = value.rstrip("/").split("/")
-            if "." in segments or ".." in segments or segments[0] == HOME and len(segments) == 1:
+            known = answers.get(value)
+            if known is None:
+                known = self._may_be(value)
+                if len(answers) >= _MAX_MEMO:
+                    answers.clear()
+                answers[value] = known
+            if known:
                 return True
-            count = len(segments)
-            for index, segment in self.literal_keys:
-                if index <= count and segments[-index] == segment:
-                    return True
-            for index, glob in self.glob_keys:
-                if index <= count and fnmatchcase(segments[-index], glob):
-                    return True
         return False
+
+    def _may_be(self, value: str) -> bool:
+        segments = value.rstrip("/").split("/")
+        if "." in segments or ".." in segments or segments[0] == HOME and len(segments) == 1:
+            return True
+        count = len(segments)
+        for index, segment in self.literal_keys:
+            if index <= count and segments[-index] == segment:
+                return True
+        return any(index <= count and fnmatchcase(segments[-index], glob) for index, glob in self.glob_keys)
 
 
 def _key(entry: str) -> tuple[int, str]:
@@ -114,7 +145,7 @@ def _glob_match(path: str, pattern: str) -> bool:
     path_segments = path.split("/")
     pattern_segments = pattern.split("/")
     return len(path_segments) == len(pattern_segments) and all(
-        fnmatchcase(segment, glob) for segment, glob in zip(path_segments, pattern_segments)
+        fnmatchcase(segment, glob) for segment, glob in zip(path_segments, pattern_segments, strict=True)
     )
 
 

@@ -39,6 +39,8 @@ class Inspects(str, Enum):
 
 
 ENGINE_EMITTED = frozenset({Inspects.INPUT, Inspects.PARSE, Inspects.LIMIT})
+EMITTED_BY_ENGINE: None = None
+"""The 'check' of a rule whose findings the engine emits itself."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,9 +101,13 @@ def rule(
     must_not_match: Iterable[str | Example],
     commands: CommandNames | Iterable[str] | None = None,
 ) -> Callable[[Check], Rule]:
-    """Decorator form: the decorated function is the rule's check."""
+    """Decorator form: the decorated function is the rule's check.
 
-    def declare(check: Check) -> Rule:
+    A rule whose findings the engine emits itself (validation, parsing,
+    limits) is declared as `rule(...)(EMITTED_BY_ENGINE)`.
+    """
+
+    def declare(check: Check | None) -> Rule:
         return Rule(
             id=id,
             name=name,
@@ -117,32 +123,6 @@ def rule(
         )
 
     return declare
-
-
-def engine_rule(
-    *,
-    id: str,
-    name: str,
-    severity: Severity,
-    summary: str,
-    rationale: str,
-    safer_alternative: str,
-    inspects: Inspects,
-    must_match: Iterable[str | Example],
-    must_not_match: Iterable[str | Example],
-) -> Rule:
-    """A rule whose findings the engine emits itself (validation, parsing, limits)."""
-    return Rule(
-        id=id,
-        name=name,
-        severity=severity,
-        summary=summary,
-        rationale=rationale,
-        safer_alternative=safer_alternative,
-        inspects=inspects,
-        examples=examples(*must_match),
-        counter_examples=examples(*must_not_match),
-    )
 
 
 def _command_names(commands: CommandNames | Iterable[str] | None) -> CommandNames | None:

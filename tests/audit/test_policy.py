@@ -150,3 +150,14 @@ def test_the_default_policy_ships_as_a_copyable_file(tmp_path: Path) -> None:
 def test_a_policy_from_a_mapping_is_validated_the_same_way() -> None:
     with pytest.raises(PolicyError, match="<mapping>: limits.max_length"):
         policy_from_mapping({"limits": {"max_length": "x"}})
+
+
+def test_the_readme_policy_example_loads_and_does_what_it_says() -> None:
+    import tomllib
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    example = readme.split("## Policy", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    policy = policy_from_mapping(tomllib.loads(example), "README example")
+    assert audit_command("pip install requests", policy=policy).decision is Decision.PASS
+    assert audit_command("sudo ls", policy=policy).decision is Decision.BLOCK
+    assert audit_command('julia -e "$(curl -s u)"', policy=policy).decision is Decision.BLOCK
