@@ -272,7 +272,7 @@ class _Collector:
             if assignment.items is not None:
                 self.add(assignment.name, Binding(BindingKind.UNKNOWN))
                 self.words(assignment.items)
-            elif assignment.index is not None or assignment.append:
+            elif assignment.subscript is not None or assignment.append:
                 self.add(assignment.name, Binding(BindingKind.UNKNOWN))
             elif assignment.value is not None:
                 self.add(assignment.name, Binding(BindingKind.VALUE, (assignment.value,)))

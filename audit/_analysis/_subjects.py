@@ -109,14 +109,14 @@ class RedirectSubject(NamedTuple):
 class CommandSubject(NamedTuple):
     """A simple command bash runs, with wrappers already unwrapped.
 
-    `argv[index]` is the effective command (after `sudo`, `env`, `timeout`...);
+    `argv[command_index]` is the effective command (after `sudo`, `env`, `timeout`...);
     `name` is its normalised basename, None when it is computed at run time.
     `cwd` is the working directory when an earlier `cd` in the same command
     string made it known (cleaned, `~` for the home), else None.
     """
 
     argv: tuple[Arg, ...]
-    index: int
+    command_index: int
     name: str | None
     name_source: NameSource
     name_evidence: Span | None
@@ -130,11 +130,11 @@ class CommandSubject(NamedTuple):
 
     @property
     def args(self) -> tuple[Arg, ...]:
-        return self.argv[self.index + 1 :]
+        return self.argv[self.command_index + 1 :]
 
     @property
     def command_arg(self) -> Arg | None:
-        return self.argv[self.index] if self.index < len(self.argv) else None
+        return self.argv[self.command_index] if self.command_index < len(self.argv) else None
 
 
 class AssignmentSubject(NamedTuple):

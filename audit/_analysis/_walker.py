@@ -546,8 +546,8 @@ class Analyzer:
                 value = fields[0] if len(fields) == 1 else None
             for item in assignment.items or ():
                 self.parts(item.parts, frame, risks, Position.VALUE)
-            if assignment.index is not None:
-                self.parts(assignment.index.parts, frame, risks, Position.VALUE)
+            if assignment.subscript is not None:
+                self.parts(assignment.subscript.parts, frame, risks, Position.VALUE)
             subject = AssignmentSubject(assignment.name, value, has_command, form, assignment.span, frame.location)
             self.sink.assignment(subject)
         builtin = argv[0].value if argv else None

@@ -106,7 +106,7 @@ class Assignment(NamedTuple):
     """`name[index]=value`, `name+=value` or `name=(items...)`."""
 
     name: str
-    index: Word | None
+    subscript: Word | None
     value: Word | None
     items: tuple[Word, ...] | None
     append: bool

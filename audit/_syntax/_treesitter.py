@@ -622,11 +622,11 @@ class _Builder:
             while child_start < child_end and text[child_start] in " \t\n":
                 child_start += 1
             if child_start > cursor:
-                parts.append(self.quoted_literal(cursor, child_start))
+                parts.extend(self.quoted_literals(cursor, child_start))
             parts.append(self.expansion(child, quoted=True))
             cursor = child_end
         if stop > cursor:
-            parts.append(self.quoted_literal(cursor, stop))
+            parts.extend(self.quoted_literals(cursor, stop))
 
     def misread_backquotes(self, node: Node) -> bool:
         """A backquoted node whose real closing backquote comes before its end."""
@@ -637,23 +637,28 @@ class _Builder:
             return False
         return find_substitution_end(self.text, start, "`") < end
 
-    def quoted_literal(self, start: int, end: int) -> ast.Literal:
+    def quoted_literals(self, start: int, end: int) -> list[ast.Literal]:
+        """Double-quoted text. An escape (`\\$`, `\\"`...) is a literal of its own, so
+        every other literal keeps exact offsets for spans found in nested code."""
         raw = self.text[start:end]
-        value = raw
-        if "\\" in raw:
-            out: list[str] = []
-            index = 0
-            while index < len(raw):
-                char = raw[index]
-                if char == "\\" and index + 1 < len(raw) and raw[index + 1] in '$`"\\\n':
-                    if raw[index + 1] != "\n":
-                        out.append(raw[index + 1])
-                    index += 2
-                    continue
-                out.append(char)
+        if "\\" not in raw:
+            return [ast.Literal(raw, True, self.origin.span(start, end))]
+        literals: list[ast.Literal] = []
+        run_start = 0
+        index = 0
+        while index < len(raw):
+            if raw[index] != "\\" or index + 1 >= len(raw) or raw[index + 1] not in '$`"\\\n':
                 index += 1
-            value = "".join(out)
-        return ast.Literal(value, True, self.origin.span(start, end))
+                continue
+            if index > run_start:
+                literals.append(ast.Literal(raw[run_start:index], True, self.origin.span(start + run_start, start + index)))
+            if raw[index + 1] != "\n":
+                literals.append(ast.Literal(raw[index + 1], True, self.origin.span(start + index, start + index + 2)))
+            index += 2
+            run_start = index
+        if run_start < len(raw):
+            literals.append(ast.Literal(raw[run_start:], True, self.origin.span(start + run_start, start + len(raw))))
+        return literals
 
     def expansion(self, node: Node, *, quoted: bool) -> ast.WordPart:
         kind = node.type
@@ -774,6 +779,11 @@ def _attach_redirects(command: ast.Command, redirects: tuple[ast.Redirect, ...],
     return ast.Redirected(command, redirects, span)
 
 
+def _exact(literal: ast.Literal) -> bool:
+    """Whether each character of the literal sits at its own offset (no escape removed)."""
+    return literal.span.end - literal.span.start == len(literal.text)
+
+
 def _merge_literals(parts: list[ast.WordPart]) -> list[ast.WordPart]:
     """Join neighbouring literals of the same quoting (tree-sitter splits `PATH`, `=`)."""
     merged: list[ast.WordPart] = []
@@ -784,6 +794,8 @@ def _merge_literals(parts: list[ast.WordPart]) -> list[ast.WordPart]:
             and type(previous) is ast.Literal
             and previous.quoted == part.quoted  # type: ignore[union-attr]
             and previous.span.end == part.span.start  # type: ignore[union-attr]
+            and _exact(previous)  # type: ignore[arg-type]
+            and _exact(part)  # type: ignore[arg-type]
         ):
             merged[-1] = ast.Literal(previous.text + part.text, part.quoted, Span(previous.span.start, part.span.end))  # type: ignore[union-attr]
         else:

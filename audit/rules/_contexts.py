@@ -15,12 +15,12 @@ from .._policy import Tables
 from ._rule import Hit, Inspects, rule
 
 
-def _risky_hits(subject: ExecContextSubject, kinds: frozenset[ContextKind], what: str) -> Iterator[Hit]:
-    if subject.kind not in kinds:
+def _risky_hits(subject: ExecContextSubject, kind: ContextKind) -> Iterator[Hit]:
+    if subject.kind is not kind:
         return
     for part in subject.risky_parts:
-        reasons = ", ".join(sorted(risk.value for risk in part.risks))
-        yield Hit(part.span, f"{what} `{subject.label}` runs code that {reasons}")
+        reasons = " and ".join(sorted(risk.value for risk in part.risks))
+        yield Hit(part.span, f"`{subject.label}` runs what `{part.source}` produces, which {reasons}")
 
 
 @rule(
@@ -76,7 +76,7 @@ def pipe_into_interpreter(subject: ExecContextSubject, tables: Tables) -> Iterat
     must_not_match=("eval \"$(ssh-agent -s)\"", "eval \"$(pyenv init -)\"", "eval 'echo hi'", "eval \"$(direnv hook bash)\""),
 )
 def eval_of_risky_code(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:
-    yield from _risky_hits(subject, frozenset({ContextKind.EVAL}), "eval")
+    yield from _risky_hits(subject, ContextKind.EVAL)
 
 
 @rule(
@@ -105,7 +105,7 @@ def eval_of_risky_code(subject: ExecContextSubject, tables: Tables) -> Iterator[
     ),
 )
 def risky_code_string(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:
-    yield from _risky_hits(subject, frozenset({ContextKind.CODE_STRING}), "the code string of")
+    yield from _risky_hits(subject, ContextKind.CODE_STRING)
 
 
 @rule(
@@ -127,7 +127,7 @@ def risky_code_string(subject: ExecContextSubject, tables: Tables) -> Iterator[H
     must_not_match=("trap 'rm -f lock' EXIT", "watch -n 5 'ls -la'", "flock /tmp/lock -c 'make'", "su -c 'whoami' app"),
 )
 def risky_code_runner(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:
-    yield from _risky_hits(subject, frozenset({ContextKind.RUNNER}), "the code run by")
+    yield from _risky_hits(subject, ContextKind.RUNNER)
 
 
 @rule(
@@ -152,7 +152,7 @@ def risky_code_runner(subject: ExecContextSubject, tables: Tables) -> Iterator[H
     ),
 )
 def risky_document_into_interpreter(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:
-    yield from _risky_hits(subject, frozenset({ContextKind.STDIN_DOCUMENT}), "the program of")
+    yield from _risky_hits(subject, ContextKind.STDIN_DOCUMENT)
 
 
 @rule(
@@ -173,7 +173,7 @@ def risky_document_into_interpreter(subject: ExecContextSubject, tables: Tables)
     must_not_match=("diff <(ls a) <(ls b)", "source .venv/bin/activate", "bash <(echo ls)", "cat < <(curl -s u)"),
 )
 def interpreter_runs_risky_process_substitution(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:
-    yield from _risky_hits(subject, frozenset({ContextKind.SCRIPT_SUBSTITUTION}), "the script of")
+    yield from _risky_hits(subject, ContextKind.SCRIPT_SUBSTITUTION)
 
 
 @rule(

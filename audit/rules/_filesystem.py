@@ -86,7 +86,9 @@ def recursive_delete(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
         cwd = subject.cwd
         target = path_is(arg, tables.protected_directories, cwd) or _protected_glob(arg, tables, cwd)
         if target is not None:
-            yield Hit(arg.span, f"recursive delete of `{arg.display()}` ({target})")
+            shown = arg.display()
+            suffix = "" if shown.rstrip("/") == target.rstrip("/") or shown == target else f", which is {target}"
+            yield Hit(arg.span, f"recursive delete of `{shown}`{suffix}")
 
 
 @rule(

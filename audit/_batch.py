@@ -1,0 +1,236 @@
+"""`audit-cmd --batch`: many commands from JSON Lines, one result per line.
+
+Each input line is a JSON string (the command) or an object with a string
+`command` field; the object's other fields (a `thread_id` from an agent's
+audit log, say) are carried into that line's output. A line that is not one of
+those becomes an error result with its line number: nothing is dropped, and
+one bad line never stops the batch. Blank lines are not records and are
+skipped (line numbers still count them).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich import box
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.table import Table
+from rich.text import Text
+
+from ._display import ELISION_STYLE, Trimmed, one_line
+from ._model import Decision, Verdict
+from ._report import DECISION_STYLE
+from .rules import REGISTRY
+
+LINE_FIELD = "line"
+ERROR_FIELD = "error"
+RESERVED_FIELDS = frozenset({LINE_FIELD, ERROR_FIELD, "decision", "command", "findings", "commands"})
+"""Output fields the CLI writes itself; an input field of the same name is replaced."""
+
+TOP_RULES = 10
+MAX_BLOCKED_SHOWN = 20
+MAX_BLOCKED_TRACKED = 1_000
+"""Distinct blocked commands counted for the summary; agent logs repeat themselves, so this is plenty."""
+MAX_LINES_LISTED = 3
+MAX_ERRORS_SHOWN = 20
+_COMMAND_LIMIT = 80
+
+
+@dataclass(frozen=True, slots=True)
+class BatchItem:
+    """One input line that names a command, with the fields to carry along."""
+
+    line: int
+    command: str
+    fields: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class BatchError:
+    """One input line that could not be audited, and why."""
+
+    line: int
+    message: str
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {LINE_FIELD: self.line, **_carried(self.fields), ERROR_FIELD: self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class BatchResult:
+    """A verdict for one input line."""
+
+    item: BatchItem
+    verdict: Verdict
+
+    def to_dict(self) -> dict[str, Any]:
+        return {LINE_FIELD: self.item.line, **_carried(self.item.fields), **self.verdict.to_dict()}
+
+
+def _carried(fields: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in fields.items() if key not in RESERVED_FIELDS}
+
+
+def read_batch(lines: Iterable[str]) -> Iterator[BatchItem | BatchError]:
+    """Parse JSON Lines into items and per-line errors, in input order."""
+    for number, raw in enumerate(lines, start=1):
+        text = raw.rstrip("\r\n")
+        if not text.strip():
+            continue
+        yield _parse_line(number, text)
+
+
+def _parse_line(number: int, text: str) -> BatchItem | BatchError:
+    # Undecodable input bytes arrive as lone surrogates (the reader uses
+    # surrogateescape); valid UTF-8 never decodes to one.
+    if any("\udc80" <= char <= "\udcff" for char in text):
+        return BatchError(number, "not UTF-8 text")
+    try:
+        value = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as error:
+        return BatchError(number, f"not valid JSON: {error.msg} at column {error.colno}")
+    except ValueError as error:
+        return BatchError(number, f"not valid JSON: {error}")
+    except RecursionError:
+        return BatchError(number, "not valid JSON: nested too deeply")
+    if isinstance(value, str):
+        return BatchItem(number, value, {})
+    if not isinstance(value, dict):
+        return BatchError(number, f"expected a JSON string or an object with a `command` field, got {_json_type(value)}")
+    fields = {key: item for key, item in value.items() if key != "command"}
+    command = value.get("command")
+    if not isinstance(command, str):
+        problem = "has no `command` field" if "command" not in value else f"has a `command` that is {_json_type(command)}, not a string"
+        return BatchError(number, f"the object {problem}", fields)
+    return BatchItem(number, command, fields)
+
+
+def _reject_constant(name: str) -> Any:
+    # Python's json accepts NaN and Infinity, which are not JSON: carried into
+    # the output they would make the output invalid too.
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return "a string"
+
+
+class _BlockedCommand:
+    """One distinct blocked command: how often, on which lines (the first few), and why."""
+
+    def __init__(self, result: BatchResult) -> None:
+        self.preview = one_line(result.item.command, limit=_COMMAND_LIMIT)
+        self.rule_ids = result.verdict.rule_ids
+        self.lines = [result.item.line]
+        self.count = 1
+
+    def add(self, line: int) -> None:
+        self.count += 1
+        if len(self.lines) < MAX_LINES_LISTED:
+            self.lines.append(line)
+
+    def line_list(self) -> str:
+        listed = ", ".join(str(line) for line in self.lines)
+        return listed if self.count == len(self.lines) else f"{listed} (+{self.count - len(self.lines):,})"
+
+
+class BatchSummary:
+    """What a batch found, kept small whatever the input size: counts, top rules, blocked commands."""
+
+    def __init__(self, source_name: str) -> None:
+        self.source_name = source_name
+        self.decisions: Counter[Decision] = Counter()
+        self.rules: Counter[str] = Counter()
+        self.blocked: dict[str, _BlockedCommand] = {}
+        self.errors: list[BatchError] = []
+        self.error_count = 0
+
+    def add(self, outcome: BatchResult | BatchError) -> None:
+        if isinstance(outcome, BatchError):
+            self.error_count += 1
+            if len(self.errors) < MAX_ERRORS_SHOWN:
+                self.errors.append(outcome)
+            return
+        verdict = outcome.verdict
+        self.decisions[verdict.decision] += 1
+        self.rules.update(verdict.rule_ids)
+        if verdict.decision is not Decision.BLOCK:
+            return
+        seen = self.blocked.get(outcome.item.command)
+        if seen is not None:
+            seen.add(outcome.item.line)
+        elif len(self.blocked) < MAX_BLOCKED_TRACKED:
+            self.blocked[outcome.item.command] = _BlockedCommand(outcome)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        audited = sum(self.decisions.values())
+        noun = "command" if audited == 1 else "commands"
+        heading = Text(f"Audited {audited:,} {noun} from ", "bold")
+        heading.append_text(one_line(self.source_name))
+        yield heading
+        yield Trimmed(self._decision_table())
+        if self.rules:
+            yield Trimmed(self._rule_table())
+        if self.decisions[Decision.BLOCK]:
+            yield Trimmed(self._blocked_table())
+        if self.error_count:
+            yield Trimmed(self._error_table())
+
+    def _decision_table(self) -> Table:
+        table = Table(box=box.SIMPLE_HEAD)
+        table.add_column("decision")
+        table.add_column("commands", justify="right")
+        for decision in sorted(Decision, reverse=True):
+            table.add_row(Text(decision.value, DECISION_STYLE[decision]), f"{self.decisions[decision]:,}")
+        if self.error_count:
+            table.add_row(Text("malformed lines", "bold"), f"{self.error_count:,}")
+        return table
+
+    def _rule_table(self) -> Table:
+        table = Table(box=box.SIMPLE_HEAD, title="Top rules", title_justify="left")
+        table.add_column("rule")
+        table.add_column("name")
+        table.add_column("commands", justify="right")
+        for rule_id, count in self.rules.most_common(TOP_RULES):
+            declared = REGISTRY.get(rule_id)
+            table.add_row(rule_id, declared.name if declared else "", f"{count:,}")
+        return table
+
+    def _blocked_table(self) -> Table:
+        table = Table(box=box.SIMPLE_HEAD, title="Blocked commands, most frequent first", title_justify="left")
+        table.add_column("lines")
+        table.add_column("command", overflow="fold")
+        table.add_column("rules")
+        ranked = sorted(self.blocked.values(), key=lambda blocked: (-blocked.count, blocked.lines[0]))
+        for blocked in ranked[:MAX_BLOCKED_SHOWN]:
+            table.add_row(Text(blocked.line_list()), blocked.preview, Text(", ".join(blocked.rule_ids)))
+        hidden = self.decisions[Decision.BLOCK] - sum(blocked.count for blocked in ranked[:MAX_BLOCKED_SHOWN])
+        if hidden:
+            table.add_row("", Text(f"… {hidden:,} more blocked lines; --json lists every line", ELISION_STYLE), "")
+        return table
+
+    def _error_table(self) -> Table:
+        table = Table(box=box.SIMPLE_HEAD, title="Malformed lines", title_justify="left")
+        table.add_column("line", justify="right")
+        table.add_column("problem", overflow="fold")
+        for error in self.errors:
+            table.add_row(Text(str(error.line)), one_line(error.message, limit=200))
+        hidden = self.error_count - len(self.errors)
+        if hidden:
+            table.add_row("", Text(f"… {hidden:,} more", ELISION_STYLE))
+        return table
