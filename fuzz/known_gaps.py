@@ -45,19 +45,26 @@ class KnownGap:
 KNOWN_GAPS: tuple[KnownGap, ...] = (
     KnownGap(
         name="tree-sitter-bash segfaults",
-        reason="tree-sitter-bash 0.25.1 crashes the interpreter (SIGSEGV) on a non-ASCII character, then `{` and a "
-        "character beyond the BMP, e.g. `é{\\U000F0000`; which ones crash varies from run to run (a memory error)",
-        pattern=re.compile("(?s)[^\x00-\x7f].*\\{[\U00010000-\U0010FFFF]"),
+        reason="tree-sitter-bash 0.25.1 crashes the interpreter (SIGSEGV) on `{` followed by a character beyond the "
+        "BMP, e.g. `é{\\U000F0000`, `\\x1f{\\U000DEB18`; which ones crash varies from run to run (a memory error)",
+        pattern=re.compile("\\{[\U00010000-\U0010FFFF]"),
         pinned={TOTAL: None},
         crash_inputs=tuple("é{" + chr(code) for code in range(0x50000, 0x110000, 0x4000)),
     ),
     KnownGap(
-        name="declaration builtin in a code string with an escape",
-        reason="a backslash escape in a code string (`'\\''`, `\\$`...) puts the nested code's word texts at the "
-        "wrong offsets, so a later export/declare is lost (SY007, taint through declare)",
-        pattern=re.compile(r"(?s)\\.*\b(export|declare|typeset|readonly|local)\b|\b(export|declare|typeset|readonly|local)\b.*\\"),
-        pinned={STAYS_BLOCKED: (frozenset({"SY007"}), "sh -c 'echo '\\''hi'\\''; export LD_PRELOAD=/tmp/x.so'")},
-        corpus_command="bash -c 'echo '\\''start'\\''; export LD_PRELOAD=/tmp/x.so'",
+        name="words after a redirect in the middle of a command",
+        reason="`sudo 2>/dev/null rm -rf /`, `cat > out.txt /etc/shadow`: every word after a mid-command redirect is dropped",
+        pattern=re.compile(r"[<>]&?\s*[^\s|;&<>()]+[ \t]+[^\s|;&<>()#]"),
+        pinned={STAYS_BLOCKED: (frozenset({"FS001"}), "sudo > /tmp/x rm -rf /")},
+        corpus_command="sudo 2>/dev/null rm -rf /",
+    ),
+    KnownGap(
+        name="declaration builtin two code strings down",
+        reason="in a code string inside a code string quoted with '\\'' the export word's text comes from the "
+        "wrong offsets, so the assignment is lost (SY007)",
+        pattern=re.compile(r"(?s)'\\''.*\b(export|declare|typeset|readonly|local)\b"),
+        pinned={STAYS_BLOCKED: (frozenset({"SY007"}), "sh -c 'sh -c '\\''export LD_PRELOAD=/tmp/x.so'\\''' ")},
+        corpus_command="sh -c 'sh -c '\\''export LD_PRELOAD=/tmp/x.so'\\''' ",
     ),
     KnownGap(
         name="heredoc command after a pipeline of three",
