@@ -252,7 +252,7 @@ def _supervise(arguments: argparse.Namespace, log: Callable[[str], None]) -> int
             break
         crashing = last_input.read_bytes().decode("utf-8", "surrogatepass")
         log(f"the worker was killed by signal {-returncode} judging {crashing!r}; starting another")
-        crashes.append(Failure("the engine process", f"killed by signal {-returncode}", (crashing,), crashed=True))
+        crashes.append(Failure("a crash of the engine process", f"killed by signal {-returncode}", (crashing,), crashed=True))
     last_input.unlink(missing_ok=True)
     path = write_candidates(crashes, arguments.out)
     if path is not None:
