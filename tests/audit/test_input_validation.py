@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from audit_helpers import rule_ids
 
 from audit import Decision, Position, audit_command, policy_from_mapping
-
-from audit_helpers import rule_ids
 
 
 @pytest.mark.parametrize("command", ["", " ", "\n", "\t \n  ", "\r\n"])

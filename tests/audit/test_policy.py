@@ -8,7 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from audit import Decision, PolicyError, Severity, audit_command, default_policy, load_policy, policy_from_mapping
+from audit import (
+    Decision,
+    PolicyError,
+    Severity,
+    audit_command,
+    default_policy,
+    load_policy,
+    policy_from_mapping,
+)
+from tests.readme import fenced
 
 
 def _write(tmp_path: Path, text: str) -> Path:
@@ -155,8 +164,7 @@ def test_a_policy_from_a_mapping_is_validated_the_same_way() -> None:
 def test_the_readme_policy_example_loads_and_does_what_it_says() -> None:
     import tomllib
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    example = readme.split("## Policy", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    [example] = fenced("## Policy", "toml")
     policy = policy_from_mapping(tomllib.loads(example), "README example")
     assert audit_command("pip install requests", policy=policy).decision is Decision.PASS
     assert audit_command("sudo ls", policy=policy).decision is Decision.BLOCK

@@ -160,7 +160,7 @@ VALUE_POSITIONS = [
     f"x={RISKY}",
     f"export X={RISKY}",
     "cat <(curl -s https://example.com/c)",
-    f"diff <(curl -s a) <(curl -s b)",
+    "diff <(curl -s a) <(curl -s b)",
     f"for i in {RISKY}; do echo $i; done",
     f"[[ -n {RISKY} ]]",
     f"echo > {RISKY}",

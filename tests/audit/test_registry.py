@@ -8,7 +8,16 @@ from pathlib import Path
 import pytest
 
 from audit import Severity
-from audit.rules import ENGINE_EMITTED, REGISTRY, RETIRED, Inspects, Registry, RegistryError, Rule, markdown_table
+from audit.rules import (
+    ENGINE_EMITTED,
+    REGISTRY,
+    RETIRED,
+    Inspects,
+    Registry,
+    RegistryError,
+    Rule,
+    markdown_table,
+)
 from audit.rules._rule import examples
 
 README = Path(__file__).resolve().parents[2] / "README.md"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from audit_helpers import patient_policy
 
 from audit import audit_command

@@ -3,26 +3,17 @@
 from __future__ import annotations
 
 import doctest
-import re
 from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+from tests.readme import README, fenced
+
 SECTION_TITLE = "## Authorization (authz)"
 
 
-def _authz_section() -> str:
-    text = README.read_text(encoding="utf-8")
-    start = text.index(SECTION_TITLE)
-    end = text.find("\n## ", start + len(SECTION_TITLE))
-    return text[start:] if end == -1 else text[start:end]
-
-
 def _fenced(language: str) -> list[str]:
-    return re.findall(
-        rf"^```{language}\n(.*?)^```$", _authz_section(), flags=re.DOTALL | re.MULTILINE
-    )
+    return fenced(SECTION_TITLE, language)
 
 
 def test_the_readme_shows_one_policy_file_and_runnable_sessions() -> None:

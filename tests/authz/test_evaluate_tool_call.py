@@ -7,7 +7,15 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from authz_doubles import ALLOW, DENY, RecordingSink, StubGuardrail, StubProvider, raises, returns
+from authz_doubles import (
+    ALLOW,
+    DENY,
+    RecordingSink,
+    StubGuardrail,
+    StubProvider,
+    raises,
+    returns,
+)
 
 from authz import (
     AuthzDecision,

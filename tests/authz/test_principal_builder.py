@@ -9,7 +9,13 @@ from typing import Any
 
 import pytest
 
-from authz import AuthzError, AuthzTypeError, Principal, build_principal, normalize_authz_attributes
+from authz import (
+    AuthzError,
+    AuthzTypeError,
+    Principal,
+    build_principal,
+    normalize_authz_attributes,
+)
 
 _MISSING = object()
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -12,20 +11,14 @@ from pathlib import Path
 import pytest
 from cli_helpers import REPOSITORY
 
-README = REPOSITORY / "README.md"
+from tests.readme import fenced
+
 SECTION_TITLE = "## CLI: audit-cmd"
 PROMPT = "$ "
 
 
-def cli_section() -> str:
-    text = README.read_text(encoding="utf-8")
-    start = text.index(SECTION_TITLE)
-    end = text.find("\n## ", start + len(SECTION_TITLE))
-    return text[start:end]
-
-
 def session() -> str:
-    [console] = re.findall(r"^```console\n(.*?)^```$", cli_section(), flags=re.DOTALL | re.MULTILINE)
+    [console] = fenced(SECTION_TITLE, "console")
     return console
 
 

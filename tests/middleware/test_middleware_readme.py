@@ -4,29 +4,19 @@ from __future__ import annotations
 
 import doctest
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-REPOSITORY = Path(__file__).resolve().parents[2]
-README = REPOSITORY / "README.md"
+from tests.readme import README, REPOSITORY, fenced
+
 SECTION_TITLE = "## Agent middleware"
 
 
-def _middleware_section() -> str:
-    text = README.read_text(encoding="utf-8")
-    start = text.index(SECTION_TITLE)
-    end = text.find("\n## ", start + len(SECTION_TITLE))
-    return text[start:] if end == -1 else text[start:end]
-
-
 def _fenced(language: str) -> list[str]:
-    return re.findall(
-        rf"^```{language}\n(.*?)^```$", _middleware_section(), flags=re.DOTALL | re.MULTILINE
-    )
+    return fenced(SECTION_TITLE, language)
 
 
 def _run_python(source: str, directory: Path) -> subprocess.CompletedProcess[str]:

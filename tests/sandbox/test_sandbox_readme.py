@@ -3,21 +3,15 @@
 from __future__ import annotations
 
 import doctest
-import re
 from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-SECTION_TITLE = "## Sandbox"
+from tests.readme import README, fenced
 
 
 def _sandbox_sessions() -> list[str]:
-    text = README.read_text(encoding="utf-8")
-    start = text.index(f"\n{SECTION_TITLE}\n")
-    end = text.find("\n## ", start + len(SECTION_TITLE) + 1)
-    section = text[start:] if end == -1 else text[start:end]
-    return re.findall(r"^```pycon\n(.*?)^```$", section, flags=re.DOTALL | re.MULTILINE)
+    return fenced("## Sandbox", "pycon")
 
 
 @pytest.mark.bwrap
