@@ -218,6 +218,7 @@ class _Builder:
         assignments: list[ast.Assignment] = []
         word_nodes: list[Node] = []
         redirects: list[ast.Redirect] = []
+        trailing_words: list[ast.Word] = []
         compounds: list[ast.Command] = []
         for child in node.children:
             kind = child.type
@@ -231,13 +232,16 @@ class _Builder:
             elif kind == "command_name":
                 word_nodes.extend(child.children)
             elif kind in _REDIRECT_NODES:
-                redirects.append(self.redirect(child))
+                redirect, words_after = self.redirect_and_words(child)
+                redirects.append(redirect)
+                trailing_words.extend(words_after)
             elif kind in _WORD_NODES:
                 word_nodes.append(child)
             elif kind == "ERROR":
                 self.trouble(child, "unreadable text inside a command")
                 word_nodes.extend(c for c in child.children if c.type in _WORD_NODES)
-        simple = ast.SimpleCommand(tuple(assignments), self.words(word_nodes), tuple(redirects), self.span(node))
+        words = self.words(word_nodes) + tuple(trailing_words)
+        simple = ast.SimpleCommand(tuple(assignments), words, tuple(redirects), self.span(node))
         if not compounds:
             return simple
         statements = tuple(ast.Statement(command, False, command.span) for command in (simple, *compounds))
@@ -270,15 +274,17 @@ class _Builder:
 
     def redirected(self, node: Node) -> ast.Command | None:
         body_node = node.child_by_field_name("body")
-        redirects = tuple(self.redirect(c) for c in node.children if c.type in _REDIRECT_NODES)
+        pairs = [self.redirect_and_words(c) for c in node.children if c.type in _REDIRECT_NODES]
+        redirects = tuple(redirect for redirect, _ in pairs)
+        words_after = tuple(word for _, words in pairs for word in words)
         for child in node.children:
             if child.type == "ERROR":
                 self.trouble(child, "unreadable text after a redirect")
-        if body_node is None:
-            return ast.SimpleCommand((), (), redirects, self.span(node))
-        body = self.command(body_node)
+        body = self.command(body_node) if body_node is not None else None
         if body is None:
-            return ast.SimpleCommand((), (), redirects, self.span(node))
+            return ast.SimpleCommand((), words_after, redirects, self.span(node))
+        if words_after and type(body) is ast.SimpleCommand:
+            return _with_words_after_redirects(body, redirects, words_after, self.span(node))  # type: ignore[arg-type]
         return _attach_redirects(body, redirects, self.span(node))
 
     def pipeline(self, node: Node) -> ast.Command:
@@ -520,11 +526,25 @@ class _Builder:
             return ast.Redirect(body.operator, fd, None, heredoc_node(body, self.source_origin, self.session), span)
         if prepared is not None and operator_offset in prepared.read_write:
             operator = "<>"
-        destinations = node.children_by_field_name("destination")
-        target = self.word(destinations[:1]) if destinations else None
+        destinations = self.words(node.children_by_field_name("destination"))
+        target = destinations[0] if destinations else None
         if kind == "heredoc_redirect":
             self.trouble(node, "heredoc not seen by the pre-pass")
         return ast.Redirect(operator, fd, target, None, span)
+
+    def redirect_and_words(self, node: Node) -> tuple[ast.Redirect, tuple[ast.Word, ...]]:
+        """A redirect, and the command's words tree-sitter filed under it.
+
+        In `rm 2>/dev/null -rf /` tree-sitter gives the redirect three
+        destinations; bash redirects to the first and passes the rest to rm.
+        """
+        redirect = self.redirect(node)
+        if node.type != "file_redirect" or redirect.target is None:
+            return redirect, ()
+        destinations = self.words(node.children_by_field_name("destination"))
+        if len(destinations) < 2:
+            return redirect, ()
+        return redirect._replace(span=Span(redirect.span.start, redirect.target.span.end)), destinations[1:]
 
     # -- words -----------------------------------------------------------------
 
@@ -762,6 +782,23 @@ class _Builder:
             elif child.type not in ("[[", "]]", "[", "]"):
                 stack.extend(reversed(child.children))
         return found
+
+
+def _with_words_after_redirects(
+    body: ast.SimpleCommand, redirects: tuple[ast.Redirect, ...], words_after: tuple[ast.Word, ...], span: Span
+) -> ast.SimpleCommand:
+    """Give a command back the words tree-sitter filed under its redirects.
+
+    In `0</dev/null rm -rf /` it also reads the redirect's descriptor `0` as
+    the command name: a lone number touching the first redirect is its fd.
+    """
+    words = body.words
+    first = redirects[0]
+    if len(words) == 1 and words[0].source.isdigit() and first.fd is None and words[0].span.end == first.span.start:
+        fd_span = Span(words[0].span.start, first.span.end)
+        redirects = (first._replace(fd=words[0].source, span=fd_span), *redirects[1:])
+        words = ()
+    return ast.SimpleCommand(body.assignments, words + words_after, body.redirects + redirects, span)
 
 
 def _attach_redirects(command: ast.Command, redirects: tuple[ast.Redirect, ...], span: Span) -> ast.Command:
