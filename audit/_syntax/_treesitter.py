@@ -133,8 +133,11 @@ class _Builder:
         session: "ParseSession",
         prepared: Prepared | None,
         source_origin: Origin,
+        base: int = 0,
     ) -> None:
         self.text = text
+        # Where `text` starts in the pre-pass output (whose offsets key the heredocs).
+        self.base = base
         self.source_origin = source_origin
         self.data = data
         self.origin = origin
@@ -186,10 +189,54 @@ class _Builder:
             if child.is_missing:
                 self.trouble(child, f"missing {kind}")
                 continue
+            line_break = self.line_break_in_pipeline(child)
+            if line_break is not None:
+                start, end = self.chars(child)
+                statements.extend(self.reparse(start, line_break))
+                statements.extend(self.reparse(line_break, end))
+                continue
             command = self.command(child)
             if command is not None:
                 statements.append(ast.Statement(command, False, self.span(child)))
         return tuple(statements)
+
+    def line_break_in_pipeline(self, node: Node) -> int | None:
+        """Where tree-sitter ran the last command of a pipeline onto the next line.
+
+        With three or more stages and a redirect on the next line, tree-sitter
+        reads `a | b | c <newline> d > f` as `c d > f`; bash ends the pipeline
+        at the newline. Returns the offset of the next line's first token.
+        """
+        current: Node | None = node
+        in_pipeline = False
+        while current is not None and current.type in ("pipeline", "redirected_statement"):
+            if current.type == "pipeline":
+                in_pipeline = True
+                stages = [child for child in current.children if child.is_named]
+                current = stages[-1] if stages else None
+            else:
+                current = current.child_by_field_name("body")
+        if not in_pipeline or current is None or current.type != "command":
+            return None
+        tokens = [
+            token
+            for child in current.children
+            for token in (child.children if child.type in _REDIRECT_NODES else [child])
+        ]
+        for previous, token in zip(tokens, tokens[1:]):
+            if "\n" in self.text[self.chars(previous)[1] : self.chars(token)[0]]:
+                return self.chars(token)[0]
+        return None
+
+    def reparse(self, start: int, end: int) -> tuple[ast.Statement, ...]:
+        """The statements of a slice of this text, parsed on its own."""
+        text = self.text[start:end]
+        data = text.encode("utf-8", "surrogatepass")
+        root = _run_parser(data, self.session.budget).root_node
+        builder = _Builder(
+            text, data, self.origin.shifted(start), self.session, self.prepared, self.source_origin, self.base + start
+        )
+        return builder.statements(root.children)
 
     def body(self, node: Node | None) -> ast.Script:
         """A compound body (do_group, compound_statement...) as a script."""
@@ -519,7 +566,7 @@ class _Builder:
             return ast.Redirect("<<<", fd, self.word(operands) if operands else None, None, span)
         operator_node = next((c for c in node.children if not c.is_named and c.type not in ("ERROR",)), None)
         operator = operator_node.type if operator_node is not None else ">"
-        operator_offset = self.chars(operator_node)[0] if operator_node is not None else -1
+        operator_offset = self.chars(operator_node)[0] + self.base if operator_node is not None else -1
         prepared = self.prepared
         if prepared is not None and operator_offset in prepared.heredocs:
             body = prepared.heredocs[operator_offset]
