@@ -52,35 +52,6 @@ KNOWN_GAPS: tuple[KnownGap, ...] = (
         crash_inputs=tuple("é{" + chr(code) for code in range(0x50000, 0x110000, 0x4000)),
     ),
     KnownGap(
-        name="words after a redirect in the middle of a command",
-        reason="`sudo 2>/dev/null rm -rf /`, `cat > out.txt /etc/shadow`: every word after a mid-command redirect is dropped",
-        pattern=re.compile(r"[<>]&?\s*[^\s|;&<>()]+[ \t]+[^\s|;&<>()#]"),
-        pinned={STAYS_BLOCKED: (frozenset({"FS001"}), "sudo > /tmp/x rm -rf /")},
-        corpus_command="sudo 2>/dev/null rm -rf /",
-    ),
-    KnownGap(
-        name="declaration builtin two code strings down",
-        reason="in a code string inside a code string quoted with '\\'' the export word's text comes from the "
-        "wrong offsets, so the assignment is lost (SY007)",
-        pattern=re.compile(r"(?s)'\\''.*\b(export|declare|typeset|readonly|local)\b"),
-        pinned={STAYS_BLOCKED: (frozenset({"SY007"}), "sh -c 'sh -c '\\''export LD_PRELOAD=/tmp/x.so'\\''' ")},
-        corpus_command="sh -c 'sh -c '\\''export LD_PRELOAD=/tmp/x.so'\\''' ",
-    ),
-    KnownGap(
-        name="heredoc command after a pipeline of three",
-        reason="`a | b | c` then a line with a heredoc command: that command's name becomes c's argument and its heredoc is lost",
-        pattern=re.compile(r"\|[^\n]*\|[^\n]*\n[^\n]*<<"),
-        pinned={STAYS_BLOCKED: (frozenset({"FS001"}), "a | b | c\nbash <<'EOF'\nrm -rf /\nEOF")},
-        corpus_command="git log --oneline | head -20 | cat\nbash <<'EOF'\nrm -rf /\nEOF",
-    ),
-    KnownGap(
-        name="leading input redirect of descriptor 0",
-        reason="`0<&3 cmd` or `0</dev/null cmd`: tree-sitter reads 0 as the command and drops cmd",
-        pattern=re.compile(r"(^|[;&|(\n]\s*)0<"),
-        pinned={DIFFERENTIAL: "0<&196; ls", ORACLE_CORPUS: None},
-        corpus_command="0</dev/null rm -rf /",
-    ),
-    KnownGap(
         name="arithmetic command inside $( ) read as nested subshells",
         reason="`$((( $(curl u) > 0 ))\\n)` is $( (( ... )) ) to bash; tree-sitter reads subshells and a command $(curl u)",
         pattern=re.compile(r"\$\(\(\("),

@@ -197,20 +197,26 @@ def _positional_value(positional: tuple[Arg, ...], name: str) -> tuple[str, ...]
 
 
 def split_assignment_word(word: ast.Word) -> tuple[str, ast.Word] | None:
-    """`NAME=value` as an argument word (export, declare...) -> name and value."""
-    if not word.parts or type(word.parts[0]) is not ast.Literal:
-        return None
-    first = word.parts[0]
-    name, equals, rest = first.text.partition("=")  # type: ignore[union-attr]
-    if not equals or not name or not (name[0].isalpha() or name[0] == "_"):
-        return None
-    name = name.rstrip("+")
-    if not name.replace("_", "a").isalnum():
-        return None
-    parts: tuple[ast.WordPart, ...] = word.parts[1:]
-    if rest:
-        parts = (ast.Literal(rest, first.quoted, first.span),) + parts  # type: ignore[union-attr]
-    return name, ast.Word(parts, word.span, word.source)
+    """`NAME=value` as an argument word (export, declare...) -> name and value.
+
+    The name may span several literal parts (tree-sitter splits `NAME`, `=`).
+    """
+    name = ""
+    for position, part in enumerate(word.parts):
+        if type(part) is not ast.Literal:
+            return None
+        before, equals, rest = part.text.partition("=")  # type: ignore[union-attr]
+        name += before
+        if not equals:
+            continue
+        name = name.rstrip("+")
+        if not name or not (name[0].isalpha() or name[0] == "_") or not name.replace("_", "a").isalnum():
+            return None
+        parts: tuple[ast.WordPart, ...] = word.parts[position + 1 :]
+        if rest:
+            parts = (part._replace(text=rest),) + parts  # type: ignore[union-attr]
+        return name, ast.Word(parts, word.span, word.source)
+    return None
 
 
 def collect_bindings(script: ast.Script) -> dict[str, list[Binding]]:
