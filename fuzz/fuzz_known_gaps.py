@@ -20,8 +20,6 @@ def test_each_pinned_input_belongs_to_its_gaps_class(gap: KnownGap) -> None:
     for prop, pinned in gap.pinned.items():
         for text in _texts(pinned):
             assert gap.pattern.search(text), f"{gap.name}: the input pinned on {prop} is outside the gap's pattern"
-    for text in gap.crash_inputs:
-        assert gap.pattern.search(text), f"{gap.name}: the crashing input {text!r} is outside the gap's pattern"
 
 
 @pytest.mark.parametrize("gap", [gap for gap in KNOWN_GAPS if gap.corpus_command], ids=lambda gap: gap.name)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from audit import audit_command
 
 from .bash_grammar import script_texts
-from .known_gaps import KNOWN_GAPS, TOTAL, KnownGap, without_known_gaps
+from .known_gaps import TOTAL, without_known_gaps
 from .properties import check_total_and_bounded
 
 SHELL_SOUP = st.text(alphabet="$`'\"\\(){}[]<>|&;!#*?~=-_ \n\tabcEOF0123456789", max_size=300)
@@ -80,19 +80,19 @@ def _judge_in_a_child(texts: tuple[str, ...]) -> tuple[int, str]:
     return completed.returncode, completed.stdout.decode().strip()
 
 
-@pytest.mark.parametrize(
-    "gap",
-    [
-        pytest.param(gap, marks=pytest.mark.xfail(strict=True, reason=f"known engine gap: {gap.reason}"))
-        for gap in KNOWN_GAPS
-        if gap.crash_inputs
-    ],
-    ids=lambda gap: gap.name,
+# tree-sitter-bash 0.25.1 killed the interpreter (SIGSEGV) on `{` followed by
+# some characters beyond the Basic Multilingual Plane; found by fuzzing, fixed
+# in the engine's syntax layer, pinned here in child processes.
+CRASHED_THE_ENGINE = tuple("é{" + chr(code) for code in range(0x50000, 0x110000, 0x4000)) + (
+    "\x1f{\U000DEB18",
+    "x{\U000F0000}",
 )
-def test_inputs_that_crashed_the_engine_get_a_verdict(gap: KnownGap) -> None:
+
+
+def test_inputs_that_crashed_the_engine_get_a_verdict() -> None:
     """Judged in child processes: a crash must not take the test run down with it."""
     with ThreadPoolExecutor(max_workers=_CHILDREN) as pool:
-        outcomes = list(pool.map(_judge_in_a_child, [gap.crash_inputs] * _CHILDREN))
+        outcomes = list(pool.map(_judge_in_a_child, [CRASHED_THE_ENGINE] * _CHILDREN))
     died = [returncode for returncode, _ in outcomes if returncode != 0]
-    assert not died, f"{len(died)} of {_CHILDREN} engine processes died (exits {died}) judging {gap.crash_inputs!r}"
-    assert all(judged == str(len(gap.crash_inputs)) for _, judged in outcomes)
+    assert not died, f"{len(died)} of {_CHILDREN} engine processes died (exits {died})"
+    assert all(judged == str(len(CRASHED_THE_ENGINE)) for _, judged in outcomes)

@@ -38,19 +38,9 @@ class KnownGap:
     pinned: Mapping[str, object]
     """Property it breaks -> the test's one argument that shows it (None: nothing to pin on)."""
     corpus_command: str | None = None
-    crash_inputs: tuple[str, ...] = ()
-    """Inputs that kill the process: judged in a child process, never pinned in-process."""
 
 
 KNOWN_GAPS: tuple[KnownGap, ...] = (
-    KnownGap(
-        name="tree-sitter-bash segfaults",
-        reason="tree-sitter-bash 0.25.1 crashes the interpreter (SIGSEGV) on `{` followed by a character beyond the "
-        "BMP, e.g. `é{\\U000F0000`, `\\x1f{\\U000DEB18`; which ones crash varies from run to run (a memory error)",
-        pattern=re.compile("\\{[\U00010000-\U0010FFFF]"),
-        pinned={TOTAL: None},
-        crash_inputs=tuple("é{" + chr(code) for code in range(0x50000, 0x110000, 0x4000)),
-    ),
     KnownGap(
         name="arithmetic command inside $( ) read as nested subshells",
         reason="`$((( $(curl u) > 0 ))\\n)` is $( (( ... )) ) to bash; tree-sitter reads subshells and a command $(curl u)",

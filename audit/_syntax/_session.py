@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .._budget import Budget
@@ -22,6 +23,9 @@ class PreparedText:
     source_origin: Origin
 
 
+_BEYOND_BMP = re.compile("[\U00010000-\U0010FFFF]")
+
+
 class ParseSession:
     """One parse: nested fragments share its budget and troubles."""
 
@@ -35,6 +39,12 @@ class ParseSession:
 
     def prepare(self, text: str, origin: Origin) -> PreparedText:
         self.check_time()
+        if not text.isascii() and _BEYOND_BMP.search(text):
+            # tree-sitter-bash 0.25 crashes the process (SIGSEGV) on some
+            # characters beyond the Basic Multilingual Plane after `{`. They
+            # only ever sit inside words, so each becomes U+FFFD for the
+            # parsers; offsets do not change (one character for one).
+            text = _BEYOND_BMP.sub("\ufffd", text)
         if not needs_prepass(text):
             return PreparedText(text, origin, None, origin)
         prepared = prepare(text)

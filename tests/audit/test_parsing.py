@@ -202,3 +202,10 @@ def test_home_is_the_same_through_tilde_and_the_variable() -> None:
 def test_a_word_depending_on_run_time_keeps_its_source_text() -> None:
     record = next(r for r in verdict("ls $DIR/src").commands)
     assert record.argv == ("ls", "$DIR/src")
+
+
+def test_characters_beyond_the_basic_plane_are_data() -> None:
+    assert verdict('git commit -m "🚀 ship it"').decision is Decision.PASS
+    assert "FS001" in rule_ids("echo 🚀 && rm -rf /")
+    finding = next(f for f in verdict("echo 🚀 && rm -rf /").findings if f.rule_id == "FS001")
+    assert finding.evidence == "/"
