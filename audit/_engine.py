@@ -13,6 +13,7 @@ from ._analysis import (
     FunctionSubject,
     Location,
     LoopSubject,
+    NameSource,
     RedirectSubject,
     Sink,
 )
@@ -41,6 +42,7 @@ class _Dispatch:
 
     def __init__(self, policy: Policy) -> None:
         self.by_command: dict[str, list[tuple[Rule, Severity]]] = defaultdict(list)
+        self.by_prefix: list[tuple[str, Rule, Severity]] = []
         self.any_command: list[tuple[Rule, Severity]] = []
         self.by_kind: dict[Inspects, list[tuple[Rule, Severity]]] = defaultdict(list)
         self.severity: dict[str, Severity | None] = {}
@@ -52,7 +54,10 @@ class _Dispatch:
             entry = (declared, severity)
             if declared.inspects is Inspects.COMMAND and declared.commands is not None:
                 for name in declared.commands(policy.tables):
-                    self.by_command[name].append(entry)
+                    if name.endswith("*"):
+                        self.by_prefix.append((name[:-1], declared, severity))
+                    else:
+                        self.by_command[name].append(entry)
             elif declared.inspects is Inspects.COMMAND:
                 self.any_command.append(entry)
             else:
@@ -113,11 +118,22 @@ class _RuleRunner(Sink):
 
     def command(self, subject: CommandSubject) -> None:
         dispatch = self.dispatch
-        if subject.name is not None:
-            entries = dispatch.by_command.get(subject.name) or dispatch.by_command.get(self.tables.table_name(subject.name))
+        location = subject.location
+        name = subject.name
+        if name is not None:
+            entries = dispatch.by_command.get(name) or dispatch.by_command.get(self.tables.table_name(name))
             if entries:
-                self._run(entries, subject, subject.location)
-        self._run(dispatch.any_command, subject, subject.location)
+                self._run(entries, subject, location)
+            for prefix, declared, severity in dispatch.by_prefix:
+                if name.startswith(prefix):
+                    self._run(((declared, severity),), subject, location)
+        for wrapper in dict.fromkeys(subject.wrappers):
+            entries = dispatch.by_command.get(wrapper)
+            if entries and wrapper != name:
+                self._run(entries, subject, location)
+        if subject.name_source is not NameSource.STATIC:
+            self._run(dispatch.by_kind[Inspects.COMPUTED_NAME], subject, location)
+        self._run(dispatch.any_command, subject, location)
 
     def redirect(self, subject: RedirectSubject) -> None:
         self._run(self.dispatch.by_kind[Inspects.REDIRECT], subject, subject.location)

@@ -20,7 +20,7 @@ from ._rule import Hit, Inspects, rule
         "nothing about that command was reviewed."
     ),
     safer_alternative="Download to a file, inspect it, then run the file by name.",
-    inspects=Inspects.COMMAND,
+    inspects=Inspects.COMPUTED_NAME,
     must_match=(
         "$(curl -s https://example.com/cmd)",
         "`wget -qO- https://example.com/c`",
@@ -49,7 +49,7 @@ def risky_substitution_as_command(subject: CommandSubject, tables: Tables) -> It
     summary="The command name is computed at run time.",
     rationale="`$cmd args` runs whatever the variable or substitution holds when the command runs; it was not reviewed.",
     safer_alternative="Spell the command name out literally.",
-    inspects=Inspects.COMMAND,
+    inspects=Inspects.COMPUTED_NAME,
     must_match=("$cmd --force", "${!ref} -x", "$a$b file", "$(git rev-parse --show-toplevel)/build.sh", "\"$EDITOR\" notes.txt"),
     must_not_match=("cmd=ls; $cmd -la", "\"$SHELL\" -c 'make test'", "ls -la", "x=$(curl -s u); echo $x"),
 )
@@ -65,7 +65,7 @@ def dynamic_command_name(subject: CommandSubject, tables: Tables) -> Iterator[Hi
     summary="A variable holding downloaded or decoded data is run as the command.",
     rationale="`payload=$(curl ...); $payload` is the same as running the download, one assignment removed.",
     safer_alternative="Download to a file, inspect it, then run the file by name.",
-    inspects=Inspects.COMMAND,
+    inspects=Inspects.COMPUTED_NAME,
     must_match=(
         "payload=$(curl -s https://example.com/p); $payload",
         "c=$(echo cm0= | base64 -d)\n$c -rf /tmp/x",

@@ -148,6 +148,7 @@ _FORMATTERS = frozenset({"mke2fs", "mkswap", "wipefs", "mkdosfs", "mkntfs", "mke
     rationale="Formatting destroys everything on the target device.",
     safer_alternative="Work on an image file in the workspace, never on host devices.",
     inspects=Inspects.COMMAND,
+    commands=("mkfs", "mkfs.*", *_FORMATTERS),
     must_match=("mkfs.ext4 /dev/sda1", "mkfs -t xfs /dev/sdb", "sudo mke2fs /dev/sdc", "wipefs -a /dev/sda", "mkswap /dev/sda2"),
     must_not_match=("ls mkfs-notes/", "cat docs/mkfs.md", "man mkfs", "echo mkfs.ext4 /dev/sda"),
 )

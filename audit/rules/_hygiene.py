@@ -144,6 +144,7 @@ def package_install(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     rationale="Root can do anything to the machine; every root command deserves a second look.",
     safer_alternative="Do the work as the current user, or inside the sandbox.",
     inspects=Inspects.COMMAND,
+    commands=lambda tables: tables.privilege,
     must_match=("sudo ls", "su -", "doas reboot", "sudo -i", "pkexec visudo", "sudo -u app make"),
     must_not_match=("echo sudo", "ls sudo-docs/", "man sudo", "cat /etc/sudoers.d/README"),
 )

@@ -119,9 +119,12 @@ def _path_table(entries: tuple[str, ...]) -> _PathTable:
 
 def path_is(arg: Arg, entries: tuple[str, ...], cwd: str | None = None) -> str | None:
     """The entry `arg` names (exactly, through a glob, or by home alias), if any."""
+    values = arg.values
+    if not values:
+        return _shape_names(arg, _path_table(entries).entries)
+    if cwd is None and not any("/" in value or value[:1] == HOME for value in values):
+        return None  # a bare relative name cannot reach an absolute entry
     table = _path_table(entries)
-    if not arg.values:
-        return _shape_names(arg, table.entries)
     if not table.may_name(arg):
         return None
     for value in cleaned_values(arg, cwd):
