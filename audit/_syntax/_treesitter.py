@@ -556,42 +556,35 @@ class _Builder:
         """`NAME=value` as one argv word (for `export NAME=value`)."""
         return self.word(list(node.children))
 
-    def redirect(self, node: Node) -> ast.Redirect:
+    def redirect_and_words(self, node: Node) -> tuple[ast.Redirect, tuple[ast.Word, ...]]:
+        """A redirect, and the command's words tree-sitter filed under it."""
         kind = node.type
         span = self.span(node)
         fd_node = node.child_by_field_name("descriptor")
         fd = self.source(fd_node) if fd_node is not None else None
         if kind == "herestring_redirect":
             operands = [c for c in node.children if c.type in _WORD_NODES]
-            return ast.Redirect("<<<", fd, self.word(operands) if operands else None, None, span)
+            return ast.Redirect("<<<", fd, self.word(operands) if operands else None, None, span), ()
         operator_node = next((c for c in node.children if not c.is_named and c.type not in ("ERROR",)), None)
         operator = operator_node.type if operator_node is not None else ">"
         operator_offset = self.chars(operator_node)[0] + self.base if operator_node is not None else -1
         prepared = self.prepared
         if prepared is not None and operator_offset in prepared.heredocs:
             body = prepared.heredocs[operator_offset]
-            return ast.Redirect(body.operator, fd, None, heredoc_node(body, self.source_origin, self.session), span)
+            return ast.Redirect(body.operator, fd, None, heredoc_node(body, self.source_origin, self.session), span), ()
         if prepared is not None and operator_offset in prepared.read_write:
             operator = "<>"
         destinations = self.words(node.children_by_field_name("destination"))
-        target = destinations[0] if destinations else None
         if kind == "heredoc_redirect":
             self.trouble(node, "heredoc not seen by the pre-pass")
-        return ast.Redirect(operator, fd, target, None, span)
+        if len(destinations) > 1:
+            # `rm 2>/dev/null -rf /`: tree-sitter gives the redirect three
+            # destinations; bash redirects to the first and passes the rest to rm.
+            span = Span(span.start, destinations[0].span.end)
+        return ast.Redirect(operator, fd, destinations[0] if destinations else None, None, span), destinations[1:]
 
-    def redirect_and_words(self, node: Node) -> tuple[ast.Redirect, tuple[ast.Word, ...]]:
-        """A redirect, and the command's words tree-sitter filed under it.
-
-        In `rm 2>/dev/null -rf /` tree-sitter gives the redirect three
-        destinations; bash redirects to the first and passes the rest to rm.
-        """
-        redirect = self.redirect(node)
-        if node.type != "file_redirect" or redirect.target is None:
-            return redirect, ()
-        destinations = self.words(node.children_by_field_name("destination"))
-        if len(destinations) < 2:
-            return redirect, ()
-        return redirect._replace(span=Span(redirect.span.start, redirect.target.span.end)), destinations[1:]
+    def redirect(self, node: Node) -> ast.Redirect:
+        return self.redirect_and_words(node)[0]
 
     # -- words -----------------------------------------------------------------
 

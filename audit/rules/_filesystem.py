@@ -16,6 +16,8 @@ _DEVICE = re.compile(
     r"^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|md\d|dm-\d|loop\d|disk\d|rdisk\d|mapper/|mem$|kmem$|port$)"
 )
 def _is_device(arg: Arg) -> bool:
+    if not any("dev" in value for value in arg.values):
+        return False
     return any(_DEVICE.match(value) for value in cleaned_values(arg))
 
 
