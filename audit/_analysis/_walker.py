@@ -249,23 +249,16 @@ class Analyzer:
         feeders: list[str] = []
         for index, command in enumerate(commands):
             if index == 0:
-                self.command(command, frame.with_stdin(frame.stdin, piped), risks)
+                stage_frame = frame.with_stdin(frame.stdin, piped)
             else:
                 feeder = Span(commands[0].span.start, commands[index - 1].span.end)
                 operator = node.operators[index - 1] if index - 1 < len(node.operators) else "|"
-                stdin = Stdin(StdinKind.PIPE, feeder, operator, feeders=tuple(feeders))
-                self.command(command, frame.with_stdin(stdin, True), risks)
-            feeders.extend(self.stage_names(command, frame.env))
-
-    def stage_names(self, command: ast.Command, env: Env) -> list[str]:
-        """The command a pipeline stage runs, when it is a simple command with a literal name."""
-        if type(command) is not ast.SimpleCommand or not command.words:  # type: ignore[union-attr]
-            return []
-        unwrapped = unwrap(tuple(normalize_words(command.words, env)), self.tables)  # type: ignore[union-attr]
-        if unwrapped.index >= len(unwrapped.argv):
-            return []
-        value = unwrapped.argv[unwrapped.index].value
-        return [basename(value)] if value else []
+                stage_frame = frame.with_stdin(Stdin(StdinKind.PIPE, feeder, operator, feeders=tuple(feeders)), True)
+            if type(command) is ast.SimpleCommand:
+                # The names a stage runs feed later stages' stdin (`sh -i | nc`).
+                feeders.extend(name for name in self.simple(command, stage_frame, risks) if name)  # type: ignore[arg-type]
+            else:
+                self.command(command, stage_frame, risks)
 
     def while_loop(self, node: ast.WhileLoop, frame: Frame, risks: set[Risk]) -> None:
         scope = _LoopScope([])
@@ -346,7 +339,8 @@ class Analyzer:
 
     # -- simple commands ---------------------------------------------------------
 
-    def simple(self, node: ast.SimpleCommand, frame: Frame, risks: set[Risk]) -> None:
+    def simple(self, node: ast.SimpleCommand, frame: Frame, risks: set[Risk]) -> list[str | None]:
+        """Walk one simple command; return the names it runs (None: computed)."""
         self.check_time()
         env = frame.env
         argv = tuple(normalize_words(node.words, env)) if node.words else ()
@@ -376,11 +370,10 @@ class Analyzer:
         for redirect in node.redirects:
             self.sink.redirect(self.redirect_subject(redirect, env, redirect_name, location))
         if not argv:
-            return
-        self.records.append(
-            CommandRecord(tuple(arg.display() for arg in argv), node.span, location.position, location.path)
-        )
+            return names
+        self.records.append(CommandRecord(_display(argv), node.span, location.position, location.path))
         self.run_command(argv, index, names, source, evidence, unwrapped, node.span, frame, stdin, risks, node.redirects)
+        return names
 
     def run_command(
         self,
@@ -847,9 +840,7 @@ class Analyzer:
             if name_arg is not None and name_arg.word is not None:
                 name_risks = self.part_risks(name_arg.word.parts, child, Position.COMMAND)
             names, source, evidence = self.command_names(name_arg, name_risks, frame.env)
-            self.records.append(
-                CommandRecord(tuple(arg.display() for arg in argv), span, child.location.position, child.location.path)
-            )
+            self.records.append(CommandRecord(_display(argv), span, child.location.position, child.location.path))
             if name_arg is not None:
                 self.run_command(argv, unwrapped.index, names, source, evidence, unwrapped, span, child, None, risks)
 
@@ -863,6 +854,11 @@ def _constant_test(argv: list[str | None]) -> bool:
     else:
         return False
     return len(operands) == 1 and bool(operands[0]) and not (operands[0] or "").startswith("-")
+
+
+def _display(argv: tuple[Arg, ...]) -> tuple[str, ...]:
+    """argv as shown to people: the value, or the source of a run-time word."""
+    return tuple([arg.display() for arg in argv])
 
 
 def _after(args: tuple[Arg, ...], code: Arg) -> tuple[Arg, ...]:
