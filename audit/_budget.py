@@ -9,9 +9,11 @@ this audit is what the budget is meant to bound.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 _collection_seconds = 0.0
@@ -46,7 +48,7 @@ def _collections() -> float:
 class Budget:
     """How much of one audit's time budget is left."""
 
-    __slots__ = ("seconds", "_cpu_at_start", "_collections_at_start", "_checks_until_clock")
+    __slots__ = ("seconds", "_cpu_at_start", "_collections_at_start", "_checks_until_clock", "_excluded")
 
     # Reading the clock costs about as much as a small step of the analysis;
     # checking every few steps keeps the overshoot far below a millisecond.
@@ -57,10 +59,20 @@ class Budget:
         self._cpu_at_start = time.thread_time()
         self._collections_at_start = _collections()
         self._checks_until_clock = self.CHECKS_PER_CLOCK_READ
+        self._excluded = 0.0
 
     def spent(self) -> float:
         collections = _collections() - self._collections_at_start
-        return time.thread_time() - self._cpu_at_start - collections
+        return time.thread_time() - self._cpu_at_start - collections - self._excluded
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """Work that is not this audit's (a one-time lazy import) is not counted."""
+        started = time.thread_time()
+        try:
+            yield
+        finally:
+            self._excluded += time.thread_time() - started
 
     def exceeded(self) -> bool:
         self._checks_until_clock -= 1

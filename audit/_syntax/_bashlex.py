@@ -9,9 +9,9 @@ never leave this module.
 
 from __future__ import annotations
 
+import importlib
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
-
-import bashlex
 
 from .._model import Span
 from . import _ast as ast
@@ -29,6 +29,12 @@ MAX_BASHLEX_INPUT = 1500
 _STRIP_QUOTES = str.maketrans("", "", "'\"")
 
 
+def _bashlex() -> ModuleType:
+    """bashlex, imported on first use: its grammar tables take 60 ms to load,
+    which most processes never need (only inputs tree-sitter rejects do)."""
+    return importlib.import_module("bashlex")
+
+
 class BashlexUnavailable(Exception):
     """bashlex could not read the input."""
 
@@ -39,6 +45,8 @@ def parse_bashlex(
     """Parse `text` (the pre-pass output) with bashlex, or raise BashlexUnavailable."""
     if len(text) > MAX_BASHLEX_INPUT:
         raise BashlexUnavailable("input too large for bashlex within the time budget")
+    with session.budget.paused():
+        bashlex = _bashlex()
     try:
         nodes = bashlex.parse(text)
     except Exception as error:  # bashlex raises many types (ParsingError, NotImplementedError, IndexError...)
