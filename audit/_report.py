@@ -11,7 +11,14 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 from rich.tree import Tree
 
-from ._display import ELISION_STYLE, SEVERITY_STYLE, Trimmed, Mark, MarkedSource, one_line
+from ._display import (
+    ELISION_STYLE,
+    SEVERITY_STYLE,
+    Mark,
+    MarkedSource,
+    Trimmed,
+    one_line,
+)
 from ._model import CommandRecord, Decision, Finding, Position, Severity, Span, Verdict
 from .rules import REGISTRY
 

@@ -21,10 +21,24 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.text import Text
 
-from . import Decision, Policy, PolicyError, Verdict, audit_command, default_policy, load_policy
+from . import (
+    Decision,
+    Policy,
+    PolicyError,
+    Verdict,
+    audit_command,
+    default_policy,
+    load_policy,
+)
 from ._batch import BatchError, BatchItem, BatchResult, BatchSummary, read_batch
 from ._catalogue import RuleCatalogue, RuleExplanation, lookup_rule
 from ._display import plain_one_line

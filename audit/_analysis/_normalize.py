@@ -9,7 +9,6 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Protocol
 
-from .._model import Span
 from .._syntax import ast
 from ._subjects import Arg
 
@@ -258,10 +257,3 @@ def clean_path(value: str) -> str:
     relative = "/".join(segments) or "."
     # A file literally named `~` must not read as the home after clean-up.
     return "./" + relative if relative[:1] == HOME else relative
-
-
-def span_of(args: Iterable[Arg], default: Span) -> Span:
-    spans = [arg.span for arg in args]
-    if not spans:
-        return default
-    return Span(min(span.start for span in spans), max(span.end for span in spans))

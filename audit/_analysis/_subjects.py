@@ -132,10 +132,6 @@ class CommandSubject(NamedTuple):
     def args(self) -> tuple[Arg, ...]:
         return self.argv[self.command_index + 1 :]
 
-    @property
-    def command_arg(self) -> Arg | None:
-        return self.argv[self.command_index] if self.command_index < len(self.argv) else None
-
 
 class AssignmentSubject(NamedTuple):
     """`NAME=value` in any form: prefix, standalone, export/declare, env."""

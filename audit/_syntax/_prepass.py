@@ -49,15 +49,14 @@ class Prepared:
     `offsets[i]` is the original offset of `text[i]` (one extra entry for the
     end); `heredocs` is keyed by the offset of the masked operator in `text`;
     `read_write` holds the offsets in `text` of `<>` operators shown as `> `.
-    `unterminated_heredoc` is set when a body ran to the end of input, which
-    bash accepts with a warning.
+    A heredoc body that runs to the end of input is accepted, as bash does
+    (with a warning).
     """
 
     text: str
     offsets: tuple[int, ...]
     heredocs: dict[int, HeredocBody]
     read_write: frozenset[int]
-    unterminated_heredoc: bool
 
 
 def needs_prepass(source: str) -> bool:
@@ -75,7 +74,6 @@ def prepare(source: str) -> Prepared:
         offsets=tuple(scanner.offsets),
         heredocs=scanner.heredocs,
         read_write=frozenset(scanner.read_write),
-        unterminated_heredoc=scanner.unterminated,
     )
 
 
@@ -120,7 +118,6 @@ class _Scanner:
         self.pending: list[_PendingHeredoc] = []
         self.heredocs: dict[int, HeredocBody] = {}
         self.read_write: list[int] = []
-        self.unterminated = False
 
     # -- output helpers -------------------------------------------------
 
@@ -387,7 +384,6 @@ class _Scanner:
         src = self.src
         while True:
             if self.i >= self.n:
-                self.unterminated = True
                 break
             line_end = src.find("\n", self.i)
             line_end = self.n if line_end < 0 else line_end

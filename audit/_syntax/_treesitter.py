@@ -223,7 +223,7 @@ class _Builder:
             for child in current.children
             for token in (child.children if child.type in _REDIRECT_NODES else [child])
         ]
-        for previous, token in zip(tokens, tokens[1:]):
+        for previous, token in zip(tokens, tokens[1:], strict=False):
             if "\n" in self.text[self.chars(previous)[1] : self.chars(token)[0]]:
                 return self.chars(token)[0]
         return None

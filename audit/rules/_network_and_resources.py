@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .._analysis import CommandSubject, FunctionSubject, LoopSubject, RedirectSubject, StdinKind
+from .._analysis import (
+    CommandSubject,
+    FunctionSubject,
+    LoopSubject,
+    RedirectSubject,
+    StdinKind,
+)
 from .._model import Severity
 from .._policy import Tables
 from ._paths import has_short_flag, literal_prefix
