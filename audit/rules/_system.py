@@ -34,9 +34,17 @@ def _argument_paths(subject: CommandSubject) -> Iterator[Arg]:
             yield Arg((value.partition("@")[2],), arg.source, arg.span, arg.pattern, arg.word)
 
 
+def _may_be_absolute(arg: Arg) -> bool:
+    if not arg.values:
+        return "/" in arg.source
+    return any("/" in value or value[:1] == "~" for value in arg.values)
+
+
 def _reads(subject: CommandSubject, files: tuple[str, ...]) -> Iterator[tuple[Arg, str]]:
     if subject.name is None or subject.name in _NON_READERS:
         return
+    if subject.cwd is None and not any(_may_be_absolute(arg) for arg in subject.args):
+        return  # no argument can name an absolute path (`git status`, `ls -la`)
     for arg in _argument_paths(subject):
         matched = path_is(arg, files, subject.cwd)
         if matched is not None:
