@@ -4,9 +4,10 @@ directory, or a glob that reaches it; which arguments a command writes to."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
+from typing import TypeVar
 
 from .._analysis import HOME, Arg, CommandSubject, RedirectSubject, clean_path
 from .._syntax import ast
@@ -270,6 +271,28 @@ _COPY_VALUE_OPTIONS = frozenset({"-t", "--target-directory", "-S", "--suffix", "
 _SED_VALUE_OPTIONS = frozenset({"-e", "--expression", "-f", "--file", "-l", "--line-length"})
 
 
+Subject = TypeVar("Subject")
+Answer = TypeVar("Answer")
+
+
+def per_subject(question: Callable[[Subject], Answer]) -> Callable[[Subject], Answer]:
+    """Several rules ask the same question about one command, one after the
+    other: keep the last answer. One slot, replaced atomically, so threads
+    auditing at the same time only ever recompute."""
+    last: list[tuple[object, Answer] | None] = [None]
+
+    def ask(subject: Subject) -> Answer:
+        cached = last[0]
+        if cached is not None and cached[0] is subject:
+            return cached[1]
+        answer = question(subject)
+        last[0] = (subject, answer)
+        return answer
+
+    return ask
+
+
+@per_subject
 def written_paths(subject: CommandSubject) -> list[Arg]:
     """The files a writer command opens for writing."""
     name = subject.name

@@ -7,7 +7,14 @@ from collections.abc import Iterator
 from .._analysis import Arg, AssignmentSubject, CommandSubject, RedirectSubject
 from .._model import Severity
 from .._policy import Tables
-from ._paths import operands, path_is, path_under, redirect_writes_file, written_paths
+from ._paths import (
+    operands,
+    path_is,
+    path_under,
+    per_subject,
+    redirect_writes_file,
+    written_paths,
+)
 from ._rule import Hit, Inspects, rule
 
 # Commands that take a path without reading the file's contents.
@@ -20,18 +27,28 @@ _NON_READERS = frozenset(
 )  # fmt: skip
 
 
-def _argument_paths(subject: CommandSubject) -> Iterator[Arg]:
-    """Every argument, the value part of `--option=value`, and curl's `@file`."""
+@per_subject
+def _argument_paths(subject: CommandSubject) -> tuple[Arg, ...]:
+    """Every argument that may be a path a reader opens; empty when none can be.
+
+    That is every argument, the value part of `--option=value`, and curl's
+    `@file`; unless the working directory is known, only when one of them
+    can name an absolute path (`git status` and `ls -la` cannot).
+    """
+    if subject.cwd is None and not any(_may_be_absolute(arg) for arg in subject.args):
+        return ()
+    paths: list[Arg] = []
     for arg in subject.args:
-        yield arg
+        paths.append(arg)
         value = arg.value
         if value is None:
             continue
         if value.startswith("-") and "=" in value:
-            yield Arg((value.partition("=")[2],), arg.source, arg.span, arg.pattern, arg.word)
+            paths.append(Arg((value.partition("=")[2],), arg.source, arg.span, arg.pattern, arg.word))
         if "@" in value:
             # curl -d @FILE / -F name=@FILE upload the file's contents.
-            yield Arg((value.partition("@")[2],), arg.source, arg.span, arg.pattern, arg.word)
+            paths.append(Arg((value.partition("@")[2],), arg.source, arg.span, arg.pattern, arg.word))
+    return tuple(paths)
 
 
 def _may_be_absolute(arg: Arg) -> bool:
@@ -43,8 +60,6 @@ def _may_be_absolute(arg: Arg) -> bool:
 def _reads(subject: CommandSubject, files: tuple[str, ...]) -> Iterator[tuple[Arg, str]]:
     if subject.name is None or subject.name in _NON_READERS:
         return
-    if subject.cwd is None and not any(_may_be_absolute(arg) for arg in subject.args):
-        return  # no argument can name an absolute path (`git status`, `ls -la`)
     for arg in _argument_paths(subject):
         matched = path_is(arg, files, subject.cwd)
         if matched is not None:
