@@ -330,9 +330,7 @@ class _Builder:
         body = self.command(body_node) if body_node is not None else None
         if body is None:
             return ast.SimpleCommand((), words_after, redirects, self.span(node))
-        if words_after and type(body) is ast.SimpleCommand:
-            return _with_words_after_redirects(body, redirects, words_after, self.span(node))  # type: ignore[arg-type]
-        return _attach_redirects(body, redirects, self.span(node))
+        return _attach_redirects(body, redirects, self.span(node), words_after)
 
     def pipeline(self, node: Node) -> ast.Command:
         commands: list[ast.Command] = []
@@ -824,36 +822,50 @@ class _Builder:
         return found
 
 
-def _with_words_after_redirects(
-    body: ast.SimpleCommand, redirects: tuple[ast.Redirect, ...], words_after: tuple[ast.Word, ...], span: Span
-) -> ast.SimpleCommand:
-    """Give a command back the words tree-sitter filed under its redirects.
-
-    In `0</dev/null rm -rf /` it also reads the redirect's descriptor `0` as
-    the command name: a lone number touching the first redirect is its fd.
-    """
-    words = body.words
-    first = redirects[0]
-    if len(words) == 1 and words[0].source.isdigit() and first.fd is None and words[0].span.end == first.span.start:
-        fd_span = Span(words[0].span.start, first.span.end)
-        redirects = (first._replace(fd=words[0].source, span=fd_span), *redirects[1:])
-        words = ()
-    return ast.SimpleCommand(body.assignments, words + words_after, body.redirects + redirects, span)
-
-
-def _attach_redirects(command: ast.Command, redirects: tuple[ast.Redirect, ...], span: Span) -> ast.Command:
+def _attach_redirects(
+    command: ast.Command, redirects: tuple[ast.Redirect, ...], span: Span, words_after: tuple[ast.Word, ...] = ()
+) -> ast.Command:
     """Redirects written after a pipeline or list belong to its last command.
 
     tree-sitter hangs `a | b > f` and `a && b > f` on the whole pipeline or
-    list; in bash only `b` is redirected.
+    list; in bash only `b` is redirected. `words_after` are the words it
+    filed under the redirects (`rm 2>/dev/null -rf /`): that command's
+    arguments.
     """
     kind = type(command)
     if kind is ast.SimpleCommand:
-        return ast.SimpleCommand(command.assignments, command.words, command.redirects + redirects, span)  # type: ignore[union-attr]
+        return _simple_with_redirects(command, redirects, words_after, span)  # type: ignore[arg-type]
     if (kind is ast.Pipeline and not command.negated) or kind is ast.AndOrList:  # type: ignore[union-attr]
-        last = _attach_redirects(command.commands[-1], redirects, Span(command.commands[-1].span.start, span.end))  # type: ignore[union-attr]
+        last_span = Span(command.commands[-1].span.start, span.end)  # type: ignore[union-attr]
+        last = _attach_redirects(command.commands[-1], redirects, last_span, words_after)  # type: ignore[union-attr]
         return command._replace(commands=command.commands[:-1] + (last,), span=span)  # type: ignore[union-attr]
-    return ast.Redirected(command, redirects, span)
+    redirected = ast.Redirected(command, redirects, span)
+    if not words_after:
+        return redirected
+    # `{ ls; } 2>/dev/null rm -rf /`: bash runs the group, then fails on `rm`
+    # as a syntax error; judged as both so nothing is lost.
+    trailing = ast.SimpleCommand((), words_after, (), Span(words_after[0].span.start, span.end))
+    statements = tuple(ast.Statement(part, False, part.span) for part in (redirected, trailing))
+    return ast.Group(ast.Script(statements, span), span)
+
+
+def _simple_with_redirects(
+    command: ast.SimpleCommand, redirects: tuple[ast.Redirect, ...], words_after: tuple[ast.Word, ...], span: Span
+) -> ast.SimpleCommand:
+    """In `0</dev/null rm -rf /` tree-sitter also reads the redirect's descriptor
+    `0` as the command name: a lone number touching the first redirect is its fd."""
+    words = command.words
+    first = redirects[0] if redirects else None
+    if (
+        first is not None
+        and len(words) == 1
+        and words[0].source.isdigit()
+        and first.fd is None
+        and words[0].span.end == first.span.start
+    ):
+        redirects = (first._replace(fd=words[0].source, span=Span(words[0].span.start, first.span.end)), *redirects[1:])
+        words = ()
+    return ast.SimpleCommand(command.assignments, words + words_after, command.redirects + redirects, span)
 
 
 def _exact(literal: ast.Literal) -> bool:

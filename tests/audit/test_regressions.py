@@ -71,3 +71,19 @@ def test_pinned_false_positive_stays_quiet(command: str) -> None:
     result = verdict(command)
     assert result.decision is not Decision.BLOCK, result.to_dict()
     assert not rule_ids(command) & {"FS001", "SE001", "DO002", "DO003", "CP002", "CP001"}
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        pytest.param("cd /tmp && 0</dev/null rm -rf /", id="descriptor-0 redirect inside a list"),
+        pytest.param("true && rm 2>/dev/null -rf /", id="words after a redirect inside a list"),
+        pytest.param("ls | sort 2>/dev/null -r | rm -rf /", id="words after a redirect inside a pipeline"),
+    ],
+)
+def test_redirect_repairs_reach_commands_inside_lists_and_pipelines(command: str) -> None:
+    assert "FS001" in rule_ids(command)
+
+
+def test_a_lone_descriptor_redirect_is_not_a_command() -> None:
+    assert [record.argv for record in verdict("0<&196; ls").commands] == [("ls",)]
