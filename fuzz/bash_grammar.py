@@ -311,7 +311,8 @@ def _reachable_compound(children: st.SearchStrategy[Fragment]) -> st.SearchStrat
         st.builds(lambda body: for_loop("i", "1", body), children),
         st.builds(lambda body: case_clause("x", "x", body), children),
         # Redefining `deploy` inside `deploy` and calling it runs the inner body once: no recursion.
-        st.builds(lambda body: function_then_call("deploy", body), children),
+        # Grouped, so a pipeline stage defines and calls it in the same subshell.
+        st.builds(lambda body: group(function_then_call("deploy", body)), children),
         st.builds(lambda body: Fragment(f"bash -c {single_quoted(body.text)}"), children),
         st.builds(lambda body: Fragment(f"eval {single_quoted(body.text)}"), children),
         st.builds(lambda body: Fragment(f"echo \"{command_substitution(body)}\""), children),
