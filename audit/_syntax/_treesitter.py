@@ -559,7 +559,7 @@ class _Builder:
         kind = node.type
         span = self.span(node)
         fd_node = node.child_by_field_name("descriptor")
-        fd = self.source(fd_node) if fd_node is not None else None
+        fd = self.source(fd_node) if fd_node is not None else self.touching_digits(node)
         if kind == "herestring_redirect":
             operands = [c for c in node.children if c.type in _WORD_NODES]
             return ast.Redirect("<<<", fd, self.word(operands) if operands else None, None, span), ()
@@ -583,6 +583,20 @@ class _Builder:
 
     def redirect(self, node: Node) -> ast.Redirect:
         return self.redirect_and_words(node)[0]
+
+    def touching_digits(self, node: Node) -> str | None:
+        """Digits written right before a redirect are its descriptor (`0</dev/null`).
+
+        tree-sitter misses some (`0<` at the start of a command) and makes
+        them a word of the command instead.
+        """
+        start = self.chars(node)[0]
+        cursor = start
+        while cursor > 0 and self.text[cursor - 1].isdigit():
+            cursor -= 1
+        if cursor == start or cursor > 0 and self.text[cursor - 1] not in " \t\n;&|(":
+            return None
+        return self.text[cursor:start]
 
     # -- words -----------------------------------------------------------------
 
@@ -853,18 +867,12 @@ def _simple_with_redirects(
     command: ast.SimpleCommand, redirects: tuple[ast.Redirect, ...], words_after: tuple[ast.Word, ...], span: Span
 ) -> ast.SimpleCommand:
     """In `0</dev/null rm -rf /` tree-sitter also reads the redirect's descriptor
-    `0` as the command name: a lone number touching the first redirect is its fd."""
+    `0` as a word of the command: the word that is the redirect's fd goes."""
     words = command.words
     first = redirects[0] if redirects else None
-    if (
-        first is not None
-        and len(words) == 1
-        and words[0].source.isdigit()
-        and first.fd is None
-        and words[0].span.end == first.span.start
-    ):
-        redirects = (first._replace(fd=words[0].source, span=Span(words[0].span.start, first.span.end)), *redirects[1:])
-        words = ()
+    if first is not None and words and first.fd is not None and words[-1].source == first.fd:
+        redirects = (first._replace(span=Span(words[-1].span.start, first.span.end)), *redirects[1:])
+        words = words[:-1]
     return ast.SimpleCommand(command.assignments, words + words_after, command.redirects + redirects, span)
 
 
