@@ -46,8 +46,8 @@ class HeredocBody:
 class Prepared:
     """The text for the parsers and how to map it back.
 
-    `offsets[i]` is the original offset of `text[i]` (one extra entry for the
-    end); `heredocs` is keyed by the offset of the masked operator in `text`;
+    `offsets[i]` is the offset in `source` (the pre-pass input) of `text[i]`
+    (one extra entry for the end); `heredocs` is keyed by the offset of the masked operator in `text`;
     `read_write` holds the offsets in `text` of `<>` operators shown as `> `.
     A heredoc body that runs to the end of input is accepted, as bash does
     (with a warning).
@@ -55,6 +55,7 @@ class Prepared:
 
     text: str
     offsets: tuple[int, ...]
+    source: str
     heredocs: dict[int, HeredocBody]
     read_write: frozenset[int]
 
@@ -72,6 +73,7 @@ def prepare(source: str) -> Prepared:
     return Prepared(
         text="".join(scanner.out),
         offsets=tuple(scanner.offsets),
+        source=source,
         heredocs=scanner.heredocs,
         read_write=frozenset(scanner.read_write),
     )

@@ -631,7 +631,8 @@ class _Builder:
         if len(parts) > 1:
             parts = _merge_literals(parts)
         end = self.chars(nodes[-1])[1]
-        return ast.Word(tuple(parts), self.origin.span(start, end), self.text[start:end])
+        source = self.source_slice(start, end)[0] if self.prepared is not None else self.text[start:end]
+        return ast.Word(tuple(parts), self.origin.span(start, end), source)
 
     def word_parts(self, node: Node, parts: list[ast.WordPart]) -> None:
         kind = node.type
@@ -650,7 +651,8 @@ class _Builder:
         elif kind == "command_substitution" and self.misread_backquotes(node):
             # tree-sitter reads `` `a` `b` `` as one substitution: re-read the text.
             start, end = self.chars(node)
-            parts.extend(word_parts_from_text(self.text[start:end], self.origin.shifted(start), self.session))
+            text, origin = self.source_slice(start, end)
+            parts.extend(word_parts_from_text(text, origin, self.session))
         elif kind in _EXPANSION_NODES:
             parts.append(self.expansion(node, quoted=False))
         elif kind == "variable_assignment":
@@ -684,8 +686,8 @@ class _Builder:
         stop = end - 1 if end - 1 >= cursor and text[end - 1] == '"' else end
         if "`" in text[cursor:stop]:
             # Backquotes inside a string are misread as often as outside one.
-            content_origin = self.origin.shifted(cursor)
-            parts.extend(double_quoted_parts(text[cursor:stop], content_origin, self.session, heredoc=False))
+            content, content_origin = self.source_slice(cursor, stop)
+            parts.extend(double_quoted_parts(content, content_origin, self.session, heredoc=False))
             return
         for child in node.children:
             if child.type not in _EXPANSION_NODES:
@@ -699,6 +701,20 @@ class _Builder:
             cursor = child_end
         if stop > cursor:
             parts.extend(self.quoted_literals(cursor, stop))
+
+    def source_slice(self, start: int, end: int) -> tuple[str, Origin]:
+        """The text to re-read for [start, end) of this text, and its origin.
+
+        The pre-pass blanked heredoc bodies here; a region that holds one is
+        re-read from the pre-pass input, where the body is still intact.
+        """
+        prepared = self.prepared
+        if prepared is not None:
+            low, high = start + self.base, end + self.base
+            if high > low and any(low <= offset < high for offset in prepared.heredocs):
+                first, last = prepared.offsets[low], prepared.offsets[high - 1] + 1
+                return prepared.source[first:last], self.source_origin.shifted(first)
+        return self.text[start:end], self.origin.shifted(start)
 
     def misread_backquotes(self, node: Node) -> bool:
         """A backquoted node whose real closing backquote comes before its end."""
@@ -786,7 +802,8 @@ class _Builder:
             start, end = self.chars(node)
             text = self.text[start:end]
             if node.type == "word" and "`" in text:
-                parts = word_parts_from_text(text, self.origin.shifted(start), self.session)
+                source, origin = self.source_slice(start, end)
+                parts = word_parts_from_text(source, origin, self.session)
                 words.append(ast.Word(parts, self.origin.span(start, end), text))
             else:
                 words.append(self.word([node]))
@@ -798,8 +815,9 @@ class _Builder:
             start += 1
         if self.text.startswith("`", start):
             inner_end = end - 1 if end - 1 > start and self.text[end - 1] == "`" else end
-            inner, offsets = unescape_backquoted(self.text, start + 1, inner_end)
-            body = self.session.parse_fragment(inner, self.origin.compose(offsets).approximate())
+            source, origin = self.source_slice(start + 1, inner_end)
+            inner, offsets = unescape_backquoted(source, 0, len(source))
+            body = self.session.parse_fragment(inner, origin.compose(offsets).approximate())
             return ast.CommandSubstitution(body, True, quoted, self.origin.span(start, end))
         return ast.CommandSubstitution(self.script_between(node), False, quoted, self.origin.span(start, end))
 
