@@ -85,10 +85,12 @@ RISKY_SUBSTITUTIONS = (
     "$(node -e 'console.log(1)')",
     "$(perl -e 'print 1')",
 )
-# `@` marks the substitution's place.
+# `@` marks the substitution's place. Arithmetic places (`a[@]=1`, `(( @ ))`,
+# `$(( @ ))`) are not here: bash evaluates their values as expressions, which
+# can run commands, so the engine judges them as code (EX010).
 VALUE_TEMPLATES = (
-    "echo @", "printf '%s\\n' @", "x=@", "export V=@", "declare v=@", "arr=(@)", "a[@]=1", "[[ -n @ ]]",
-    "[ -n @ ]", "test -n @", "(( @ > 0 ))", "echo $(( @ + 1 ))", "for i in @; do :; done",
+    "echo @", "printf '%s\\n' @", "x=@", "export V=@", "declare v=@", "arr=(@)", "[[ -n @ ]]",
+    "[ -n @ ]", "test -n @", "for i in @; do :; done",
     "case @ in *) :;; esac", "cat <<< @", "echo x > @", "ls @", "grep -r @ .", "echo ${x:-@}", ": @",
     "cd @", "mkdir -p @", 'echo "prefix @ suffix"', "f() { local v=@; }; f", "diff <(echo @) b.txt",
     "cat <<EOF\n@\nEOF", "echo a=@ b=@", "env V=@ make", "sudo V=@ make", "timeout @ make", "nice -n @ make",

@@ -319,6 +319,8 @@ class _Collector:
                 self.script(part.body, _NO_INPUT)  # type: ignore[union-attr]
             elif kind is ast.ParamExpansion:
                 self.words(part.argument)  # type: ignore[union-attr]
+                if part.subscript is not None:  # type: ignore[union-attr]
+                    self.words((part.subscript,))  # type: ignore[union-attr]
             elif kind is ast.ArithmeticExpansion:
                 self.parts(part.parts)  # type: ignore[union-attr]
 

@@ -155,6 +155,7 @@ class ContextKind(str, Enum):
     SCRIPT_SUBSTITUTION = "script-substitution"
     PROMPT_EXPANSION = "prompt-expansion"
     DOWNLOADED_FILE = "downloaded-file"
+    ARITHMETIC = "arithmetic"
 
 
 class DynamicPart(NamedTuple):

@@ -41,6 +41,7 @@ _SHELL_VARIABLES = frozenset({"SHELL", "BASH"})
 _STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
 _FIND_EXEC_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
+_ARITHMETIC_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
 _OUTPUT_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
 _PRODUCES_UNTRUSTED_DATA = frozenset({Risk.FETCH, Risk.DECODE})
 
@@ -216,7 +217,7 @@ class Analyzer:
                     self.parts(word.parts, frame, risks, Position.VALUE)
             self.script(node.body, frame, risks)  # type: ignore[union-attr]
         elif kind is ast.ArithmeticFor:
-            self.parts(node.header, frame, risks, Position.VALUE)  # type: ignore[union-attr]
+            self.arithmetic(node.header, frame, risks, Position.VALUE, "for ((...))", node.span)  # type: ignore[union-attr]
             self.script(node.body, frame, risks)  # type: ignore[union-attr]
         elif kind is ast.CaseClause:
             self.parts(node.subject.parts, frame, risks, Position.VALUE)  # type: ignore[union-attr]
@@ -227,10 +228,9 @@ class Analyzer:
         elif kind is ast.FunctionDefinition:
             self.function(node, frame, risks)  # type: ignore[arg-type]
         elif kind is ast.ArithmeticCommand:
-            self.parts(node.parts, frame, risks, Position.VALUE)  # type: ignore[union-attr]
+            self.arithmetic(node.parts, frame, risks, Position.VALUE, "((...))", node.span)  # type: ignore[union-attr]
         elif kind is ast.TestClause:
-            for word in node.words:  # type: ignore[union-attr]
-                self.parts(word.parts, frame, risks, Position.VALUE)
+            self.test_clause(node, frame, risks)  # type: ignore[arg-type]
         elif kind is ast.Redirected:
             stdin = self.redirects(node.redirects, frame, risks, None)  # type: ignore[union-attr]
             self.command(node.command, frame.with_stdin(stdin, frame.in_pipeline), risks)  # type: ignore[union-attr]
@@ -307,7 +307,7 @@ class Analyzer:
             elif kind is ast.ParamExpansion:
                 self.parameter(part, frame, risks, position)  # type: ignore[arg-type]
             elif kind is ast.ArithmeticExpansion:
-                self.parts(part.parts, frame, risks, position)  # type: ignore[union-attr]
+                self.arithmetic(part.parts, frame, risks, position, "$((...))", part.span)  # type: ignore[union-attr]
 
     def substitution(
         self,
@@ -325,12 +325,40 @@ class Analyzer:
     def parameter(self, part: ast.ParamExpansion, frame: Frame, risks: set[Risk], position: Position) -> None:
         for word in part.argument:
             self.parts(word.parts, frame, risks, position)
+        if part.subscript is not None:
+            self.arithmetic(part.subscript.parts, frame, risks, position, "${...[...]}", part.span)
         if part.name and frame.env.is_tainted(part.name):
             risks.add(Risk.TAINT)
         if part.operator.endswith("@P"):
             self.sink.context(
                 ExecContextSubject(ContextKind.PROMPT_EXPANSION, "${...@P}", "prompt", part.span, frame.location)
             )
+
+    def arithmetic(
+        self,
+        parts: tuple[ast.WordPart, ...],
+        frame: Frame,
+        risks: set[Risk],
+        position: Position,
+        label: str,
+        span: Span,
+    ) -> None:
+        """An arithmetic context: bash evaluates the *values* of its operands as
+        arithmetic, and `a[$(cmd)]` inside such a value runs cmd. A download or
+        a tainted variable here is code."""
+        self.parts(parts, frame, risks, position)
+        env = frame.env
+        dynamic = tuple(self.dynamic_part(part, frame) for part in parts if _is_unresolved(part, env))
+        if any(part.risks for part in dynamic):
+            self.sink.context(ExecContextSubject(ContextKind.ARITHMETIC, label, "arithmetic", span, frame.location, dynamic))
+
+    def test_clause(self, node: ast.TestClause, frame: Frame, risks: set[Risk]) -> None:
+        """`[[ a -eq b ]]` compares arithmetically: its operands are arithmetic contexts."""
+        parts = tuple(part for word in node.words for part in word.parts)
+        if any(word.source in _ARITHMETIC_TESTS for word in node.words):
+            self.arithmetic(parts, frame, risks, Position.VALUE, "[[ ... ]]", node.span)
+        else:
+            self.parts(parts, frame, risks, Position.VALUE)
 
     def part_risks(self, parts: tuple[ast.WordPart, ...], frame: Frame, position: Position) -> frozenset[Risk]:
         found: set[Risk] = set()
@@ -540,7 +568,9 @@ class Analyzer:
             for item in assignment.items or ():
                 self.parts(item.parts, frame, risks, Position.VALUE)
             if assignment.subscript is not None:
-                self.parts(assignment.subscript.parts, frame, risks, Position.VALUE)
+                self.arithmetic(
+                    assignment.subscript.parts, frame, risks, Position.VALUE, f"{assignment.name}[...]=", assignment.span
+                )
             subject = AssignmentSubject(assignment.name, value, has_command, form, assignment.span, frame.location)
             self.sink.assignment(subject)
         builtin = argv[0].value if argv else None
@@ -627,6 +657,11 @@ class Analyzer:
             return
         if name == "alias":
             self.aliases(args, frame, risks)
+            return
+        if name == "let":
+            for arg in args:
+                if arg.word is not None:
+                    self.arithmetic(arg.word.parts, frame, risks, Position.VALUE, "let", arg.span)
             return
         spec = self.tables.interpreter(name)
         if spec is None:

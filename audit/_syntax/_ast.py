@@ -40,6 +40,8 @@ class ParamExpansion(NamedTuple):
     argument: tuple["Word", ...]
     quoted: bool
     span: Span
+    subscript: "Word | None" = None
+    """`${arr[INDEX]}`: evaluated as arithmetic for an indexed array."""
 
 
 class CommandSubstitution(NamedTuple):

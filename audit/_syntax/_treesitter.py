@@ -770,6 +770,7 @@ class _Builder:
         name = ""
         operator: list[str] = []
         argument_nodes: list[Node] = []
+        subscript: ast.Word | None = None
         seen_name = False
         for index, child in enumerate(node.children):
             kind = child.type
@@ -777,10 +778,11 @@ class _Builder:
             if kind in ("${", "}"):
                 continue
             if not seen_name and kind == "subscript":
-                # `${arr[$(cmd)]}`: the array's name; the index is expanded like an argument.
+                # `${arr[$(cmd)]}`: the array's name, and its index expression.
                 name_node = child.child_by_field_name("name")
                 name = self.source(name_node) if name_node is not None else self.source(child)
-                argument_nodes.extend(c for c in child.children_by_field_name("index"))
+                index_nodes = child.children_by_field_name("index")
+                subscript = self.parameter_argument(index_nodes)[0] if index_nodes else None
                 seen_name = True
             elif not seen_name and kind in ("variable_name", "special_variable_name"):
                 name = self.source(child)
@@ -789,7 +791,9 @@ class _Builder:
                 operator.append(self.source(child))
             else:
                 argument_nodes.append(child)
-        return ast.ParamExpansion(name, "".join(operator), self.parameter_argument(argument_nodes), quoted, self.span(node))
+        return ast.ParamExpansion(
+            name, "".join(operator), self.parameter_argument(argument_nodes), quoted, self.span(node), subscript
+        )
 
     def parameter_argument(self, nodes: list[Node]) -> tuple[ast.Word, ...]:
         """The words after a `${x:-...}` operator.

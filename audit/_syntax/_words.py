@@ -204,14 +204,14 @@ def _braced_parameter(
     match = _PARAMETER_NAME.match(text, cursor, inner_end)
     name = match.group() if match else ""
     cursor = match.end() if match else cursor
-    subscript: tuple[ast.Word, ...] = ()
+    subscript: ast.Word | None = None
     if cursor < inner_end and text[cursor] == "[":
         close = text.find("]", cursor, inner_end)
         close = inner_end if close < 0 else close
         index_origin = origin.shifted(cursor + 1)
         index_text = text[cursor + 1 : close]
         index_parts = double_quoted_parts(index_text, index_origin, session, heredoc=True)
-        subscript = (ast.Word(index_parts, index_origin.span(0, len(index_text)), index_text),)
+        subscript = ast.Word(index_parts, index_origin.span(0, len(index_text)), index_text)
         cursor = min(close + 1, inner_end)
     operator_match = _PARAMETER_OPERATOR.match(text, cursor, inner_end)
     operator = prefix + (operator_match.group() if operator_match else "")
@@ -222,7 +222,7 @@ def _braced_parameter(
         argument_origin = origin.shifted(argument_start)
         argument_parts = double_quoted_parts(argument_text, argument_origin, session, heredoc=False)
         argument = (ast.Word(argument_parts, argument_origin.span(0, len(argument_text)), argument_text),)
-    return ast.ParamExpansion(name, operator, subscript + argument, True, origin.span(start, end))
+    return ast.ParamExpansion(name, operator, argument, True, origin.span(start, end), subscript)
 
 
 def heredoc_node(body: HeredocBody, source_origin: Origin, session: "ParseSession") -> ast.Heredoc:
@@ -288,7 +288,7 @@ def word_parts_from_text(text: str, origin: Origin, session: "ParseSession") -> 
 
 def _unquoted(part: ast.WordPart) -> ast.WordPart:
     if type(part) is ast.ParamExpansion:
-        return ast.ParamExpansion(part.name, part.operator, part.argument, False, part.span)  # type: ignore[union-attr]
+        return part._replace(quoted=False)  # type: ignore[union-attr]
     if type(part) is ast.CommandSubstitution:
         return ast.CommandSubstitution(part.body, part.backquoted, False, part.span)  # type: ignore[union-attr]
     return part

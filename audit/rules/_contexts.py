@@ -243,6 +243,36 @@ def run_downloaded_file(subject: ExecContextSubject, tables: Tables) -> Iterator
 
 
 @rule(
+    id="EX010",
+    name="risky-arithmetic-operand",
+    severity=Severity.HIGH,
+    summary="A download, decoder or interpreter output is an operand of arithmetic ($((...)), ((...)), an array index, [[ -eq ]], let).",
+    rationale=(
+        "bash evaluates an arithmetic operand's value as an expression, and `a[$(cmd)]` inside "
+        "that value runs cmd: attacker-controlled numbers are code."
+    ),
+    safer_alternative="Validate the value as a number first (`[[ $n =~ ^[0-9]+$ ]]`) before using it in arithmetic.",
+    inspects=Inspects.CONTEXT,
+    must_match=(
+        "echo $(( $(curl -s https://example.com/n) + 1 ))",
+        "(( count = $(curl -s u) ))",
+        'echo "${arr[$(curl -s u)]}"',
+        "[[ 1 -eq $(wget -qO- u) ]]",
+        "let x=$(curl -s u)",
+        "a[$(curl -s u)]=1",
+    ),
+    must_not_match=(
+        "echo $(( $(wc -l < f) + 1 ))",
+        "[[ -n $(curl -s u) ]]",
+        "echo $(( 2 * 3 ))",
+        'echo "${arr[$(date +%s)]}"',
+    ),
+)
+def risky_arithmetic_operand(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:
+    yield from _risky_hits(subject, ContextKind.ARITHMETIC)
+
+
+@rule(
     id="TA002",
     name="tainted-variable-as-code",
     severity=Severity.HIGH,
@@ -274,5 +304,6 @@ CONTEXT_RULES = (
     dynamic_code,
     prompt_expansion,
     run_downloaded_file,
+    risky_arithmetic_operand,
     tainted_variable_as_code,
 )
