@@ -100,7 +100,20 @@ def parse_tree_sitter(
     root = _run_parser(data, session.budget).root_node
     builder = _Builder(text, data, origin, session, prepared, source_origin)
     script = builder.script(root)
-    return script, root.has_error
+    return script, root.has_error and _has_unrepaired_error(root, builder.repaired_errors)
+
+
+def _has_unrepaired_error(root: Node, repaired_errors: set[int]) -> bool:
+    """Whether the tree has an error the builder did not read correctly itself."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.id in repaired_errors:
+            continue
+        if node.type == "ERROR" or node.is_missing:
+            return True
+        stack.extend(child for child in node.children if child.has_error or child.is_missing)
+    return False
 
 
 def _run_parser(data: bytes, budget: Budget) -> Tree:
@@ -143,6 +156,8 @@ class _Builder:
         self.origin = origin
         self.session = session
         self.prepared = prepared
+        # ERROR nodes whose text the builder read as bash does (their ids).
+        self.repaired_errors: set[int] = set()
         if len(data) == len(text):
             self.char_at: Callable[[int], int] = int
         else:
@@ -321,16 +336,37 @@ class _Builder:
 
     def redirected(self, node: Node) -> ast.Command | None:
         body_node = node.child_by_field_name("body")
-        pairs = [self.redirect_and_words(c) for c in node.children if c.type in _REDIRECT_NODES]
-        redirects = tuple(redirect for redirect, _ in pairs)
-        words_after = tuple(word for _, words in pairs for word in words)
-        for child in node.children:
+        redirects: list[ast.Redirect] = []
+        words_after: list[ast.Word] = []
+        children = node.children
+        for index, child in enumerate(children):
             if child.type == "ERROR":
-                self.trouble(child, "unreadable text after a redirect")
+                following = children[index + 1] if index + 1 < len(children) else None
+                if following is None or not _is_split_here_string(child, following):
+                    self.trouble(child, "unreadable text after a redirect")
+            elif child.type in _REDIRECT_NODES:
+                previous = children[index - 1] if index else None
+                if previous is not None and _is_split_here_string(previous, child):
+                    redirect, words = self.split_here_string(previous, child)
+                else:
+                    redirect, words = self.redirect_and_words(child)
+                redirects.append(redirect)
+                words_after.extend(words)
         body = self.command(body_node) if body_node is not None else None
         if body is None:
-            return ast.SimpleCommand((), words_after, redirects, self.span(node))
-        return _attach_redirects(body, redirects, self.span(node), words_after)
+            return ast.SimpleCommand((), tuple(words_after), tuple(redirects), self.span(node))
+        return _attach_redirects(body, tuple(redirects), self.span(node), tuple(words_after))
+
+    def split_here_string(self, error: Node, redirect: Node) -> tuple[ast.Redirect, tuple[ast.Word, ...]]:
+        """`cmd >f <<< word`: the here-string tree-sitter split into ERROR `<<` and `< word`."""
+        self.repaired_errors.add(error.id)
+        destinations = self.words(redirect.children_by_field_name("destination"))
+        start = self.span(error).start
+        end = destinations[0].span.end if destinations else self.span(redirect).end
+        here_string = ast.Redirect(
+            "<<<", self.touching_digits(error), destinations[0] if destinations else None, None, Span(start, end)
+        )
+        return here_string, destinations[1:]
 
     def pipeline(self, node: Node) -> ast.Command:
         commands: list[ast.Command] = []
@@ -856,6 +892,19 @@ class _Builder:
             elif child.type not in ("[[", "]]", "[", "]"):
                 stack.extend(reversed(child.children))
         return found
+
+
+def _is_split_here_string(error: Node, redirect: Node) -> bool:
+    """tree-sitter reads `<<<` after another redirect as ERROR `<<` then a `<` redirect."""
+    return (
+        error.type == "ERROR"
+        and error.child_count == 1
+        and error.children[0].type == "<<"
+        and redirect.type == "file_redirect"
+        and redirect.start_byte == error.end_byte
+        and redirect.child_by_field_name("descriptor") is None
+        and redirect.children[0].type == "<"
+    )
 
 
 def _attach_redirects(
