@@ -16,7 +16,7 @@ from enum import Enum
 from typing import NamedTuple
 
 from .._syntax import ast
-from ._normalize import DEFAULT_IFS, HOME, MAX_CANDIDATES, normalize_word
+from ._normalize import DEFAULT_IFS, HOME, MAX_CANDIDATES, normalize_word, normalize_words
 from ._static_output import static_output
 from ._subjects import Arg, Risk
 
@@ -29,6 +29,7 @@ _MAPFILE_VALUE_OPTIONS = frozenset("dnOsuCc")
 class BindingKind(Enum):
     VALUE = "value"
     ITEMS = "items"
+    ARRAY = "array"
     READ = "read"
     UNKNOWN = "unknown"
 
@@ -37,8 +38,11 @@ class BindingKind(Enum):
 class Binding:
     """One way a name gets a value.
 
-    VALUE and ITEMS hold words; READ holds what feeds the read: the commands
-    earlier in its pipeline and its own redirects.
+    VALUE holds the value word, ITEMS a `for` loop's words (the name takes
+    each in turn), ARRAY the elements of `name=(...)` or `set -- ...`; READ
+    holds what feeds the read: the commands earlier in its pipeline and its
+    own redirects. UNKNOWN may hold the words of a value it cannot follow
+    (`a+=(...)`, `a[i]=...`), which still carry taint.
     """
 
     kind: BindingKind
@@ -78,6 +82,7 @@ class Env:
         self._positional = positional
         self._bindings: dict[str, list[Binding]] | None = None
         self._candidates: dict[str, tuple[str, ...] | None] = {}
+        self._elements: dict[str, tuple[str, ...] | None] = {}
         self._taint: dict[str, bool] = {}
         self._in_progress: set[str] = set()
 
@@ -91,8 +96,8 @@ class Env:
         return self._bindings
 
     def candidates(self, name: str) -> tuple[str, ...] | None:
-        if self._positional is not None and (name.isdigit() or name in _ALL_POSITIONAL):
-            return _positional_value(self._positional, name)
+        if name.isdigit() or name in _ALL_POSITIONAL:
+            return self._positional_candidates(name)
         if name in self._candidates:
             return self._candidates[name]
         bindings = self.bindings.get(name)
@@ -110,9 +115,65 @@ class Env:
         self._candidates[name] = result
         return result
 
+    def _positional_candidates(self, name: str) -> tuple[str, ...] | None:
+        """$0, $1..., "$@", "$*" and $#: from `sh -c CODE a0 a1...` or `set -- ...`."""
+        if name == "0":
+            if self._positional is not None:
+                value = self._positional[0].value if self._positional else None
+                return None if value is None else (value,)
+            return self._parent.candidates(name) if self._parent is not None else None
+        elements = self.elements("@")
+        if elements is None:
+            return None
+        if name == "#":
+            return (str(len(elements)),)
+        if name in ("@", "*"):
+            return (" ".join(elements),)
+        index = int(name) - 1
+        return (elements[index] if index < len(elements) else "",)
+
+    def elements(self, name: str) -> tuple[str, ...] | None:
+        """The elements of array `name` ("@" or "*": the positional parameters), when all are literal.
+
+        A scalar with one literal value is an array of one element, as in bash.
+        """
+        if name == "*":
+            name = "@"
+        if name == "@" and self._positional is not None:
+            values = tuple(arg.value for arg in self._positional[1:])
+            return None if None in values else values  # type: ignore[return-value]
+        bindings = self.bindings.get(name)
+        if bindings is None:
+            return self._parent.elements(name) if self._parent is not None else None
+        if name in self._elements:
+            return self._elements[name]
+        if all(binding.kind is BindingKind.VALUE for binding in bindings) and name != "@":
+            scalar = self.candidates(name)
+            result = scalar if scalar is not None and len(scalar) == 1 else None
+        elif len(bindings) == 1 and bindings[0].kind is BindingKind.ARRAY and name not in self._in_progress:
+            self._in_progress.add(name)
+            try:
+                fields = normalize_words(bindings[0].words, self)
+            finally:
+                self._in_progress.discard(name)
+            values = tuple(field.value for field in fields)
+            literal = None not in values and not any(field.pattern for field in fields)
+            result = values if literal else None  # type: ignore[assignment]
+        else:
+            result = None
+        self._elements[name] = result
+        return result
+
     def _resolve(self, bindings: list[Binding]) -> tuple[str, ...] | None:
         values: list[str] = []
         for binding in bindings:
+            if binding.kind is BindingKind.ARRAY:
+                # `$a` of an array is its first element.
+                fields = normalize_words(binding.words, self)
+                if any(field.is_dynamic for field in fields):
+                    return None
+                values.extend(fields[0].values if fields else ("",))
+                continue
             if binding.kind not in (BindingKind.VALUE, BindingKind.ITEMS):
                 return None
             for word in binding.words:
@@ -178,22 +239,6 @@ class Env:
         for redirect in binding.redirects:
             risks |= oracle.redirect_risks(redirect, self)
         return frozenset(risks)
-
-
-def _positional_value(positional: tuple[Arg, ...], name: str) -> tuple[str, ...] | None:
-    """$0, $1..., "$@", "$*" and $# of a code string run with arguments."""
-    if name == "#":
-        return (str(max(len(positional) - 1, 0)),)
-    if name in ("@", "*"):
-        operands = positional[1:]
-        if any(arg.value is None for arg in operands):
-            return None
-        return (" ".join(arg.value for arg in operands),)  # type: ignore[misc]
-    index = int(name)
-    if index >= len(positional):
-        return ("",)
-    value = positional[index].value
-    return None if value is None else (value,)
 
 
 def split_assignment_word(word: ast.Word) -> tuple[str, ast.Word] | None:
@@ -276,10 +321,15 @@ class _Collector:
     def simple(self, command: ast.SimpleCommand, stdin: _Input) -> None:
         for assignment in command.assignments:
             if assignment.items is not None:
-                self.add(assignment.name, Binding(BindingKind.UNKNOWN))
+                written = assignment.items
+            else:
+                written = (assignment.value,) if assignment.value is not None else ()
+            if assignment.subscript is not None or assignment.append:
+                self.add(assignment.name, Binding(BindingKind.UNKNOWN, written))
+                self.words(written)
+            elif assignment.items is not None:
+                self.add(assignment.name, Binding(BindingKind.ARRAY, assignment.items))
                 self.words(assignment.items)
-            elif assignment.subscript is not None or assignment.append:
-                self.add(assignment.name, Binding(BindingKind.UNKNOWN))
             elif assignment.value is not None:
                 self.add(assignment.name, Binding(BindingKind.VALUE, (assignment.value,)))
                 self.words((assignment.value,))
@@ -299,6 +349,8 @@ class _Collector:
                 split = split_assignment_word(word)
                 if split is not None:
                     self.add(split[0], Binding(BindingKind.VALUE, (split[1],)))
+        elif name == "set" and len(command.words) > 1 and command.words[1].source == "--":
+            self.add("@", Binding(BindingKind.ARRAY, command.words[2:]))
         elif name in ("read", "mapfile", "readarray"):
             binding = Binding(BindingKind.READ, (), stdin.feeders, stdin.redirects + command.redirects)
             for target in _read_targets(name, command.words[1:]):

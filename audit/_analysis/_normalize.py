@@ -32,6 +32,9 @@ class Bindings(Protocol):
     def candidates(self, name: str) -> tuple[str, ...] | None:
         """Possible literal values of `name`, or None when unknown."""
 
+    def elements(self, name: str) -> tuple[str, ...] | None:
+        """The literal elements of array `name` ("@": the positional parameters), or None."""
+
     def substitution_output(self, body: ast.Script) -> str | None:
         """The output of a substitution known without running it (`$(echo rm)`)."""
 
@@ -83,8 +86,14 @@ def _normalize_general(word: ast.Word, bindings: Bindings) -> list[Arg]:
                 text = _escape_glob(text)
             current = [prefix + text for prefix in current]
             continue
+        if kind is ast.ParamExpansion and _list_selector(part) is not None:  # type: ignore[arg-type]
+            pieces = _list_fields(part, bindings)  # type: ignore[arg-type]
+            if pieces is None:
+                return [_dynamic(word)]
+            current = _add_fields(current, pieces, fields)
+            continue
         if kind is ast.ParamExpansion:
-            values = _parameter_values(part, bindings)  # type: ignore[arg-type]
+            values = parameter_values(part, bindings)  # type: ignore[arg-type]
         elif kind is ast.CommandSubstitution:
             output = bindings.substitution_output(part.body)  # type: ignore[union-attr]
             values = None if output is None else (output,)
@@ -93,20 +102,10 @@ def _normalize_general(word: ast.Word, bindings: Bindings) -> list[Arg]:
         if values is None:
             return [_dynamic(word)]
         separators = bindings.field_separators()
-        # "$@" is one field per argument even when quoted; splitting the
-        # joined arguments is the approximation (an argument with a blank splits).
-        splits_anyway = kind is ast.ParamExpansion and part.name in ("@", "*")  # type: ignore[union-attr]
-        if (not part.quoted or splits_anyway) and any(_splits(value, separators) for value in values):  # type: ignore[union-attr]
+        if not part.quoted and any(_splits(value, separators) for value in values):  # type: ignore[union-attr]
             if len(values) != 1 or separators is None:
                 return [_dynamic(word)]
-            pieces = _split_fields(values[0], separators)
-            if not pieces:
-                continue
-            current = [prefix + pieces[0] for prefix in current]
-            if len(pieces) > 1:
-                fields.append(current)
-                fields.extend([piece] for piece in pieces[1:-1])
-                current = [pieces[-1]]
+            current = _add_fields(current, _split_fields(values[0], separators), fields)
             continue
         current = [prefix + value for prefix in current for value in values]
         if len(current) > MAX_CANDIDATES:
@@ -124,6 +123,47 @@ def _normalize_general(word: ast.Word, bindings: Bindings) -> list[Arg]:
             candidates = expanded
         args.append(Arg(tuple(dict.fromkeys(candidates)), word.source, word.span, pattern, word))
     return args
+
+
+def _add_fields(current: list[str], pieces: list[str], fields: list[list[str]]) -> list[str]:
+    """Append expansion `pieces` to the word being built: the first joins the
+    current field, each later one starts a new field. Returns the new current field."""
+    if not pieces:
+        return current
+    current = [prefix + pieces[0] for prefix in current]
+    if len(pieces) > 1:
+        fields.append(current)
+        fields.extend([piece] for piece in pieces[1:-1])
+        current = [pieces[-1]]
+    return current
+
+
+def _list_selector(part: ast.ParamExpansion) -> str | None:
+    """`@` or `*` for "$@", "$*", "${a[@]}", "${a[*]}"; None for any other parameter."""
+    if part.subscript is None:
+        return part.name if part.name in ("@", "*") else None
+    index = part.subscript.source
+    return index if index in ("@", "*") else None
+
+
+def _list_fields(part: ast.ParamExpansion, bindings: Bindings) -> list[str] | None:
+    """The fields a list expansion becomes: "$@" one per element, "$*" joined
+    by the first IFS character, unquoted either one split by IFS."""
+    if part.operator:
+        return None
+    elements = bindings.elements(part.name)
+    if elements is None:
+        return None
+    if part.quoted and _list_selector(part) == "@":
+        return list(elements)
+    separators = bindings.field_separators()
+    if separators is None:
+        return None
+    if part.quoted:
+        return [separators[:1].join(elements)]
+    if not separators:
+        return list(elements)
+    return [piece for element in elements for piece in _split_fields(element, separators)]
 
 
 def _dynamic(word: ast.Word) -> Arg:
@@ -174,11 +214,26 @@ def _escape_glob(text: str) -> str:
     return "".join(f"[{char}]" if char in _GLOB_CHARS else char for char in text)
 
 
-def _parameter_values(part: ast.ParamExpansion, bindings: Bindings) -> tuple[str, ...] | None:
+def parameter_values(part: ast.ParamExpansion, bindings: Bindings) -> tuple[str, ...] | None:
+    """The possible values of one parameter expansion as a single string, or None.
+
+    A list expansion ("$@", "${a[@]}") is its elements joined by blanks, which
+    is what code built from it (`eval "$@"`) sees.
+    """
     # `${x:-default}` is x itself when x is known; other operators compute.
     if part.operator and part.operator not in (":-", "-"):
         return None
-    return bindings.candidates(part.name)
+    if _list_selector(part) is not None:
+        elements = bindings.elements(part.name)
+        return None if elements is None else (" ".join(elements),)
+    if part.subscript is None:
+        return bindings.candidates(part.name)
+    index = part.subscript.source
+    elements = bindings.elements(part.name) if index.isdigit() else None
+    if elements is None:
+        return None
+    position = int(index)
+    return (elements[position] if position < len(elements) else "",)
 
 
 def expand_braces(value: str) -> list[str]:

@@ -19,7 +19,7 @@ from .._policy import InterpreterSpec, Policy
 from .._syntax import BudgetExceeded, Origin, ParseResult, ParseTrouble, ast
 from ._commands import Unwrapped, downloaded_files, find_scope, read_invocation, unwrap
 from ._env import DECLARATION_BUILTINS, Env, RiskOracle, split_assignment_word
-from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words
+from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words, parameter_values
 from ._subjects import (
     Arg,
     AssignmentSubject,
@@ -935,7 +935,7 @@ def _is_unresolved(part: ast.WordPart, env: Env) -> bool:
     if kind is ast.Literal:
         return False
     if kind is ast.ParamExpansion:
-        return env.candidates(part.name) is None or bool(part.operator)  # type: ignore[union-attr]
+        return parameter_values(part, env) is None or bool(part.operator)  # type: ignore[arg-type, union-attr]
     return True
 
 
@@ -1023,7 +1023,7 @@ def _append_part(chars: list[str], offsets: list[int], part: ast.WordPart, env: 
             _append_text(chars, offsets, text, span)
         return
     if type(part) is ast.ParamExpansion and env is not None and not part.operator:  # type: ignore[union-attr]
-        values = env.candidates(part.name)  # type: ignore[union-attr]
+        values = parameter_values(part, env)  # type: ignore[arg-type]
         if values is not None and len(values) == 1:
             _append_text(chars, offsets, values[0], part.span)
             return
