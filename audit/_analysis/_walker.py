@@ -136,6 +136,12 @@ class Analyzer:
         self.records: list[CommandRecord] = []
         self.functions: list[_FunctionScope] = []
         self.loops: list[_LoopScope] = []
+        # Functions defined so far, those whose call is being walked now, and
+        # the calls already walked (name and argument values): a repeated
+        # call adds nothing, and skipping it keeps call chains linear.
+        self.definitions: dict[str, ast.FunctionDefinition] = {}
+        self.calls_in_progress: set[str] = set()
+        self.walked_calls: set[tuple[str, tuple[tuple[str, ...], ...]]] = set()
         # The working directory after the `cd` commands seen so far (None: unknown).
         self.cwd: str | None = None
         # Files this command string downloaded or decoded, by clean path.
@@ -286,6 +292,7 @@ class Analyzer:
         return argv in ([":"], ["true"]) or _constant_test(argv)
 
     def function(self, node: ast.FunctionDefinition, frame: Frame, risks: set[Risk]) -> None:
+        self.definitions[node.name] = node
         scope = _FunctionScope(node.name, [])
         self.functions.append(scope)
         try:
@@ -451,8 +458,39 @@ class Analyzer:
         for name in dict.fromkeys(names):
             if name is not None:
                 self.contexts(name, argv[index + 1 :], span, frame, stdin, risks)
+                self.call_function(name, argv[index + 1 :], span, frame, risks)
         if len(names) == 1 and names[0] in _DIRECTORY_CHANGERS:
             self.change_directory(names[0], argv[index + 1 :])
+
+    def call_function(self, name: str, args: tuple[Arg, ...], span: Span, frame: Frame, risks: set[Risk]) -> None:
+        """Walk a function defined in this command again, with a call's arguments as $1, $2...
+
+        The definition was walked with unknown arguments; a call with known
+        ones (`wipe() { rm -rf "$1"; }; wipe /`) can do more. A call from
+        inside the same function's walk is not followed (recursion).
+        """
+        definition = self.definitions.get(name)
+        if definition is None or name in self.calls_in_progress or not any(arg.values for arg in args):
+            return
+        call = (name, tuple(arg.values for arg in args))
+        if call in self.walked_calls:
+            return
+        self.walked_calls.add(call)
+        positional = (Arg((name,), name, span),) + args
+        env = Env(None, frame.env, self.oracle, positional)
+        call_frame = Frame(
+            Location(frame.location.position, frame.location.path + (f"call {name}",)),
+            frame.depth,
+            env,
+            frame.stdin,
+            frame.in_pipeline,
+            frame.background,
+        )
+        self.calls_in_progress.add(name)
+        try:
+            self.command(definition.body, call_frame, risks)
+        finally:
+            self.calls_in_progress.discard(name)
 
     def note_downloads(self, name: str | None, args: tuple[Arg, ...], redirects: tuple[ast.Redirect, ...], env: Env) -> None:
         """Remember where a download or decoder writes (`> f`, `curl -o f`, `wget URL`)."""
