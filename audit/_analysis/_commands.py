@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from .._model import Span
 from .._policy import InterpreterSpec, Tables, WrapperSpec
+from .._syntax._words import ansi_c_decode
 from ._normalize import basename
 from ._subjects import Arg
 
@@ -26,6 +27,8 @@ class Unwrapped:
 
     `argv` may differ from the input when `env -S` split a string into words.
     `index` is the effective command's position (len(argv) when none runs).
+    `innermost_options` are the options the last wrapper was given, with
+    their values (`xargs -I {}` gives `("-I", "{}")`).
     """
 
     argv: tuple[Arg, ...]
@@ -34,6 +37,7 @@ class Unwrapped:
     assignments: tuple[Arg, ...]
     code: tuple[CodeArgument, ...]
     shell_from_option: str | None
+    innermost_options: tuple[tuple[str, str | None], ...] = ()
 
 
 def is_assignment_word(value: str) -> bool:
@@ -46,6 +50,7 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped:
     assignments: list[Arg] = []
     code: list[CodeArgument] = []
     shell_option: str | None = None
+    options: tuple[tuple[str, str | None], ...] = ()
     index = 0
     while index < len(argv):
         value = argv[index].value
@@ -57,9 +62,11 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped:
             # tree-sitter has no coproc grammar: `coproc NAME { cmd; }` arrives
             # as the words `coproc NAME { cmd`; the command starts after the brace.
             index = _after_coproc_name(argv, index + 1)
+            options = ()
             continue
         parsed = _WrapperOptions(spec, argv, index + 1)
         parsed.run()
+        options = tuple(parsed.options)
         argv = parsed.argv
         assignments.extend(parsed.assignments)
         code.extend(parsed.code)
@@ -78,7 +85,7 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped:
             code.append(CodeArgument(spec.name, argv[index:]))
             index = len(argv)
             break
-    return Unwrapped(argv, index, tuple(wrappers), tuple(assignments), tuple(code), shell_option)
+    return Unwrapped(argv, index, tuple(wrappers), tuple(assignments), tuple(code), shell_option, options)
 
 
 def _after_coproc_name(argv: tuple[Arg, ...], index: int) -> int:
@@ -102,6 +109,7 @@ class _WrapperOptions:
         self.command_mode = False
         self.shell_option: str | None = None
         self.positionals_left = spec.positionals
+        self.options: list[tuple[str, str | None]] = []
 
     def run(self) -> None:
         spec = self.spec
@@ -131,7 +139,8 @@ class _WrapperOptions:
             elif value.startswith("-") and len(value) > 1 and not value[1:].isdigit():
                 self._short_options(value)
             elif value.startswith("-") and value[1:].isdigit():
-                self.index += 1  # `nice -10`: a numeric option
+                self.options.append((value, None))
+                self.index += 1  # `nice -10`, `xargs -0`: a numeric option
             elif self.positionals_left > 0:
                 self._positional(value)
             elif spec.permute and not self.command_mode:
@@ -193,6 +202,7 @@ class _WrapperOptions:
         elif takes_value and allow_next and self.index + 1 < len(self.argv):
             value_arg = self.argv[self.index + 1]
             consumed = 2
+        self.options.append((option, value_arg.value if value_arg is not None else None))
         if not advance and not takes_value:
             return
         self.index += consumed
@@ -213,6 +223,56 @@ class _WrapperOptions:
             words = value_arg.value.split()
         split = tuple(Arg((word,), value_arg.source, value_arg.span, False, None) for word in words)
         self.argv = self.argv[: self.index] + split + self.argv[self.index :]
+
+
+def xargs_commands(
+    argv: tuple[Arg, ...], index: int, options: tuple[tuple[str, str | None], ...], data: str, data_span: Span
+) -> list[tuple[Arg, ...]]:
+    """The commands `xargs` runs when its input `data` is known.
+
+    The input's items are appended to the command; with `-I R` (or
+    `--replace`, `-i`) each input line makes one command with the line in
+    place of R. Empty when the items come from a file (`-a`) or cannot be
+    split (an unbalanced quote).
+    """
+    delimiter: str | None = None
+    replace: str | None = None
+    for option, value in options:
+        if option in ("-a", "--arg-file"):
+            return []
+        if option in ("-0", "--null"):
+            delimiter = "\0"
+        elif option in ("-d", "--delimiter") and value:
+            delimiter = ansi_c_decode(value)[:1]
+        elif option in ("-I", "--replace", "-i"):
+            replace = value or "{}"
+    items = _xargs_items(data, delimiter, by_line=replace is not None)
+    if not items:
+        return []
+    if replace is None:
+        return [argv + tuple(Arg((item,), item, data_span) for item in items)]
+    return [argv[:index] + tuple(_replaced(arg, replace, item) for arg in argv[index:]) for item in items]
+
+
+def _xargs_items(data: str, delimiter: str | None, *, by_line: bool) -> list[str]:
+    """Split xargs input as xargs does: by the delimiter, by line for -I, else by
+    blanks and newlines with quotes and backslashes honoured."""
+    if delimiter:
+        items = data.split(delimiter)
+        return items[:-1] if items and not items[-1] else items
+    if by_line:
+        return [line.lstrip(" \t") for line in data.split("\n") if line.strip()]
+    try:
+        return shlex.split(data)
+    except ValueError:
+        return []
+
+
+def _replaced(arg: Arg, replace: str, item: str) -> Arg:
+    if not any(replace in value for value in arg.values):
+        return arg
+    # The word no longer matches the text: code built from it reads the values.
+    return Arg(tuple(value.replace(replace, item) for value in arg.values), arg.source, arg.span, arg.pattern, None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -200,7 +200,12 @@ class Env:
         statements = body.statements
         if len(statements) != 1 or statements[0].background:
             return None
-        command = statements[0].command
+        output = self.command_output(statements[0].command)
+        # A command substitution drops the trailing newlines of the output.
+        return None if output is None else output.rstrip("\n")
+
+    def command_output(self, command: ast.Command) -> str | None:
+        """What `echo WORDS` / `printf FORMAT ARGS` with literal words prints; None for anything else."""
         if type(command) is not ast.SimpleCommand or command.redirects or command.assignments:  # type: ignore[union-attr]
             return None
         argv: list[str] = []
@@ -209,9 +214,7 @@ class Env:
             if any(field.value is None or field.pattern for field in fields):
                 return None
             argv.extend(field.value for field in fields)  # type: ignore[misc]
-        output = static_output(argv)
-        # A command substitution drops the trailing newlines of the output.
-        return None if output is None else output.rstrip("\n")
+        return static_output(argv)
 
     def is_tainted(self, name: str) -> bool:
         if name in self._taint:

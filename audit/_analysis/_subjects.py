@@ -76,6 +76,8 @@ class Stdin(NamedTuple):
     parts: tuple[ast.WordPart, ...] = ()
     feeders: tuple[str, ...] = ()
     """For a pipe: the names of the commands in the stages before."""
+    writer: ast.Command | None = None
+    """For a pipe: the stage right before, whose output this is."""
 
 
 class Location(NamedTuple):

@@ -17,7 +17,7 @@ from .._budget import Budget
 from .._model import CommandRecord, Position, Span
 from .._policy import InterpreterSpec, Policy
 from .._syntax import BudgetExceeded, Origin, ParseResult, ParseTrouble, ast
-from ._commands import Unwrapped, downloaded_files, find_scope, read_invocation, unwrap
+from ._commands import Unwrapped, downloaded_files, find_scope, read_invocation, unwrap, xargs_commands
 from ._env import DECLARATION_BUILTINS, Env, RiskOracle, split_assignment_word
 from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words, parameter_values
 from ._subjects import (
@@ -259,7 +259,8 @@ class Analyzer:
             else:
                 feeder = Span(commands[0].span.start, commands[index - 1].span.end)
                 operator = node.operators[index - 1] if index - 1 < len(node.operators) else "|"
-                stage_frame = frame.with_stdin(Stdin(StdinKind.PIPE, feeder, operator, feeders=tuple(feeders)), True)
+                stdin = Stdin(StdinKind.PIPE, feeder, operator, feeders=tuple(feeders), writer=commands[index - 1])
+                stage_frame = frame.with_stdin(stdin, True)
             if type(command) is ast.SimpleCommand:
                 # The names a stage runs feed later stages' stdin (`sh -i | nc`).
                 feeders.extend(name for name in self.simple(command, stage_frame, risks) if name)  # type: ignore[arg-type]
@@ -406,8 +407,16 @@ class Analyzer:
             self.sink.redirect(self.redirect_subject(redirect, env, redirect_name, location))
         if not argv:
             return names
-        self.records.append(CommandRecord(_display(argv), node.span, location.position, location.path))
-        self.run_command(argv, index, names, source, evidence, unwrapped, node.span, frame, stdin, risks, node.redirects)
+        argvs = [argv]
+        data = _known_input(stdin, env) if unwrapped is not None and unwrapped.wrappers[-1:] == ("xargs",) else None
+        if data is not None:
+            # `echo / | xargs rm -rf` runs `rm -rf /`.
+            argvs = xargs_commands(argv, index, unwrapped.innermost_options, data, stdin.span) or argvs  # type: ignore[union-attr]
+        for command_argv in argvs:
+            self.records.append(CommandRecord(_display(command_argv), node.span, location.position, location.path))
+            self.run_command(
+                command_argv, index, names, source, evidence, unwrapped, node.span, frame, stdin, risks, node.redirects
+            )
         return names
 
     def run_command(
@@ -966,6 +975,28 @@ def _stdin_of(redirect: ast.Redirect, risks: frozenset[Risk]) -> Stdin | None:
             return Stdin(StdinKind.PROCESS_SUBSTITUTION, redirect.span, "< <(...)", risks, parts)
         return Stdin(StdinKind.FILE, redirect.span, "<", risks)
     return None
+
+
+def _known_input(stdin: Stdin | None, env: Env) -> str | None:
+    """What a command reads on stdin when that is known without running
+    anything: echo/printf piped in, a here-string or heredoc of literal text."""
+    if stdin is None:
+        return None
+    if stdin.kind is StdinKind.PIPE:
+        return env.command_output(stdin.writer) if stdin.writer is not None else None
+    if stdin.kind not in (StdinKind.HERESTRING, StdinKind.HEREDOC):
+        return None
+    pieces: list[str] = []
+    for part in stdin.parts:
+        if type(part) is ast.Literal:
+            pieces.append(part.text)  # type: ignore[union-attr]
+            continue
+        values = parameter_values(part, env) if type(part) is ast.ParamExpansion else None  # type: ignore[arg-type]
+        if values is None or len(values) != 1:
+            return None
+        pieces.append(values[0])
+    text = "".join(pieces)
+    return text + "\n" if stdin.kind is StdinKind.HERESTRING else text
 
 
 def _is_unresolved(part: ast.WordPart, env: Env) -> bool:
