@@ -328,7 +328,11 @@ class Analyzer:
             label = "`...`" if part.backquoted else "$(...)"  # type: ignore[union-attr]
         else:
             label = f"{part.direction}(...)"  # type: ignore[union-attr]
-        self.in_subshell(lambda: self.script(part.body, frame.enter(position, label), risks))
+        inner = frame.enter(position, label)
+        if type(part) is ast.ProcessSubstitution and part.direction == ">":  # type: ignore[union-attr]
+            # What the enclosing command writes to the path is the body's standard input.
+            inner = inner.with_stdin(Stdin(StdinKind.PIPE, part.span, label), False)
+        self.in_subshell(lambda: self.script(part.body, inner, risks))
 
     def parameter(self, part: ast.ParamExpansion, frame: Frame, risks: set[Risk], position: Position) -> None:
         for word in part.argument:
