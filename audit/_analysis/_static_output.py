@@ -1,6 +1,7 @@
-"""The output of `echo` and `printf` with literal arguments, computed
-without running them: `$(echo rm)` and `$(printf '\\x72\\x6d')` are spellings
-of `rm` and are judged as such."""
+"""The output of `echo`, `printf`, `dirname` and `basename` with literal
+arguments, computed without running them: `$(echo rm)` and
+`$(printf '\\x72\\x6d')` are spellings of `rm`, `$(dirname /x)` is `/`, and
+they are judged as such."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ _MAX_OUTPUT = 4096
 
 
 def static_output(argv: list[str]) -> str | None:
-    """What `echo`/`printf` with these literal arguments prints, or None."""
+    """What `echo`/`printf`/`dirname`/`basename` with these literal arguments prints, or None."""
     if not argv:
         return None
     name, args = argv[0].rsplit("/", 1)[-1], argv[1:]
@@ -23,7 +24,31 @@ def static_output(argv: list[str]) -> str | None:
         return _echo(args)
     if name == "printf" and args and args[0] != "-v":
         return _printf(args[0], args[1:])
+    if name == "dirname" and args and not any(arg.startswith("-") for arg in args):
+        return "".join(_dirname(arg) + "\n" for arg in args)
+    if name == "basename" and 1 <= len(args) <= 2 and not any(arg.startswith("-") for arg in args):
+        return _basename(*args) + "\n"
     return None
+
+
+def _dirname(path: str) -> str:
+    """POSIX dirname: the path without its last segment (`/x` -> `/`, `x` -> `.`)."""
+    stripped = path.rstrip("/")
+    if not stripped:
+        return "/" if path else "."
+    if "/" not in stripped:
+        return "."
+    parent = stripped.rsplit("/", 1)[0].rstrip("/")
+    return parent or "/"
+
+
+def _basename(path: str, suffix: str = "") -> str:
+    """POSIX basename: the last segment, without `suffix` unless that is all of it."""
+    stripped = path.rstrip("/")
+    if not stripped:
+        return "/" if path else ""
+    name = stripped.rsplit("/", 1)[-1]
+    return name[: -len(suffix)] if suffix and name.endswith(suffix) and name != suffix else name
 
 
 def _echo(args: list[str]) -> str:

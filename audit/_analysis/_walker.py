@@ -568,7 +568,8 @@ class Analyzer:
             return names, NameSource.STATIC, None
         if len(parts) == 1 and type(parts[0]) is ast.ParamExpansion:
             parameter = parts[0]
-            if parameter.name in _SHELL_VARIABLES and not parameter.operator:  # type: ignore[union-attr]
+            # `$SHELL`, `${BASH:-sh}`: the user's shell, with or without a default.
+            if parameter.name in _SHELL_VARIABLES and parameter.operator in ("", ":-", "-"):  # type: ignore[union-attr]
                 return ["sh"], NameSource.STATIC, None
         if name_risks - {Risk.TAINT}:
             return [None], NameSource.RISKY_SUBSTITUTION, _first_substitution_span(parts, name_arg.span)

@@ -140,24 +140,61 @@ def block_device_redirect(subject: RedirectSubject, tables: Tables) -> Iterator[
 
 
 _FORMATTERS = frozenset({"mke2fs", "mkswap", "wipefs", "mkdosfs", "mkntfs", "mkexfatfs"})
+# Tools that rewrite a device's partition table, and the arguments with which
+# each only reads it.
+_PARTITIONERS: dict[str, frozenset[str]] = {
+    "fdisk": frozenset({"-l", "--list"}),
+    "sfdisk": frozenset({"-l", "--list", "-d", "--dump", "-J", "--json", "-s", "--show-size", "-V", "--verify"}),
+    "cfdisk": frozenset(),
+    "gdisk": frozenset({"-l"}),
+    "cgdisk": frozenset(),
+    "sgdisk": frozenset({"-p", "--print", "-v", "--verify", "-i", "--info", "-b", "--backup"}),
+    "parted": frozenset({"-l", "--list", "print"}),
+}
+_HELP = frozenset({"-h", "--help", "-V", "--version"})
 
 
 @rule(
     id="FS004",
     name="format-filesystem",
     severity=Severity.HIGH,
-    summary="Creates or wipes a filesystem (mkfs*, mke2fs, mkswap, wipefs).",
-    rationale="Formatting destroys everything on the target device.",
+    summary="Creates or wipes a filesystem or partition table (mkfs*, mke2fs, mkswap, wipefs, fdisk/parted on a device).",
+    rationale="Formatting or repartitioning destroys everything on the target device.",
     safer_alternative="Work on an image file in the workspace, never on host devices.",
     inspects=Inspects.COMMAND,
-    commands=("mkfs", "mkfs.*", *_FORMATTERS),
-    must_match=("mkfs.ext4 /dev/sda1", "mkfs -t xfs /dev/sdb", "sudo mke2fs /dev/sdc", "wipefs -a /dev/sda", "mkswap /dev/sda2"),
-    must_not_match=("ls mkfs-notes/", "cat docs/mkfs.md", "man mkfs", "echo mkfs.ext4 /dev/sda"),
+    commands=("mkfs", "mkfs.*", *_FORMATTERS, *_PARTITIONERS, "blkdiscard"),
+    must_match=(
+        "mkfs.ext4 /dev/sda1",
+        "mkfs -t xfs /dev/sdb",
+        "sudo mke2fs /dev/sdc",
+        "wipefs -a /dev/sda",
+        "mkswap /dev/sda2",
+        "sfdisk /dev/sda < layout",
+        "parted -s /dev/nvme0n1 mklabel gpt",
+        "blkdiscard /dev/sdb",
+    ),
+    must_not_match=(
+        "ls mkfs-notes/",
+        "cat docs/mkfs.md",
+        "man mkfs",
+        "echo mkfs.ext4 /dev/sda",
+        "fdisk -l /dev/sda",
+        "parted /dev/sda print",
+        "fdisk disk.img",
+    ),
 )
 def format_filesystem(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     name = subject.name
     if name is not None and (name == "mkfs" or name.startswith("mkfs.") or name in _FORMATTERS):
         yield Hit(subject.span, f"`{name}` formats or wipes a filesystem")
+    elif name == "blkdiscard" or name in _PARTITIONERS:
+        read_only = _PARTITIONERS.get(name, frozenset()) | _HELP
+        if any(arg.value in read_only for arg in subject.args):
+            return
+        action = "discards every block of" if name == "blkdiscard" else "rewrites the partition table of"
+        for arg in subject.args:
+            if _is_device(arg):
+                yield Hit(arg.span, f"`{name}` {action} `{arg.display()}`")
 
 
 _OWNERSHIP_VALUE_OPTIONS = frozenset({"--reference", "--from"})

@@ -153,13 +153,17 @@ _RUN_TIME = "\x00"
 def _shape_names(arg: Arg, entries: tuple[str, ...]) -> str | None:
     """A run-time path (`/proc/$$/environ`) names an entry when each run-time
     segment stands where the entry has a wildcard segment; other entries are
-    not assumed (`/etc/$f` is not /etc/shadow)."""
+    not assumed (`/etc/$f` is not /etc/shadow). A run-time directory followed
+    by CLIMB_TO_ROOT or more `..` (`$DIR/../../../..`) is taken to reach `/`."""
     if arg.word is None:
         return None
     shape = "".join(part.text if type(part) is ast.Literal else _RUN_TIME for part in arg.word.parts)  # type: ignore[union-attr]
+    segments = shape.split("/")
+    climbed = _climbed_past_run_time(segments)
+    if climbed is not None:
+        return next((entry for entry in entries if _same_path(climbed, entry, False)), None)
     if not shape.startswith("/"):
         return None
-    segments = shape.split("/")
     for entry in entries:
         wanted = entry.split("/")
         if len(wanted) == len(segments) and all(
@@ -168,6 +172,20 @@ def _shape_names(arg: Arg, entries: tuple[str, ...]) -> str | None:
         ):
             return entry
     return None
+
+
+def _climbed_past_run_time(segments: list[str]) -> str | None:
+    """The clean path after a run-time segment and a climb of CLIMB_TO_ROOT `..`, if the shape has one."""
+    last_run_time = max((index for index, segment in enumerate(segments) if _RUN_TIME in segment), default=None)
+    if last_run_time is None:
+        return None
+    rest = [segment for segment in segments[last_run_time + 1 :] if segment not in ("", ".")]
+    climbs = 0
+    while climbs < len(rest) and rest[climbs] == "..":
+        climbs += 1
+    if climbs < CLIMB_TO_ROOT:
+        return None
+    return clean_path("/" + "/".join(rest[climbs:]))
 
 
 def _glob_match(path: str, pattern: str) -> bool:
