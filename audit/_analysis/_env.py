@@ -361,7 +361,8 @@ class _Collector:
         elif name == "printf":
             for index, word in enumerate(command.words[1:-1], start=1):
                 if word.source == "-v":
-                    self.add(command.words[index + 1].source, Binding(BindingKind.UNKNOWN))
+                    # The value is printf's output: its arguments carry their taint.
+                    self.add(command.words[index + 1].source, Binding(BindingKind.UNKNOWN, command.words[index + 2 :]))
 
     def words(self, words: tuple[ast.Word, ...]) -> None:
         for word in words:
