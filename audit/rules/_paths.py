@@ -287,6 +287,15 @@ def has_short_flag(args: Iterable[Arg], letters: str, long_names: Iterable[str] 
 
 _COPY_VALUE_OPTIONS = frozenset({"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group"})
 _SED_VALUE_OPTIONS = frozenset({"-e", "--expression", "-f", "--file", "-l", "--line-length"})
+_AWK_VALUE_OPTIONS = frozenset(
+    {"-f", "--file", "-v", "--assign", "-F", "--field-separator", "-i", "--include", "-e", "--source", "-l", "--load"}
+)
+
+WRITERS = (
+    "tee", "cp", "mv", "install", "ln", "rsync", "sed", "dd", "truncate", "touch", "curl", "wget",
+    "tar", "unzip", "perl", "ruby", "awk", "gawk", "sort", "sponge",
+)  # fmt: skip
+"""The commands `written_paths` knows how to read."""
 
 
 Subject = TypeVar("Subject")
@@ -339,7 +348,61 @@ def written_paths(subject: CommandSubject) -> list[Arg]:
         return option_value(args, ("-o", "--output"))
     if name == "wget":
         return option_value(args, ("-O", "--output-document"))
+    if name == "tar" and _tar_extracts(args):
+        return option_value(args, ("-C", "--directory"))
+    if name == "unzip":
+        return option_value(args, ("-d",))
+    if name in ("perl", "ruby"):
+        return _in_place_files(args)
+    if name in ("awk", "gawk") and _awk_in_place(args):
+        files = operands(args, _AWK_VALUE_OPTIONS)
+        program_given = bool(option_value(args, ("-f", "--file", "-e", "--source")))
+        return files if program_given else files[1:]
+    if name == "sort":
+        return option_value(args, ("-o", "--output"))
+    if name == "sponge":
+        return operands(args)
     return []
+
+
+def _tar_extracts(args: tuple[Arg, ...]) -> bool:
+    """`tar -x`, `tar xzf` (old-style bundled letters), `--extract`, `--get`."""
+    first = args[0].value if args else None
+    if first is not None and not first.startswith("-") and "x" in first:
+        return True
+    return has_short_flag(args, "x", ("--extract", "--get"))
+
+
+def _in_place_files(args: tuple[Arg, ...]) -> list[Arg]:
+    """`perl -i`/`ruby -i` edit the files after the program (the -e code, or the script)."""
+    in_place = False
+    program_given = False
+    code_follows = False
+    files: list[Arg] = []
+    for arg in args:
+        value = arg.value
+        if code_follows:
+            code_follows = False
+            continue
+        if files or value is None or not value.startswith("-") or value == "-" or value.startswith("--"):
+            files.append(arg)
+            continue
+        for position, letter in enumerate(value[1:], start=1):
+            if letter == "i":
+                in_place = True  # anything attached is the backup extension
+                break
+            if letter in "eE":
+                program_given = True
+                code_follows = position == len(value) - 1
+                break
+    if not in_place:
+        return []
+    return files if program_given else files[1:]
+
+
+def _awk_in_place(args: tuple[Arg, ...]) -> bool:
+    """gawk's inplace extension: `-i inplace`, `-iinplace`, `--include=inplace`."""
+    return any(included.value == "inplace" for included in option_value(args, ("-i", "--include")))
 
 
 def _after_equals(arg: Arg) -> Arg:

@@ -8,6 +8,7 @@ from .._analysis import Arg, AssignmentSubject, CommandSubject, RedirectSubject
 from .._model import Severity
 from .._policy import Tables
 from ._paths import (
+    WRITERS,
     operands,
     path_is,
     path_under,
@@ -162,7 +163,7 @@ def read_secret_by_redirect(subject: RedirectSubject, tables: Tables) -> Iterato
     rationale="System files control authentication, services and every program's behaviour; changing them is persistence or sabotage.",
     safer_alternative="Change configuration in the project or the user's own config directory, or ask a human to make the system change.",
     inspects=Inspects.COMMAND,
-    commands=("tee", "cp", "mv", "install", "ln", "rsync", "sed", "dd", "truncate", "touch", "curl", "wget"),
+    commands=WRITERS,
     must_match=(
         "tee -a /etc/sudoers",
         "cp evil /usr/bin/ls",
@@ -221,7 +222,7 @@ def redirect_system_directory(subject: RedirectSubject, tables: Tables) -> Itera
     rationale="Startup files run in every future shell: the standard place to plant persistence or alias `sudo`.",
     safer_alternative="Put project settings in the project (a .envrc or a script you source explicitly).",
     inspects=Inspects.COMMAND,
-    commands=("tee", "cp", "mv", "install", "ln", "rsync", "sed", "dd", "truncate", "touch", "curl", "wget"),
+    commands=WRITERS,
     must_match=("tee -a ~/.zshrc", "cp evil ~/.bash_profile", "sed -i '$a alias ls=rm' ~/.bashrc", "ln -sf /tmp/x $HOME/.profile"),
     must_not_match=("cat ~/.bashrc", "source ~/.bashrc", "cp ~/.bashrc ./bashrc.bak", "grep alias ~/.bashrc"),
 )
@@ -255,7 +256,7 @@ def redirect_startup_file(subject: RedirectSubject, tables: Tables) -> Iterator[
     rationale="A key added there gives someone permanent SSH access as this user.",
     safer_alternative="Ask a human to grant SSH access.",
     inspects=Inspects.COMMAND,
-    commands=("tee", "cp", "mv", "install", "ln", "rsync", "sed", "dd", "truncate", "touch", "curl", "wget"),
+    commands=WRITERS,
     must_match=("tee -a ~/.ssh/authorized_keys", "cp key.pub /root/.ssh/authorized_keys", "curl -o ~/.ssh/authorized_keys https://x/k"),
     must_not_match=("cat ~/.ssh/authorized_keys", "cp ~/.ssh/authorized_keys backup/", "ssh-keygen -f ~/.ssh/id_ed25519"),
 )
