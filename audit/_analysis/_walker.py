@@ -224,7 +224,8 @@ class Analyzer:
             self.script(node.body, frame, risks)  # type: ignore[union-attr]
         elif kind is ast.ArithmeticFor:
             self.arithmetic(node.header, frame, risks, Position.VALUE, "for ((...))", node.span)  # type: ignore[union-attr]
-            self.script(node.body, frame, risks)  # type: ignore[union-attr]
+            endless = _constant_condition(node.condition)  # type: ignore[union-attr]
+            self.loop(node.span, frame, endless, lambda: self.script(node.body, frame, risks))  # type: ignore[union-attr]
         elif kind is ast.CaseClause:
             self.parts(node.subject.parts, frame, risks, Position.VALUE)  # type: ignore[union-attr]
             for arm in node.arms:  # type: ignore[union-attr]
@@ -268,14 +269,21 @@ class Analyzer:
                 self.command(command, stage_frame, risks)
 
     def while_loop(self, node: ast.WhileLoop, frame: Frame, risks: set[Risk]) -> None:
+        def walk() -> None:
+            self.script(node.condition, frame, risks)
+            self.script(node.body, frame, risks)
+
+        self.loop(node.span, frame, self._endless(node, frame.env), walk)
+
+    def loop(self, span: Span, frame: Frame, endless: bool, walk: Callable[[], None]) -> None:
+        """Walk a loop, collecting what it starts in the background for the loop rules."""
         scope = _LoopScope([])
         self.loops.append(scope)
         try:
-            self.script(node.condition, frame, risks)
-            self.script(node.body, frame, risks)
+            walk()
         finally:
             self.loops.pop()
-        self.sink.loop(LoopSubject(node.span, frame.location, self._endless(node, frame.env), tuple(scope.spawns)))
+        self.sink.loop(LoopSubject(span, frame.location, endless, tuple(scope.spawns)))
 
     def _endless(self, node: ast.WhileLoop, env: Env) -> bool:
         statements = node.condition.statements
@@ -980,6 +988,12 @@ def _stdin_of(redirect: ast.Redirect, risks: frozenset[Risk]) -> Stdin | None:
             return Stdin(StdinKind.PROCESS_SUBSTITUTION, redirect.span, "< <(...)", risks, parts)
         return Stdin(StdinKind.FILE, redirect.span, "<", risks)
     return None
+
+
+def _constant_condition(condition: str) -> bool:
+    """An arithmetic `for` condition that is empty or a non-zero number never ends the loop."""
+    text = condition.strip()
+    return not text or text.isdigit() and int(text) != 0
 
 
 def _known_input(stdin: Stdin | None, env: Env) -> str | None:

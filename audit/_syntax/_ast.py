@@ -181,11 +181,13 @@ class ForLoop(NamedTuple):
 
 
 class ArithmeticFor(NamedTuple):
-    """`for ((init; cond; step))`: the header only matters for its expansions."""
+    """`for ((init; cond; step))`: the header's expansions, and the condition's
+    text ("" when empty, which never ends the loop)."""
 
     header: tuple[WordPart, ...]
     body: "Script"
     span: Span
+    condition: str
 
 
 class CaseArm(NamedTuple):

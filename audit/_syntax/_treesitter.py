@@ -471,7 +471,9 @@ class _Builder:
         header = tuple(
             part for child in node.children if child.type != "do_group" for part in self.expansions_within(child)
         )
-        return ast.ArithmeticFor(header, self.body(node.child_by_field_name("body")), self.span(node))
+        condition = node.child_by_field_name("condition")
+        condition_text = self.source(condition) if condition is not None else ""
+        return ast.ArithmeticFor(header, self.body(node.child_by_field_name("body")), self.span(node), condition_text)
 
     def case_clause(self, node: Node) -> ast.Command:
         subject_node = node.child_by_field_name("value")
