@@ -32,8 +32,8 @@ _NON_READERS = frozenset(
 def _argument_paths(subject: CommandSubject) -> tuple[Arg, ...]:
     """Every argument that may be a path a reader opens; empty when none can be.
 
-    That is every argument, the value part of `--option=value`, and curl's
-    `@file`; unless the working directory is known, only when one of them
+    That is every argument, the value part of `--option=value` and
+    `name=value` (dd's `if=FILE`), and curl's `@file`; unless the working directory is known, only when one of them
     can name an absolute path (`git status` and `ls -la` cannot).
     """
     if subject.cwd is None and not any(_may_be_absolute(arg) for arg in subject.args):
@@ -44,7 +44,8 @@ def _argument_paths(subject: CommandSubject) -> tuple[Arg, ...]:
         value = arg.value
         if value is None:
             continue
-        if value.startswith("-") and "=" in value:
+        if "=" in value:
+            # `--input=FILE`, and operands like dd's `if=FILE`.
             paths.append(Arg((value.partition("=")[2],), arg.source, arg.span, arg.pattern, arg.word))
         if "@" in value:
             # curl -d @FILE / -F name=@FILE upload the file's contents.
@@ -84,17 +85,30 @@ def _redirect_reads(subject: RedirectSubject, files: tuple[str, ...]) -> str | N
     must_match=(
         "cat /etc/shadow",
         "sudo less /etc/gshadow",
+        "getent shadow root",
+        "dd if=/etc/shadow of=x",
         "cat /etc/sha*",
         "cp /etc/shadow /tmp/x",
         "grep root /etc//shadow",
         "x=$(cat /etc/../etc/shadow)",
         "tar czf out.tgz /etc/shadow",
     ),
-    must_not_match=("cat /etc/passwd", "cat /etc/os-release", "grep -r shadow docs/", "ls -l /etc/shadow", "echo /etc/shadow"),
+    must_not_match=(
+        "cat /etc/passwd",
+        "cat /etc/os-release",
+        "grep -r shadow docs/",
+        "ls -l /etc/shadow",
+        "echo /etc/shadow",
+        "getent passwd root",
+    ),
 )
 def read_password_hashes(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     for arg, matched in _reads(subject, tables.secret_files):
         yield Hit(arg.span, f"`{subject.name}` reads {matched}")
+    if subject.name == "getent":
+        for arg in operands(subject.args, frozenset({"-s", "--service"}))[:1]:
+            if arg.value in ("shadow", "gshadow"):
+                yield Hit(arg.span, f"`getent {arg.value}` prints the password hash database")
 
 
 @rule(
