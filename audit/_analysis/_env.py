@@ -217,6 +217,8 @@ class Env:
         return static_output(argv)
 
     def is_tainted(self, name: str) -> bool:
+        if self._positional is not None and (name.isdigit() or name in ("@", "*")):
+            return self._positional_tainted(name)
         if name in self._taint:
             return self._taint[name]
         bindings = self.bindings.get(name)
@@ -231,6 +233,18 @@ class Env:
             self._in_progress.discard(name)
         self._taint[name] = tainted
         return tainted
+
+    def _positional_tainted(self, name: str) -> bool:
+        """`sh -c '...$1...' _ "$(curl u)"`: a parameter bound to a risky argument."""
+        positional = self._positional or ()
+        if name in ("@", "*"):
+            args = positional[1:]
+        else:
+            index = int(name)
+            args = positional[index : index + 1]
+        # The arguments were written in the enclosing command: judge them there.
+        outer = self._parent or self
+        return any(arg.word is not None and self._oracle.word_risks(arg.word, outer) for arg in args)
 
     def _binding_risks(self, binding: Binding) -> frozenset[Risk]:
         oracle = self._oracle

@@ -1024,6 +1024,8 @@ def _is_unresolved(part: ast.WordPart, env: Env) -> bool:
         return False
     if kind is ast.ParamExpansion:
         return parameter_values(part, env) is None or bool(part.operator)  # type: ignore[arg-type, union-attr]
+    if kind is ast.CommandSubstitution:
+        return env.substitution_output(part.body) is None  # type: ignore[union-attr]
     return True
 
 
@@ -1114,6 +1116,12 @@ def _append_part(chars: list[str], offsets: list[int], part: ast.WordPart, env: 
         values = parameter_values(part, env)  # type: ignore[arg-type]
         if values is not None and len(values) == 1:
             _append_text(chars, offsets, values[0], part.span)
+            return
+    if type(part) is ast.CommandSubstitution and env is not None:
+        # `eval "$(echo rm -rf /)"`: the output of a literal echo/printf is the code.
+        output = env.substitution_output(part.body)  # type: ignore[union-attr]
+        if output is not None:
+            _append_text(chars, offsets, output, part.span)
             return
     _append_text(chars, offsets, _placeholder(_part_source(part)), part.span)
 
