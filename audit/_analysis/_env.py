@@ -139,7 +139,7 @@ class Env:
         """
         if name == "*":
             name = "@"
-        if name == "@" and self._positional is not None:
+        if name == "@" and self._given_positional():
             values = tuple(arg.value for arg in self._positional[1:])
             return None if None in values else values  # type: ignore[return-value]
         bindings = self.bindings.get(name)
@@ -217,8 +217,10 @@ class Env:
         return static_output(argv)
 
     def is_tainted(self, name: str) -> bool:
-        if self._positional is not None and (name.isdigit() or name in ("@", "*")):
+        if (name.isdigit() or name in ("@", "*")) and self._given_positional():
             return self._positional_tainted(name)
+        if name.isdigit() and name != "0" or name == "*":
+            name = "@"  # `set -- ...` binds them all at once
         if name in self._taint:
             return self._taint[name]
         bindings = self.bindings.get(name)
@@ -233,6 +235,11 @@ class Env:
             self._in_progress.discard(name)
         self._taint[name] = tainted
         return tainted
+
+    def _given_positional(self) -> bool:
+        """Whether $1... come from the arguments this code was run with, not
+        from a `set --` inside it (which replaces them; flow-insensitively it wins)."""
+        return self._positional is not None and "@" not in self.bindings
 
     def _positional_tainted(self, name: str) -> bool:
         """`sh -c '...$1...' _ "$(curl u)"`: a parameter bound to a risky argument."""
