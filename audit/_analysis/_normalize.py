@@ -69,7 +69,12 @@ def normalize_word(word: ast.Word, bindings: Bindings) -> list[Arg]:
 def _normalize_general(word: ast.Word, bindings: Bindings) -> list[Arg]:
     fields: list[list[str]] = []
     current: list[str] = [""]
-    pattern = False
+    # Quoted glob characters are escaped only in a word that is a pattern
+    # (`"[a]"*`); elsewhere they are the argument's plain text.
+    pattern = any(
+        type(part) is ast.Literal and not part.quoted and _GLOB_CHARS & set(part.text)  # type: ignore[union-attr]
+        for part in word.parts
+    )
     braces = False
     for index, part in enumerate(word.parts):
         kind = type(part)
@@ -78,11 +83,9 @@ def _normalize_general(word: ast.Word, bindings: Bindings) -> list[Arg]:
             if index == 0 and text[:1] == "~":
                 text = _tilde_prefix(text, part.quoted, word.parts[1:])  # type: ignore[union-attr]
             if not part.quoted:  # type: ignore[union-attr]
-                if _GLOB_CHARS & set(text):
-                    pattern = True
                 if "{" in text:
                     braces = True
-            elif pattern or _GLOB_CHARS & set(text):
+            elif pattern:
                 text = _escape_glob(text)
             current = [prefix + text for prefix in current]
             continue

