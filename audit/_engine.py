@@ -108,11 +108,13 @@ class _RuleRunner(Sink):
 
     def _run(self, entries: Iterable[tuple[Rule, Severity]], subject: object, location: Location) -> None:
         tables = self.tables
+        command = subject if type(subject) is CommandSubject else None
         for declared, severity in entries:
             assert declared.check is not None
             hit: Hit
             for hit in declared.check(subject, tables):
-                self.add(declared, severity, hit.span, hit.message, location)
+                span = hit.span if command is None else _from_command_name(command, hit.span)
+                self.add(declared, severity, span, hit.message, location)
 
     # -- the Sink protocol ------------------------------------------------------------
 
@@ -171,6 +173,17 @@ class _RuleRunner(Sink):
         )
         decision = findings[0].severity.decision if findings else Decision.PASS
         return Verdict(decision, tuple(findings), self.source, records)
+
+
+def _from_command_name(subject: CommandSubject, span: Span) -> Span:
+    """A finding on an argument spans the command from its name to that
+    argument, so its evidence reads `rm -rf /` rather than `/`."""
+    if subject.command_index >= len(subject.argv):
+        return span
+    name = subject.argv[subject.command_index].span
+    if subject.span.start <= name.start <= span.start and span.end <= subject.span.end:
+        return Span(name.start, span.end)
+    return span
 
 
 def audit_command(command: str, *, policy: Policy | None = None) -> Verdict:

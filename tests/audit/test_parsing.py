@@ -87,9 +87,9 @@ def test_a_line_continuation_inside_a_word_joins_the_word() -> None:
 
 
 def test_findings_after_a_line_continuation_point_at_the_original_text() -> None:
-    command = "r\\\nm -rf \\\n/"
+    command = "echo hi; r\\\nm -rf \\\n/"
     finding = next(f for f in verdict(command).findings if f.rule_id == "FS001")
-    assert command[finding.span.start : finding.span.end] == "/"
+    assert command[finding.span.start : finding.span.end] == "r\\\nm -rf \\\n/"
 
 
 def test_a_comment_does_not_continue_onto_the_next_line() -> None:
@@ -208,4 +208,4 @@ def test_characters_beyond_the_basic_plane_are_data() -> None:
     assert verdict('git commit -m "🚀 ship it"').decision is Decision.PASS
     assert "FS001" in rule_ids("echo 🚀 && rm -rf /")
     finding = next(f for f in verdict("echo 🚀 && rm -rf /").findings if f.rule_id == "FS001")
-    assert finding.evidence == "/"
+    assert finding.evidence == "rm -rf /"

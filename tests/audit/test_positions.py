@@ -81,7 +81,7 @@ def test_an_inner_command_in_value_position_is_reported_with_its_path() -> None:
     finding = next(f for f in verdict("echo $(rm -rf /)").findings if f.rule_id == "FS001")
     assert finding.position is Position.VALUE
     assert finding.path == ("$(...)",)
-    assert finding.evidence == "/"
+    assert finding.evidence == "rm -rf /"
 
 
 # -- command vs value position -------------------------------------------------------

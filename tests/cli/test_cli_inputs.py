@@ -44,7 +44,7 @@ def test_a_file_report_names_the_file_and_numbers_its_lines(tmp_path: Path) -> N
     lines = run_cli("--file", str(script), width=300).stdout.splitlines()
     assert lines[:2] == ["BLOCK  1 finding: 1 high", f"file {script}"]
     assert "  5 │ rm -rf /" in lines
-    assert lines[lines.index("  5 │ rm -rf /") + 1] == "    │        ^ FS001"
+    assert lines[lines.index("  5 │ rm -rf /") + 1] == "    │ ^^^^^^^^ FS001"
 
 
 def test_a_missing_file_exits_2_naming_it(tmp_path: Path) -> None:

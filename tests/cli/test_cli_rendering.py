@@ -20,7 +20,7 @@ def line_after(lines: list[str], line: str) -> str:
 
 def test_the_span_of_a_high_finding_is_marked_with_carets_under_it() -> None:
     lines = run_cli("rm -rf /").stdout.splitlines()
-    assert line_after(lines, "  rm -rf /") == "         ^ FS001"
+    assert line_after(lines, "  rm -rf /") == "  ^^^^^^^^ FS001"
 
 
 def test_the_span_of_a_medium_finding_is_marked_with_tildes() -> None:
@@ -30,7 +30,7 @@ def test_the_span_of_a_medium_finding_is_marked_with_tildes() -> None:
 
 def test_where_spans_overlap_the_more_severe_mark_wins_and_both_are_labelled() -> None:
     lines = run_cli("sudo bash -c 'rm -rf /'").stdout.splitlines()
-    assert line_after(lines, "  sudo bash -c 'rm -rf /'") == "  ~~~~~~~~~~~~~~~~~~~~~^~ FS001, PR001"
+    assert line_after(lines, "  sudo bash -c 'rm -rf /'") == "  ~~~~~~~~~~~~~~^^^^^^^^~ FS001, PR001"
 
 
 def test_each_finding_shows_rule_id_name_message_and_the_safer_alternative() -> None:
@@ -160,9 +160,10 @@ def test_narrow_terminals_fold_the_command_and_keep_every_marker_under_its_chara
     lines = run_cli(command, width=width).stdout.splitlines()
     marker_rows = [(above, below) for above, below in itertools.pairwise(lines) if set(below.strip().split(" ")[0]) == {"^"}]
     assert marker_rows
-    for above, below in marker_rows:
-        column = below.index("^")
-        assert above[column] == "/"
+    marked = "".join(
+        above[column] for above, below in marker_rows for column, mark in enumerate(below) if mark == "^" and column < len(above)
+    )
+    assert marked == "rm -rf /"
     assert all(len(line) <= width for line in lines[: lines.index("Findings")])
 
 
