@@ -22,6 +22,15 @@ class Embedding:
     """Wrappers take a single simple command, not a list or a compound command."""
 
 
+def heredoc_into_bash(payload: str) -> str:
+    """`bash <<'DELIM'` with a delimiter the payload does not use, so nesting it
+    in itself does not end the outer body at the inner delimiter line."""
+    delimiter = "OUTER_EOF"
+    while delimiter in payload:
+        delimiter += "_"
+    return f"bash <<'{delimiter}'\n{payload}\n{delimiter}"
+
+
 EMBEDDINGS: tuple[Embedding, ...] = (
     Embedding("after ;", lambda payload: f"true; {payload}"),
     Embedding("after &&", lambda payload: f"cd /tmp && {payload}"),
@@ -48,7 +57,7 @@ EMBEDDINGS: tuple[Embedding, ...] = (
     # `$( ` with a space: `$((` would open an arithmetic expansion.
     Embedding("command substitution", lambda payload: f"echo $( {payload}\n)"),
     Embedding("assigned substitution", lambda payload: f"out=$( {payload}\n)"),
-    Embedding("heredoc into bash", lambda payload: f"bash <<'OUTER_EOF'\n{payload}\nOUTER_EOF"),
+    Embedding("heredoc into bash", heredoc_into_bash),
     Embedding("find -exec sh -c", lambda payload: f"find . -exec sh -c {single_quoted(payload)} \\;"),
     Embedding("trap", lambda payload: f"trap {single_quoted(payload)} EXIT"),
     Embedding("sudo", lambda payload: f"sudo {payload}", simple_only=True),

@@ -74,12 +74,16 @@ class Env:
         parent: "Env | None",
         oracle: RiskOracle,
         positional: tuple[Arg, ...] | None = None,
+        *,
+        arguments_unknown: bool = False,
     ) -> None:
         self._script = script
         self._parent = parent
         self._oracle = oracle
         # `sh -c CODE a0 a1`: $0 is a0, $1 is a1, "$@" is a1...; None outside such code.
         self._positional = positional
+        # A function body walked at its definition: $1... are whatever a caller passes.
+        self._arguments_unknown = arguments_unknown
         self._bindings: dict[str, list[Binding]] | None = None
         self._candidates: dict[str, tuple[str, ...] | None] = {}
         self._elements: dict[str, tuple[str, ...] | None] = {}
@@ -88,6 +92,14 @@ class Env:
 
     def child(self, script: ast.Script, positional: tuple[Arg, ...] | None = None) -> "Env":
         return Env(script, self, self._oracle, positional)
+
+    def function_body(self) -> "Env":
+        """The variables a function body sees at its definition: these, with unknown arguments."""
+        return Env(None, self, self._oracle, arguments_unknown=True)
+
+    def function_call(self, arguments: tuple[Arg, ...]) -> "Env":
+        """The variables a function body sees when called: these, with `arguments` as $0, $1..."""
+        return Env(None, self, self._oracle, arguments)
 
     @property
     def bindings(self) -> dict[str, list[Binding]]:
@@ -139,6 +151,8 @@ class Env:
         """
         if name == "*":
             name = "@"
+        if name == "@" and self._arguments_unknown and "@" not in self.bindings:
+            return None
         if name == "@" and self._given_positional():
             values = tuple(arg.value for arg in self._positional[1:])
             return None if None in values else values  # type: ignore[return-value]
@@ -217,8 +231,11 @@ class Env:
         return static_output(argv)
 
     def is_tainted(self, name: str) -> bool:
-        if (name.isdigit() or name in ("@", "*")) and self._given_positional():
-            return self._positional_tainted(name)
+        if name.isdigit() or name in ("@", "*"):
+            if self._arguments_unknown and name != "0" and "@" not in self.bindings:
+                return False  # each call is walked with its own arguments
+            if self._given_positional():
+                return self._positional_tainted(name)
         if name.isdigit() and name != "0" or name == "*":
             name = "@"  # `set -- ...` binds them all at once
         if name in self._taint:

@@ -304,8 +304,9 @@ class Analyzer:
         self.definitions[node.name] = node
         scope = _FunctionScope(node.name, [])
         self.functions.append(scope)
+        body_frame = frame.labelled(f"{node.name}()")
         try:
-            self.command(node.body, frame.labelled(f"{node.name}()"), risks)
+            self.command(node.body, body_frame._replace(env=frame.env.function_body()), risks)
         finally:
             self.functions.pop()
         self.sink.function(FunctionSubject(node.name, node.span, frame.location, tuple(scope.spawns)))
@@ -497,16 +498,8 @@ class Analyzer:
         if call in self.walked_calls:
             return
         self.walked_calls.add(call)
-        positional = (Arg((name,), name, span),) + args
-        env = Env(None, frame.env, self.oracle, positional)
-        call_frame = Frame(
-            Location(frame.location.position, frame.location.path + (f"call {name}",)),
-            frame.depth,
-            env,
-            frame.stdin,
-            frame.in_pipeline,
-            frame.background,
-        )
+        env = frame.env.function_call((Arg((name,), name, span),) + args)
+        call_frame = frame.labelled(f"call {name}")._replace(env=env)
         self.calls_in_progress.add(name)
         try:
             self.command(definition.body, call_frame, risks)

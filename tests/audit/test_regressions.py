@@ -67,6 +67,7 @@ def test_pinned_bypass_is_caught(command: str, rule: str) -> None:
         pytest.param("cat /etc/$f", id="a run-time file name in /etc is not assumed to be shadow"),
         pytest.param("while [ -f x ]; do sh & done", id="a real test condition is not endless"),
         pytest.param("bash <(echo ls)", id="a printed harmless script"),
+        pytest.param("sh -c 'f() { rm -rf \"$1\"; }; f build' _ /", id="a function's $1 is not the script's"),
         pytest.param("bash <(echo 'bash -c '\\''[[ -n $(curl -s t1) ]]'\\''')", id="quoted [[ in a mixed-quote word"),
         pytest.param('cat > notes.txt <<< "first line"', id="a here-string after a file redirect"),
     ],
