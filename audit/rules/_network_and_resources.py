@@ -13,7 +13,7 @@ from .._analysis import (
 )
 from .._model import Severity
 from .._policy import Tables
-from ._paths import has_short_flag, literal_prefix
+from ._paths import WRITERS, has_short_flag, literal_prefix, operands, option_value, redirect_writes_file, written_paths
 from ._rule import Hit, Inspects, rule
 
 _NETCATS = frozenset({"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"})
@@ -133,6 +133,18 @@ def background_spawn_loop(subject: LoopSubject, tables: Tables) -> Iterator[Hit]
 _POWER_COMMANDS = frozenset({"shutdown", "reboot", "halt", "poweroff"})
 _POWER_UNITS = frozenset({"poweroff", "reboot", "halt", "kexec", "emergency", "rescue", "suspend", "hibernate"})
 _POWER_RUNLEVELS = frozenset({"0", "1", "6"})
+_HELP_OPTIONS = frozenset({"--help", "--version"})
+# Writing a letter here acts at once: b reboots, o powers off, c crashes, i kills everything.
+SYSRQ_TRIGGER = "/proc/sysrq-trigger"
+# Process-name patterns that match every process.
+_MATCH_ALL = frozenset({".", ".*", "^", "^.*", ".*$", "^.*$", ".+", ""})
+_PKILL_VALUE_OPTIONS = frozenset(
+    {"-u", "--euid", "-U", "--uid", "-g", "--pgroup", "-G", "--group", "-P", "--parent", "-s", "--session",
+     "-t", "--terminal", "-F", "--pidfile", "--signal", "--ns", "--nslist"}
+)  # fmt: skip
+_KILLALL_VALUE_OPTIONS = frozenset(
+    {"-u", "--user", "-s", "--signal", "-o", "--older-than", "-y", "--younger-than", "-n", "--ns", "-Z", "--context"}
+)  # fmt: skip
 
 
 def _fed_by_interpreter(subject: CommandSubject, tables: Tables) -> bool:
@@ -164,21 +176,69 @@ def _signal_all(subject: CommandSubject) -> bool:
     rationale="The agent loses its own environment and every other service on the machine goes down with it.",
     safer_alternative="Stop the one process you started (`kill PID`) and leave power management to a human.",
     inspects=Inspects.COMMAND,
-    commands=_POWER_COMMANDS | {"init", "telinit", "systemctl", "kill", "killall5"},
-    must_match=("shutdown -h now", "sudo reboot", "systemctl poweroff", "init 0", "kill -9 -1", "killall5 -9"),
-    must_not_match=("kill -9 12345", "kill %1", "systemctl restart nginx", "echo reboot", "kill -s TERM 42", "kill -0 -1"),
+    commands=(*_POWER_COMMANDS, "init", "telinit", "systemctl", "kill", "killall5", "pkill", "killall", *WRITERS),
+    must_match=(
+        "shutdown -h now",
+        "sudo reboot",
+        "systemctl poweroff",
+        "init 0",
+        "kill -9 -1",
+        "killall5 -9",
+        "pkill -u root",
+        "pkill -9 .",
+        "echo o | tee /proc/sysrq-trigger",
+    ),
+    must_not_match=(
+        "kill -9 12345",
+        "kill %1",
+        "systemctl restart nginx",
+        "echo reboot",
+        "kill -s TERM 42",
+        "kill -0 -1",
+        "shutdown --help",
+        "pkill -f 'node server.js'",
+    ),
 )
 def shutdown_or_kill_everything(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     name = subject.name
     values = [arg.value for arg in subject.args]
     if (
-        name in _POWER_COMMANDS
+        name in _POWER_COMMANDS and not _HELP_OPTIONS.intersection(values)
         or name == "killall5"
         or name in ("init", "telinit") and values[:1] and values[0] in _POWER_RUNLEVELS
         or name == "systemctl" and any(value in _POWER_UNITS for value in values)
         or name == "kill" and _signal_all(subject)
+        or name in ("pkill", "killall") and _matches_every_process(subject)
+        or any(target.value == SYSRQ_TRIGGER for target in written_paths(subject))
     ):
         yield Hit(subject.span, f"`{name}` stops the whole machine or every process")
+
+
+def _matches_every_process(subject: CommandSubject) -> bool:
+    """`pkill .`, `pkill -u root` (no pattern: every process of the user), `killall -u bob`."""
+    value_options = _PKILL_VALUE_OPTIONS if subject.name == "pkill" else _KILLALL_VALUE_OPTIONS
+    patterns = [arg.value for arg in operands(subject.args, value_options)]
+    if patterns:
+        return any(pattern in _MATCH_ALL for pattern in patterns)
+    user_options = ("-u", "--euid", "-U", "--uid") if subject.name == "pkill" else ("-u", "--user")
+    return bool(option_value(subject.args, user_options))
+
+
+@rule(
+    id="DO004",
+    name="sysrq-trigger-by-redirect",
+    severity=Severity.HIGH,
+    summary="A redirect writes to /proc/sysrq-trigger, which reboots, powers off or crashes the machine at once.",
+    rationale="Each letter written there is a kernel command run immediately, without syncing disks or asking anyone.",
+    safer_alternative="Leave power management to a human; stop only the processes you started.",
+    inspects=Inspects.REDIRECT,
+    must_match=("echo b > /proc/sysrq-trigger", "printf c >/proc/sysrq-trigger"),
+    must_not_match=("cat /proc/sys/kernel/sysrq", "echo 1 > /proc/sys/kernel/sysrq", "echo b > sysrq-trigger.txt"),
+)
+def sysrq_trigger_by_redirect(subject: RedirectSubject, tables: Tables) -> Iterator[Hit]:
+    target = redirect_writes_file(subject)
+    if target is not None and target.value == SYSRQ_TRIGGER:
+        yield Hit(subject.span, f"redirect writes a kernel command to {SYSRQ_TRIGGER}")
 
 
 NETWORK_AND_RESOURCE_RULES = (
@@ -187,4 +247,5 @@ NETWORK_AND_RESOURCE_RULES = (
     fork_bomb,
     background_spawn_loop,
     shutdown_or_kill_everything,
+    sysrq_trigger_by_redirect,
 )
