@@ -61,6 +61,13 @@ KNOWN_GAPS: tuple[KnownGap, ...] = (
         pattern=re.compile(r"\(\([^)]*\$\(\("),
         pinned={DIFFERENTIAL: "(( y = $(( 2 )) + 1 ))"},
     ),
+    KnownGap(
+        name="bash 5.2 rejects time before a subshell inside $( )",
+        reason="`$(time ( cmd ))` is a syntax error in bash 5.2, so bash runs nothing; the engine judges cmd "
+        "(more findings, never fewer) without a parse finding",
+        pattern=re.compile(r"\$\(\s*time\s+(-p\s+)?\("),
+        pinned={ORACLE_GENERATED: None},
+    ),
 )
 
 
