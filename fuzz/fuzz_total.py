@@ -42,6 +42,8 @@ def test_shell_punctuation_soup_gets_a_consistent_verdict_within_the_budget(text
 
 
 @given(script_texts())
+@example("sh -c ''")
+@example("bash -c 'e")
 def test_any_generated_script_gets_a_consistent_verdict_within_the_budget(text: str) -> None:
     check_total_and_bounded(text)
 

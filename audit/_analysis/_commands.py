@@ -333,7 +333,7 @@ class _InterpreterOptions:
                 continue
             if value.startswith("--") and len(value) > 2:
                 self._long(value)
-            elif value[0] in "-+" and len(value) > 1:
+            elif value[:1] in ("-", "+") and len(value) > 1:
                 self._cluster(value)
             else:
                 self._operand(arg)
