@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .._model import Span
 from .._policy import InterpreterSpec, Tables, WrapperSpec
@@ -20,9 +21,8 @@ class CodeArgument:
     args: tuple[Arg, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Unwrapped:
-    """The result of peeling wrappers off an argv.
+class Unwrapped(NamedTuple):
+    """The result of peeling wrappers off an argv (one for every command audited).
 
     `argv` may differ from the input when `env -S` split a string into words.
     `index` is the effective command's position (len(argv) when none runs).

@@ -389,10 +389,10 @@ class Analyzer:
             else:
                 self.parts(parts, frame, risks, Position.VALUE)
         self.prefix_assignments(node, argv, frame, risks)
-        stdin = self.redirects(node.redirects, frame, risks, None, collect=True)
+        stdin = self.redirects(node.redirects, frame, risks, None, collect=True) if node.redirects else frame.stdin
         names, source, evidence = self.command_names(name_arg, name_risks, env)
         location = frame.location
-        if unwrapped is not None:
+        if unwrapped is not None and unwrapped.assignments:
             self.wrapper_assignments(unwrapped, location)
         redirect_name = names[0] if names else None
         for redirect in node.redirects:
@@ -419,7 +419,9 @@ class Analyzer:
     ) -> None:
         """Hand one resolved command to the rules and open its code contexts."""
         wrappers = unwrapped.wrappers if unwrapped is not None else ()
-        self.check_downloaded(argv[index] if index < len(argv) else None, frame)
+        if self.downloads:
+            self.check_downloaded(argv[index] if index < len(argv) else None, frame)
+        args = argv[index + 1 :]
         for name in names:
             subject = CommandSubject(
                 argv,
@@ -437,10 +439,10 @@ class Analyzer:
             )
             self.sink.command(subject)
             self.track_spawns(name, subject)
-            own_risks = self.command_risk(name, argv[index + 1 :], source)
+            own_risks = self.command_risk(name, args, source)
             risks |= own_risks
             if own_risks & _PRODUCES_UNTRUSTED_DATA:
-                self.note_downloads(name, argv[index + 1 :], redirects, frame.env)
+                self.note_downloads(name, args, redirects, frame.env)
         if unwrapped is not None:
             for code in unwrapped.code:
                 self.code_string(ContextKind.RUNNER, code.label, code.args, "shell", frame, risks)
@@ -450,9 +452,9 @@ class Analyzer:
                     self.stdin_code(shell, unwrapped.shell_from_option, stdin, span, frame, risks)
         for name in dict.fromkeys(names):
             if name is not None:
-                self.contexts(name, argv[index + 1 :], span, frame, stdin, risks)
+                self.contexts(name, args, span, frame, stdin, risks)
         if len(names) == 1 and names[0] in _DIRECTORY_CHANGERS:
-            self.change_directory(names[0], argv[index + 1 :])
+            self.change_directory(names[0], args)
 
     def note_downloads(self, name: str | None, args: tuple[Arg, ...], redirects: tuple[ast.Redirect, ...], env: Env) -> None:
         """Remember where a download or decoder writes (`> f`, `curl -o f`, `wget URL`)."""
@@ -511,7 +513,7 @@ class Analyzer:
         parts = word.parts if word is not None else ()
         if name_arg.values:
             names: list[str | None] = [basename(value) for value in name_arg.values]
-            if any(type(part) is ast.CommandSubstitution for part in parts):
+            if ast.CommandSubstitution in map(type, parts):
                 # `$(echo rm)`: judged as `rm`, and still a computed name.
                 return names, NameSource.DYNAMIC, name_arg.span
             return names, NameSource.STATIC, None

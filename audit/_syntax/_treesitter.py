@@ -112,7 +112,7 @@ def _run_parser(data: bytes, budget: Budget) -> Tree:
         return data[byte_offset : byte_offset + 4096]
 
     def cancel(*_state: object) -> bool:
-        return budget.exceeded()
+        return budget.exceeded_now()
 
     try:
         return parser.parse(read, progress_callback=cancel)
@@ -143,9 +143,11 @@ class _Builder:
         self.origin = origin
         self.session = session
         self.prepared = prepared
-        if len(data) == len(text):
-            self.char_at: Callable[[int], int] = int
-        else:
+        self.multiline = "\n" in text
+        # The character offset of each byte offset; None when the text is ASCII
+        # (one byte per character), which is nearly always.
+        self.byte_to_char: list[int] | None = None
+        if len(data) != len(text):
             byte_to_char = [0] * (len(data) + 1)
             position = 0
             for index, char in enumerate(text):
@@ -154,14 +156,25 @@ class _Builder:
                     byte_to_char[position + k] = index
                 position += width
             byte_to_char[position] = len(text)
-            self.char_at = byte_to_char.__getitem__
+            self.byte_to_char = byte_to_char
+        # When the text is ASCII and a verbatim slice of the original, a node's
+        # span is its byte range shifted by this much (None otherwise).
+        self.span_shift: int | None = None
+        if self.byte_to_char is None and origin.offsets is None and origin.pinned is None:
+            self.span_shift = origin.base
 
     # -- helpers -----------------------------------------------------------
 
     def chars(self, node: Node) -> tuple[int, int]:
-        return self.char_at(node.start_byte), self.char_at(node.end_byte)
+        byte_to_char = self.byte_to_char
+        if byte_to_char is None:
+            return node.start_byte, node.end_byte
+        return byte_to_char[node.start_byte], byte_to_char[node.end_byte]
 
     def span(self, node: Node) -> Span:
+        shift = self.span_shift
+        if shift is not None:
+            return Span(node.start_byte + shift, node.end_byte + shift)
         start, end = self.chars(node)
         return self.origin.span(start, end)
 
@@ -207,6 +220,8 @@ class _Builder:
         reads `a | b | c <newline> d > f` as `c d > f`; bash ends the pipeline
         at the newline. Returns the offset of the next line's first token.
         """
+        if not self.multiline:
+            return None
         current: Node | None = node
         in_pipeline = False
         while current is not None and current.type in ("pipeline", "redirected_statement"):
@@ -620,7 +635,7 @@ class _Builder:
             start, end = self.chars(nodes[0])
             text = self.text[start:end]
             if "\\" not in text:
-                span = self.origin.span(start, end)
+                span = self.span(nodes[0])
                 return ast.Word((ast.Literal(text, False, span),), span, text)
         parts: list[ast.WordPart] = []
         for index, node in enumerate(nodes):

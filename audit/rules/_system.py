@@ -28,13 +28,16 @@ _NON_READERS = frozenset(
 
 
 @per_subject
-def _argument_paths(subject: CommandSubject) -> tuple[Arg, ...]:
-    """Every argument that may be a path a reader opens; empty when none can be.
+def _read_paths(subject: CommandSubject) -> tuple[Arg, ...]:
+    """Every argument that may be a path the command reads; empty when none can be.
 
-    That is every argument, the value part of `--option=value`, and curl's
-    `@file`; unless the working directory is known, only when one of them
-    can name an absolute path (`git status` and `ls -la` cannot).
+    That is every argument of a command that reads files, the value part of
+    `--option=value`, and curl's `@file`; unless the working directory is
+    known, only when one of them can name an absolute path (`git status` and
+    `ls -la` cannot).
     """
+    if subject.name is None or subject.name in _NON_READERS:
+        return ()
     if subject.cwd is None and not any(_may_be_absolute(arg) for arg in subject.args):
         return ()
     paths: list[Arg] = []
@@ -57,13 +60,9 @@ def _may_be_absolute(arg: Arg) -> bool:
     return any("/" in value or value[:1] == "~" for value in arg.values)
 
 
-def _reads(subject: CommandSubject, files: tuple[str, ...]) -> Iterator[tuple[Arg, str]]:
-    if subject.name is None or subject.name in _NON_READERS:
-        return
-    for arg in _argument_paths(subject):
-        matched = path_is(arg, files, subject.cwd)
-        if matched is not None:
-            yield arg, matched
+def _reads(subject: CommandSubject, files: tuple[str, ...]) -> list[tuple[Arg, str]]:
+    cwd = subject.cwd
+    return [(arg, matched) for arg in _read_paths(subject) if (matched := path_is(arg, files, cwd)) is not None]
 
 
 def _redirect_reads(subject: RedirectSubject, files: tuple[str, ...]) -> str | None:
