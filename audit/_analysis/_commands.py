@@ -41,7 +41,8 @@ def is_assignment_word(value: str) -> bool:
     return bool(equals) and bool(name) and (name[0].isalpha() or name[0] == "_") and name.replace("_", "a").isalnum()
 
 
-def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped:
+def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped | None:
+    """Peel the wrappers off `argv`; None when it does not start with one."""
     wrappers: list[str] = []
     assignments: list[Arg] = []
     code: list[CodeArgument] = []
@@ -78,6 +79,8 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped:
             code.append(CodeArgument(spec.name, argv[index:]))
             index = len(argv)
             break
+    if not wrappers:
+        return None
     return Unwrapped(argv, index, tuple(wrappers), tuple(assignments), tuple(code), shell_option)
 
 

@@ -40,6 +40,8 @@ from ._subjects import (
 _SHELL_VARIABLES = frozenset({"SHELL", "BASH"})
 _STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
 _FIND_EXEC_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+# Commands other than interpreters that run code they are given (see builtin_contexts).
+_CODE_RUNNING_BUILTINS = frozenset({"eval", "source", ".", "trap", "find", "alias", "let"})
 _DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
 _ARITHMETIC_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
 _OUTPUT_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
@@ -643,27 +645,8 @@ class Analyzer:
     def contexts(
         self, name: str, args: tuple[Arg, ...], span: Span, frame: Frame, stdin: Stdin | None, risks: set[Risk]
     ) -> None:
-        if name == "eval":
-            if args:
-                self.code_string(ContextKind.EVAL, "eval", args, "shell", frame, risks)
-            return
-        if name in ("source", "."):
-            if args:
-                self.script_operand(name, args[0], span, frame, stdin, risks, self.tables.interpreter("sh"))
-            return
-        if name == "trap":
-            self.trap(args, frame, risks)
-            return
-        if name == "find":
-            self.find_actions(args, span, frame, risks)
-            return
-        if name == "alias":
-            self.aliases(args, frame, risks)
-            return
-        if name == "let":
-            for arg in args:
-                if arg.word is not None:
-                    self.arithmetic(arg.word.parts, frame, risks, Position.VALUE, "let", arg.span)
+        if name in _CODE_RUNNING_BUILTINS:
+            self.builtin_contexts(name, args, span, frame, stdin, risks)
             return
         spec = self.tables.interpreter(name)
         if spec is None:
@@ -679,6 +662,26 @@ class Analyzer:
             self.script_operand(name, invocation.script, span, frame, stdin, risks, spec)
         if invocation.reads_stdin:
             self.stdin_code(spec, name, stdin, span, frame, risks)
+
+    def builtin_contexts(
+        self, name: str, args: tuple[Arg, ...], span: Span, frame: Frame, stdin: Stdin | None, risks: set[Risk]
+    ) -> None:
+        if name == "eval":
+            if args:
+                self.code_string(ContextKind.EVAL, "eval", args, "shell", frame, risks)
+        elif name in ("source", "."):
+            if args:
+                self.script_operand(name, args[0], span, frame, stdin, risks, self.tables.interpreter("sh"))
+        elif name == "trap":
+            self.trap(args, frame, risks)
+        elif name == "find":
+            self.find_actions(args, span, frame, risks)
+        elif name == "alias":
+            self.aliases(args, frame, risks)
+        elif name == "let":
+            for arg in args:
+                if arg.word is not None:
+                    self.arithmetic(arg.word.parts, frame, risks, Position.VALUE, "let", arg.span)
 
     def script_operand(
         self,
@@ -871,15 +874,15 @@ class Analyzer:
                 self.sink.too_deep(span, frame.location, f"find {action}")
                 continue
             unwrapped = unwrap(command, self.tables)
-            argv = unwrapped.argv
-            name_arg = argv[unwrapped.index] if unwrapped.index < len(argv) else None
+            argv, command_index = (command, 0) if unwrapped is None else (unwrapped.argv, unwrapped.index)
+            name_arg = argv[command_index] if command_index < len(argv) else None
             name_risks = frozenset()
             if name_arg is not None and name_arg.word is not None:
                 name_risks = self.part_risks(name_arg.word.parts, child, Position.COMMAND)
             names, source, evidence = self.command_names(name_arg, name_risks, frame.env)
             self.records.append(CommandRecord(_display(argv), span, child.location.position, child.location.path))
             if name_arg is not None:
-                self.run_command(argv, unwrapped.index, names, source, evidence, unwrapped, span, child, None, risks)
+                self.run_command(argv, command_index, names, source, evidence, unwrapped, span, child, None, risks)
 
 
 def _constant_test(argv: list[str | None]) -> bool:

@@ -10,7 +10,7 @@ the engine can judge each and keep the worst.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .._budget import Budget
 from . import _ast as ast
@@ -43,9 +43,8 @@ _BASHLEX_MIN_SECONDS_LEFT = 0.015
 _VERBATIM = Origin()
 
 
-@dataclass(frozen=True, slots=True)
-class ParseResult:
-    """The primary script, any alternative readings, and what went wrong."""
+class ParseResult(NamedTuple):
+    """The primary script, any alternative readings, and what went wrong (one per parse)."""
 
     script: ast.Script
     alternatives: tuple[ast.Script, ...]

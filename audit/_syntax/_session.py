@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .._budget import Budget
 from . import _ast as ast
@@ -13,9 +13,8 @@ from ._prepass import Prepared, needs_prepass, prepare
 from ._treesitter import parse_tree_sitter
 
 
-@dataclass(frozen=True, slots=True)
-class PreparedText:
-    """A text ready for the parsers, and how to map it back."""
+class PreparedText(NamedTuple):
+    """A text ready for the parsers, and how to map it back (one per parse)."""
 
     text: str
     origin: Origin

@@ -284,25 +284,27 @@ class _Builder:
         compounds: list[ast.Command] = []
         for child in node.children:
             kind = child.type
-            if kind in _COMPOUND_NODES:
-                # `time (cmd)`: tree-sitter hangs the subshell on the `time` command.
-                compound = self.command(child)
-                if compound is not None:
-                    compounds.append(compound)
-            elif kind == "variable_assignment":
-                assignments.append(self.assignment(child))
+            if kind in _WORD_NODES:
+                word_nodes.append(child)
             elif kind == "command_name":
                 word_nodes.extend(child.children)
             elif kind in _REDIRECT_NODES:
                 redirect, words_after = self.redirect_and_words(child)
                 redirects.append(redirect)
                 trailing_words.extend(words_after)
-            elif kind in _WORD_NODES:
-                word_nodes.append(child)
+            elif kind == "variable_assignment":
+                assignments.append(self.assignment(child))
+            elif kind in _COMPOUND_NODES:
+                # `time (cmd)`: tree-sitter hangs the subshell on the `time` command.
+                compound = self.command(child)
+                if compound is not None:
+                    compounds.append(compound)
             elif kind == "ERROR":
                 self.trouble(child, "unreadable text inside a command")
                 word_nodes.extend(c for c in child.children if c.type in _WORD_NODES)
-        words = self.words(word_nodes) + tuple(trailing_words)
+        words = self.words(word_nodes)
+        if trailing_words:
+            words += tuple(trailing_words)
         simple = ast.SimpleCommand(tuple(assignments), words, tuple(redirects), self.span(node))
         if not compounds:
             return simple
@@ -619,13 +621,15 @@ class _Builder:
         """Group nodes into bash words: nodes with no blank between are one word."""
         words: list[ast.Word] = []
         group: list[Node] = []
+        group_end = -1
         for node in nodes:
             if node.type == "comment":
                 continue
-            if group and node.start_byte != group[-1].end_byte:
+            if group and node.start_byte != group_end:
                 words.append(self.word(group))
                 group = []
             group.append(node)
+            group_end = node.end_byte
         if group:
             words.append(self.word(group))
         return tuple(words)
