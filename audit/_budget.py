@@ -81,11 +81,5 @@ class Budget:
         self._checks_until_clock = self.CHECKS_PER_CLOCK_READ
         return self.spent() > self.seconds
 
-    def exceeded_now(self) -> bool:
-        """Read the clock on every call: for callers whose calls are far apart
-        (tree-sitter's progress callback can come 2 ms apart in error recovery,
-        where skipping seven reads would overshoot the budget by 14 ms)."""
-        return self.spent() > self.seconds
-
     def remaining(self) -> float:
         return max(self.seconds - self.spent(), 0.0)

@@ -111,8 +111,18 @@ def _run_parser(data: bytes, budget: Budget) -> Tree:
     def read(byte_offset: int, _point: object) -> bytes:
         return data[byte_offset : byte_offset + 4096]
 
+    previous = budget.spent()
+
     def cancel(*_state: object) -> bool:
-        return budget.exceeded_now()
+        # The parse cannot be stopped between two progress calls, which can be
+        # 2 ms apart in error recovery: it is cancelled at the last call before
+        # the budget runs out (the next is taken to be as far as the last two
+        # were apart), so the verdict comes within the budget, not after it.
+        nonlocal previous
+        spent = budget.spent()
+        next_call = spent + (spent - previous)
+        previous = spent
+        return next_call > budget.seconds
 
     try:
         return parser.parse(read, progress_callback=cancel)
