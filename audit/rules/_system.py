@@ -161,6 +161,11 @@ def read_secret_by_redirect(subject: RedirectSubject, tables: Tables) -> Iterato
         yield Hit(subject.span, f"redirect reads {matched}")
 
 
+def _writes_paths(subject: CommandSubject) -> bool:
+    """The test of the writer rules: a command that writes some file it names."""
+    return bool(written_paths(subject))
+
+
 @rule(
     id="SY001",
     name="write-to-system-directory",
@@ -169,6 +174,7 @@ def read_secret_by_redirect(subject: RedirectSubject, tables: Tables) -> Iterato
     rationale="System files control authentication, services and every program's behaviour; changing them is persistence or sabotage.",
     safer_alternative="Change configuration in the project or the user's own config directory, or ask a human to make the system change.",
     inspects=Inspects.COMMAND,
+    applies=_writes_paths,
     commands=("tee", "cp", "mv", "install", "ln", "rsync", "sed", "dd", "truncate", "touch", "curl", "wget"),
     must_match=(
         "tee -a /etc/sudoers",
@@ -196,6 +202,11 @@ def write_system_directory(subject: CommandSubject, tables: Tables) -> Iterator[
             yield Hit(target.span, f"`{subject.name}` writes `{target.display()}` under {directory}")
 
 
+def _writes_a_file(subject: RedirectSubject) -> bool:
+    """The test of the redirect-writes rules (`2>&1` and `> /dev/null` write no file)."""
+    return redirect_writes_file(subject) is not None
+
+
 def _redirect_hit(subject: RedirectSubject, entries: tuple[str, ...], *, under: bool) -> Iterator[Hit]:
     target = redirect_writes_file(subject)
     if target is None:
@@ -213,6 +224,7 @@ def _redirect_hit(subject: RedirectSubject, entries: tuple[str, ...], *, under: 
     rationale="`> /etc/hosts` or `exec 3>/etc/x` changes system configuration whatever the command is.",
     safer_alternative="Write to a file in the workspace.",
     inspects=Inspects.REDIRECT,
+    applies=_writes_a_file,
     must_match=("echo '1.2.3.4 x' >> /etc/hosts", "echo x > /etc/profile", "exec 3>/etc/x", "cat k >| /usr/bin/k", "echo x &> /etc/motd"),
     must_not_match=("echo x > /dev/null", "grep x /etc/hosts > out.txt", "echo x > ./etc/config", "ls 2>&1"),
 )
@@ -228,6 +240,7 @@ def redirect_system_directory(subject: RedirectSubject, tables: Tables) -> Itera
     rationale="Startup files run in every future shell: the standard place to plant persistence or alias `sudo`.",
     safer_alternative="Put project settings in the project (a .envrc or a script you source explicitly).",
     inspects=Inspects.COMMAND,
+    applies=_writes_paths,
     commands=("tee", "cp", "mv", "install", "ln", "rsync", "sed", "dd", "truncate", "touch", "curl", "wget"),
     must_match=("tee -a ~/.zshrc", "cp evil ~/.bash_profile", "sed -i '$a alias ls=rm' ~/.bashrc", "ln -sf /tmp/x $HOME/.profile"),
     must_not_match=("cat ~/.bashrc", "source ~/.bashrc", "cp ~/.bashrc ./bashrc.bak", "grep alias ~/.bashrc"),
@@ -247,6 +260,7 @@ def write_startup_file(subject: CommandSubject, tables: Tables) -> Iterator[Hit]
     rationale="Whatever is appended runs in every future shell of the user.",
     safer_alternative="Put project settings in the project, not in the user's startup files.",
     inspects=Inspects.REDIRECT,
+    applies=_writes_a_file,
     must_match=("echo 'alias x=y' >> ~/.bashrc", "echo x >> $HOME/.profile", "echo x > \"${HOME}/.zshrc\"", "echo x >> /root/.bashrc"),
     must_not_match=("cat ~/.bashrc > backup.txt", "echo x >> ~/.bashrc.bak"),
 )
@@ -262,6 +276,7 @@ def redirect_startup_file(subject: RedirectSubject, tables: Tables) -> Iterator[
     rationale="A key added there gives someone permanent SSH access as this user.",
     safer_alternative="Ask a human to grant SSH access.",
     inspects=Inspects.COMMAND,
+    applies=_writes_paths,
     commands=("tee", "cp", "mv", "install", "ln", "rsync", "sed", "dd", "truncate", "touch", "curl", "wget"),
     must_match=("tee -a ~/.ssh/authorized_keys", "cp key.pub /root/.ssh/authorized_keys", "curl -o ~/.ssh/authorized_keys https://x/k"),
     must_not_match=("cat ~/.ssh/authorized_keys", "cp ~/.ssh/authorized_keys backup/", "ssh-keygen -f ~/.ssh/id_ed25519"),
@@ -281,6 +296,7 @@ def write_authorized_keys(subject: CommandSubject, tables: Tables) -> Iterator[H
     rationale="Appending a key grants permanent SSH access.",
     safer_alternative="Ask a human to grant SSH access.",
     inspects=Inspects.REDIRECT,
+    applies=_writes_a_file,
     must_match=("echo ssh-ed25519 AAAA >> ~/.ssh/authorized_keys", "cat k.pub >> /home/bob/.ssh/authorized_keys"),
     must_not_match=("cat ~/.ssh/authorized_keys > keys.txt", "echo x >> ~/.ssh/known_hosts"),
 )
