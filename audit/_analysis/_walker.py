@@ -390,7 +390,11 @@ class Analyzer:
                 risks |= name_risks
             else:
                 self.parts(parts, frame, risks, Position.VALUE)
-        self.prefix_assignments(node, argv, frame, risks)
+        if node.assignments:
+            self.prefix_assignments(node, bool(argv), frame, risks)
+        builtin = argv[0].value if argv else None
+        if builtin in DECLARATION_BUILTINS:
+            self.declarations(node, builtin, frame)  # type: ignore[arg-type]
         stdin = self.redirects(node.redirects, frame, risks, None, collect=True) if node.redirects else frame.stdin
         names, source, evidence = self.command_names(name_arg, name_risks, env)
         location = frame.location
@@ -440,7 +444,8 @@ class Analyzer:
                 self.cwd,
             )
             self.sink.command(subject)
-            self.track_spawns(name, subject)
+            if self.functions or self.loops:
+                self.track_spawns(name, subject)
             own_risks = self.command_risk(name, args, source)
             risks |= own_risks
             if own_risks & _PRODUCES_UNTRUSTED_DATA:
@@ -547,6 +552,7 @@ class Analyzer:
         return found
 
     def track_spawns(self, name: str | None, subject: CommandSubject) -> None:
+        """What the enclosing functions and loops start (recursive or background spawns)."""
         spawning = subject.in_pipeline or subject.background
         if not spawning or name is None:
             return
@@ -558,10 +564,7 @@ class Analyzer:
 
     # -- assignments and redirects -----------------------------------------------
 
-    def prefix_assignments(
-        self, node: ast.SimpleCommand, argv: tuple[Arg, ...], frame: Frame, risks: set[Risk]
-    ) -> None:
-        has_command = bool(argv)
+    def prefix_assignments(self, node: ast.SimpleCommand, has_command: bool, frame: Frame, risks: set[Risk]) -> None:
         form = "prefix" if has_command else "assignment"
         for assignment in node.assignments:
             value: Arg | None = None
@@ -577,9 +580,9 @@ class Analyzer:
                 )
             subject = AssignmentSubject(assignment.name, value, has_command, form, assignment.span, frame.location)
             self.sink.assignment(subject)
-        builtin = argv[0].value if argv else None
-        if builtin not in DECLARATION_BUILTINS:
-            return
+
+    def declarations(self, node: ast.SimpleCommand, builtin: str, frame: Frame) -> None:
+        """The names `export`, `declare`, `local`... assign (and export)."""
         flags = "".join(word.source[1:] for word in node.words[1:] if word.source.startswith("-"))
         exported = builtin == "export" or "x" in flags
         for word in node.words[1:]:

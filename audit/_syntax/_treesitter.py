@@ -220,7 +220,7 @@ class _Builder:
                 continue
             command = self.command(child)
             if command is not None:
-                statements.append(ast.Statement(command, False, self.span(child)))
+                statements.append(ast.Statement(command, False, command.span))
         return tuple(statements)
 
     def line_break_in_pipeline(self, node: Node) -> int | None:
@@ -274,6 +274,7 @@ class _Builder:
         return ast.Script(statements, self.span(node))
 
     def command(self, node: Node) -> ast.Command | None:
+        """The command `node` is; its span is always the node's."""
         self.session.check_time()
         handler = _COMMAND_HANDLERS.get(node.type)
         if handler is not None:
