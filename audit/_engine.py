@@ -84,8 +84,24 @@ class _Dispatch:
         self.by_prefix: list[tuple[str, Groups]] = [(prefix, _grouped([entry])) for prefix, entry in by_prefix]
         self.any_command: Groups = _grouped(any_command)
         self.by_kind: dict[Inspects, Groups] = {kind: _grouped(by_kind[kind]) for kind in Inspects}
+        self.tables = policy.tables
+        self._by_name: dict[str, Groups] = {}
+
+    def for_name(self, name: str) -> Groups:
+        """The rules listed for a command name (or its table name), then those
+        for its prefixes; remembered, as names repeat."""
+        groups = self._by_name.get(name)
+        if groups is None:
+            groups = self.by_command.get(name) or self.by_command.get(self.tables.table_name(name)) or ()
+            for prefix, prefixed in self.by_prefix:
+                if name.startswith(prefix):
+                    groups += prefixed
+            if len(self._by_name) < _NAMES_REMEMBERED:
+                self._by_name[name] = groups
+        return groups
 
 
+_NAMES_REMEMBERED = 4096
 _DISPATCH_CACHE: dict[int, tuple[Policy, _Dispatch]] = {}
 _DISPATCH_CACHE_SIZE = 16
 
@@ -146,16 +162,12 @@ class _RuleRunner(Sink):
         location = subject.location
         name = subject.name
         if name is not None:
-            groups = dispatch.by_command.get(name) or dispatch.by_command.get(self.tables.table_name(name))
-            if groups:
-                self._run(groups, subject, location)
-            for prefix, groups in dispatch.by_prefix:
-                if name.startswith(prefix):
+            self._run(dispatch.for_name(name), subject, location)
+        if subject.wrappers:
+            for wrapper in dict.fromkeys(subject.wrappers):
+                groups = dispatch.by_command.get(wrapper)
+                if groups and wrapper != name:
                     self._run(groups, subject, location)
-        for wrapper in dict.fromkeys(subject.wrappers):
-            groups = dispatch.by_command.get(wrapper)
-            if groups and wrapper != name:
-                self._run(groups, subject, location)
         if subject.name_source is not NameSource.STATIC:
             self._run(dispatch.by_kind[Inspects.COMPUTED_NAME], subject, location)
         self._run(dispatch.any_command, subject, location)

@@ -18,7 +18,7 @@ from .._model import CommandRecord, Position, Span
 from .._policy import InterpreterSpec, Policy
 from .._syntax import BudgetExceeded, Origin, ParseResult, ParseTrouble, ast
 from ._commands import Unwrapped, downloaded_files, find_scope, read_invocation, unwrap
-from ._env import DECLARATION_BUILTINS, Env, RiskOracle, split_assignment_word
+from ._env import DECLARATION_BUILTINS, Env, split_assignment_word
 from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words
 from ._subjects import (
     Arg,
@@ -142,14 +142,13 @@ class Analyzer:
         self.cwd: str | None = None
         # Files this command string downloaded or decoded, by clean path.
         self.downloads: dict[str, Span] = {}
-        self.oracle = RiskOracle(self._word_risks, self._command_risks, self._redirect_risks)
 
     def run(self, script: ast.Script) -> None:
-        env = Env(script, None, self.oracle)
+        env = Env(script, None, self)
         frame = Frame(Location(Position.COMMAND, ()), 0, env, None, False, False)
         self.script(script, frame, set())
 
-    # -- risk questions asked by the environment (answered silently) -----------
+    # -- the RiskOracle of the environment: risk questions, answered silently ----
 
     def _silently(self, walk: Callable[[set[Risk]], None]) -> frozenset[Risk]:
         sink, records = self.sink, self.records
@@ -166,13 +165,13 @@ class Analyzer:
     def _silent_frame(self, env: Env) -> Frame:
         return Frame(Location(Position.VALUE, ()), 0, env, None, False, False)
 
-    def _word_risks(self, word: ast.Word, env: Env) -> frozenset[Risk]:
+    def word_risks(self, word: ast.Word, env: Env) -> frozenset[Risk]:
         return self._silently(lambda risks: self.parts(word.parts, self._silent_frame(env), risks, Position.VALUE))
 
-    def _command_risks(self, command: ast.Command, env: Env) -> frozenset[Risk]:
+    def command_risks(self, command: ast.Command, env: Env) -> frozenset[Risk]:
         return self._silently(lambda risks: self.command(command, self._silent_frame(env), risks))
 
-    def _redirect_risks(self, redirect: ast.Redirect, env: Env) -> frozenset[Risk]:
+    def redirect_risks(self, redirect: ast.Redirect, env: Env) -> frozenset[Risk]:
         def walk(risks: set[Risk]) -> None:
             frame = self._silent_frame(env)
             if redirect.target is not None:
