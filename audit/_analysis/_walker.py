@@ -183,10 +183,6 @@ class Analyzer:
 
     # -- structure ---------------------------------------------------------------
 
-    def check_time(self) -> None:
-        if self.budget.exceeded():
-            raise BudgetExceeded("analysis exceeded the time budget")
-
     def script(self, script: ast.Script, frame: Frame, risks: set[Risk]) -> None:
         for statement in script.statements:
             self.command(statement.command, frame.backgrounded() if statement.background else frame, risks)
@@ -370,7 +366,8 @@ class Analyzer:
 
     def simple(self, node: ast.SimpleCommand, frame: Frame, risks: set[Risk]) -> list[str | None]:
         """Walk one simple command; return the names it runs (None: computed)."""
-        self.check_time()
+        if self.budget.exceeded():
+            raise BudgetExceeded("analysis exceeded the time budget")
         env = frame.env
         argv = tuple(normalize_words(node.words, env)) if node.words else ()
         unwrapped = unwrap(argv, self.tables) if argv else None

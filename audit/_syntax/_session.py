@@ -54,5 +54,9 @@ class ParseSession:
 
     def parse_fragment(self, text: str, origin: Origin) -> ast.Script:
         """A nested piece of shell code (a backquoted command, a heredoc's `$(...)`)."""
+        if not text:
+            # An empty substitution (``): the empty script tree-sitter would give.
+            self.check_time()
+            return ast.Script((), origin.span(0, 0))
         script, _ = self.tree_sitter(self.prepare(text, origin))
         return script
