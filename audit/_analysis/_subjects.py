@@ -75,7 +75,7 @@ class Stdin(NamedTuple):
     risks: frozenset[Risk] = frozenset()
     parts: tuple[ast.WordPart, ...] = ()
     feeders: tuple[str, ...] = ()
-    """For a pipe: the names of the commands in the stages before."""
+    """For a pipe: the names of the commands in the stages before, each once."""
 
 
 class Location(NamedTuple):

@@ -46,6 +46,9 @@ _DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
 _ARITHMETIC_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
 _OUTPUT_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
 _PRODUCES_UNTRUSTED_DATA = frozenset({Risk.FETCH, Risk.DECODE})
+_TOP = Location(Position.COMMAND, ())
+# Where a silent walk (a risk question) puts what it finds.
+_SILENT = Location(Position.VALUE, ())
 
 
 class Sink:
@@ -145,7 +148,7 @@ class Analyzer:
 
     def run(self, script: ast.Script) -> None:
         env = Env(script, None, self)
-        frame = Frame(Location(Position.COMMAND, ()), 0, env, None, False, False)
+        frame = Frame(_TOP, 0, env, None, False, False)
         self.script(script, frame, set())
 
     # -- the RiskOracle of the environment: risk questions, answered silently ----
@@ -163,7 +166,7 @@ class Analyzer:
         return frozenset(risks)
 
     def _silent_frame(self, env: Env) -> Frame:
-        return Frame(Location(Position.VALUE, ()), 0, env, None, False, False)
+        return Frame(_SILENT, 0, env, None, False, False)
 
     def word_risks(self, word: ast.Word, env: Env) -> frozenset[Risk]:
         return self._silently(lambda risks: self.parts(word.parts, self._silent_frame(env), risks, Position.VALUE))
@@ -243,7 +246,9 @@ class Analyzer:
     def pipeline(self, node: ast.Pipeline, frame: Frame, risks: set[Risk]) -> None:
         commands = node.commands
         piped = len(commands) > 1
-        feeders: list[str] = []
+        # The names the stages so far run, each once (a 2,000-stage pipeline
+        # of one name must not copy 2,000 names into every stage's stdin).
+        feeders: dict[str, None] = {}
         for index, command in enumerate(commands):
             if index == 0:
                 stage_frame = frame.with_stdin(frame.stdin, piped)
@@ -253,7 +258,7 @@ class Analyzer:
                 stage_frame = frame.with_stdin(Stdin(StdinKind.PIPE, feeder, operator, feeders=tuple(feeders)), True)
             if type(command) is ast.SimpleCommand:
                 # The names a stage runs feed later stages' stdin (`sh -i | nc`).
-                feeders.extend(name for name in self.simple(command, stage_frame, risks) if name)  # type: ignore[arg-type]
+                feeders.update(dict.fromkeys(name for name in self.simple(command, stage_frame, risks) if name))  # type: ignore[arg-type]
             else:
                 self.command(command, stage_frame, risks)
 
