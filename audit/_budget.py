@@ -41,10 +41,6 @@ def _time_collections(phase: str, info: dict[str, Any]) -> None:
 gc.callbacks.append(_time_collections)
 
 
-def _collections() -> float:
-    return _collection_seconds
-
-
 class Budget:
     """How much of one audit's time budget is left."""
 
@@ -57,12 +53,12 @@ class Budget:
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self._cpu_at_start = time.thread_time()
-        self._collections_at_start = _collections()
+        self._collections_at_start = _collection_seconds
         self._checks_until_clock = self.CHECKS_PER_CLOCK_READ
         self._excluded = 0.0
 
     def spent(self) -> float:
-        collections = _collections() - self._collections_at_start
+        collections = _collection_seconds - self._collections_at_start
         return time.thread_time() - self._cpu_at_start - collections - self._excluded
 
     @contextlib.contextmanager

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
 
 from ._analysis import (
     Analyzer,
@@ -29,22 +28,41 @@ from .rules import (
     NULL_BYTE,
     PARSE_TROUBLE,
     REGISTRY,
+    Applies,
     Hit,
     Inspects,
     Rule,
 )
 
 _TOP = Location(Position.COMMAND, ())
+_INPUT = Location(Position.INPUT, ())
+_PARSE = Location(Position.PARSE, ())
+
+
+Entry = tuple[Rule, Severity]
+# Entries in registry order, in runs that share one `applies` test (None: no test).
+Groups = tuple[tuple[Applies | None, tuple[Entry, ...]], ...]
+
+
+def _grouped(entries: list[Entry]) -> Groups:
+    groups: list[tuple[Applies | None, list[Entry]]] = []
+    for entry in entries:
+        applies = entry[0].applies
+        if groups and groups[-1][0] is applies:
+            groups[-1][1].append(entry)
+        else:
+            groups.append((applies, [entry]))
+    return tuple((applies, tuple(run)) for applies, run in groups)
 
 
 class _Dispatch:
     """Which rules see which subjects, for one policy (built once, cached)."""
 
     def __init__(self, policy: Policy) -> None:
-        self.by_command: dict[str, list[tuple[Rule, Severity]]] = defaultdict(list)
-        self.by_prefix: list[tuple[str, Rule, Severity]] = []
-        self.any_command: list[tuple[Rule, Severity]] = []
-        self.by_kind: dict[Inspects, list[tuple[Rule, Severity]]] = defaultdict(list)
+        by_command: dict[str, list[Entry]] = defaultdict(list)
+        by_prefix: list[tuple[str, Entry]] = []
+        any_command: list[Entry] = []
+        by_kind: dict[Inspects, list[Entry]] = defaultdict(list)
         self.severity: dict[str, Severity | None] = {}
         for declared in REGISTRY:
             severity = policy.severity_of(declared.id, declared.severity)
@@ -55,15 +73,35 @@ class _Dispatch:
             if declared.inspects is Inspects.COMMAND and declared.commands is not None:
                 for name in declared.commands(policy.tables):
                     if name.endswith("*"):
-                        self.by_prefix.append((name[:-1], declared, severity))
+                        by_prefix.append((name[:-1], entry))
                     else:
-                        self.by_command[name].append(entry)
+                        by_command[name].append(entry)
             elif declared.inspects is Inspects.COMMAND:
-                self.any_command.append(entry)
+                any_command.append(entry)
             else:
-                self.by_kind[declared.inspects].append(entry)
+                by_kind[declared.inspects].append(entry)
+        self.by_command: dict[str, Groups] = {name: _grouped(entries) for name, entries in by_command.items()}
+        self.by_prefix: list[tuple[str, Groups]] = [(prefix, _grouped([entry])) for prefix, entry in by_prefix]
+        self.any_command: Groups = _grouped(any_command)
+        self.by_kind: dict[Inspects, Groups] = {kind: _grouped(by_kind[kind]) for kind in Inspects}
+        self.tables = policy.tables
+        self._by_name: dict[str, Groups] = {}
+
+    def for_name(self, name: str) -> Groups:
+        """The rules listed for a command name (or its table name), then those
+        for its prefixes; remembered, as names repeat."""
+        groups = self._by_name.get(name)
+        if groups is None:
+            groups = self.by_command.get(name) or self.by_command.get(self.tables.table_name(name)) or ()
+            for prefix, prefixed in self.by_prefix:
+                if name.startswith(prefix):
+                    groups += prefixed
+            if len(self._by_name) < _NAMES_REMEMBERED:
+                self._by_name[name] = groups
+        return groups
 
 
+_NAMES_REMEMBERED = 4096
 _DISPATCH_CACHE: dict[int, tuple[Policy, _Dispatch]] = {}
 _DISPATCH_CACHE_SIZE = 16
 
@@ -106,15 +144,18 @@ class _RuleRunner(Sink):
         if severity is not None:
             self.add(declared, severity, span, message, location)
 
-    def _run(self, entries: Iterable[tuple[Rule, Severity]], subject: object, location: Location) -> None:
+    def _run(self, groups: Groups, subject: object, location: Location) -> None:
         tables = self.tables
         command = subject if type(subject) is CommandSubject else None
-        for declared, severity in entries:
-            assert declared.check is not None
-            hit: Hit
-            for hit in declared.check(subject, tables):
-                span = hit.span if command is None else _from_command_name(command, hit.span)
-                self.add(declared, severity, span, hit.message, location)
+        for applies, entries in groups:
+            if applies is not None and not applies(subject):
+                continue
+            for declared, severity in entries:
+                assert declared.check is not None
+                hit: Hit
+                for hit in declared.check(subject, tables):
+                    span = hit.span if command is None else _from_command_name(command, hit.span)
+                    self.add(declared, severity, span, hit.message, location)
 
     # -- the Sink protocol ------------------------------------------------------------
 
@@ -123,16 +164,12 @@ class _RuleRunner(Sink):
         location = subject.location
         name = subject.name
         if name is not None:
-            entries = dispatch.by_command.get(name) or dispatch.by_command.get(self.tables.table_name(name))
-            if entries:
-                self._run(entries, subject, location)
-            for prefix, declared, severity in dispatch.by_prefix:
-                if name.startswith(prefix):
-                    self._run(((declared, severity),), subject, location)
-        for wrapper in dict.fromkeys(subject.wrappers):
-            entries = dispatch.by_command.get(wrapper)
-            if entries and wrapper != name:
-                self._run(entries, subject, location)
+            self._run(dispatch.for_name(name), subject, location)
+        if subject.wrappers:
+            for wrapper in dict.fromkeys(subject.wrappers):
+                groups = dispatch.by_command.get(wrapper)
+                if groups and wrapper != name:
+                    self._run(groups, subject, location)
         if subject.name_source is not NameSource.STATIC:
             self._run(dispatch.by_kind[Inspects.COMPUTED_NAME], subject, location)
         self._run(dispatch.any_command, subject, location)
@@ -167,12 +204,13 @@ class _RuleRunner(Sink):
     # -- the verdict ----------------------------------------------------------------
 
     def verdict(self, records: tuple = ()) -> Verdict:  # type: ignore[type-arg]
+        if not self.findings:
+            return Verdict(Decision.PASS, (), self.source, records)
         findings = sorted(
             self.findings.values(),
             key=lambda finding: (-finding.severity.decision.rank, finding.span.start, finding.rule_id),
         )
-        decision = findings[0].severity.decision if findings else Decision.PASS
-        return Verdict(decision, tuple(findings), self.source, records)
+        return Verdict(findings[0].severity.decision, tuple(findings), self.source, records)
 
 
 def _from_command_name(subject: CommandSubject, span: Span) -> Span:
@@ -197,17 +235,16 @@ def audit_command(command: str, *, policy: Policy | None = None) -> Verdict:
     budget = Budget(policy.limits.time_budget_ms / 1000.0)
     runner = _RuleRunner(command, policy)
     whole = Span(0, len(command))
-    input_location = Location(Position.INPUT, ())
     if not command.strip():
-        runner.emit(EMPTY_COMMAND, whole, "empty command", input_location)
+        runner.emit(EMPTY_COMMAND, whole, "empty command", _INPUT)
         return runner.verdict()
     if "\x00" in command:
         offset = command.index("\x00")
-        runner.emit(NULL_BYTE, Span(offset, offset + 1), "null byte in command", input_location)
+        runner.emit(NULL_BYTE, Span(offset, offset + 1), "null byte in command", _INPUT)
         return runner.verdict()
     if len(command) > policy.limits.max_length:
         message = f"command too long: {len(command)} characters, the limit is {policy.limits.max_length}"
-        runner.emit(COMMAND_TOO_LONG, whole, message, input_location)
+        runner.emit(COMMAND_TOO_LONG, whole, message, _INPUT)
         return runner.verdict()
 
     def parse_code(text: str, origin: Origin) -> ParseResult:
@@ -223,7 +260,7 @@ def audit_command(command: str, *, policy: Policy | None = None) -> Verdict:
             analyzer.run(alternative)
     except BudgetExceeded as exceeded:
         budget = policy.limits.time_budget_ms
-        runner.emit(BUDGET_EXCEEDED, whole, f"{exceeded}; the budget is {budget:g} ms", Location(Position.PARSE, ()))
+        runner.emit(BUDGET_EXCEEDED, whole, f"{exceeded}; the budget is {budget:g} ms", _PARSE)
     except RecursionError:
-        runner.emit(NESTING_TOO_DEEP, whole, "the command nests too deeply to analyse", Location(Position.PARSE, ()))
+        runner.emit(NESTING_TOO_DEEP, whole, "the command nests too deeply to analyse", _PARSE)
     return runner.verdict(tuple(analyzer.records))

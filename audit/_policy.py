@@ -22,6 +22,9 @@ from ._model import Severity
 
 _RULE_SETTING_VALUES = {"high": Severity.HIGH, "medium": Severity.MEDIUM, "off": None}
 _VERSION_SUFFIX = re.compile(r"[0-9][0-9.]*$")
+# Names remembered by the per-Tables memos (command names repeat; arbitrary input does not grow them past this).
+_MEMO_SIZE = 4096
+_NOT_SEEN = object()
 
 
 class PolicyError(ValueError):
@@ -98,18 +101,26 @@ class Tables:
     wrappers: Mapping[str, WrapperSpec]
     interpreters_by_name: Mapping[str, InterpreterSpec] = field(init=False)
     _table_names: dict[str, str] = field(init=False, repr=False, compare=False)
+    _interpreters: dict[str, InterpreterSpec | None] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         by_name = {name: spec for spec in self.interpreter_families.values() for name in spec.names}
         object.__setattr__(self, "interpreters_by_name", MappingProxyType(by_name))
-        # Memo for table_name(): asked several times for every command audited.
+        # Memos for table_name() and interpreter(): asked several times for
+        # every command audited.
         object.__setattr__(self, "_table_names", {})
+        object.__setattr__(self, "_interpreters", {})
 
     def interpreter(self, name: str | None) -> InterpreterSpec | None:
         """The interpreter family of a command basename (`python3.12` included)."""
         if name is None:
             return None
-        return self.interpreters_by_name.get(self.table_name(name))
+        spec = self._interpreters.get(name, _NOT_SEEN)
+        if spec is _NOT_SEEN:
+            spec = self.interpreters_by_name.get(self.table_name(name))
+            if len(self._interpreters) < _MEMO_SIZE:
+                self._interpreters[name] = spec
+        return spec  # type: ignore[return-value]
 
     def table_name(self, name: str) -> str:
         """The name the tables know a command by: `python3.12` is `python`."""
@@ -122,7 +133,7 @@ class Tables:
             spec = self.interpreters_by_name.get(base)
             if base != name and spec is not None and spec.versioned:
                 resolved = base
-        if len(self._table_names) < 4096:
+        if len(self._table_names) < _MEMO_SIZE:
             self._table_names[name] = resolved
         return resolved
 

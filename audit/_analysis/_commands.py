@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .._model import Span
 from .._policy import InterpreterSpec, Tables, WrapperSpec
@@ -21,9 +22,8 @@ class CodeArgument:
     args: tuple[Arg, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Unwrapped:
-    """The result of peeling wrappers off an argv.
+class Unwrapped(NamedTuple):
+    """The result of peeling wrappers off an argv (one for every command audited).
 
     `argv` may differ from the input when `env -S` split a string into words.
     `index` is the effective command's position (len(argv) when none runs).
@@ -45,7 +45,8 @@ def is_assignment_word(value: str) -> bool:
     return bool(equals) and bool(name) and (name[0].isalpha() or name[0] == "_") and name.replace("_", "a").isalnum()
 
 
-def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped:
+def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped | None:
+    """Peel the wrappers off `argv`; None when it does not start with one."""
     wrappers: list[str] = []
     assignments: list[Arg] = []
     code: list[CodeArgument] = []
@@ -85,6 +86,8 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped:
             code.append(CodeArgument(spec.name, argv[index:]))
             index = len(argv)
             break
+    if not wrappers:
+        return None
     return Unwrapped(argv, index, tuple(wrappers), tuple(assignments), tuple(code), shell_option, options)
 
 

@@ -10,10 +10,9 @@ approximations err toward more findings, never fewer.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from .._syntax import ast
 from ._normalize import DEFAULT_IFS, HOME, MAX_CANDIDATES, normalize_word, normalize_words
@@ -51,18 +50,14 @@ class Binding:
     redirects: tuple[ast.Redirect, ...] = ()
 
 
-class RiskOracle:
+class RiskOracle(Protocol):
     """What the environment asks the analysis: how risky a word or command is."""
 
-    def __init__(
-        self,
-        word_risks: Callable[[ast.Word, "Env"], frozenset[Risk]],
-        command_risks: Callable[[ast.Command, "Env"], frozenset[Risk]],
-        redirect_risks: Callable[[ast.Redirect, "Env"], frozenset[Risk]],
-    ) -> None:
-        self.word_risks = word_risks
-        self.command_risks = command_risks
-        self.redirect_risks = redirect_risks
+    def word_risks(self, word: ast.Word, env: "Env") -> frozenset[Risk]: ...
+
+    def command_risks(self, command: ast.Command, env: "Env") -> frozenset[Risk]: ...
+
+    def redirect_risks(self, redirect: ast.Redirect, env: "Env") -> frozenset[Risk]: ...
 
 
 class Env:

@@ -61,7 +61,7 @@ def normalize_word(word: ast.Word, bindings: Bindings) -> list[Arg]:
         text = literal.text
         if literal.quoted:
             return [Arg((_literal_tilde(text),), word.source, word.span, False, word)]
-        if text[:1] != "~" and "{" not in text and not (_GLOB_CHARS & set(text)):
+        if text[:1] != "~" and "{" not in text and _GLOB_CHARS.isdisjoint(text):
             return [Arg((text,), word.source, word.span, False, word)]
     return _normalize_general(word, bindings)
 

@@ -75,7 +75,7 @@ class Stdin(NamedTuple):
     risks: frozenset[Risk] = frozenset()
     parts: tuple[ast.WordPart, ...] = ()
     feeders: tuple[str, ...] = ()
-    """For a pipe: the names of the commands in the stages before."""
+    """For a pipe: the names of the commands in the stages before, each once."""
     writer: ast.Command | None = None
     """For a pipe: the stage right before, whose output this is."""
 

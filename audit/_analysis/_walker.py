@@ -18,7 +18,7 @@ from .._model import CommandRecord, Position, Span
 from .._policy import InterpreterSpec, Policy
 from .._syntax import BudgetExceeded, Origin, ParseResult, ParseTrouble, ast
 from ._commands import Unwrapped, downloaded_files, find_scope, read_invocation, unwrap, xargs_commands
-from ._env import DECLARATION_BUILTINS, Env, RiskOracle, split_assignment_word
+from ._env import DECLARATION_BUILTINS, Env, split_assignment_word
 from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words, parameter_values
 from ._subjects import (
     Arg,
@@ -40,10 +40,15 @@ from ._subjects import (
 _SHELL_VARIABLES = frozenset({"SHELL", "BASH"})
 _STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
 _FIND_EXEC_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+# Commands other than interpreters that run code they are given (see builtin_contexts).
+_CODE_RUNNING_BUILTINS = frozenset({"eval", "source", ".", "trap", "find", "alias", "let"})
 _DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
 _ARITHMETIC_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
 _OUTPUT_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
 _PRODUCES_UNTRUSTED_DATA = frozenset({Risk.FETCH, Risk.DECODE})
+_TOP = Location(Position.COMMAND, ())
+# Where a silent walk (a risk question) puts what it finds.
+_SILENT = Location(Position.VALUE, ())
 
 
 class Sink:
@@ -146,14 +151,13 @@ class Analyzer:
         self.cwd: str | None = None
         # Files this command string downloaded or decoded, by clean path.
         self.downloads: dict[str, Span] = {}
-        self.oracle = RiskOracle(self._word_risks, self._command_risks, self._redirect_risks)
 
     def run(self, script: ast.Script) -> None:
-        env = Env(script, None, self.oracle)
-        frame = Frame(Location(Position.COMMAND, ()), 0, env, None, False, False)
+        env = Env(script, None, self)
+        frame = Frame(_TOP, 0, env, None, False, False)
         self.script(script, frame, set())
 
-    # -- risk questions asked by the environment (answered silently) -----------
+    # -- the RiskOracle of the environment: risk questions, answered silently ----
 
     def _silently(self, walk: Callable[[set[Risk]], None]) -> frozenset[Risk]:
         sink, records = self.sink, self.records
@@ -168,15 +172,15 @@ class Analyzer:
         return frozenset(risks)
 
     def _silent_frame(self, env: Env) -> Frame:
-        return Frame(Location(Position.VALUE, ()), 0, env, None, False, False)
+        return Frame(_SILENT, 0, env, None, False, False)
 
-    def _word_risks(self, word: ast.Word, env: Env) -> frozenset[Risk]:
+    def word_risks(self, word: ast.Word, env: Env) -> frozenset[Risk]:
         return self._silently(lambda risks: self.parts(word.parts, self._silent_frame(env), risks, Position.VALUE))
 
-    def _command_risks(self, command: ast.Command, env: Env) -> frozenset[Risk]:
+    def command_risks(self, command: ast.Command, env: Env) -> frozenset[Risk]:
         return self._silently(lambda risks: self.command(command, self._silent_frame(env), risks))
 
-    def _redirect_risks(self, redirect: ast.Redirect, env: Env) -> frozenset[Risk]:
+    def redirect_risks(self, redirect: ast.Redirect, env: Env) -> frozenset[Risk]:
         def walk(risks: set[Risk]) -> None:
             frame = self._silent_frame(env)
             if redirect.target is not None:
@@ -187,10 +191,6 @@ class Analyzer:
         return self._silently(walk)
 
     # -- structure ---------------------------------------------------------------
-
-    def check_time(self) -> None:
-        if self.budget.exceeded():
-            raise BudgetExceeded("analysis exceeded the time budget")
 
     def script(self, script: ast.Script, frame: Frame, risks: set[Risk]) -> None:
         for statement in script.statements:
@@ -253,7 +253,9 @@ class Analyzer:
     def pipeline(self, node: ast.Pipeline, frame: Frame, risks: set[Risk]) -> None:
         commands = node.commands
         piped = len(commands) > 1
-        feeders: list[str] = []
+        # The names the stages so far run, each once (a 2,000-stage pipeline
+        # of one name must not copy 2,000 names into every stage's stdin).
+        feeders: dict[str, None] = {}
         for index, command in enumerate(commands):
             if index == 0:
                 stage_frame = frame.with_stdin(frame.stdin, piped)
@@ -264,7 +266,7 @@ class Analyzer:
                 stage_frame = frame.with_stdin(stdin, True)
             if type(command) is ast.SimpleCommand:
                 # The names a stage runs feed later stages' stdin (`sh -i | nc`).
-                feeders.extend(name for name in self.simple(command, stage_frame, risks) if name)  # type: ignore[arg-type]
+                feeders.update(dict.fromkeys(name for name in self.simple(command, stage_frame, risks) if name))  # type: ignore[arg-type]
             else:
                 self.command(command, stage_frame, risks)
 
@@ -390,7 +392,8 @@ class Analyzer:
 
     def simple(self, node: ast.SimpleCommand, frame: Frame, risks: set[Risk]) -> list[str | None]:
         """Walk one simple command; return the names it runs (None: computed)."""
-        self.check_time()
+        if self.budget.exceeded():
+            raise BudgetExceeded("analysis exceeded the time budget")
         env = frame.env
         argv = tuple(normalize_words(node.words, env)) if node.words else ()
         unwrapped = unwrap(argv, self.tables) if argv else None
@@ -409,11 +412,15 @@ class Analyzer:
                 risks |= name_risks
             else:
                 self.parts(parts, frame, risks, Position.VALUE)
-        self.prefix_assignments(node, argv, frame, risks)
-        stdin = self.redirects(node.redirects, frame, risks, None, collect=True)
+        if node.assignments:
+            self.prefix_assignments(node, bool(argv), frame, risks)
+        builtin = argv[0].value if argv else None
+        if builtin in DECLARATION_BUILTINS:
+            self.declarations(node, builtin, frame)  # type: ignore[arg-type]
+        stdin = self.redirects(node.redirects, frame, risks, None, collect=True) if node.redirects else frame.stdin
         names, source, evidence = self.command_names(name_arg, name_risks, env)
         location = frame.location
-        if unwrapped is not None:
+        if unwrapped is not None and unwrapped.assignments:
             self.wrapper_assignments(unwrapped, location)
         redirect_name = names[0] if names else None
         for redirect in node.redirects:
@@ -448,7 +455,9 @@ class Analyzer:
     ) -> None:
         """Hand one resolved command to the rules and open its code contexts."""
         wrappers = unwrapped.wrappers if unwrapped is not None else ()
-        self.check_downloaded(argv[index] if index < len(argv) else None, frame)
+        if self.downloads:
+            self.check_downloaded(argv[index] if index < len(argv) else None, frame)
+        args = argv[index + 1 :]
         for name in names:
             subject = CommandSubject(
                 argv,
@@ -465,11 +474,12 @@ class Analyzer:
                 self.cwd,
             )
             self.sink.command(subject)
-            self.track_spawns(name, subject)
-            own_risks = self.command_risk(name, argv[index + 1 :], source)
+            if self.functions or self.loops:
+                self.track_spawns(name, subject)
+            own_risks = self.command_risk(name, args, source)
             risks |= own_risks
             if own_risks & _PRODUCES_UNTRUSTED_DATA:
-                self.note_downloads(name, argv[index + 1 :], redirects, frame.env)
+                self.note_downloads(name, args, redirects, frame.env)
         if unwrapped is not None:
             for code in unwrapped.code:
                 self.code_string(ContextKind.RUNNER, code.label, code.args, "shell", frame, risks)
@@ -479,10 +489,10 @@ class Analyzer:
                     self.stdin_code(shell, unwrapped.shell_from_option, stdin, span, frame, risks)
         for name in dict.fromkeys(names):
             if name is not None:
-                self.contexts(name, argv[index + 1 :], span, frame, stdin, risks)
-                self.call_function(name, argv[index + 1 :], span, frame, risks)
+                self.contexts(name, args, span, frame, stdin, risks)
+                self.call_function(name, args, span, frame, risks)
         if len(names) == 1 and names[0] in _DIRECTORY_CHANGERS:
-            self.change_directory(names[0], argv[index + 1 :])
+            self.change_directory(names[0], args)
 
     def call_function(self, name: str, args: tuple[Arg, ...], span: Span, frame: Frame, risks: set[Risk]) -> None:
         """Walk a function defined in this command again, with a call's arguments as $1, $2...
@@ -563,7 +573,7 @@ class Analyzer:
         parts = word.parts if word is not None else ()
         if name_arg.values:
             names: list[str | None] = [basename(value) for value in name_arg.values]
-            if any(type(part) is ast.CommandSubstitution for part in parts):
+            if ast.CommandSubstitution in map(type, parts):
                 # `$(echo rm)`: judged as `rm`, and still a computed name.
                 return names, NameSource.DYNAMIC, name_arg.span
             return names, NameSource.STATIC, None
@@ -596,6 +606,7 @@ class Analyzer:
         return found
 
     def track_spawns(self, name: str | None, subject: CommandSubject) -> None:
+        """What the enclosing functions and loops start (recursive or background spawns)."""
         spawning = subject.in_pipeline or subject.background
         if not spawning or name is None:
             return
@@ -607,10 +618,7 @@ class Analyzer:
 
     # -- assignments and redirects -----------------------------------------------
 
-    def prefix_assignments(
-        self, node: ast.SimpleCommand, argv: tuple[Arg, ...], frame: Frame, risks: set[Risk]
-    ) -> None:
-        has_command = bool(argv)
+    def prefix_assignments(self, node: ast.SimpleCommand, has_command: bool, frame: Frame, risks: set[Risk]) -> None:
         form = "prefix" if has_command else "assignment"
         for assignment in node.assignments:
             value: Arg | None = None
@@ -626,9 +634,9 @@ class Analyzer:
                 )
             subject = AssignmentSubject(assignment.name, value, has_command, form, assignment.span, frame.location)
             self.sink.assignment(subject)
-        builtin = argv[0].value if argv else None
-        if builtin not in DECLARATION_BUILTINS:
-            return
+
+    def declarations(self, node: ast.SimpleCommand, builtin: str, frame: Frame) -> None:
+        """The names `export`, `declare`, `local`... assign (and export)."""
         flags = "".join(word.source[1:] for word in node.words[1:] if word.source.startswith("-"))
         exported = builtin == "export" or "x" in flags
         for word in node.words[1:]:
@@ -694,27 +702,8 @@ class Analyzer:
     def contexts(
         self, name: str, args: tuple[Arg, ...], span: Span, frame: Frame, stdin: Stdin | None, risks: set[Risk]
     ) -> None:
-        if name == "eval":
-            if args:
-                self.code_string(ContextKind.EVAL, "eval", args, "shell", frame, risks)
-            return
-        if name in ("source", "."):
-            if args:
-                self.script_operand(name, args[0], span, frame, stdin, risks, self.tables.interpreter("sh"))
-            return
-        if name == "trap":
-            self.trap(args, frame, risks)
-            return
-        if name == "find":
-            self.find_actions(args, span, frame, risks)
-            return
-        if name == "alias":
-            self.aliases(args, frame, risks)
-            return
-        if name == "let":
-            for arg in args:
-                if arg.word is not None:
-                    self.arithmetic(arg.word.parts, frame, risks, Position.VALUE, "let", arg.span)
+        if name in _CODE_RUNNING_BUILTINS:
+            self.builtin_contexts(name, args, span, frame, stdin, risks)
             return
         spec = self.tables.interpreter(name)
         if spec is None:
@@ -730,6 +719,26 @@ class Analyzer:
             self.script_operand(name, invocation.script, span, frame, stdin, risks, spec)
         if invocation.reads_stdin:
             self.stdin_code(spec, name, stdin, span, frame, risks)
+
+    def builtin_contexts(
+        self, name: str, args: tuple[Arg, ...], span: Span, frame: Frame, stdin: Stdin | None, risks: set[Risk]
+    ) -> None:
+        if name == "eval":
+            if args:
+                self.code_string(ContextKind.EVAL, "eval", args, "shell", frame, risks)
+        elif name in ("source", "."):
+            if args:
+                self.script_operand(name, args[0], span, frame, stdin, risks, self.tables.interpreter("sh"))
+        elif name == "trap":
+            self.trap(args, frame, risks)
+        elif name == "find":
+            self.find_actions(args, span, frame, risks)
+        elif name == "alias":
+            self.aliases(args, frame, risks)
+        elif name == "let":
+            for arg in args:
+                if arg.word is not None:
+                    self.arithmetic(arg.word.parts, frame, risks, Position.VALUE, "let", arg.span)
 
     def script_operand(
         self,
@@ -922,15 +931,15 @@ class Analyzer:
                 self.sink.too_deep(span, frame.location, f"find {action}")
                 continue
             unwrapped = unwrap(command, self.tables)
-            argv = unwrapped.argv
-            name_arg = argv[unwrapped.index] if unwrapped.index < len(argv) else None
+            argv, command_index = (command, 0) if unwrapped is None else (unwrapped.argv, unwrapped.index)
+            name_arg = argv[command_index] if command_index < len(argv) else None
             name_risks = frozenset()
             if name_arg is not None and name_arg.word is not None:
                 name_risks = self.part_risks(name_arg.word.parts, child, Position.COMMAND)
             names, source, evidence = self.command_names(name_arg, name_risks, frame.env)
             self.records.append(CommandRecord(_display(argv), span, child.location.position, child.location.path))
             if name_arg is not None:
-                self.run_command(argv, unwrapped.index, names, source, evidence, unwrapped, span, child, None, risks)
+                self.run_command(argv, command_index, names, source, evidence, unwrapped, span, child, None, risks)
 
 
 def _constant_test(argv: list[str | None]) -> bool:

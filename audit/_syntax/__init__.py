@@ -10,7 +10,7 @@ the engine can judge each and keep the worst.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .._budget import Budget
 from . import _ast as ast
@@ -39,11 +39,12 @@ __all__ = [
 _DANGLING_PIPE = re.compile(r"\|&?\s*\Z")
 # bashlex cannot be interrupted; it is skipped when less than this is left.
 _BASHLEX_MIN_SECONDS_LEFT = 0.015
+# The origin of the user's own string (origins are immutable: one serves every parse).
+_VERBATIM = Origin()
 
 
-@dataclass(frozen=True, slots=True)
-class ParseResult:
-    """The primary script, any alternative readings, and what went wrong."""
+class ParseResult(NamedTuple):
+    """The primary script, any alternative readings, and what went wrong (one per parse)."""
 
     script: ast.Script
     alternatives: tuple[ast.Script, ...]
@@ -53,19 +54,20 @@ class ParseResult:
 def parse(source: str, *, budget: Budget, origin: Origin | None = None) -> ParseResult:
     """Parse `source` (or a code string inside it, located by `origin`)."""
     session = ParseSession(budget)
-    origin = origin or Origin()
+    origin = origin or _VERBATIM
     ready = session.prepare(source, origin)
-    whole = origin.span(0, len(source))
     if len(ready.text) >= CANCELLABLE_FROM_BYTES and _DANGLING_PIPE.search(ready.text):
         # tree-sitter's error recovery on thousands of stages and a final `|`
         # runs for 100+ ms without calling the progress callback, so it cannot
         # be cancelled. bash rejects such input anyway: read it lexically.
         fallback = parse_fallback(ready.text, ready.origin, ready.prepared, ready.source_origin, session)
+        whole = origin.span(0, len(source))
         trouble = ParseTrouble("fallback", "the input ends with a dangling pipe; a lexical reading is judged", whole)
         return ParseResult(fallback, (), (*session.troubles, trouble))
     script, has_error = session.tree_sitter(ready)
     if not has_error and not session.troubles:
         return ParseResult(script, (), ())
+    whole = origin.span(0, len(source))
     try:
         if budget.remaining() < _BASHLEX_MIN_SECONDS_LEFT:
             raise BashlexUnavailable("not enough time left in the budget")

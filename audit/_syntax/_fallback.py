@@ -9,6 +9,7 @@ command bash could run, which is what the rules need.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -23,7 +24,14 @@ if TYPE_CHECKING:
 
 _SEPARATORS = ("&&", "||", ";;&", ";;", ";&", "|&", ";", "&", "|", "\n", "(", ")")
 _REDIRECT_OPERATORS = ("&>>", "<<<", ">>", "&>", ">&", "<&", ">|", "<>", ">", "<")
+# The operators at a position, tried in this order: a process substitution, a
+# redirect, a separator; each list is longest first, so the first match is
+# the longest. (A redirect's fd digits are read before, with str.isdigit.)
+_REDIRECT = re.compile("|".join(map(re.escape, _REDIRECT_OPERATORS)))
+_OPERATOR = re.compile(f"(?P<procsub>[<>]\\()|(?P<redirect>{_REDIRECT.pattern})|(?P<separator>{'|'.join(map(re.escape, _SEPARATORS))})")
 _WORD_END = frozenset(" \t\n;&|()<>")
+# Where a word may end or a quoted or nested construct begins.
+_WORD_SPECIAL = re.compile("[ \t\n;&|()<>\\\\'\"`$]")
 _RESERVED = frozenset(
     {"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "esac", "{", "}", "!", "[[", "]]", "function", "time", "coproc"}
 )
@@ -62,41 +70,37 @@ def _tokenize(text: str, session: "ParseSession") -> list[_Token]:
             newline = text.find("\n", index)
             index = length if newline < 0 else newline
             continue
-        if text.startswith(("<(", ">("), index):
+        kind, end = _operator_at(text, index)
+        if kind == "word":
+            end = _word_end(text, index)
+        elif kind == "procsub":
             end = find_substitution_end(text, index, "$(")
-            tokens.append(_Token("procsub", text[index:end], index, end))
-            index = end
-            continue
-        redirect = _redirect_at(text, index)
-        if redirect:
-            tokens.append(_Token("redirect", text[index : index + redirect], index, index + redirect))
-            index += redirect
-            continue
-        separator = next((s for s in _SEPARATORS if text.startswith(s, index)), None)
-        if separator is not None:
-            tokens.append(_Token("separator", separator, index, index + len(separator)))
-            index += len(separator)
-            continue
-        end = _word_end(text, index)
-        tokens.append(_Token("word", text[index:end], index, end))
+        tokens.append(_Token(kind, text[index:end], index, end))
         index = end
     return tokens
 
 
-def _redirect_at(text: str, index: int) -> int:
-    """Length of a redirect operator (with its fd digits) at `index`, or 0."""
-    cursor = index
-    while cursor < len(text) and text[cursor].isdigit():
-        cursor += 1
-    for operator in _REDIRECT_OPERATORS:
-        if text.startswith(operator, cursor):
-            return cursor - index + len(operator)
-    return 0
+def _operator_at(text: str, index: int) -> tuple[str, int]:
+    """The kind of token an operator at `index` starts, and the operator's end
+    ("word" when there is none)."""
+    if text[index].isdigit():
+        digits_end = index + 1
+        while digits_end < len(text) and text[digits_end].isdigit():
+            digits_end += 1
+        redirect = _REDIRECT.match(text, digits_end)
+        return ("word", index) if redirect is None else ("redirect", redirect.end())
+    operator = _OPERATOR.match(text, index)
+    return ("word", index) if operator is None else (operator.lastgroup, operator.end())  # type: ignore[return-value]
 
 
 def _word_end(text: str, index: int) -> int:
     length = len(text)
-    while index < length:
+    find_special = _WORD_SPECIAL.search
+    while True:
+        special = find_special(text, index)
+        if special is None:
+            return length
+        index = special.start()
         char = text[index]
         if char in _WORD_END:
             return index
@@ -117,7 +121,6 @@ def _word_end(text: str, index: int) -> int:
             index = find_substitution_end(text, index, "${")
         else:
             index += 1
-    return length
 
 
 class _Builder:

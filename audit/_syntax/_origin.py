@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .._model import Span
 
 
-@dataclass(frozen=True, slots=True)
-class Origin:
-    """Where each character of a parsed text came from.
+class Origin(NamedTuple):
+    """Where each character of a parsed text came from (one is made for most
+    nested words, hence a NamedTuple).
 
     `offsets[i]` is the original offset of character `i` (with one extra
     entry for the end of the text); `None` means the text is a verbatim slice

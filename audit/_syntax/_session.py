@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .._budget import Budget
 from . import _ast as ast
@@ -13,9 +13,8 @@ from ._prepass import Prepared, needs_prepass, prepare
 from ._treesitter import parse_tree_sitter
 
 
-@dataclass(frozen=True, slots=True)
-class PreparedText:
-    """A text ready for the parsers, and how to map it back."""
+class PreparedText(NamedTuple):
+    """A text ready for the parsers, and how to map it back (one per parse)."""
 
     text: str
     origin: Origin
@@ -55,5 +54,9 @@ class ParseSession:
 
     def parse_fragment(self, text: str, origin: Origin) -> ast.Script:
         """A nested piece of shell code (a backquoted command, a heredoc's `$(...)`)."""
+        if not text:
+            # An empty substitution (``): the empty script tree-sitter would give.
+            self.check_time()
+            return ast.Script((), origin.span(0, 0))
         script, _ = self.tree_sitter(self.prepare(text, origin))
         return script

@@ -124,8 +124,18 @@ def _run_parser(data: bytes, budget: Budget) -> Tree:
     def read(byte_offset: int, _point: object) -> bytes:
         return data[byte_offset : byte_offset + 4096]
 
+    previous = budget.spent()
+
     def cancel(*_state: object) -> bool:
-        return budget.exceeded()
+        # The parse cannot be stopped between two progress calls, which can be
+        # 2 ms apart in error recovery: it is cancelled at the last call before
+        # the budget runs out (the next is taken to be as far as the last two
+        # were apart), so the verdict comes within the budget, not after it.
+        nonlocal previous
+        spent = budget.spent()
+        next_call = spent + (spent - previous)
+        previous = spent
+        return next_call > budget.seconds
 
     try:
         return parser.parse(read, progress_callback=cancel)
@@ -158,9 +168,11 @@ class _Builder:
         self.prepared = prepared
         # ERROR nodes whose text the builder read as bash does (their ids).
         self.repaired_errors: set[int] = set()
-        if len(data) == len(text):
-            self.char_at: Callable[[int], int] = int
-        else:
+        self.multiline = "\n" in text
+        # The character offset of each byte offset; None when the text is ASCII
+        # (one byte per character), which is nearly always.
+        self.byte_to_char: list[int] | None = None
+        if len(data) != len(text):
             byte_to_char = [0] * (len(data) + 1)
             position = 0
             for index, char in enumerate(text):
@@ -169,14 +181,25 @@ class _Builder:
                     byte_to_char[position + k] = index
                 position += width
             byte_to_char[position] = len(text)
-            self.char_at = byte_to_char.__getitem__
+            self.byte_to_char = byte_to_char
+        # When the text is ASCII and a verbatim slice of the original, a node's
+        # span is its byte range shifted by this much (None otherwise).
+        self.span_shift: int | None = None
+        if self.byte_to_char is None and origin.offsets is None and origin.pinned is None:
+            self.span_shift = origin.base
 
     # -- helpers -----------------------------------------------------------
 
     def chars(self, node: Node) -> tuple[int, int]:
-        return self.char_at(node.start_byte), self.char_at(node.end_byte)
+        byte_to_char = self.byte_to_char
+        if byte_to_char is None:
+            return node.start_byte, node.end_byte
+        return byte_to_char[node.start_byte], byte_to_char[node.end_byte]
 
     def span(self, node: Node) -> Span:
+        shift = self.span_shift
+        if shift is not None:
+            return Span(node.start_byte + shift, node.end_byte + shift)
         start, end = self.chars(node)
         return self.origin.span(start, end)
 
@@ -212,7 +235,7 @@ class _Builder:
                 continue
             command = self.command(child)
             if command is not None:
-                statements.append(ast.Statement(command, False, self.span(child)))
+                statements.append(ast.Statement(command, False, command.span))
         return tuple(statements)
 
     def line_break_in_pipeline(self, node: Node) -> int | None:
@@ -222,6 +245,8 @@ class _Builder:
         reads `a | b | c <newline> d > f` as `c d > f`; bash ends the pipeline
         at the newline. Returns the offset of the next line's first token.
         """
+        if not self.multiline:
+            return None
         current: Node | None = node
         in_pipeline = False
         while current is not None and current.type in ("pipeline", "redirected_statement"):
@@ -264,6 +289,7 @@ class _Builder:
         return ast.Script(statements, self.span(node))
 
     def command(self, node: Node) -> ast.Command | None:
+        """The command `node` is; its span is always the node's."""
         self.session.check_time()
         handler = _COMMAND_HANDLERS.get(node.type)
         if handler is not None:
@@ -284,25 +310,27 @@ class _Builder:
         compounds: list[ast.Command] = []
         for child in node.children:
             kind = child.type
-            if kind in _COMPOUND_NODES:
-                # `time (cmd)`: tree-sitter hangs the subshell on the `time` command.
-                compound = self.command(child)
-                if compound is not None:
-                    compounds.append(compound)
-            elif kind == "variable_assignment":
-                assignments.append(self.assignment(child))
+            if kind in _WORD_NODES:
+                word_nodes.append(child)
             elif kind == "command_name":
                 word_nodes.extend(child.children)
             elif kind in _REDIRECT_NODES:
                 redirect, words_after = self.redirect_and_words(child)
                 redirects.append(redirect)
                 trailing_words.extend(words_after)
-            elif kind in _WORD_NODES:
-                word_nodes.append(child)
+            elif kind == "variable_assignment":
+                assignments.append(self.assignment(child))
+            elif kind in _COMPOUND_NODES:
+                # `time (cmd)`: tree-sitter hangs the subshell on the `time` command.
+                compound = self.command(child)
+                if compound is not None:
+                    compounds.append(compound)
             elif kind == "ERROR":
                 self.trouble(child, "unreadable text inside a command")
                 word_nodes.extend(c for c in child.children if c.type in _WORD_NODES)
-        words = self.words(word_nodes) + tuple(trailing_words)
+        words = self.words(word_nodes)
+        if trailing_words:
+            words += tuple(trailing_words)
         simple = ast.SimpleCommand(tuple(assignments), words, tuple(redirects), self.span(node))
         if not compounds:
             return simple
@@ -642,13 +670,15 @@ class _Builder:
         """Group nodes into bash words: nodes with no blank between are one word."""
         words: list[ast.Word] = []
         group: list[Node] = []
+        group_end = -1
         for node in nodes:
             if node.type == "comment":
                 continue
-            if group and node.start_byte != group[-1].end_byte:
+            if group and node.start_byte != group_end:
                 words.append(self.word(group))
                 group = []
             group.append(node)
+            group_end = node.end_byte
         if group:
             words.append(self.word(group))
         return tuple(words)
@@ -658,7 +688,7 @@ class _Builder:
             start, end = self.chars(nodes[0])
             text = self.text[start:end]
             if "\\" not in text:
-                span = self.origin.span(start, end)
+                span = self.span(nodes[0])
                 return ast.Word((ast.Literal(text, False, span),), span, text)
         parts: list[ast.WordPart] = []
         for index, node in enumerate(nodes):

@@ -20,6 +20,7 @@ from ._hygiene import HYGIENE_RULES
 from ._network_and_resources import NETWORK_AND_RESOURCE_RULES
 from ._rule import (
     ENGINE_EMITTED,
+    Applies,
     Example,
     Hit,
     Inspects,
@@ -67,6 +68,7 @@ __all__ = [
     "PARSE_TROUBLE",
     "REGISTRY",
     "RETIRED",
+    "Applies",
     "Example",
     "Hit",
     "Inspects",

@@ -13,6 +13,7 @@ from .._analysis import HOME, Arg, CommandSubject, RedirectSubject, clean_path
 from .._syntax import ast
 
 _MAX_MEMO = 4096
+_NOT_ASKED = object()
 # A relative path this many `..` deep climbs to / from any plausible agent
 # working directory (/home/user/project/sub is four deep).
 CLIMB_TO_ROOT = 4
@@ -59,6 +60,11 @@ def _expanded(entries: Iterable[str]) -> Iterator[str]:
         yield from _home_variants(entry)
 
 
+# What path_is() and path_under() answer from: an argument's values and
+# pattern flag, and the working directory.
+_PathKey = tuple[tuple[str, ...], bool, "str | None"]
+
+
 @dataclass(frozen=True, slots=True)
 class _PathTable:
     """A table of paths with their home aliases, and a cheap pre-filter.
@@ -72,8 +78,12 @@ class _PathTable:
     entries: tuple[str, ...]
     literal_keys: frozenset[tuple[int, str]]
     glob_keys: tuple[tuple[int, str], ...]
-    # Arguments repeat across commands (`-la`, `status`): answers are memoised.
+    # Arguments repeat across commands (`-la`, `status`, `/tmp/x`): answers are
+    # memoised, by value for may_name(), by (values, pattern, cwd) for
+    # path_is() and path_under().
     answers: dict[str, bool] = field(default_factory=dict, compare=False, hash=False)
+    named: dict[_PathKey, str | None] = field(default_factory=dict, compare=False, hash=False)
+    containing: dict[_PathKey, str | None] = field(default_factory=dict, compare=False, hash=False)
 
     def may_name(self, arg: Arg) -> bool:
         """False only when no value of `arg` can clean up to an entry."""
@@ -84,9 +94,7 @@ class _PathTable:
             known = answers.get(value)
             if known is None:
                 known = self._may_be(value)
-                if len(answers) >= _MAX_MEMO:
-                    answers.clear()
-                answers[value] = known
+                _remember(answers, value, known)
             if known:
                 return True
         return False
@@ -110,6 +118,12 @@ def _key(entry: str) -> tuple[int, str]:
     return index, segments[-index]
 
 
+def _remember(memo: dict[Key, Answer], key: Key, answer: Answer) -> None:
+    if len(memo) >= _MAX_MEMO:
+        memo.clear()
+    memo[key] = answer
+
+
 @functools.lru_cache(maxsize=64)
 def _path_table(entries: tuple[str, ...]) -> _PathTable:
     expanded = tuple(_expanded(entries))
@@ -120,12 +134,21 @@ def _path_table(entries: tuple[str, ...]) -> _PathTable:
 
 def path_is(arg: Arg, entries: tuple[str, ...], cwd: str | None = None) -> str | None:
     """The entry `arg` names (exactly, through a glob, or by home alias), if any."""
+    table = _path_table(entries)
     values = arg.values
     if not values:
-        return _shape_names(arg, _path_table(entries).entries)
-    if cwd is None and not any("/" in value or value[:1] == HOME for value in values):
+        return _shape_names(arg, table.entries)
+    key = (values, arg.pattern, cwd)
+    matched = table.named.get(key, _NOT_ASKED)
+    if matched is _NOT_ASKED:
+        matched = _named_entry(arg, table, cwd)
+        _remember(table.named, key, matched)
+    return matched  # type: ignore[return-value]
+
+
+def _named_entry(arg: Arg, table: _PathTable, cwd: str | None) -> str | None:
+    if cwd is None and not any("/" in value or value[:1] == HOME for value in arg.values):
         return None  # a bare relative name cannot reach an absolute entry
-    table = _path_table(entries)
     if not table.may_name(arg):
         return None
     for value in cleaned_values(arg, cwd):
@@ -199,7 +222,16 @@ def _glob_match(path: str, pattern: str) -> bool:
 
 def path_under(arg: Arg, directories: tuple[str, ...], cwd: str | None = None) -> str | None:
     """The directory `arg` is inside of (or is), if any; globs in either side count."""
-    entries = _path_table(directories).entries
+    table = _path_table(directories)
+    key = (arg.values, arg.pattern, cwd)
+    directory = table.containing.get(key, _NOT_ASKED)
+    if directory is _NOT_ASKED:
+        directory = _directory_containing(arg, table.entries, cwd)
+        _remember(table.containing, key, directory)
+    return directory  # type: ignore[return-value]
+
+
+def _directory_containing(arg: Arg, entries: tuple[str, ...], cwd: str | None) -> str | None:
     for value in cleaned_values(arg, cwd):
         if not value.startswith(("/", HOME)):
             continue
@@ -299,6 +331,7 @@ WRITERS = (
 
 
 Subject = TypeVar("Subject")
+Key = TypeVar("Key")
 Answer = TypeVar("Answer")
 
 

@@ -56,6 +56,7 @@ class Hit:
 
 Check = Callable[[Any, Tables], Iterable[Hit]]
 CommandNames = Callable[[Tables], Iterable[str]]
+Applies = Callable[[Any], bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +86,9 @@ class Rule:
     counter_examples: tuple[Example, ...]
     check: Check | None = None
     commands: CommandNames | None = field(default=None)
+    applies: Applies | None = None
+    """A cheap test of a subject; the check runs only on subjects that pass it.
+    Rules that share one test (the same function) have it asked once per subject."""
 
 
 def examples(*commands: str | Example) -> tuple[Example, ...]:
@@ -103,6 +107,7 @@ def rule(
     must_match: Iterable[str | Example],
     must_not_match: Iterable[str | Example],
     commands: CommandNames | Iterable[str] | None = None,
+    applies: Applies | None = None,
 ) -> Callable[[Check], Rule]:
     """Decorator form: the decorated function is the rule's check.
 
@@ -123,6 +128,7 @@ def rule(
             counter_examples=examples(*must_not_match),
             check=check,
             commands=_command_names(commands),
+            applies=applies,
         )
 
     return declare
