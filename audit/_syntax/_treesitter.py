@@ -112,7 +112,10 @@ def _has_unrepaired_error(root: Node, repaired_errors: set[int]) -> bool:
             continue
         if node.type == "ERROR" or node.is_missing:
             return True
-        stack.extend(child for child in node.children if child.has_error or child.is_missing)
+        erroneous = [child for child in node.children if child.has_error or child.is_missing]
+        if not erroneous:
+            return True  # the error sits in a token py-tree-sitter does not list (a MISSING number)
+        stack.extend(erroneous)
     return False
 
 
