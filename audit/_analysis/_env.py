@@ -88,13 +88,13 @@ class Env:
     def child(self, script: ast.Script, positional: tuple[Arg, ...] | None = None) -> "Env":
         return Env(script, self, self._oracle, positional)
 
-    def function_body(self) -> "Env":
-        """The variables a function body sees at its definition: these, with unknown arguments."""
-        return Env(None, self, self._oracle, arguments_unknown=True)
+    def function_body(self, body: ast.Command) -> "Env":
+        """The variables a function body sees at its definition: its own and these, with unknown arguments."""
+        return Env(_as_script(body), self, self._oracle, arguments_unknown=True)
 
-    def function_call(self, arguments: tuple[Arg, ...]) -> "Env":
-        """The variables a function body sees when called: these, with `arguments` as $0, $1..."""
-        return Env(None, self, self._oracle, arguments)
+    def function_call(self, body: ast.Command, arguments: tuple[Arg, ...]) -> "Env":
+        """The variables a function body sees when called: its own and these, with `arguments` as $0, $1..."""
+        return Env(_as_script(body), self, self._oracle, arguments)
 
     @property
     def bindings(self) -> dict[str, list[Binding]]:
@@ -121,6 +121,12 @@ class Env:
             self._in_progress.discard(name)
         self._candidates[name] = result
         return result
+
+    def defines(self, name: str) -> bool:
+        """Whether this command string assigns `name` (here or in an enclosing script)."""
+        if name in self.bindings:
+            return True
+        return self._parent.defines(name) if self._parent is not None else False
 
     def _positional_candidates(self, name: str) -> tuple[str, ...] | None:
         """$0, $1..., "$@", "$*" and $#: from `sh -c CODE a0 a1...` or `set -- ...`."""
@@ -275,6 +281,10 @@ class Env:
         for redirect in binding.redirects:
             risks |= oracle.redirect_risks(redirect, self)
         return frozenset(risks)
+
+
+def _as_script(command: ast.Command) -> ast.Script:
+    return ast.Script((ast.Statement(command, False, command.span),), command.span)
 
 
 def split_assignment_word(word: ast.Word) -> tuple[str, ast.Word] | None:

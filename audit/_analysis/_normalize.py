@@ -35,6 +35,9 @@ class Bindings(Protocol):
     def elements(self, name: str) -> tuple[str, ...] | None:
         """The literal elements of array `name` ("@": the positional parameters), or None."""
 
+    def defines(self, name: str) -> bool:
+        """Whether the command string assigns `name` anywhere."""
+
     def substitution_output(self, body: ast.Script) -> str | None:
         """The output of a substitution known without running it (`$(echo rm)`)."""
 
@@ -230,13 +233,31 @@ def parameter_values(part: ast.ParamExpansion, bindings: Bindings) -> tuple[str,
         elements = bindings.elements(part.name)
         return None if elements is None else (" ".join(elements),)
     if part.subscript is None:
-        return bindings.candidates(part.name)
+        values = bindings.candidates(part.name)
+        if uses_default(part, values, bindings):
+            return _default_value(part, bindings)
+        return values
     index = part.subscript.source
     elements = bindings.elements(part.name) if index.isdigit() else None
     if elements is None:
         return None
     position = int(index)
     return (elements[position] if position < len(elements) else "",)
+
+
+def uses_default(part: ast.ParamExpansion, values: tuple[str, ...] | None, bindings: Bindings) -> bool:
+    """Whether `${x:-default}` is judged by its default: x is empty, or the command
+    never assigns it (so it comes from the environment, where it may well be unset)."""
+    if part.operator not in (":-", "-") or not part.argument:
+        return False
+    return values == ("",) or values is None and not bindings.defines(part.name)
+
+
+def _default_value(part: ast.ParamExpansion, bindings: Bindings) -> tuple[str, ...] | None:
+    words = normalize_words(part.argument, bindings)
+    if any(word.value is None for word in words):
+        return None
+    return (" ".join(word.value for word in words),)  # type: ignore[misc]
 
 
 def expand_braces(value: str) -> list[str]:

@@ -19,7 +19,7 @@ from .._policy import InterpreterSpec, Policy
 from .._syntax import BudgetExceeded, Origin, ParseResult, ParseTrouble, ast
 from ._commands import Unwrapped, downloaded_files, find_scope, read_invocation, unwrap, xargs_commands
 from ._env import DECLARATION_BUILTINS, Env, split_assignment_word
-from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words, parameter_values
+from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words, parameter_values, uses_default
 from ._subjects import (
     Arg,
     AssignmentSubject,
@@ -308,7 +308,7 @@ class Analyzer:
         self.functions.append(scope)
         body_frame = frame.labelled(f"{node.name}()")
         try:
-            self.command(node.body, body_frame._replace(env=frame.env.function_body()), risks)
+            self.command(node.body, body_frame._replace(env=frame.env.function_body(node.body)), risks)
         finally:
             self.functions.pop()
         self.sink.function(FunctionSubject(node.name, node.span, frame.location, tuple(scope.spawns)))
@@ -508,7 +508,7 @@ class Analyzer:
         if call in self.walked_calls:
             return
         self.walked_calls.add(call)
-        env = frame.env.function_call((Arg((name,), name, span),) + args)
+        env = frame.env.function_call(definition.body, (Arg((name,), name, span),) + args)
         call_frame = frame.labelled(f"call {name}")._replace(env=env)
         self.calls_in_progress.add(name)
         try:
@@ -571,17 +571,17 @@ class Analyzer:
             return [None], NameSource.STATIC, None
         word = name_arg.word
         parts = word.parts if word is not None else ()
-        if name_arg.values:
-            names: list[str | None] = [basename(value) for value in name_arg.values]
-            if ast.CommandSubstitution in map(type, parts):
-                # `$(echo rm)`: judged as `rm`, and still a computed name.
-                return names, NameSource.DYNAMIC, name_arg.span
-            return names, NameSource.STATIC, None
         if len(parts) == 1 and type(parts[0]) is ast.ParamExpansion:
             parameter = parts[0]
             # `$SHELL`, `${BASH:-sh}`: the user's shell, with or without a default.
             if parameter.name in _SHELL_VARIABLES and parameter.operator in ("", ":-", "-"):  # type: ignore[union-attr]
                 return ["sh"], NameSource.STATIC, None
+        if name_arg.values:
+            names: list[str | None] = [basename(value) for value in name_arg.values]
+            if ast.CommandSubstitution in map(type, parts) or _uses_a_default(parts, env):
+                # `$(echo rm)`, `${CMD:-rm}`: judged as `rm`, and still a computed name.
+                return names, NameSource.DYNAMIC, name_arg.span
+            return names, NameSource.STATIC, None
         if name_risks - {Risk.TAINT}:
             return [None], NameSource.RISKY_SUBSTITUTION, _first_substitution_span(parts, name_arg.span)
         tainted = _tainted_parameter_span(parts, env)
@@ -1029,6 +1029,13 @@ def _is_unresolved(part: ast.WordPart, env: Env) -> bool:
     if kind is ast.CommandSubstitution:
         return env.substitution_output(part.body) is None  # type: ignore[union-attr]
     return True
+
+
+def _uses_a_default(parts: tuple[ast.WordPart, ...], env: Env) -> bool:
+    return any(
+        type(part) is ast.ParamExpansion and uses_default(part, env.candidates(part.name), env)  # type: ignore[arg-type, union-attr]
+        for part in parts
+    )
 
 
 def _tainted_parameter_span(parts: tuple[ast.WordPart, ...], env: Env) -> Span | None:
