@@ -10,7 +10,7 @@ writers and the rules all go through them.
 Where to add knowledge: a wrapper in `wrappers.py`, an interpreter family in
 `interpreters.py`, any other program in the module of its family (file
 utilities in `files.py`, network clients in `network.py`, process and
-account tools in `system.py`, tools with subcommands in `tools.py`), listed
+account tools in `system.py`, disks and power in `disks.py`, tools with subcommands in `tools.py`), listed
 in `KNOWN` (`_known.py`).
 """
 

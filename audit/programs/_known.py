@@ -10,6 +10,7 @@ from ..errors import ProgramError
 from ._arg import Arg
 from ._program import Program, Reading, read
 from .builtins import BUILTIN_PROGRAMS
+from .disks import DISK_PROGRAMS
 from .files import FILE_PROGRAMS
 from .find import FIND
 from .network import NETWORK_PROGRAMS
@@ -31,7 +32,7 @@ def _by_name(programs: Iterable[Program]) -> Mapping[str, Program]:
 
 
 KNOWN: Mapping[str, Program] = _by_name(
-    (*BUILTIN_PROGRAMS, *FILE_PROGRAMS, FIND, *NETWORK_PROGRAMS, *SYSTEM_PROGRAMS, *TOOLS)
+    (*BUILTIN_PROGRAMS, *FILE_PROGRAMS, FIND, *DISK_PROGRAMS, *NETWORK_PROGRAMS, *SYSTEM_PROGRAMS, *TOOLS)
 )
 """The declared programs by command name (interpreters and wrappers are in their own tables)."""
 
