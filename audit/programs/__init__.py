@@ -10,7 +10,8 @@ writers and the rules all go through them.
 Where to add knowledge: a wrapper in `wrappers.py`, an interpreter family in
 `interpreters.py`, any other program in the module of its family (file
 utilities in `files.py`, network clients in `network.py`, process and
-account tools in `system.py`, disks and power in `disks.py`, tools with subcommands in `tools.py`), listed
+account tools in `system.py`, disks and power in `disks.py`, package managers in
+`packages.py`, tools with subcommands in `tools.py`), listed
 in `KNOWN` (`_known.py`).
 """
 
@@ -37,6 +38,7 @@ from ._program import Program, Reading, Subcommand, read
 from .find import EXEC_ACTIONS, FindScope, find_scope
 from .interpreters import INTERPRETERS, InterpreterSpec
 from .network import downloaded_files
+from .packages import installs_only_the_lock_file
 from .wrappers import WRAPPERS, WrapperSpec
 
 __all__ = [
@@ -69,6 +71,7 @@ __all__ = [
     "extraction_directories",
     "find_scope",
     "flag",
+    "installs_only_the_lock_file",
     "lex",
     "read",
     "read_command",

@@ -14,6 +14,7 @@ from .disks import DISK_PROGRAMS
 from .files import FILE_PROGRAMS
 from .find import FIND
 from .network import NETWORK_PROGRAMS
+from .packages import PACKAGE_PROGRAMS
 from .system import SYSTEM_PROGRAMS
 from .tools import TOOLS
 
@@ -32,7 +33,16 @@ def _by_name(programs: Iterable[Program]) -> Mapping[str, Program]:
 
 
 KNOWN: Mapping[str, Program] = _by_name(
-    (*BUILTIN_PROGRAMS, *FILE_PROGRAMS, FIND, *DISK_PROGRAMS, *NETWORK_PROGRAMS, *SYSTEM_PROGRAMS, *TOOLS)
+    (
+        *BUILTIN_PROGRAMS,
+        *FILE_PROGRAMS,
+        FIND,
+        *DISK_PROGRAMS,
+        *NETWORK_PROGRAMS,
+        *PACKAGE_PROGRAMS,
+        *SYSTEM_PROGRAMS,
+        *TOOLS,
+    )
 )
 """The declared programs by command name (interpreters and wrappers are in their own tables)."""
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from .._analysis import Arg, CommandSubject
 from .._model import Severity
 from .._tables import Tables
-from ..programs import read_command
+from ..programs import installs_only_the_lock_file, read_command
 from ._paths import reading
 from ._rule import Hit, Inspects, rule
 
@@ -94,11 +94,11 @@ def _installer_names(tables: Tables) -> frozenset[str]:
     }
 
 
-def _installs(args: tuple[Arg, ...], subcommand: tuple[str, ...], operands: tuple[str, ...]) -> bool:
-    """`subcommand` is the first operands in order (`uv pip install`), or an option given (`dpkg -i`)."""
+def _installs(args: tuple[Arg, ...], subcommand: tuple[str, ...], words: tuple[str, ...]) -> bool:
+    """`subcommand` is the first words after the options in order (`uv pip install`), or an option given (`dpkg -i`)."""
     if subcommand[0].startswith("-"):
         return any(arg.value == subcommand[0] for arg in args)
-    return operands[: len(subcommand)] == subcommand
+    return words[: len(subcommand)] == subcommand
 
 
 @rule(
@@ -107,7 +107,7 @@ def _installs(args: tuple[Arg, ...], subcommand: tuple[str, ...], operands: tupl
     severity=Severity.MEDIUM,
     summary="Installs packages (pip, apt, npm, gem, cargo...).",
     rationale="Installing runs the package's install hooks with the agent's rights and changes the environment; typosquatted names are a common attack.",
-    safer_alternative="Pin the package in the project's dependency file and install from a lock file, or install inside the sandbox.",
+    safer_alternative="Pin the package in the project's dependency file and install from a lock file (`npm ci`, `pnpm install --frozen-lockfile`, `pip install --require-hashes -r requirements.txt`: these pass), or install inside the sandbox.",
     inspects=Inspects.COMMAND,
     commands=_installer_names,
     must_match=(
@@ -129,6 +129,10 @@ def _installs(args: tuple[Arg, ...], subcommand: tuple[str, ...], operands: tupl
         "npm run build",
         "pip freeze",
         "python -m pytest",
+        "npm ci",
+        "pnpm install --frozen-lockfile",
+        "pip install --require-hashes -r requirements.txt",
+        "pip download requests",
     ),
 )
 def package_install(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
@@ -145,9 +149,12 @@ def package_install(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     subcommands = tables.installers.get(name, ())
     if not subcommands:
         return
-    operands = tuple(arg.value or "" for arg in read_command(name, args).operands)
+    read = read_command(name, args)
+    if installs_only_the_lock_file(read):
+        return
+    words = (*read.path, *(arg.value or "" for arg in read.operands))
     for subcommand in subcommands:
-        if _installs(args, subcommand, operands):
+        if _installs(args, subcommand, words):
             yield Hit(subject.span, f"`{name} {' '.join(subcommand)}` installs packages")
             return
 

@@ -27,6 +27,7 @@ from audit.programs import (
     digits,
     extraction_directories,
     flag,
+    installs_only_the_lock_file,
     lex,
     read,
     read_command,
@@ -369,6 +370,28 @@ def test_disk_and_power_tools_are_read_by_their_declarations(
     assert reading.path == path
     assert [use.option.name for use in reading.options] == options
     assert [arg.value for arg in reading.operands] == operands
+
+
+# -- package managers (issue 19 item 13) ---------------------------------------------------------
+
+LOCK_FILE_INSTALLS = [
+    ("npm", ("ci", "--ignore-scripts"), True),
+    ("pnpm", ("i", "--frozen-lockfile"), True),
+    ("yarn", ("install", "--immut"), True),
+    ("pip3", ("install", "-r", "requirements.txt", "--require-h"), True),
+    ("pnpm", ("install", "--frozen-lockfile=false"), False),
+    ("pip", ("install", "--require-hashes", "requests==2.31.0"), False),
+    ("pip", ("install", "-r", "requirements.txt"), False),
+    ("npm", ("install",), False),
+    ("yarn", ("add", "left-pad", "--frozen-lockfile"), False),
+]
+
+
+@pytest.mark.parametrize(("name", "words", "locked"), LOCK_FILE_INSTALLS)
+def test_an_install_takes_only_the_lock_file_with_its_locking_options_and_no_named_package(
+    name: str, words: tuple[str, ...], locked: bool
+) -> None:
+    assert installs_only_the_lock_file(read_command(name, args(*words))) is locked
 
 
 @pytest.mark.parametrize("spec", INTERPRETERS, ids=[spec.family for spec in INTERPRETERS])
