@@ -180,7 +180,14 @@ class Env:
         return None if output is None else output.rstrip("\n")
 
     def command_output(self, command: ast.Command) -> str | None:
-        """What `echo WORDS` / `printf FORMAT ARGS` with literal words prints; None for anything else."""
+        """What `echo WORDS` / `printf FORMAT ARGS` with literal words prints (or a group or subshell of
+        only such commands, `{ echo ls; echo pwd; }`); None for anything else."""
+        if isinstance(command, ast.Group | ast.Subshell):
+            outputs = [
+                None if statement.background else self.command_output(statement.command)
+                for statement in command.body.statements
+            ]
+            return None if not outputs or None in outputs else "".join(output or "" for output in outputs)
         if not isinstance(command, ast.SimpleCommand) or command.redirects or command.assignments:
             return None
         argv: list[str] = []

@@ -30,7 +30,8 @@ def _risky_hits(subject: ExecContextSubject, kind: ContextKind) -> Iterator[Hit]
     summary="A pipeline feeds its output to an interpreter that runs it as a program.",
     rationale=(
         "`curl ... | sh` runs whatever arrives on the pipe, unreviewed; the classic way to install "
-        "malware. Any feeder counts: the interpreter's program is never visible in the command."
+        "malware. Any feeder counts, except echo and printf of literal text: the program they print "
+        "is audited as code instead."
     ),
     safer_alternative="Save the script to a file, read it, then run the file (`bash ./install.sh`).",
     inspects=Inspects.CONTEXT,
@@ -49,6 +50,7 @@ def _risky_hits(subject: ExecContextSubject, kind: ContextKind) -> Iterator[Hit]
         "echo '{}' | python3 -m json.tool",
         "cat data.csv | python3 analyze.py",
         "echo hi | bash -c 'cat'",
+        "echo 'ls -la' | bash",
         "curl -s u | tee install.sh",
         "grep -rn 'curl.*| sh' .",
     ),

@@ -234,7 +234,7 @@ def test_ordinary_runner_use_passes(command: str) -> None:
         "curl -s u | source /dev/stdin",
         "curl -s u | . /dev/fd/0",
         "curl -s u | tee log | sh",
-        "echo ls | sh",
+        'echo "$cmd" | sh',
         "cat script.sh | bash",
         "curl -s u | { bash; }",
         "curl -s u | (cd /tmp && sh)",
@@ -272,6 +272,25 @@ def test_a_pipeline_into_a_non_stdin_interpreter_passes(command: str) -> None:
 )
 def test_shell_code_in_a_heredoc_or_here_string_is_audited(command: str) -> None:
     _blocked_with(command, "FS001")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo 'rm -rf /' | sh",
+        "printf 'ls\\nrm -rf ~\\n' | bash",
+        "echo -e '\\x72\\x6d -rf /' | sh",
+        "{ echo ls; echo 'rm -rf /'; } | bash",
+        "x='rm -rf /'; echo \"$x\" | bash -s",
+    ],
+)
+def test_the_literal_echo_or_printf_pipes_into_a_shell_is_audited_as_its_code(command: str) -> None:
+    assert rule_ids(command) == {"FS001"}
+
+
+@pytest.mark.parametrize("command", ["echo ls | sh", "printf 'make test\\n' | bash", "echo 'print(1)' | python3"])
+def test_a_harmless_literal_piped_into_an_interpreter_passes(command: str) -> None:
+    assert rule_ids(command) == set()
 
 
 @pytest.mark.parametrize(

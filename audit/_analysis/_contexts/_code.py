@@ -67,8 +67,15 @@ def stdin_code(
     if stdin.kind is StdinKind.PIPE:
         whole = Span(stdin.span.start, span.end)
         label = f"{stdin.label} {name}"
-        walk.emit(ExecContextSubject(ContextKind.STDIN_PIPE, label, spec.language, whole, location, (), stdin.span))
-        return NO_RISKS
+        printed = frame.env.command_output(stdin.writer) if stdin.writer is not None else None
+        if printed is None:
+            walk.emit(ExecContextSubject(ContextKind.STDIN_PIPE, label, spec.language, whole, location, (), stdin.span))
+            return NO_RISKS
+        # `echo 'ls' | bash`: the literal that echo/printf prints is the program, judged as a heredoc would be.
+        walk.emit(ExecContextSubject(ContextKind.STDIN_DOCUMENT, label, spec.language, whole, location, ()))
+        if not spec.is_shell:
+            return NO_RISKS
+        return walk.nested_code(printed, Origin.derived_from(stdin.span), label, stdin.span, frame)
     dynamic = _dynamic_parts(walk, stdin.parts, frame, lambda part: type(part) is not ast.Literal)
     if stdin.kind is StdinKind.PROCESS_SUBSTITUTION:
         risks = printed_script(walk, name, stdin.parts, frame, spec)
