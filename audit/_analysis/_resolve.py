@@ -63,9 +63,10 @@ def command_name(name_arg: Arg | None, name_risks: frozenset[Risk], env: Env, ta
             return CommandName(("sh",), NameSource.STATIC, None)
     if name_arg.values:
         names = tuple([basename(value) for value in name_arg.values])
-        if ast.CommandSubstitution in map(type, parts) or _uses_a_default(parts, env):
-            # `$(echo rm)`, `${CMD:-rm}`: judged as `rm`, and still a computed name.
+        if _uses_a_default(parts, env):
+            # `${CMD:-rm}`: judged as `rm`, and still a computed name (CMD may come from the environment).
             return CommandName(names, NameSource.DYNAMIC, name_arg.span)
+        # `$(echo rm)`, `$(basename /usr/bin/ls)`: output known without running, a spelling of the name.
         return CommandName(names, NameSource.STATIC, None)
     if name_risks - {Risk.TAINT}:
         return CommandName((None,), NameSource.RISKY_SUBSTITUTION, _first_substitution_span(parts, name_arg.span))
