@@ -20,7 +20,6 @@ from hypothesis import example
 from hypothesis import strategies as st
 
 from .fork_bombs import Script
-from .gnu_options import LONG_OPTIONS, abbreviations
 from .obfuscations import OBFUSCATIONS_BY_NAME, Hidden, payload_of
 
 Test = TypeVar("Test", bound=Callable[..., Any])
@@ -91,16 +90,6 @@ def _hidden(payload: str, rules: set[str], obfuscation: str) -> Hidden:
     return Hidden(payload, frozenset(rules), obfuscation, text)
 
 
-def _abbreviated_options() -> re.Pattern[str]:
-    """A GNU program with one of its long options cut to a unique prefix (`timeout --sig`)."""
-    alternatives = [
-        rf"\b{re.escape(program)}\b[^|;&\n]*?\s--(?:{'|'.join(map(re.escape, prefixes))})(?=[=\s]|$)"
-        for program, options in LONG_OPTIONS.items()
-        if (prefixes := sorted({prefix for option in options for prefix in abbreviations(program, option)}))
-    ]
-    return re.compile("|".join(alternatives))
-
-
 KNOWN_GAPS += (
     KnownGap(
         name="command names from pathname expansion are not resolved",
@@ -119,13 +108,6 @@ KNOWN_GAPS += (
         pattern=re.compile(r"\b(declare|typeset|local|readonly)\s+(-\w+\s+)*-\w*[aAn]"),
         pinned={ORACLE_CORPUS: None, HIDDEN: _hidden("rm -rf /", {"FS001"}, "declare -a"), HIDDEN_ORACLE: None},
         corpus_command='declare -a c=(rm -rf /); "${c[@]}"',
-    ),
-    KnownGap(
-        name="abbreviated long options are read only when spelled out",
-        reason="getopt_long reads `--sig` as `--signal`: `timeout --sig KILL 5 rm -rf /` runs rm",
-        pattern=_abbreviated_options(),
-        pinned={HIDDEN: _hidden("rm -rf /", {"FS001"}, "timeout --sig"), HIDDEN_ORACLE: None},
-        corpus_command="timeout --sig KILL 5 rm -rf /",
     ),
     KnownGap(
         name="array slices are not resolved",
