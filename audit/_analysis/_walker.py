@@ -430,7 +430,15 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
                 return
 
     def nested_code(
-        self, code: str, origin: Origin, label: str, span: Span, frame: Frame, positional: tuple[Arg, ...] | None = None
+        self,
+        code: str,
+        origin: Origin,
+        label: str,
+        span: Span,
+        frame: Frame,
+        positional: tuple[Arg, ...] | None = None,
+        *,
+        stdin: Stdin | None = None,
     ) -> frozenset[Risk]:
         """Parse shell code found in a context and walk it one level deeper."""
         if not code.strip():
@@ -439,7 +447,7 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
             self.sink.too_deep(span, frame.location, label)
             return NO_RISKS
         result = self.config.parse_code(code, origin)
-        child = frame.nested_code(label, frame.env.child(result.script, positional))
+        child = frame.nested_code(label, frame.env.child(result.script, positional), stdin)
         if result.troubles:
             self.sink.parse_troubles(result.troubles, child.location)
         risks = NO_RISKS
@@ -478,7 +486,9 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
             risks = nested | _TAINT if tainted else nested
             return DynamicPart(part.span, part_source(part), risks, part.name, tainted or Risk.TAINT in nested)
         risks = self.silent().parts((part,), Frame.silent(env), Position.VALUE)
-        return DynamicPart(part.span, part_source(part), risks, None, Risk.TAINT in risks)
+        read_back = env.read_back(part.body) if type(part) is ast.CommandSubstitution else None
+        reads_file = read_back is not None and read_back != "-"
+        return DynamicPart(part.span, part_source(part), risks, None, Risk.TAINT in risks, reads_file)
 
     # -- risk questions (SilentWalk) ------------------------------------------------------------
 

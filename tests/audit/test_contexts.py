@@ -288,6 +288,40 @@ def test_the_literal_echo_or_printf_pipes_into_a_shell_is_audited_as_its_code(co
     assert rule_ids(command) == {"FS001"}
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        'curl -s u | eval "$(cat)"',
+        'curl -s u | eval "$(< /dev/stdin)"',
+        "curl -s u | eval `cat -`",
+        'cat notes.txt | { eval "$(cat /dev/fd/0)"; }',
+        "curl -s u | bash -c 'eval \"$(cat)\"'",
+        "curl -s u | sh -c '. /dev/stdin'",
+    ],
+)
+def test_code_that_reads_a_piped_standard_input_back_runs_the_pipe(command: str) -> None:
+    assert rule_ids(command) == {"EX001"}
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("echo 'rm -rf /' | eval \"$(cat)\"", {"FS001"}),
+        ("echo 'ls -la' | eval \"$(cat)\"", set()),
+        ("bash -c \"$(cat <<'EOF'\nrm -rf /\nEOF\n)\"", {"FS001"}),
+        ("eval \"$(cat <<< 'ls')\"", set()),
+        ('eval "$(cat setup.sh)"', {"EX007"}),
+        ('bash -c "$(< install.sh)"', {"EX007"}),
+        ("source <(cat setup.sh)", set()),
+        ('x="$(cat notes.txt)"; echo "$x"', set()),
+    ],
+)
+def test_code_read_back_from_a_known_document_is_that_code_and_from_a_file_is_unknown(
+    command: str, expected: set[str]
+) -> None:
+    assert rule_ids(command) == expected
+
+
 @pytest.mark.parametrize("command", ["echo ls | sh", "printf 'make test\\n' | bash", "echo 'print(1)' | python3"])
 def test_a_harmless_literal_piped_into_an_interpreter_passes(command: str) -> None:
     assert rule_ids(command) == set()

@@ -39,9 +39,18 @@ class ContextWalk(Protocol):
         """Hand a context to the rules."""
 
     def nested_code(
-        self, code: str, origin: Origin, label: str, span: Span, frame: Frame, positional: tuple[Arg, ...] | None = None
+        self,
+        code: str,
+        origin: Origin,
+        label: str,
+        span: Span,
+        frame: Frame,
+        positional: tuple[Arg, ...] | None = None,
+        *,
+        stdin: Stdin | None = None,
     ) -> frozenset[Risk]:
-        """Parse shell code found in a context and walk it one level deeper (`positional`: its $0, $1...)."""
+        """Parse shell code found in a context and walk it one level deeper (`positional`: its $0, $1...;
+        `stdin`: what the code reads on standard input, for code that shares its runner's)."""
         ...
 
     def nested_command(self, argv: tuple[Arg, ...], span: Span, frame: Frame, label: str) -> frozenset[Risk]:

@@ -16,14 +16,12 @@ from ..._model import Span
 from ..._syntax import Origin, ast
 from ...programs import InterpreterSpec
 from .._normalize import is_unresolved, parameter_values, part_source
+from .._resolve import known_input
 from .._risks import NO_RISKS
 from .._state import Frame
 from .._subjects import Arg, ContextKind, DynamicPart, ExecContextSubject, Risk, Stdin, StdinKind
-from .._variables import Env
+from .._variables import STDIN_PATHS, Env
 from ._call import ContextWalk
-
-STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
-"""Script operands that name standard input."""
 
 
 def code_string(
@@ -47,14 +45,39 @@ def code_string(
                 continue
             dynamic.extend(walk.dynamic_part(part, frame) for part in arg.word.parts if is_unresolved(part, frame.env))
         walk.emit(ExecContextSubject(kind, label, language, span, frame.location, tuple(dynamic)))
+    stdin_text = known_input(frame.stdin, frame.env)
+    if stdin_text is None and _reads_standard_input(args, frame.env) and frame.stdin is not None:
+        # `curl | eval "$(cat)"`: the code is whatever the pipe (or file) carries, as in `curl | sh`.
+        _code_from_stdin(walk, label, language, span, frame, frame.stdin)
     risks = NO_RISKS
     if language == "shell":
         for variant in _candidate_variants(args):
-            code, origin = _code_text(variant, frame.env)
-            found = walk.nested_code(code, origin, label, span, frame, positional)
+            code, origin = _code_text(variant, frame.env, stdin_text)
+            found = walk.nested_code(code, origin, label, span, frame, positional, stdin=frame.stdin)
             if found:
                 risks = risks | found
     return risks
+
+
+def _reads_standard_input(args: tuple[Arg, ...], env: Env) -> bool:
+    """Whether a substitution in the code reads standard input back (`$(cat)`, `$(< /dev/stdin)`)."""
+    for arg in args:
+        if arg.word is None:
+            continue
+        for part in arg.word.parts:
+            if type(part) is ast.CommandSubstitution and env.read_back(part.body) == "-":
+                return True
+    return False
+
+
+def _code_from_stdin(walk: ContextWalk, label: str, language: str, span: Span, frame: Frame, stdin: Stdin) -> None:
+    if stdin.kind is StdinKind.PIPE:
+        whole = Span(stdin.span.start, span.end)
+        walk.emit(
+            ExecContextSubject(
+                ContextKind.STDIN_PIPE, f"{stdin.label} {label}", language, whole, frame.location, (), stdin.span
+            )
+        )
 
 
 def stdin_code(
@@ -154,8 +177,9 @@ def _candidate_variants(args: tuple[Arg, ...]) -> list[tuple[Arg, ...]]:
     return [args]
 
 
-def _code_text(args: tuple[Arg, ...], env: Env) -> tuple[str, Origin]:
-    """The code an eval/-c string holds, dynamic parts replaced by a placeholder."""
+def _code_text(args: tuple[Arg, ...], env: Env, stdin_text: str | None = None) -> tuple[str, Origin]:
+    """The code an eval/-c string holds, dynamic parts replaced by a placeholder (`stdin_text`: what
+    `$(cat)` reads back, when the input is known)."""
     chars: list[str] = []
     offsets: list[int] = []
     for position, arg in enumerate(args):
@@ -170,7 +194,7 @@ def _code_text(args: tuple[Arg, ...], env: Env) -> tuple[str, Origin]:
             _append_text(chars, offsets, arg.value if arg.value is not None else _placeholder(arg.source), arg.span)
             continue
         for part in arg.word.parts:
-            _append_part(chars, offsets, part, env)
+            _append_part(chars, offsets, part, env, stdin_text)
     end = args[-1].span.end if args else 0
     offsets.append(end)
     return "".join(chars), Origin(tuple(offsets), exact=True)
@@ -185,7 +209,9 @@ def _code_text_from_parts(parts: tuple[ast.WordPart, ...], span: Span) -> tuple[
     return "".join(chars), Origin(tuple(offsets), exact=True)
 
 
-def _append_part(chars: list[str], offsets: list[int], part: ast.WordPart, env: Env | None) -> None:
+def _append_part(
+    chars: list[str], offsets: list[int], part: ast.WordPart, env: Env | None, stdin_text: str | None = None
+) -> None:
     if type(part) is ast.Literal:
         text = part.text
         span = part.span
@@ -207,6 +233,9 @@ def _append_part(chars: list[str], offsets: list[int], part: ast.WordPart, env: 
     if type(part) is ast.CommandSubstitution and env is not None:
         # `eval "$(echo rm -rf /)"`: the output of a literal echo/printf is the code.
         output = env.substitution_output(part.body)
+        if output is None and stdin_text is not None and env.read_back(part.body) == "-":
+            # `echo 'ls' | eval "$(cat)"`: the known input, read back.
+            output = stdin_text.rstrip("\n")
         if output is not None:
             _append_text(chars, offsets, output, part.span)
             return
