@@ -265,3 +265,40 @@ def test_every_http_client_spelling_of_a_delete_is_read(command_line: str, rule_
 )
 def test_reads_other_hosts_and_run_time_urls_are_not_deletes_of_the_api(command_line: str) -> None:
     assert not {"PL101", "PL103"} & set(audit_command(command_line).rule_ids)
+
+
+# Writers whose text is known without running them, and the ways a client is then told to read the file.
+_STATEMENT_WRITERS = [
+    "echo 'DROP TABLE t;' > {file}",
+    "printf 'DROP TABLE t;\\n' > {file}",
+    "printf 'DROP TABLE t;\\n' >> {file}",
+    "cat > {file} <<'EOF'\nDROP TABLE t;\nEOF\n",
+    "cat <<< 'DROP TABLE t;' > {file}",
+]
+_STATEMENT_READERS = ["psql -f {file}", "psql --file={file}", "psql shop < {file}"]
+
+
+@pytest.mark.parametrize("writer", _STATEMENT_WRITERS)
+@pytest.mark.parametrize("reader", _STATEMENT_READERS)
+def test_a_statement_file_written_earlier_in_the_command_is_read_as_the_clients_statements(
+    writer: str, reader: str
+) -> None:
+    command_line = writer.format(file="/tmp/x.sql").rstrip("\n") + " && " + reader.format(file="/tmp/x.sql")
+    if writer.endswith("\n"):  # a heredoc's body ends its line: the reader goes on the next one
+        command_line = writer.format(file="/tmp/x.sql") + reader.format(file="/tmp/x.sql")
+    assert "DB101" in audit_command(command_line).rule_ids
+
+
+@pytest.mark.parametrize(
+    "command_line",
+    [
+        "echo 'DROP TABLE t;' > /tmp/x.sql && psql -f /tmp/y.sql",
+        "psql -f /tmp/x.sql; echo 'DROP TABLE t;' > /tmp/x.sql",
+        "echo 'DROP TABLE t;' > /tmp/x.sql; cat notes.txt > /tmp/x.sql; psql -f /tmp/x.sql",
+        "echo 'DROP TABLE t;' > /tmp/x.sql; echo \"$QUERY\" > /tmp/x.sql; psql -f /tmp/x.sql",
+        "echo 'SELECT 1;' > /tmp/x.sql && psql -f /tmp/x.sql",
+        "echo 'DROP TABLE t;' > x.sql && cd /srv && psql -f x.sql",
+    ],
+)
+def test_a_statement_file_is_not_judged_by_text_it_no_longer_holds_or_never_held(command_line: str) -> None:
+    assert "DB101" not in audit_command(command_line).rule_ids

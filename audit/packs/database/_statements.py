@@ -2,8 +2,10 @@
 
 Where a client takes its statements is data (`audit.databases.CLIENTS`):
 options (`psql -c`, `mysql -e`, `mongosh --eval`), operands (`sqlite3 app.db
-'DELETE ...'`, `redis-cli FLUSHALL`), and standard input (a heredoc, a
-here-string, or a pipe from `echo`/`printf` whose output is known). Each
+'DELETE ...'`, `redis-cli FLUSHALL`), standard input (a heredoc, a
+here-string, or a pipe from `echo`/`printf` whose output is known), and files
+(`psql -f x.sql`, `mysql shop < x.sql`) that an earlier command of the same string wrote with known
+text (`echo 'DROP TABLE t;' > x.sql`, `cat > x.sql <<EOF`). Each
 text is read by `audit.databases` (a real SQL tokenizer per dialect, redis-cli's
 line splitting, MongoDB's JavaScript grammar); what it reports becomes the
 findings of two rules per database: the irreversible statements block, the
@@ -16,7 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from ... import databases
-from ..._analysis import CommandSubject, StdinKind, static_output
+from ..._analysis import CommandSubject, StdinKind, resolve_path, static_output
 from ..._model import Severity, Span
 from ..._syntax import ast
 from ..._tables import Tables
@@ -91,8 +93,8 @@ def _texts(word: Arg) -> Iterator[Statements]:
 
 
 def _from_stdin(subject: CommandSubject) -> Statements | None:
-    """What a heredoc or here-string holds (its literal text), or what `echo`/`printf` with
-    literal arguments pipes in."""
+    """What a heredoc or here-string holds (its literal text), what `echo`/`printf` with
+    literal arguments pipes in, or what an earlier command wrote to the `< FILE` it reads."""
     stdin = subject.stdin
     if stdin is None:
         return None
@@ -100,12 +102,28 @@ def _from_stdin(subject: CommandSubject) -> Statements | None:
         # A run-time part of the document is unknown text: a space keeps the words apart.
         text = "".join(part.text if type(part) is ast.Literal else " " for part in stdin.parts)
         return Statements(text, stdin.span)
+    if stdin.kind is StdinKind.FILE and stdin.file is not None:
+        text = dict(subject.written).get(resolve_path(subject.cwd, stdin.file))
+        return Statements(text, stdin.span) if text is not None else None
     if stdin.kind is StdinKind.PIPE and type(stdin.writer) is ast.SimpleCommand:
         argv = _literal_argv(stdin.writer)
         output = static_output(argv) if argv else None
         if output is not None:
             return Statements(output, stdin.span)
     return None
+
+
+def _from_written_files(client: DatabaseClient, read: Reading, subject: CommandSubject) -> Iterator[Statements]:
+    """The text of the statement files (`-f x.sql`, a script operand) an earlier command of the
+    same string wrote with known text."""
+    written = dict(subject.written)
+    files = list(read.values(*client.file_options))
+    files.extend(operand for index, operand in enumerate(read.operands) if _role(client, index) is OperandRole.SCRIPT)
+    for word in files:
+        for value in word.values:
+            text = written.get(resolve_path(subject.cwd, value))
+            if text is not None:
+                yield Statements(text, word.span)
 
 
 def _literal_argv(command: ast.SimpleCommand) -> list[str] | None:
@@ -141,6 +159,8 @@ def destructive_statements(subject: CommandSubject) -> tuple[Found, ...]:
     if client is None:
         return ()
     given = list(_given(client, read))
+    if subject.written:
+        given.extend(_from_written_files(client, read, subject))
     if _reads_stdin(client, read, bool(given)):
         from_stdin = _from_stdin(subject)
         if from_stdin is not None:
