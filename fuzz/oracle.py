@@ -14,7 +14,8 @@ How nothing real is ever executed:
   same stubs. Fetchers, decoders (when decoding) and other interpreters print
   a marker command name `oracle-marker.NAME.TOKEN`: bash running that marker
   proves it executed their output.
-- A few harmless programs are real (REAL_PROGRAMS: `cat`, `yes`, `seq`, and
+- A few harmless programs are real (REAL_PROGRAMS: `cat`, `yes`, `seq`,
+  `basename` and `dirname` (so `$(basename /usr/bin/ls)` is `ls`), and
   wrappers such as `env`, `timeout`, `nice`, `xargs`, `flock` that only start
   another program): their stubs record, then exec the real binary, which finds the
   stubs through PATH in turn. So `eval "$(cat)"` reads its pipe, and the
@@ -53,7 +54,9 @@ FORWARDED_SHELLS = ("sh", "bash", "dash", "ksh", "mksh", "zsh", "ash", "yash", "
 SANDBOX_SHELL = "bash"
 # Real binaries the stubs hand over to: each only reads files or starts the
 # program it is given (a stub), with its options parsed as the real program does.
-REAL_PROGRAMS = ("cat", "env", "timeout", "nice", "nohup", "setsid", "xargs", "flock", "taskset", "yes", "seq")
+REAL_PROGRAMS = (
+    "cat", "env", "timeout", "nice", "nohup", "setsid", "xargs", "flock", "taskset", "yes", "seq", "basename", "dirname",
+)  # fmt: skip
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.+-]{0,63}")
 _TIMEOUT_SECONDS = 4.0
 _MAX_PROCESSES = 96

@@ -1,13 +1,14 @@
-"""Disks and power: filesystem makers, signature wipers, encrypted-volume and
-drive tools, and the commands that stop the machine, as far as the FS and DO
-rules ask (which operand is the device, which options only show, check or
-cancel)."""
+"""Disks, volume managers and power: filesystem makers and signature wipers
+(which operand is the device, which options only show: the core FS rules),
+ZFS, LVM, mdadm, cryptsetup, btrfs, nvme-cli and hdparm (the disks pack), and
+the commands that stop the machine (which options only show or cancel: DO)."""
 
 from __future__ import annotations
 
 from ._arg import Arg
 from ._grammar import Syntax, attached, flag, valued
-from ._program import Program, Reading, Subcommand
+from ._program import Program, Reading
+from ._tree import leaf, tree
 
 _HELP = (flag("-h", "--help"), flag("--version"))
 # glibc getopt without long options (e2fsprogs, xfsprogs): options may follow the device.
@@ -90,48 +91,6 @@ WIPEFS = Program(
     operands=("DEVICE...",),
 )  # fmt: skip
 
-_LUKS_VALUES = (
-    valued("--type", "-M"), valued("-c", "--cipher"), valued("-s", "--key-size"), valued("-h", "--hash"),
-    valued("-d", "--key-file"), valued("-S", "--key-slot"), valued("-i", "--iter-time"), valued("--pbkdf"),
-    valued("--label"), valued("--uuid"), valued("--header"), valued("--sector-size"), valued("--luks2-metadata-size"),
-    valued("--luks2-keyslots-size"), valued("--integrity"), valued("--keyfile-size", "-l"), valued("--offset", "-o"),
-)  # fmt: skip
-_CRYPTSETUP_COMMANDS = (
-    "luksFormat", "erase", "luksErase", "open", "luksOpen", "close", "luksClose", "status", "luksDump", "isLuks",
-    "luksAddKey", "luksRemoveKey", "luksChangeKey", "luksKillSlot", "luksUUID", "luksSuspend", "luksResume",
-    "luksHeaderBackup", "luksHeaderRestore", "resize", "refresh", "reencrypt", "convert", "config", "token",
-    "benchmark", "repair", "tcryptDump", "bitlkDump",
-)  # fmt: skip
-CRYPTSETUP = Program(
-    ("cryptsetup",),
-    options=(*_LUKS_VALUES, flag("-q", "--batch-mode"), flag("-y", "--verify-passphrase"), flag("-v", "--verbose")),
-    subcommands=tuple(Subcommand((name,), operands=("DEVICE", "NAME")) for name in _CRYPTSETUP_COMMANDS),
-    global_options_anywhere=True,
-)
-
-# `--security-erase PASSWORD DEVICE`: the drive's firmware erases every block.
-HDPARM = Program(
-    ("hdparm",),
-    options=(
-        valued("--security-erase"), valued("--security-erase-enhanced"), valued("--security-set-pass"),
-        valued("--security-unlock"), valued("--security-disable"), valued("--user-master"),
-        flag("--security-mode"), flag("--trim-sector-ranges-stdin"), valued("--trim-sector-ranges"),
-        valued("--write-sector"), valued("--make-bad-sector"), flag("-I"), flag("-i"), flag("-t"), flag("-T"),
-    ),
-    operands=("DEVICE...",),
-)  # fmt: skip
-
-_NVME_COMMANDS = ("format", "sanitize", "list", "id-ctrl", "id-ns", "smart-log", "error-log", "fw-log", "list-subsys")
-NVME = Program(
-    ("nvme",),
-    options=(
-        valued("-n", "--namespace-id"), valued("-l", "--lbaf"), valued("-s", "--ses"), valued("-a", "--sanact"),
-        valued("-o", "--output-format"), flag("-f", "--force"), flag("-r", "--reset"),
-    ),
-    subcommands=tuple(Subcommand((name,), operands=("DEVICE",)) for name in _NVME_COMMANDS),
-    global_options_anywhere=True,
-)  # fmt: skip
-
 
 def _written_test(reading: Reading) -> tuple[Arg, ...]:
     """`badblocks -w DEVICE` overwrites the device with test patterns (read-only without -w)."""
@@ -174,7 +133,91 @@ SYSTEMCTL = Program(
     ),
 )  # fmt: skip
 
+_FORCE = flag("-f", "--force")
+
+ZFS = Program(
+    ("zfs",),
+    syntax=Syntax(permute=False),
+    subcommands=tree(
+        leaf("destroy", flag("-r"), flag("-R"), flag("-f"), flag("-n"), flag("-p"), flag("-v"), flag("-d"), operands=("TARGET",)),
+        leaf("rollback", flag("-r"), flag("-R"), flag("-f"), operands=("SNAPSHOT",)),
+        leaf("list", flag("-r"), flag("-H"), valued("-t"), valued("-o"), operands=("TARGET...",)),
+    ),
+)  # fmt: skip
+
+ZPOOL = Program(
+    ("zpool",),
+    syntax=Syntax(permute=False),
+    subcommands=tree(
+        leaf("destroy", flag("-f"), operands=("POOL",)),
+        leaf("labelclear", flag("-f"), operands=("DEVICE",)),
+        leaf("status|list", flag("-v"), operands=("POOL...",)),
+    ),
+)
+
+# LVM's removal tools: `--test` runs without changing anything.
+_LVM_OPTIONS = (_FORCE, flag("-y", "--yes"), flag("-t", "--test"), flag("-v", "--verbose"), flag("-q", "--quiet"))
+LVREMOVE = Program(("lvremove",), options=(*_LVM_OPTIONS, flag("-A", "--autobackup")), operands=("LV...",))
+VGREMOVE = Program(("vgremove",), options=_LVM_OPTIONS, operands=("VG...",))
+PVREMOVE = Program(("pvremove",), options=_LVM_OPTIONS, operands=("PV...",))
+
+MDADM = Program(
+    ("mdadm",),
+    options=(
+        flag("--zero-superblock"), flag("-S", "--stop"), flag("-D", "--detail"), flag("-E", "--examine"),
+        flag("-C", "--create"), flag("-A", "--assemble"), flag("--misc"), _FORCE, valued("-l", "--level"),
+        valued("-n", "--raid-devices"),
+    ),
+    operands=("DEVICE...",),
+)  # fmt: skip
+
+CRYPTSETUP = Program(
+    ("cryptsetup",),
+    options=(
+        flag("-q", "--batch-mode"), valued("--type"), valued("-d", "--key-file"), valued("-c", "--cipher"),
+        valued("-s", "--key-size"), valued("-S", "--key-slot"), flag("-v", "--verbose"),
+    ),
+    global_options_anywhere=True,
+    subcommands=tree(
+        leaf("luksFormat", operands=("DEVICE",)),
+        leaf("luksErase|erase", operands=("DEVICE",)),
+        leaf("luksKillSlot", operands=("DEVICE", "SLOT")),
+        leaf("open|luksOpen", operands=("DEVICE", "NAME")),
+        leaf("close|luksClose", operands=("NAME",)),
+        leaf("status|luksDump", operands=("DEVICE",)),
+    ),
+)  # fmt: skip
+
+# btrfs accepts unique prefixes of its commands: `btrfs sub del`.
+BTRFS = Program(
+    ("btrfs",),
+    subcommands=tree(
+        leaf("subvolume|subvol|subv|sub delete|del|d", flag("-c", "--commit-after"), flag("-C", "--commit-each"), flag("-R", "--recursive"), operands=("PATH...",)),
+        leaf("subvolume|subvol|subv|sub list|l", operands=("PATH",)),
+    ),
+)  # fmt: skip
+
+NVME = Program(
+    ("nvme",),
+    subcommands=tree(
+        leaf("format", valued("-s", "--ses"), valued("-n", "--namespace-id"), _FORCE, operands=("DEVICE",)),
+        leaf("sanitize", valued("-a", "--sanact"), operands=("DEVICE",)),
+        leaf("list"),
+        leaf("smart-log", operands=("DEVICE",)),
+    ),
+)  # fmt: skip
+
+HDPARM = Program(
+    ("hdparm",),
+    options=(
+        valued("--security-erase"), valued("--security-erase-enhanced"), valued("--user-master"),
+        valued("--security-set-pass"), flag("--trim-sector-ranges"), flag("--please-destroy-my-drive"),
+        flag("-I"), flag("-i"), flag("-t"), flag("-T"),
+    ),
+    operands=("DEVICE...",),
+)  # fmt: skip
+
 DISK_PROGRAMS: tuple[Program, ...] = (
-    MKE2FS, MKFS, MKFS_XFS, MKFS_FAT, MKFS_BTRFS, MKSWAP, WIPEFS, CRYPTSETUP, HDPARM, NVME, BADBLOCKS, SHUTDOWN,
-    SYSTEMCTL,
+    MKE2FS, MKFS, MKFS_XFS, MKFS_FAT, MKFS_BTRFS, MKSWAP, WIPEFS, BADBLOCKS, SHUTDOWN, SYSTEMCTL, ZFS, ZPOOL,
+    LVREMOVE, VGREMOVE, PVREMOVE, MDADM, CRYPTSETUP, BTRFS, NVME, HDPARM,
 )  # fmt: skip

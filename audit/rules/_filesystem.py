@@ -10,7 +10,7 @@ from .._analysis import Arg, CommandSubject, RedirectSubject
 from .._model import Severity
 from .._tables import Tables
 from ..programs import find_scope
-from ._paths import cleaned_values, path_is, reading, written_paths
+from ._paths import cleaned_values, contents_glob, path_is, reading, written_paths
 from ._rule import Hit, Inspects, rule
 
 # Block devices and raw memory. Partitions and whole disks both match, by kernel name or
@@ -36,19 +36,6 @@ def _is_device(arg: Arg) -> bool:
         if arg.pattern and value.startswith("/dev/") and any(fnmatchcase(name, value) for name in _DEVICE_NAMES):
             return True
     return False
-
-
-def _protected_glob(arg: Arg, tables: Tables, cwd: str | None) -> str | None:
-    """`/*`, `~/*`, `/home/*`: a glob that expands to everything inside a protected directory."""
-    if not arg.pattern:
-        return None
-    for value in cleaned_values(arg, cwd):
-        head, slash, tail = value.rpartition("/")
-        if not slash or tail not in ("*", ".*", "*.*"):
-            continue
-        if path_is(Arg((head or "/",), arg.source, arg.span), tables.protected_directories):
-            return value
-    return None
 
 
 @rule(
@@ -103,7 +90,9 @@ def recursive_delete(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
         return
     for arg in targets:
         cwd = subject.cwd
-        target = path_is(arg, tables.protected_directories, cwd) or _protected_glob(arg, tables, cwd)
+        target = path_is(arg, tables.protected_directories, cwd) or contents_glob(
+            arg, tables.protected_directories, cwd
+        )
         if target is not None:
             shown = arg.display()
             suffix = "" if shown.rstrip("/") == target.rstrip("/") or shown == target else f", which is {target}"
@@ -179,10 +168,6 @@ _PARTITIONERS: dict[str, frozenset[str]] = {
     "parted": frozenset({"-l", "--list", "print"}),
 }
 _HELP = frozenset({"-h", "--help", "-V", "--version"})
-# cryptsetup actions that put a new header over the device or destroy its keys, and nvme's wipes.
-_CRYPTSETUP_WIPES = frozenset({"luksFormat", "erase", "luksErase"})
-_NVME_WIPES = frozenset({"format", "sanitize"})
-_HDPARM_WIPES = ("--security-erase", "--security-erase-enhanced", "--trim-sector-ranges", "--write-sector")
 
 
 def _is_maker(name: str) -> bool:
@@ -205,12 +190,6 @@ def _wiped_devices(subject: CommandSubject) -> tuple[str, tuple[Arg, ...]]:
         return "formats", read.operands
     if name == "wipefs" and read.has("--all", "--offset") and not read.has("--no-act"):
         return "wipes the signatures of", read.operands
-    if name == "cryptsetup" and read.path[:1] and read.path[0] in _CRYPTSETUP_WIPES:
-        return f"`{read.path[0]}` destroys the data on", read.operands[:1]
-    if name == "hdparm" and read.has(*_HDPARM_WIPES):
-        return "erases", read.operands
-    if name == "nvme" and read.path[:1] and read.path[0] in _NVME_WIPES:
-        return f"`{read.path[0]}` erases", read.operands
     return "", ()
 
 
@@ -218,11 +197,11 @@ def _wiped_devices(subject: CommandSubject) -> tuple[str, tuple[Arg, ...]]:
     id="FS004",
     name="format-filesystem",
     severity=Severity.HIGH,
-    summary="Creates or wipes a filesystem, an encrypted volume or a partition table on a device (mkfs*, mkswap, wipefs -a, cryptsetup luksFormat, hdparm --security-erase, nvme format, fdisk/parted...).",
-    rationale="Formatting, repartitioning or erasing destroys everything on the target device.",
+    summary="Creates or wipes a filesystem or partition table on a device (mkfs*, mkswap, wipefs -a, fdisk/parted, blkdiscard; encrypted volumes and drive erases are the disks pack's).",
+    rationale="Formatting or repartitioning destroys everything on the target device.",
     safer_alternative="Work on an image file in the workspace, never on host devices.",
     inspects=Inspects.COMMAND,
-    commands=("mkfs.*", *_MAKERS, "wipefs", "cryptsetup", "hdparm", "nvme", *_PARTITIONERS, "blkdiscard"),
+    commands=("mkfs.*", *_MAKERS, "wipefs", *_PARTITIONERS, "blkdiscard"),
     must_match=(
         "mkfs.ext4 /dev/sda1",
         "mkfs -t xfs /dev/sdb",
@@ -233,8 +212,6 @@ def _wiped_devices(subject: CommandSubject) -> tuple[str, tuple[Arg, ...]]:
         "sfdisk /dev/sda < layout",
         "parted -s /dev/nvme0n1 mklabel gpt",
         "blkdiscard /dev/sdb",
-        "cryptsetup luksFormat /dev/sdb",
-        "hdparm --security-erase pass /dev/sda",
     ),
     must_not_match=(
         "ls mkfs-notes/",
@@ -248,7 +225,6 @@ def _wiped_devices(subject: CommandSubject) -> tuple[str, tuple[Arg, ...]]:
         "mkswap /swapfile",
         "wipefs -n /dev/sda",
         "mke2fs -n /dev/sda1",
-        "cryptsetup open /dev/sdb1 data",
     ),
 )
 def format_filesystem(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:

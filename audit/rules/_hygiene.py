@@ -107,7 +107,7 @@ def _installs(args: tuple[Arg, ...], subcommand: tuple[str, ...], words: tuple[s
     severity=Severity.MEDIUM,
     summary="Installs packages (pip, apt, npm, gem, cargo...).",
     rationale="Installing runs the package's install hooks with the agent's rights and changes the environment; typosquatted names are a common attack.",
-    safer_alternative="Pin the package in the project's dependency file and install from a lock file (`npm ci`, `pnpm install --frozen-lockfile`, `pip install --require-hashes -r requirements.txt`: these pass), or install inside the sandbox.",
+    safer_alternative="Pin the package in the project's dependency file and install from a lock file, or install inside the sandbox.",
     inspects=Inspects.COMMAND,
     commands=_installer_names,
     must_match=(
