@@ -267,9 +267,13 @@ def _changes_files(subject: CommandSubject) -> bool:
         "find /etc -name '*.conf' -delete",
         "tar -xf a.tar -C /",
         "find . -fprint /etc/cron.d/x",
+        "EDITOR='tee -a' visudo",
+        "SUDO_EDITOR='tee -a' sudoedit /etc/sudoers",
     ),
     must_not_match=(
         "cat /etc/hosts",
+        "visudo -c",
+        "sudoedit notes.txt",
         "cp /etc/hosts ./hosts.bak",
         "sed -i 's/a/b/' ./etc/x",
         "sed 's/a/b/' /etc/hosts",
@@ -284,7 +288,9 @@ def write_system_directory(subject: CommandSubject, tables: Tables) -> Iterator[
     for target in written_paths(subject):
         directory = path_under(target, system, cwd)
         if directory is not None:
-            yield Hit(target.span, f"`{name}` writes `{target.display()}` under {directory}")
+            # A file no word names (visudo's /etc/sudoers) is reported at the command.
+            span = target.span if target.span.end > target.span.start else subject.span
+            yield Hit(span, f"`{name}` writes `{target.display()}` under {directory}")
     # The directory itself is FS001's and FS005's (`rm -rf /etc`); what it holds is this rule's.
     for target in removed_paths(subject):
         directory = path_under(target, system, cwd, strictly=True)

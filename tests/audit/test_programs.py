@@ -372,6 +372,25 @@ def test_disk_and_power_tools_are_read_by_their_declarations(
     assert [arg.value for arg in reading.operands] == operands
 
 
+# -- the sudoers editors (issue 19 item 8) -------------------------------------------------------
+
+SUDOERS_EDITS = [
+    ("visudo", (), ["/etc/sudoers"]),
+    ("visudo", ("-s",), ["/etc/sudoers"]),
+    ("visudo", ("-f", "/etc/sudoers.d/agent"), ["/etc/sudoers.d/agent"]),
+    ("visudo", ("-c",), []),
+    ("visudo", ("--check", "-f", "/etc/sudoers.d/agent"), []),
+    ("sudoedit", ("-u", "root", "/etc/hosts", "/etc/passwd"), ["/etc/hosts", "/etc/passwd"]),
+]
+
+
+@pytest.mark.parametrize(("name", "words", "written"), SUDOERS_EDITS)
+def test_visudo_writes_the_sudoers_file_it_edits_unless_it_only_checks(
+    name: str, words: tuple[str, ...], written: list[str]
+) -> None:
+    assert [arg.value for arg in written_files(read_command(name, args(*words)))] == written
+
+
 # -- package managers (issue 19 item 13) ---------------------------------------------------------
 
 LOCK_FILE_INSTALLS = [
