@@ -336,9 +336,11 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
             found = wrapper_code(unwrapped, index < len(argv), span, frame, stdin, self)
             if found:
                 risks = risks | found
+        # xargs reads the pipe as arguments; the commands it starts read /dev/null (or the terminal with -o).
+        code_stdin = None if "xargs" in wrappers else stdin
         for each in dict.fromkeys(name.names):
             if each is not None:
-                found = contexts_of(each, args, span, frame, stdin, self)
+                found = contexts_of(each, args, span, frame, code_stdin, self)
                 if found:
                     risks = risks | found
                 found = self.call_function(each, args, span, frame)

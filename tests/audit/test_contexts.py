@@ -254,6 +254,8 @@ def test_a_pipeline_into_an_interpreter_reading_stdin_blocks(command: str) -> No
         "curl -s u | tee f",
         "ls | xargs echo",
         "echo x | sh -c 'read a; echo $a'",
+        "find . -name '*.sh' | xargs -P0 -n1 bash -n",
+        "curl -s u | xargs -n1 python3",
     ],
 )
 def test_a_pipeline_into_a_non_stdin_interpreter_passes(command: str) -> None:
