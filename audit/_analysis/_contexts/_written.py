@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ..._model import Span
 from ..._syntax import Origin, ast
-from ...programs import read_command, written_files
+from ...programs import WRITERS, read_command, written_files
 from .._normalize import normalize_word
 from .._risks import NO_RISKS, PRODUCES_UNTRUSTED_DATA
 from .._state import Frame, WrittenScript
@@ -40,6 +40,7 @@ from .._variables import Env
 from ._call import Call, ContextWalk
 from ._code import audit_code, code_text, inert, shebang_language, text_of_parts
 
+_WRITERS = frozenset(WRITERS)
 _WRITES = frozenset({">", ">|", "&>"})
 _APPENDS = frozenset({">>", "&>>"})
 _ECHO_OPTIONS = frozenset({"-n", "-e", "-E"})
@@ -61,6 +62,8 @@ def record_writes(
 
     `downloads`: the command fetches or decodes, so what it writes is a download.
     """
+    if not redirects and name not in _WRITERS:
+        return NO_RISKS  # most commands write no file
     targets = _targets(name, args, redirects, frame.env)
     if not targets:
         return NO_RISKS
@@ -92,9 +95,9 @@ def _targets(
             continue
         if redirect.operator in _WRITES or redirect.operator in _APPENDS:
             fields = normalize_word(redirect.target, env)
-            if len(fields) == 1:
+            if len(fields) == 1 and not (fields[0].value or "").startswith("/dev/"):
                 targets.append((fields[0], redirect.operator in _APPENDS))
-    if name is not None:
+    if name in _WRITERS:
         reading = read_command(name, args)
         append = name == "tee" and reading.has("--append")
         targets.extend((written, append) for written in written_files(reading))
