@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from audit_helpers import rule_ids, verdict
 
@@ -361,6 +364,62 @@ def test_spans_in_a_heredoc_body_point_into_the_original_command() -> None:
     finding = next(f for f in verdict(command).findings if f.rule_id == "FS001")
     assert finding.evidence == "rm -rf ~"
     assert finding.span.start == command.index("rm")
+
+
+@pytest.mark.parametrize(
+    ("command", "evidence", "path"),
+    [
+        ("python3 -c \"__import__('os').system('rm -rf ~')\"", "rm -rf ~", ("python3 -c -> os.system",)),
+        ("python -c \"import shutil as s; s.rmtree('/usr')\"", "s.rmtree('/usr')", ("python -c -> shutil.rmtree",)),
+        ("ruby -e 'IO.popen(\"rm -rf /etc\").read'", "rm -rf /etc", ("ruby -e -> IO.popen",)),
+        ("gawk 'BEGIN { system(\"rm -rf ~\") }'", "rm -rf ~", ("gawk program -> system",)),
+        (
+            "python3 - <<'EOF'\nimport subprocess\nsubprocess.run('rm -rf ~/', shell=True)\nEOF",
+            "rm -rf ~/",
+            ("python3 <<EOF -> subprocess.run",),
+        ),
+        ("perl -e 'exec \"rm\", \"-rf\", \"/\"'", 'exec "rm", "-rf", "/"', ("perl -e -> exec",)),
+    ],
+)
+def test_findings_in_other_language_code_point_into_the_inner_code(
+    command: str, evidence: str, path: tuple[str, ...]
+) -> None:
+    finding = next(f for f in verdict(command).findings if f.rule_id == "FS001")
+    assert command[finding.span.start : finding.span.end] == evidence
+    assert finding.span.start == command.index(evidence)
+    assert finding.path == path
+
+
+@pytest.mark.parametrize(
+    ("command", "evidence", "path"),
+    [
+        ("ssh -p 2222 admin@db 'rm -rf /var'", "rm -rf /var", ("on host admin@db via ssh",)),
+        ("kubectl exec deploy/web -- rm -rf /", "rm -rf /", ("in pod deploy/web via kubectl exec",)),
+        ("podman exec app bash -c 'rm -rf /'", "rm -rf /", ("in container app via podman exec", "bash -c")),
+        ("chroot /mnt/root rm -rf /etc", "rm -rf /etc", ("in chroot /mnt/root",)),
+        ("echo 'rm -rf ~' > c.sh && bash c.sh", "rm -rf ~", ("bash c.sh",)),
+        ("tee .git/hooks/pre-push <<'EOF'\nrm -rf ~\nEOF", "rm -rf ~", (".git/hooks/pre-push, run later",)),
+    ],
+)
+def test_findings_in_code_run_elsewhere_or_later_say_where_it_runs(
+    command: str, evidence: str, path: tuple[str, ...]
+) -> None:
+    finding = next(f for f in verdict(command).findings if f.rule_id == "FS001")
+    assert command[finding.span.start : finding.span.end] == evidence
+    assert finding.path == path
+
+
+def test_commands_without_other_language_code_do_not_load_the_language_package() -> None:
+    probe = (
+        "import sys\n"
+        "from audit import audit_command\n"
+        "audit_command(\"git status && bash -c 'rm -rf build' | tee log; ssh host uptime\")\n"
+        "print('audit.languages' in sys.modules)\n"
+        "audit_command(\"python3 -c 'print(1)'\")\n"
+        "print('audit.languages' in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert result.stdout.split() == ["False", "True"]
 
 
 def test_nesting_deeper_than_the_limit_blocks() -> None:
