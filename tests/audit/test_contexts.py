@@ -378,7 +378,7 @@ def test_spans_in_a_heredoc_body_point_into_the_original_command() -> None:
             "rm -rf ~/",
             ("python3 <<EOF -> subprocess.run",),
         ),
-        ("perl -e 'exec \"rm\", \"-rf\", \"/\"'", 'exec "rm", "-rf", "/"', ("perl -e -> exec",)),
+        ('perl -e \'exec "rm", "-rf", "/"\'', 'exec "rm", "-rf", "/"', ("perl -e -> exec",)),
     ],
 )
 def test_findings_in_other_language_code_point_into_the_inner_code(
