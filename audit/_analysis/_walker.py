@@ -335,14 +335,15 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
                 if state.functions or state.loops:
                     state.track_spawn(each, span, in_pipeline=frame.in_pipeline, background=frame.background)
             own = command_risks(each, args, name.source, self.tables)
-            downloads = bool(own & PRODUCES_UNTRUSTED_DATA)
+            downloaded_to = None
             if own:
                 risks = risks | own
-                if reporting and downloads:
+                if reporting and own & PRODUCES_UNTRUSTED_DATA:
                     # Where a download or decoder writes (`> f`, `curl -o f`, `wget URL`).
-                    state.remember_downloads(written_by(each, args, redirects, frame.env))
+                    downloaded_to = written_by(each, args, redirects, frame.env)
+                    state.remember_downloads(downloaded_to)
             if reporting:
-                risks = risks | record_writes(self, each, args, redirects, stdin, frame, downloads)
+                risks = risks | record_writes(self, each, args, redirects, stdin, frame, downloaded_to)
         if unwrapped is not None:
             found = wrapper_code(unwrapped, index < len(argv), span, frame, stdin, self)
             if found:
@@ -456,6 +457,10 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
                     ExecContextSubject(kind, label or value, "file", program.span, frame.location, (), downloaded)
                 )
                 return
+
+    @property
+    def knows_written(self) -> bool:
+        return bool(self.state.written)
 
     def remember_written(self, target: Arg, script: WrittenScript | None, append: bool) -> None:
         self.state.remember_written(target, script, append)

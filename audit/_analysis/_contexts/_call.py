@@ -92,6 +92,11 @@ class ContextWalk(Protocol):
     def check_downloaded(self, program: Arg | None, frame: Frame, label: str = "") -> None:
         """Running a file this command string downloaded or decoded."""
 
+    @property
+    def knows_written(self) -> bool:
+        """Whether this command string wrote any file whose content is known."""
+        ...
+
     def remember_written(self, target: Arg, script: WrittenScript | None, append: bool) -> None:
         """A file this command string writes, with its content when known (None: not known)."""
 

@@ -56,28 +56,32 @@ def record_writes(
     redirects: tuple[ast.Redirect, ...],
     stdin: Stdin | None,
     frame: Frame,
-    downloads: bool,
+    downloaded_to: list[Arg] | None,
 ) -> frozenset[Risk]:
     """Remember what the command `name ARGS` writes to files; audit what it writes where it runs later.
 
-    `downloads`: the command fetches or decodes, so what it writes is a download.
+    `downloaded_to`: the command fetches or decodes, and these are the files its download goes to.
     """
+    if downloaded_to is not None:
+        for target in downloaded_to:
+            walk.remember_written(target, None, False)
+            autorun = walk.runs_later(target)
+            if autorun is not None:
+                what = "the download saved there"
+                _runs_later(walk, target, autorun, frame, target.span, frozenset({Risk.FETCH}), what)
+        return NO_RISKS
     if not redirects and name not in _WRITERS:
         return NO_RISKS  # most commands write no file
-    targets = _targets(name, args, redirects, frame.env)
-    if not targets:
-        return NO_RISKS
-    content = None if downloads else _printed(name, args, stdin, frame.env)
+    content = _printed(name, args, stdin, frame.env)
+    if content is None and not walk.knows_written:
+        return NO_RISKS  # unknown content only makes the walk forget what it knew, and it knows nothing
     risks = NO_RISKS
-    for target, append in targets:
+    for target, append in _targets(name, args, redirects, frame.env):
         walk.remember_written(target, content, append)
-        autorun = walk.runs_later(target)
-        if autorun is None:
-            continue
-        if downloads:
-            _runs_later(walk, target, autorun, frame, target.span, frozenset({Risk.FETCH}), "the download saved there")
-        elif content is not None:
-            risks = risks | _audit_later(walk, target, autorun, content, frame)
+        if content is not None:
+            autorun = walk.runs_later(target)
+            if autorun is not None:
+                risks = risks | _audit_later(walk, target, autorun, content, frame)
     return risks
 
 
