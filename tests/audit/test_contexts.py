@@ -379,20 +379,6 @@ def test_spans_in_a_heredoc_body_point_into_the_original_command() -> None:
             ("python3 <<EOF -> subprocess.run",),
         ),
         ('perl -e \'exec "rm", "-rf", "/"\'', 'exec "rm", "-rf", "/"', ("perl -e -> exec",)),
-    ],
-)
-def test_findings_in_other_language_code_point_into_the_inner_code(
-    command: str, evidence: str, path: tuple[str, ...]
-) -> None:
-    finding = next(f for f in verdict(command).findings if f.rule_id == "FS001")
-    assert command[finding.span.start : finding.span.end] == evidence
-    assert finding.span.start == command.index(evidence)
-    assert finding.path == path
-
-
-@pytest.mark.parametrize(
-    ("command", "evidence", "path"),
-    [
         ("ssh -p 2222 admin@db 'rm -rf /var'", "rm -rf /var", ("on host admin@db via ssh",)),
         ("kubectl exec deploy/web -- rm -rf /", "rm -rf /", ("in pod deploy/web via kubectl exec",)),
         ("podman exec app bash -c 'rm -rf /'", "rm -rf /", ("in container app via podman exec", "bash -c")),
@@ -401,11 +387,12 @@ def test_findings_in_other_language_code_point_into_the_inner_code(
         ("tee .git/hooks/pre-push <<'EOF'\nrm -rf ~\nEOF", "rm -rf ~", (".git/hooks/pre-push, run later",)),
     ],
 )
-def test_findings_in_code_run_elsewhere_or_later_say_where_it_runs(
+def test_findings_in_code_handed_elsewhere_point_into_it_and_say_where_it_runs(
     command: str, evidence: str, path: tuple[str, ...]
 ) -> None:
     finding = next(f for f in verdict(command).findings if f.rule_id == "FS001")
     assert command[finding.span.start : finding.span.end] == evidence
+    assert finding.span.start == command.index(evidence)
     assert finding.path == path
 
 
