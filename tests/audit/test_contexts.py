@@ -387,6 +387,8 @@ def test_spans_in_a_heredoc_body_point_into_the_original_command() -> None:
         ("podman exec app bash -c 'rm -rf /'", "rm -rf /", ("in container app via podman exec", "bash -c")),
         ("chroot /mnt/root rm -rf /etc", "rm -rf /etc", ("in chroot /mnt/root",)),
         ("echo 'rm -rf ~' > c.sh && bash c.sh", "rm -rf ~", ("bash c.sh",)),
+        ("echo 'rm -rf ~' | tee c.sh && sh c.sh", "rm -rf ~", ("sh c.sh",)),
+        ("echo \"import os; os.system('rm -rf ~')\" | python3", "rm -rf ~", ("| python3 -> os.system",)),
         ("tee .git/hooks/pre-push <<'EOF'\nrm -rf ~\nEOF", "rm -rf ~", (".git/hooks/pre-push, run later",)),
     ],
 )

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from ..._model import Span
 from ..._syntax import Origin, ast
 from ...programs import InterpreterSpec
-from .._normalize import basename, is_unresolved, parameter_values, part_source
+from .._normalize import basename, is_unresolved, normalize_word, parameter_values, part_source
 from .._risks import NO_RISKS
 from .._state import Frame
 from .._subjects import Arg, ContextKind, DynamicPart, ExecContextSubject, Risk, Stdin, StdinKind
@@ -77,10 +77,10 @@ def stdin_code(
         label = f"{stdin.label} {name}"
         walk.emit(ExecContextSubject(ContextKind.STDIN_PIPE, label, spec.language, whole, location, (), stdin.span))
         # `echo 'import os; ...' | python3`: the program is what echo/printf print.
-        printed = frame.env.command_output(stdin.writer) if stdin.writer is not None and not spec.is_shell else None
+        printed = piped_text(stdin, frame.env) if not spec.is_shell else None
         if printed is None:
             return NO_RISKS
-        return language_code(walk, label, printed, Origin.derived_from(stdin.span), spec.language, stdin.span, frame)
+        return language_code(walk, label, printed[0], printed[1], spec.language, stdin.span, frame)
     dynamic = _dynamic_parts(walk, stdin.parts, frame, lambda part: type(part) is not ast.Literal)
     if stdin.kind is StdinKind.PROCESS_SUBSTITUTION:
         risks = printed_script(walk, name, stdin.parts, frame, spec)
@@ -225,6 +225,22 @@ def code_text(args: tuple[Arg, ...], env: Env, placeholder: Placeholder) -> tupl
     end = args[-1].span.end if args else 0
     offsets.append(end)
     return "".join(chars), Origin(tuple(offsets), exact=True)
+
+
+def piped_text(stdin: Stdin, env: Env) -> tuple[str, Origin] | None:
+    """What `echo`/`printf` with literal words print into a pipe (None for any other writer), and
+    where each character came from: in the words `echo` prints as written, else the writing command."""
+    writer = stdin.writer
+    printed = env.command_output(writer) if writer is not None else None
+    if printed is None or not isinstance(writer, ast.SimpleCommand):
+        return None
+    fields = [normalize_word(word, env) for word in writer.words[1:]]
+    args = tuple(field[0] for field in fields if len(field) == 1)
+    if len(args) == len(fields) and args:
+        text, origin = code_text(args, env, inert)
+        if text + "\n" == printed:  # echo without options or escapes: the words, as written
+            return printed, origin
+    return printed, Origin.derived_from(stdin.span)
 
 
 def text_of_parts(

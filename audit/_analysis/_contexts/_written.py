@@ -38,7 +38,7 @@ from .._subjects import (
 )
 from .._variables import Env
 from ._call import Call, ContextWalk
-from ._code import audit_code, code_text, inert, shebang_language, text_of_parts
+from ._code import audit_code, code_text, inert, piped_text, shebang_language, text_of_parts
 
 _WRITERS = frozenset(WRITERS)
 _WRITES = frozenset({">", ">|", "&>"})
@@ -134,10 +134,10 @@ def _stdin_text(stdin: Stdin | None, env: Env) -> WrittenScript | None:
     if stdin.kind is StdinKind.HEREDOC or stdin.kind is StdinKind.HERESTRING:
         text, origin = text_of_parts(stdin.parts, stdin.span, env, inert)
         return WrittenScript(text + ("\n" if stdin.kind is StdinKind.HERESTRING else ""), origin, stdin.span)
-    if stdin.kind is StdinKind.PIPE and stdin.writer is not None:
-        printed = env.command_output(stdin.writer)
+    if stdin.kind is StdinKind.PIPE:
+        printed = piped_text(stdin, env)
         if printed is not None:
-            return WrittenScript(printed, Origin.derived_from(stdin.span), stdin.span)
+            return WrittenScript(*printed, stdin.span)
     return None
 
 
