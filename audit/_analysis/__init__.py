@@ -9,7 +9,8 @@ knowing variables (`_variables`, `_bindings`) and how risky things are
 
 from ..programs import FindScope, find_scope
 from ._analyzer import Analyzer
-from ._normalize import HOME, basename, clean_path, expand_braces
+from ._normalize import HOME, basename, clean_path, expand_braces, resolve_path
+from ._static_output import static_output
 from ._subjects import (
     Arg,
     AssignmentSubject,
@@ -61,4 +62,6 @@ __all__ = [
     "clean_path",
     "expand_braces",
     "find_scope",
+    "resolve_path",
+    "static_output",
 ]

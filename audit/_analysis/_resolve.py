@@ -113,12 +113,29 @@ def changed_directory(cwd: str | None, name: str, args: tuple[Arg, ...]) -> str 
 
 def written_by(name: str | None, args: tuple[Arg, ...], redirects: tuple[ast.Redirect, ...], env: Env) -> list[Arg]:
     """Where a download or decoder's output goes: its stdout redirect, or the files it saves."""
-    targets: list[Arg] = []
-    for redirect in redirects:
-        if redirect.target is not None and redirect.operator in _OUTPUT_REDIRECTS and redirect.fd in (None, "1"):
-            targets.extend(normalize_word(redirect.target, env))
+    targets = [target for target, _ in output_redirects(redirects, env)]
     targets.extend(downloaded_files(name, args))
     return targets
+
+
+def output_redirects(redirects: tuple[ast.Redirect, ...], env: Env) -> list[tuple[Arg, bool]]:
+    """The files a command's standard output goes to, each with whether it is appended to (`>>`)."""
+    targets: list[tuple[Arg, bool]] = []
+    for redirect in redirects:
+        if redirect.target is not None and redirect.operator in _OUTPUT_REDIRECTS and redirect.fd in (None, "1"):
+            appends = redirect.operator.endswith(">>")
+            targets.extend((target, appends) for target in normalize_word(redirect.target, env))
+    return targets
+
+
+def _literal_text(parts: tuple[ast.WordPart, ...]) -> str | None:
+    """The text of a word or document without run-time parts, else None."""
+    texts: list[str] = []
+    for part in parts:
+        if type(part) is not ast.Literal:
+            return None
+        texts.append(part.text)
+    return "".join(texts)
 
 
 def command_subjects(
@@ -198,7 +215,7 @@ def stdin_of(redirect: ast.Redirect, risks: frozenset[Risk]) -> Stdin | None:
         parts = redirect.target.parts
         if any(type(part) is ast.ProcessSubstitution for part in parts):
             return Stdin(StdinKind.PROCESS_SUBSTITUTION, redirect.span, "< <(...)", risks, parts)
-        return Stdin(StdinKind.FILE, redirect.span, "<", risks)
+        return Stdin(StdinKind.FILE, redirect.span, "<", risks, file=_literal_text(parts))
     return None
 
 

@@ -330,6 +330,7 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
                 subject = CommandSubject(
                     argv, index, each, name.source, name.evidence, wrappers, span, frame.location, stdin,
                     frame.in_pipeline, frame.background, state.cwd,
+                    tuple((path, script.text) for path, script in state.written.items()) if state.written else (),
                 )  # fmt: skip
                 self.sink.command(subject)
                 if state.functions or state.loops:

@@ -1,7 +1,7 @@
-"""Programs that run a command somewhere else: ssh, `gcloud compute ssh`,
-`vagrant ssh` and `lxc`/`incus exec`. (docker/podman and kubectl are
-declared with the other tools; chroot, nsenter, systemd-run and
-flatpak-spawn are wrappers.)
+"""Programs that run a command somewhere else: ssh, `vagrant ssh` and
+`lxc`/`incus exec`. (`gcloud compute ssh` is declared with gcloud in
+`cloud.py`, docker/podman in `containers.py`, kubectl in `kubernetes.py`;
+chroot, nsenter, systemd-run and flatpak-spawn are wrappers.)
 
 The analysis finds the command each runs through these declarations
 (audit/_analysis/_contexts/_remote.py).
@@ -9,7 +9,7 @@ The analysis finds the command each runs through these declarations
 
 from __future__ import annotations
 
-from ._grammar import POSIX, Syntax, flag, valued
+from ._grammar import POSIX, flag, valued
 from ._program import Program, Subcommand
 
 # OpenSSH reads its options before the destination and again after it
@@ -36,37 +36,6 @@ SSH_NO_STDIN = ("-n", "-f")
 """ssh options that keep standard input from the remote command."""
 SSH_LOCAL_COMMANDS = frozenset({"proxycommand", "localcommand"})
 """`-o` settings (lower case) whose value is shell code ssh runs on the local machine."""
-
-# argparse-style: `--opt value` or `--opt=value`, options anywhere before `--`.
-_ARGPARSE = Syntax()
-
-GCLOUD = Program(
-    ("gcloud",),
-    syntax=_ARGPARSE,
-    options=(
-        valued("--project"), valued("--account"), valued("--configuration"), valued("--format"),
-        valued("--verbosity"), valued("--impersonate-service-account"), valued("--billing-project"),
-        valued("--flags-file"), flag("--log-http"), flag("-q", "--quiet"),
-    ),
-    global_options_anywhere=True,
-    subcommands=(
-        Subcommand(
-            ("compute",),
-            subcommands=(
-                Subcommand(
-                    ("ssh",),
-                    options=(
-                        valued("--command"), valued("--zone"), valued("--ssh-flag"), valued("--ssh-key-file"),
-                        valued("--strict-host-key-checking"), valued("--container"), valued("--ssh-key-expiration"),
-                        valued("--ssh-key-expire-after"), flag("--tunnel-through-iap"), flag("--internal-ip"),
-                        flag("--dry-run"), flag("--plain"), flag("--force-key-file-overwrite"), flag("--troubleshoot"),
-                    ),
-                    operands=("INSTANCE", "SSH_ARGS..."),
-                ),
-            ),
-        ),
-    ),
-)  # fmt: skip
 
 VAGRANT = Program(
     ("vagrant",),
@@ -96,4 +65,4 @@ LXC = Program(
     ),
 )  # fmt: skip
 
-REMOTE_PROGRAMS: tuple[Program, ...] = (SSH, GCLOUD, VAGRANT, LXC)
+REMOTE_PROGRAMS: tuple[Program, ...] = (SSH, VAGRANT, LXC)

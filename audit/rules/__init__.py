@@ -15,8 +15,9 @@ from ._engine_rules import (
     NULL_BYTE,
     PARSE_TROUBLE,
 )
+from ._pack import Pack
 from ._paths import autorun_location
-from ._registry import REGISTRY, RETIRED
+from ._registry import PACKS, REGISTRY, RETIRED
 from ._rule import (
     ENGINE_EMITTED,
     Applies,
@@ -35,6 +36,7 @@ __all__ = [
     "ENGINE_EMITTED",
     "NESTING_TOO_DEEP",
     "NULL_BYTE",
+    "PACKS",
     "PARSE_TROUBLE",
     "REGISTRY",
     "RETIRED",
@@ -43,6 +45,7 @@ __all__ = [
     "Example",
     "Hit",
     "Inspects",
+    "Pack",
     "Registry",
     "RegistryError",
     "RetiredRule",

@@ -50,6 +50,8 @@ HANDLERS: dict[str, Handler] = {
     "docker": container_code,
     "podman": container_code,
     "nerdctl": container_code,
+    "docker-compose": container_code,
+    "podman-compose": container_code,
     "kubectl": kubectl_code,
     "oc": kubectl_code,
     "lxc": lxc_code,

@@ -50,7 +50,7 @@ def _local_commands(reading: Reading, call: Call, walk: ContextWalk) -> frozense
 def gcloud_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
     """`gcloud compute ssh INSTANCE --command CMD`, or the ssh arguments after `--`."""
     reading = read_command(call.name, call.args)
-    if reading.path != ("compute", "ssh") or not reading.operands or reading.has("--dry-run"):
+    if reading.path[-2:] != ("compute", "ssh") or not reading.operands or reading.has("--dry-run"):
         return NO_RISKS
     place = f"on instance {reading.operands[0].display()} via gcloud compute ssh"
     commands = reading.values("--command")
@@ -70,27 +70,44 @@ def vagrant_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
 
 
 def container_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
-    """`docker exec [OPTIONS] CONTAINER CMD...` and `docker run [OPTIONS] IMAGE [CMD...]` (podman alike)."""
+    """`docker exec [OPTIONS] CONTAINER CMD...` and `docker run [OPTIONS] IMAGE [CMD...]` (podman,
+    nerdctl and `docker container` alike); `docker compose exec|run SERVICE CMD...` and docker-compose."""
     reading = read_command(call.name, call.args)
-    stdin = call.stdin if reading.has("--interactive") else None
-    if reading.path[-1:] == ("exec",) and reading.operands:
-        place = f"in container {reading.operands[0].display()} via {call.name} exec"
+    if not reading.path or not reading.operands:
+        return NO_RISKS
+    action = reading.path[-1]
+    compose = reading.path[0] == "compose" or call.name.endswith("-compose")
+    via = f"{call.name} {' '.join(reading.path)}"
+    # Compose attaches standard input unless told not to; the engines only with -i.
+    stdin = call.stdin if reading.has("--interactive") or (compose and action == "exec") else None
+    target = reading.operands[0].display()
+    if action == "exec":
+        place = f"in service {target} via {via}" if compose else f"in container {target} via {via}"
         return remote_argv(walk, place, reading.operands[1:], call, stdin)
-    if reading.path[-1:] == ("run",) and reading.operands:
-        place = f"in a new container of {reading.operands[0].display()} via {call.name} run"
+    if action == "run":
+        place = f"in a new container of {'service' if compose else 'image'} {target} via {via}"
         # `--entrypoint sh IMAGE -c CODE`: the entrypoint runs with the command as its arguments.
         return remote_argv(walk, place, (*reading.values("--entrypoint")[-1:], *reading.operands[1:]), call, stdin)
     return NO_RISKS
 
 
 def kubectl_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
-    """`kubectl exec [OPTIONS] POD [-c CONTAINER] -- CMD...`."""
+    """`kubectl exec [OPTIONS] POD -- CMD...`, `kubectl run NAME --image=IMAGE -- CMD...` and
+    `kubectl debug TARGET [--image=IMAGE] -- CMD...` (oc alike)."""
     reading = read_command(call.name, call.args)
-    if reading.path != ("exec",) or not reading.operands:
+    if reading.path not in _KUBECTL_RUNNERS or not reading.operands:
         return NO_RISKS
     stdin = call.stdin if reading.has("--stdin") else None
-    place = f"in pod {reading.operands[0].display()} via {call.name} exec"
-    return remote_argv(walk, place, reading.operands[1:], call, stdin)
+    where = _KUBECTL_RUNNERS[reading.path].format(reading.operands[0].display())
+    return remote_argv(walk, f"{where} via {call.name} {reading.path[0]}", reading.operands[1:], call, stdin)
+
+
+_KUBECTL_RUNNERS: dict[tuple[str, ...], str] = {
+    ("exec",): "in pod {}",
+    ("run",): "in a new pod {}",
+    ("debug",): "in a debug container for {}",
+}
+"""kubectl subcommands that run a command in the cluster, and where, by their first operand."""
 
 
 def lxc_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:

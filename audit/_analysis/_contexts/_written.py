@@ -21,7 +21,7 @@ from __future__ import annotations
 from ..._model import Span
 from ..._syntax import Origin, ast
 from ...programs import WRITERS, read_command, written_files
-from .._normalize import normalize_word
+from .._resolve import output_redirects
 from .._risks import NO_RISKS, PRODUCES_UNTRUSTED_DATA
 from .._state import Frame, WrittenScript
 from .._static_output import static_output
@@ -41,8 +41,6 @@ from ._call import Call, ContextWalk
 from ._code import audit_code, code_text, inert, piped_text, shebang_language, text_of_parts
 
 _WRITERS = frozenset(WRITERS)
-_WRITES = frozenset({">", ">|", "&>"})
-_APPENDS = frozenset({">>", "&>>"})
 _ECHO_OPTIONS = frozenset({"-n", "-e", "-E"})
 _CRONTAB_SCHEDULE_FIELDS = 5
 _SYSTEM_CRONTABS = ("/etc/crontab", "/etc/cron.d/*")
@@ -93,14 +91,7 @@ def _targets(
 ) -> list[tuple[Arg, bool]]:
     """The files the command writes its output to (redirects, tee's files), and whether it appends;
     then the other files it writes (content unknown)."""
-    targets: list[tuple[Arg, bool]] = []
-    for redirect in redirects:
-        if redirect.target is None or redirect.fd not in (None, "1"):
-            continue
-        if redirect.operator in _WRITES or redirect.operator in _APPENDS:
-            fields = normalize_word(redirect.target, env)
-            if len(fields) == 1 and not (fields[0].value or "").startswith("/dev/"):
-                targets.append((fields[0], redirect.operator in _APPENDS))
+    targets = [target for target in output_redirects(redirects, env) if not (target[0].value or "").startswith("/dev/")]
     if name in _WRITERS:
         reading = read_command(name, args)
         append = name == "tee" and reading.has("--append")
