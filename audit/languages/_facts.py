@@ -83,6 +83,9 @@ class ShellOut:
     (ARGV); None when the code builds it from data the analysis cannot
     resolve. `command_span` is where a SHELL_STRING stands verbatim in the
     snippet (no escapes, no concatenation), so the engine can point into it.
+    `words` is the argument vector word by word, None for each word only
+    known at run time (`["git", "commit", "-m", msg]`); set for ARGV when the
+    vector's length is known.
     """
 
     kind: ShellOutKind
@@ -90,6 +93,7 @@ class ShellOut:
     via: str
     span: Span
     command_span: Span | None = None
+    words: tuple[str | None, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -505,14 +505,17 @@ class Interpreter:
         words = command.words
         command_span = None
         resolved: str | tuple[str, ...] | None = None
+        known_words: tuple[str | None, ...] | None = None
         if command.kind is ShellOutKind.SHELL_STRING:
             word = words[0] if words else UNKNOWN
             resolved = word.text
             if word.text is not None and word.literal is not None:
                 command_span = self.outer(word.literal)
-        elif words is not None and all(word.text is not None for word in words):
-            resolved = tuple(word.text for word in words if word.text is not None)
-        fact = ShellOut(command.kind, resolved, via, span, command_span)
+        elif words is not None:
+            known_words = tuple(word.text for word in words)
+            if all(word is not None for word in known_words):
+                resolved = tuple(word for word in known_words if word is not None)
+        fact = ShellOut(command.kind, resolved, via, span, command_span, known_words)
         self._facts.append(fact)
         socket_fed = any(value.has_source(SourceKind.SOCKET) for value in (*(words or ()), *call.all_values()))
         self._shells.append((fact, socket_fed))
