@@ -154,3 +154,19 @@ class CodeReport:
 
     language: str
     facts: tuple[Fact, ...]
+
+
+# Programs that are a shell: started with no -c, they read commands from
+# their standard input, which is what a reverse shell wires to the socket.
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "csh", "tcsh", "fish", "busybox"})
+
+
+def starts_interactive_shell(shell: ShellOut) -> bool:
+    """A shell started without `-c`: it reads its commands from its standard input."""
+    command = shell.command
+    if command is None:
+        return False
+    words = command.split() if isinstance(command, str) else list(command)
+    if not words or words[0].rsplit("/", 1)[-1] not in _SHELLS:
+        return False
+    return not any(word.startswith("-") and not word.startswith("--") and "c" in word for word in words[1:])
