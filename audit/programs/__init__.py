@@ -15,7 +15,8 @@ container engines in `containers.py`, Kubernetes in `kubernetes.py`, cloud
 and object-storage CLIs in `cloud.py`, infrastructure as code in `iac.py`,
 secrets managers in `secrets.py`, disks, volume managers and power in
 `disks.py`, package managers in `packages.py`, hosting platforms and vendors'
-CLIs in `vendors.py`), listed in `KNOWN` (`_known.py`). A CLI with many nested
+CLIs in `vendors.py`, programs that run a command on another host in
+`remote.py`), listed in `KNOWN` (`_known.py`). A CLI with many nested
 subcommands is declared by its paths (`_tree.tree`). The threat packs
 (`audit/packs`) read these declarations: a pack that judges an option declares
 it here, never in the rule.
@@ -46,6 +47,7 @@ from .interpreters import INTERPRETERS, InterpreterSpec
 from .kubernetes import KINDS, resource_kind
 from .network import downloaded_files
 from .packages import installs_only_the_lock_file
+from .remote import SSH_LOCAL_COMMANDS, SSH_NO_STDIN, SSH_RUNS_NOTHING
 from .wrappers import WRAPPERS, WrapperSpec
 
 __all__ = [
@@ -57,6 +59,9 @@ __all__ = [
     "KNOWN",
     "POSIX",
     "REMOVERS",
+    "SSH_LOCAL_COMMANDS",
+    "SSH_NO_STDIN",
+    "SSH_RUNS_NOTHING",
     "WRAPPERS",
     "WRITERS",
     "Arg",

@@ -20,6 +20,7 @@ from .iac import IAC_PROGRAMS
 from .kubernetes import KUBERNETES_PROGRAMS
 from .network import NETWORK_PROGRAMS
 from .packages import PACKAGE_PROGRAMS
+from .remote import REMOTE_PROGRAMS
 from .secrets import SECRETS_PROGRAMS
 from .system import SYSTEM_PROGRAMS
 from .vcs import VCS_PROGRAMS
@@ -56,6 +57,7 @@ KNOWN: Mapping[str, Program] = _by_name(
         *DATABASE_PROGRAMS,
         *VENDOR_PROGRAMS,
         *PACKAGE_PROGRAMS,
+        *REMOTE_PROGRAMS,
     )
 )
 """The declared programs by command name (interpreters and wrappers are in their own tables)."""

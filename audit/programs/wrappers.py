@@ -33,7 +33,12 @@ class WrapperSpec:
     `permute` lets options follow operands (GNU getopt: `su - app -c CODE`);
     `starts_shell`: without a command or code it starts a shell, which reads
     standard input (`curl ... | su`); `abbreviations`: a unique prefix of a
-    long option names it, as getopt_long reads (`sudo --us root`).
+    long option names it, as getopt_long reads (`sudo --us root`). `place`
+    says where the command runs when that is somewhere else (`in chroot
+    {operand}`: a chroot, another process's namespaces, the host outside a
+    flatpak sandbox), for the findings' path; `option_places` say it instead
+    when one of their options is given (the last given wins). `{operand}` is
+    the wrapper's first operand, `{value}` the option's value.
     """
 
     name: str
@@ -51,6 +56,8 @@ class WrapperSpec:
     command_options: frozenset[str] = frozenset()
     starts_shell: bool = False
     abbreviations: bool = False
+    place: str = ""
+    option_places: tuple[tuple[str, str], ...] = ()
     syntax: Syntax = field(init=False, repr=False, compare=False)
     grammar: Grammar = field(init=False, repr=False, compare=False)
 
@@ -66,6 +73,10 @@ class WrapperSpec:
         for key in FLAG_KEYS:
             if getattr(self, key):
                 table[key] = True
+        if self.place:
+            table["place"] = self.place
+        if self.option_places:
+            table["option_places"] = dict(self.option_places)
         return table
 
     def __post_init__(self) -> None:
@@ -90,7 +101,7 @@ OPTION_KEYS = (
 """The fields that list option spellings (a policy adds to them)."""
 FLAG_KEYS = ("assignments", "no_command", "joins_command", "permute", "starts_shell", "abbreviations")
 """The true/false fields (False unless declared)."""
-POLICY_KEYS = frozenset({*OPTION_KEYS, *FLAG_KEYS, "positionals"})
+POLICY_KEYS = frozenset({*OPTION_KEYS, *FLAG_KEYS, "positionals", "place", "option_places"})
 """The keys of a policy's `[wrappers.NAME]` table."""
 
 
@@ -111,6 +122,8 @@ def wrapper(
     permute: bool = False,
     starts_shell: bool = False,
     abbreviations: bool = False,
+    place: str = "",
+    option_places: tuple[tuple[str, str], ...] = (),
 ) -> WrapperSpec:
     """A wrapper declaration (`runs_nothing_by_default` is the spec's `no_command`)."""
     return WrapperSpec(
@@ -129,6 +142,8 @@ def wrapper(
         command_options=frozenset(command),
         starts_shell=starts_shell,
         abbreviations=abbreviations,
+        place=place,
+        option_places=option_places,
     )
 
 
@@ -166,6 +181,18 @@ _SYSTEMD_RUN_VALUES = (
     "--working-directory", "-M", "--machine", "-H", "--host", "--on-active", "--on-boot", "--on-startup",
     "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property", "--path-property",
     "--socket-property", "--service-type",
+)  # fmt: skip
+_SYSTEMD_RUN_PLACES = (
+    ("-H", "on host {value} via systemd-run"), ("--host", "on host {value} via systemd-run"),
+    ("-M", "in machine {value} via systemd-run"), ("--machine", "in machine {value} via systemd-run"),
+)  # fmt: skip
+_NSENTER_PLACES = (
+    ("-t", "in the namespaces of process {value} via nsenter"),
+    ("--target", "in the namespaces of process {value} via nsenter"),
+)
+_FLATPAK_SPAWN_VALUES = (
+    "--forward-fd", "--env", "--unset-env", "--directory", "--app-path", "--usr-path", "--sandbox-expose",
+    "--sandbox-expose-ro", "--sandbox-expose-path", "--sandbox-expose-path-ro", "--sandbox-flag",
 )  # fmt: skip
 _UNSHARE_VALUES = (
     "-S", "--setuid", "-G", "--setgid", "-R", "--root", "-w", "--wd", "--propagation", "--setgroups",
@@ -206,7 +233,8 @@ WRAPPERS: tuple[WrapperSpec, ...] = (
     wrapper("xargs", value=_XARGS_VALUES, abbreviations=True),
     wrapper("busybox"),
     wrapper("coproc"),
-    wrapper("chroot", value=("--userspec", "--groups"), positionals=1, abbreviations=True),
+    wrapper("chroot", value=("--userspec", "--groups"), positionals=1, place="in chroot {operand}",
+            abbreviations=True),
     wrapper("runuser", value=("-u", "--user", "-g", "--group", "-G", "--supp-group", "-s", "--shell", "-w",
                               "--whitelist-environment"),
             code=("-c", "--command"), command=("-u", "--user"), runs_nothing_by_default=True, permute=True,
@@ -234,13 +262,18 @@ WRAPPERS: tuple[WrapperSpec, ...] = (
     wrapper("chronic"),
     wrapper("catchsegv"),
     wrapper("firejail"),
-    wrapper("strace", value=_STRACE_VALUES, no_command=("-p", "--attach", "-V", "--version", "-h", "--help"), abbreviations=True),
+    wrapper("strace", value=_STRACE_VALUES, no_command=("-p", "--attach", "-V", "--version", "-h", "--help"),
+            abbreviations=True),
     wrapper("ltrace", value=_LTRACE_VALUES, no_command=("-p", "-V", "--version", "-h", "--help")),
     wrapper("valgrind"),
     wrapper("xvfb-run", value=_XVFB_VALUES),
-    wrapper("systemd-run", value=_SYSTEMD_RUN_VALUES, abbreviations=True),
+    wrapper("systemd-run", value=_SYSTEMD_RUN_VALUES, place="in a transient unit via systemd-run",
+            option_places=_SYSTEMD_RUN_PLACES, abbreviations=True),
     wrapper("unshare", value=_UNSHARE_VALUES, abbreviations=True),
-    wrapper("nsenter", value=("-t", "--target", "-S", "--setuid", "-G", "--setgid", "-r", "--root", "-w", "--wd"), abbreviations=True),
+    wrapper("nsenter", value=("-t", "--target", "-S", "--setuid", "-G", "--setgid", "-r", "--root", "-w", "--wd"),
+            place="in another process's namespaces via nsenter", option_places=_NSENTER_PLACES, abbreviations=True),
+    wrapper("flatpak-spawn", value=_FLATPAK_SPAWN_VALUES, place="in a new sandbox via flatpak-spawn",
+            option_places=(("--host", "on the host, outside the flatpak sandbox, via flatpak-spawn --host"),)),
     wrapper("setpriv", value=_SETPRIV_VALUES, no_command=("-d", "--dump"), abbreviations=True),
     wrapper("prlimit", no_command=("-p", "--pid"), abbreviations=True),
     wrapper("numactl", value=_NUMACTL_VALUES, no_command=("-H", "--hardware", "-s", "--show")),

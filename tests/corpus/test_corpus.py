@@ -38,6 +38,8 @@ CONTEXT_FILES = (
     "prompt-expansion",
     "stdin-code",
     "schedulers",
+    "remote",
+    "written-then-run",
 )
 PARSING_FILES = (
     "line-continuations",
