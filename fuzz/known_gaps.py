@@ -125,8 +125,9 @@ KNOWN_GAPS += (
     ),
     KnownGap(
         name="a code string that comes out of an array is not audited",
-        reason="`c=(bash -c 'rm -rf /'); \"${c[@]}\"` runs rm; the engine audits only the code's first word",
-        pattern=re.compile(r"=\(\s.*\s-\w*c\w*\s"),
+        reason="`c=(bash -c 'rm -rf /'); \"${c[@]}\"` runs rm; the engine audits only the code's first word "
+        "(and code in another language, `c=(lua -e '...')`, arrives unreadable: LA003)",
+        pattern=re.compile(r"=\(\s.*\s-\w*[ce]\w*\s"),
         pinned={HIDDEN: _hidden("bash -c 'rm -rf /'", {"FS001"}, "array"), HIDDEN_ORACLE: None},
         corpus_command="c=(bash -c 'rm -rf /'); \"${c[@]}\"",
     ),

@@ -200,7 +200,28 @@ SUBCOMMANDS = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("name", "words", "path", "options", "operands"), SUBCOMMANDS)
+# -- disks and power (issue 19 items 6 and 11) ------------------------------------------------
+
+DISKS = [
+    ("wipefs", ("--no-a", "-a", "/dev/sda"), (), ["--no-act", "--all"], ["/dev/sda"]),
+    ("mkfs.ext4", ("-L", "data", "/dev/vdb", "-F"), (), ["-L", "-F"], ["/dev/vdb"]),
+    ("mkfs.ext4", ("-d", "rootfs/", "out.img", "512M"), (), ["-d"], ["out.img", "512M"]),
+    ("mkfs", ("-t", "xfs", "/dev/sdb"), (), ["--type"], ["/dev/sdb"]),
+    (
+        "cryptsetup",
+        ("-q", "luksFormat", "--type", "luks2", "/dev/sdb1"),
+        ("luksFormat",),
+        ["--batch-mode", "--type"],
+        ["/dev/sdb1"],
+    ),
+    ("hdparm", ("--security-erase", "pass", "/dev/sda"), (), ["--security-erase"], ["/dev/sda"]),
+    ("nvme", ("format", "/dev/nvme0n1", "-f"), ("format",), ["--force"], ["/dev/nvme0n1"]),
+    ("shutdown", ("-c", "maintenance"), (), ["-c"], ["maintenance"]),
+    ("systemctl", ("poweroff", "--when", "cancel"), (), ["--when"], ["poweroff"]),
+]
+
+
+@pytest.mark.parametrize(("name", "words", "path", "options", "operands"), [*SUBCOMMANDS, *DISKS])
 def test_tools_are_read_through_their_global_options_and_subcommands(
     name: str, words: tuple[str, ...], path: tuple[str, ...], options: list[str], operands: list[str]
 ) -> None:
@@ -339,37 +360,6 @@ def test_an_archiver_names_the_directory_it_unpacks_into(
 )
 def test_find_writes_the_files_of_its_output_actions(words: tuple[str, ...], written: list[str]) -> None:
     assert [arg.value for arg in written_files(read_command("find", args(*words)))] == written
-
-
-# -- disks and power (issue 19 items 6 and 11) ------------------------------------------------
-
-DISKS = [
-    ("wipefs", ("--no-a", "-a", "/dev/sda"), (), ["--no-act", "--all"], ["/dev/sda"]),
-    ("mkfs.ext4", ("-L", "data", "/dev/vdb", "-F"), (), ["-L", "-F"], ["/dev/vdb"]),
-    ("mkfs.ext4", ("-d", "rootfs/", "out.img", "512M"), (), ["-d"], ["out.img", "512M"]),
-    ("mkfs", ("-t", "xfs", "/dev/sdb"), (), ["--type"], ["/dev/sdb"]),
-    (
-        "cryptsetup",
-        ("-q", "luksFormat", "--type", "luks2", "/dev/sdb1"),
-        ("luksFormat",),
-        ["--batch-mode", "--type"],
-        ["/dev/sdb1"],
-    ),
-    ("hdparm", ("--security-erase", "pass", "/dev/sda"), (), ["--security-erase"], ["/dev/sda"]),
-    ("nvme", ("format", "/dev/nvme0n1", "-f"), ("format",), ["--force"], ["/dev/nvme0n1"]),
-    ("shutdown", ("-c", "maintenance"), (), ["-c"], ["maintenance"]),
-    ("systemctl", ("poweroff", "--when", "cancel"), (), ["--when"], ["poweroff"]),
-]
-
-
-@pytest.mark.parametrize(("name", "words", "path", "options", "operands"), DISKS)
-def test_disk_and_power_tools_are_read_by_their_declarations(
-    name: str, words: tuple[str, ...], path: tuple[str, ...], options: list[str], operands: list[str]
-) -> None:
-    reading = read_command(name, args(*words))
-    assert reading.path == path
-    assert [use.option.name for use in reading.options] == options
-    assert [arg.value for arg in reading.operands] == operands
 
 
 # -- the sudoers editors (issue 19 item 8) -------------------------------------------------------
