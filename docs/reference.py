@@ -1,4 +1,4 @@
-"""The documentation the code writes: rule pages, the policy reference, the contributing page.
+"""The documentation the code writes: rule pages, the policy reference, the contributing and architecture pages.
 
 The rule pages come from the rule registry, the policy reference from the
 default policy file, the contributing page from CONTRIBUTING.md. MkDocs
@@ -28,10 +28,14 @@ from audit.rules import REGISTRY, Example, Registry, RetiredRule, Rule
 REPOSITORY = Path(__file__).resolve().parents[1]
 DEFAULT_POLICY = REPOSITORY / "audit" / "default_policy.toml"
 CONTRIBUTING = REPOSITORY / "CONTRIBUTING.md"
+ARCHITECTURE = REPOSITORY / "ARCHITECTURE.md"
 
 RULES_FOLDER = PurePosixPath("rules")
 POLICY_PAGE = PurePosixPath("policy.md")
 CONTRIBUTING_PAGE = PurePosixPath("contributing.md")
+ARCHITECTURE_PAGE = PurePosixPath("architecture.md")
+# Documents at the top of the repository (where contributors look first) that the site also shows.
+REPOSITORY_DOCUMENTS = {CONTRIBUTING: CONTRIBUTING_PAGE, ARCHITECTURE: ARCHITECTURE_PAGE}
 
 # A hand-written page asks for generated content with one of these lines.
 RULE_TABLE_MARKER = "<!-- generated: rule-table -->"
@@ -71,7 +75,8 @@ def generated_pages(registry: Registry = REGISTRY) -> Iterator[GeneratedPage]:
         yield GeneratedPage(rule_page_path(declared.id), rule_page(declared, registry), in_nav=False)
     for retired in registry.retired:
         yield GeneratedPage(rule_page_path(retired.id), retired_rule_page(retired, registry), in_nav=False)
-    yield GeneratedPage(CONTRIBUTING_PAGE, contributing_page(CONTRIBUTING.read_text(encoding="utf-8")), in_nav=True)
+    for document, page in REPOSITORY_DOCUMENTS.items():
+        yield GeneratedPage(page, repository_document_page(document.read_text(encoding="utf-8")), in_nav=True)
 
 
 def expand_markers(markdown: str, page: PurePosixPath, registry: Registry = REGISTRY) -> str:
@@ -402,12 +407,16 @@ def _one_line(item: Item) -> str:
     return " ".join(item.as_string().split())
 
 
-# -- contributing ----------------------------------------------------------------------------------
+# -- documents at the top of the repository --------------------------------------------------------
 
 
-def contributing_page(text: str) -> str:
-    """CONTRIBUTING.md as a site page: its links into docs/ become links between pages."""
-    return text.replace("](docs/", "](")
+def repository_document_page(text: str) -> str:
+    """CONTRIBUTING.md or ARCHITECTURE.md as a site page: its links into docs/ and to each other become
+    links between pages."""
+    text = text.replace("](docs/", "](")
+    for document, page in REPOSITORY_DOCUMENTS.items():
+        text = text.replace(f"]({document.name}", f"]({page}")
+    return text
 
 
 # -- Markdown helpers ------------------------------------------------------------------------------
