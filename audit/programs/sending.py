@@ -48,6 +48,10 @@ class Form(str, Enum):
     MAIL_ADDRESS = "mail address"
     SOCKET_ADDRESS = "socket address"
     """socat's `TCP:host:port,options`."""
+    CONNECT_TO = "connect-to"
+    """curl's `--connect-to HOST1:PORT1:HOST2:PORT2`: the request for HOST1 goes to HOST2."""
+    RESOLVE = "resolve"
+    """curl's `--resolve HOST:PORT:ADDRESS[,ADDRESS]`: the request for HOST goes to those addresses."""
 
 
 class SentWord(NamedTuple):
@@ -175,12 +179,13 @@ def _curl(reading: Reading) -> Sending:
         if value is None:
             continue
         label = f"curl {use.spelling}"
-        text = value.value
-        if use.named(*_CURL_DATA) and text is not None and text.startswith("@"):
+        # The literal shape: `-F f=@"$DIR/.env"` is a file even when its directory is known only at run time.
+        text = _shape(value)
+        if use.named(*_CURL_DATA) and text.startswith("@"):
             _file_or_stdin(value.suffix(1), f"{label} {value.source}", files, stdin)
-        elif use.named(*_CURL_URLENCODED) and text is not None and _urlencoded_file_at(text) is not None:
+        elif use.named(*_CURL_URLENCODED) and _urlencoded_file_at(text) is not None:
             _file_or_stdin(value.suffix(_urlencoded_file_at(text) or 0), f"{label} {value.source}", files, stdin)
-        elif use.named("--form") and text is not None and _form_file_at(text) is not None:
+        elif use.named("--form") and _form_file_at(text) is not None:
             path = value.suffix(_form_file_at(text) or 0)
             path = path._replace(values=tuple(each.split(";", 1)[0] for each in path.values))
             _file_or_stdin(path, f"{label} {value.source}", files, stdin)
@@ -190,7 +195,7 @@ def _curl(reading: Reading) -> Sending:
             else:
                 files.append(SentFile(value, f"{label} {value.source}"))
         elif use.named("--header"):
-            if text is not None and text.startswith("@"):
+            if text.startswith("@"):
                 _file_or_stdin(value.suffix(1), f"{label} {value.source}", files, stdin)
             else:
                 words.append(SentWord(value, _header_slot(value), label))
@@ -205,6 +210,10 @@ def _curl(reading: Reading) -> Sending:
             destinations.append(Destination(value, Form.URL))
         elif use.named("--proxy"):
             destinations.append(Destination(value, Form.URL))
+        elif use.named("--connect-to"):
+            destinations.append(Destination(value, Form.CONNECT_TO))
+        elif use.named("--resolve"):
+            destinations.append(Destination(value, Form.RESOLVE))
     for url in reading.operands:
         words.append(SentWord(url, Slot.URL, "curl URL"))
         destinations.append(Destination(url, Form.URL))
@@ -450,6 +459,12 @@ def _host_names(shape: str, form: Form) -> list[str]:
         if shape.startswith("["):
             host = shape.partition("]")[0] + "]"
         return [host.rpartition("@")[2]]
+    if form in (Form.CONNECT_TO, Form.RESOLVE):
+        target = shape.split(":", 2)[2] if shape.count(":") >= 2 else _RUN_TIME
+        if form is Form.RESOLVE:
+            return target.split(",")
+        # An empty HOST2 keeps the request's own host, which the URL names already.
+        return [name] if (name := _without_port(target)) else []
     if form is Form.MAIL_ADDRESS:
         local, at, domain = shape.rpartition("@")
         return [domain] if at and local else [""]

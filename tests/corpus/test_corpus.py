@@ -36,6 +36,9 @@ CONTEXT_FILES = (
     "script-substitution",
     "taint",
     "prompt-expansion",
+    "exfiltration-sources",
+    "exfiltration-flows",
+    "exfiltration-sinks",
 )
 PARSING_FILES = (
     "line-continuations",
