@@ -276,9 +276,11 @@ def _names(
         table = {name: list(words) for name, words in draft.subcommands[key].items()}
         for record in reader.records(key):
             record.only({"name", "subcommands"})
-            table.setdefault(record.text("name"), []).extend(
-                tuple(entry.split()) for entry in record.strings("subcommands")
-            )
+            entries = record.strings("subcommands")
+            if not entries:
+                # An entry without subcommands would select nothing: say so rather than ignore it.
+                raise record.fail("subcommands", "must list at least one subcommand (its first words, or an option)")
+            table.setdefault(record.text("name"), []).extend(tuple(entry.split()) for entry in entries)
         subcommands[key] = table
     return names, decoders, subcommands
 

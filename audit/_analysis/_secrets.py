@@ -176,7 +176,9 @@ def _uploads(search: _Search, name: str, span: Span, env: Env, stdin: Stdin | No
     flows: list[SentSecret] = []
     for path in sftp_uploads(batch):
         upload = Arg((path,), path, stdin.span)
-        flows.extend(SentSecret(trail, None, f"sftp put {path}") for trail in search.file(upload, name, span, None))
+        # `put -r DIR` uploads a directory; a file is judged the same either way.
+        trails = search.file(upload, name, span, None, recursive=True)
+        flows.extend(SentSecret(trail, None, f"sftp put {path}") for trail in trails)
     return flows
 
 

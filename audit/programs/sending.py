@@ -365,9 +365,11 @@ def sftp_uploads(batch: str) -> list[str]:
     """The local paths an sftp batch (`put FILE [REMOTE]` lines) uploads."""
     paths: list[str] = []
     for line in batch.splitlines():
-        words = [word for word in line.split() if not word.startswith("-")]
-        if len(words) >= 2 and words[0].lstrip("-@") in _UPLOAD_COMMANDS:
-            paths.append(words[1])
+        command, *rest = line.split() or [""]
+        # A leading `-` (ignore errors) or `@` (do not echo) is not part of the command's name.
+        operands = [word for word in rest if not word.startswith("-")]
+        if operands and command.lstrip("-@") in _UPLOAD_COMMANDS:
+            paths.append(operands[0])
     return paths
 
 

@@ -22,7 +22,7 @@ _AS = {
     Slot.HOST_NAME: "in a host name it looks up",
     Slot.REMOTE_COMMAND: "in the remote command",
 }
-_SHOWN_HOSTS = 2
+_SHOWN = 2  # hosts or extra secrets named in a message
 
 
 @rule(
@@ -56,12 +56,19 @@ _SHOWN_HOSTS = 2
 def secret_exfiltration(subject: SecretFlowSubject, tables: Tables) -> Iterator[Hit]:
     if _allowed(subject, tables.allowed_destinations):
         return
+    # One finding per span (the engine keeps one): the first flow explains it, the others are named.
+    by_span: dict[Span, list[SentSecret]] = {}
     for flow in subject.flows:
-        if _uses_credential(flow):
-            continue
-        source = flow.trail.secret.span
-        span = Span(min(source.start, subject.span.start), max(source.end, subject.span.end))
-        yield Hit(span, _message(flow, subject))
+        if not _uses_credential(flow):
+            source = flow.trail.secret.span
+            span = Span(min(source.start, subject.span.start), max(source.end, subject.span.end))
+            by_span.setdefault(span, []).append(flow)
+    for span, flows in by_span.items():
+        first = flows[0]
+        named = _thing(first.trail.secret)
+        others = [thing for thing in dict.fromkeys(_thing(flow.trail.secret) for flow in flows[1:]) if thing != named]
+        also = f"; it also sends {_listed(others)}" if others else ""
+        yield Hit(span, _message(first, subject) + also)
 
 
 def _uses_credential(flow: SentSecret) -> bool:
@@ -119,6 +126,11 @@ def _thing(secret: Secret) -> str:
     return _shown(secret.name)
 
 
+def _listed(things: list[str]) -> str:
+    more = f" and {len(things) - _SHOWN} more" if len(things) > _SHOWN else ""
+    return ", ".join(things[:_SHOWN]) + more
+
+
 def _shown(name: str) -> str:
     return name if name.startswith(("the ", "a ")) else f"`{name}`"
 
@@ -129,8 +141,8 @@ def _destination(subject: SecretFlowSubject) -> str:
     known = [host for host in subject.destinations if host is not None]
     if not known or len(known) < len(subject.destinations):
         return ", to a host known only at run time" if subject.destinations else ""
-    names = [host.name if host.exact else f"*{host.name}" for host in known[:_SHOWN_HOSTS]]
-    more = f" and {len(known) - _SHOWN_HOSTS} more" if len(known) > _SHOWN_HOSTS else ""
+    names = [host.name if host.exact else f"*{host.name}" for host in known[:_SHOWN]]
+    more = f" and {len(known) - _SHOWN} more" if len(known) > _SHOWN else ""
     return f", to {', '.join(f'`{name}`' for name in names)}{more}"
 
 
