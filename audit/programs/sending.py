@@ -11,6 +11,7 @@ reaches, for the policy's `allowed_destinations`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from enum import Enum
 from typing import NamedTuple
@@ -437,6 +438,16 @@ def destination_hosts(destination: Destination) -> tuple[Host | None, ...]:
     arg = destination.arg
     shapes = arg.values if len(arg.values) > 1 else (_shape(arg),)
     return tuple(_host(name) for shape in shapes for name in _host_names(shape, destination.form))
+
+
+_CODE_VARIABLE = re.compile(r"\$\{?\w+\}?")
+
+
+def url_hosts(url: str | None) -> tuple[Host | None, ...]:
+    """The host of a URL another language's analyser reports (`$NAME` marks a part known only at run time)."""
+    if url is None:
+        return (None,)
+    return tuple(_host(name) for name in _host_names(_CODE_VARIABLE.sub(_RUN_TIME, url), Form.URL))
 
 
 def _host(name: str) -> Host | None:
