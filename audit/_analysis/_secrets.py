@@ -29,7 +29,17 @@ from .._tables import Tables
 from ..languages import NetworkSend, SourceKind
 from ..programs import WRITERS, Arg, read_command, written_files
 from ..programs.readers import ARCHIVERS, EXTRACTORS, KEEP_CREDENTIALS, PATH_ONLY, keeps_input, prints_environment
-from ..programs.sending import Destination, Form, Sending, destination_hosts, sent_data, sftp_uploads, url_hosts
+from ..programs.sending import (
+    Destination,
+    Form,
+    Sending,
+    Slot,
+    destination_hosts,
+    sent_data,
+    sftp_uploads,
+    url_credential_parts,
+    url_hosts,
+)
 from ._normalize import basename, normalize_word, resolve_path
 from ._paths import HARMLESS_DEVICES, path_holding, path_is, read_arguments
 from ._resolve import known_input, resolve
@@ -105,10 +115,18 @@ class SecretFlows:
         search = _Search(self, env, state)
         flows: list[SentSecret] = []
         for word in sending.words:
-            if word.arg.word is not None:
-                # `-F f=@<(env)`: a process substitution in a sent word is a file the sender may read.
-                trails = search.word(word.arg.word) | search.parts(word.arg.word.parts, as_file=True)
-                flows.extend(SentSecret(trail, word.slot, word.label) for trail in trails)
+            syntax = word.arg.word
+            if syntax is None:
+                continue
+            # `https://me:$TOKEN@host/`, `?access_token=$TOKEN`: the request's credential, as a header is.
+            credential = url_credential_parts(syntax) if word.slot is Slot.URL else frozenset[int]()
+            sent = tuple(part for index, part in enumerate(syntax.parts) if index not in credential)
+            # `-F f=@<(env)`: a process substitution in a sent word is a file the sender may read.
+            trails = search.parts(sent) | search.parts(syntax.parts, as_file=True)
+            flows.extend(SentSecret(trail, word.slot, word.label) for trail in trails)
+            if credential:
+                used = search.parts(tuple(syntax.parts[index] for index in sorted(credential)))
+                flows.extend(SentSecret(trail, Slot.CREDENTIAL, word.label) for trail in used)
         for file in sending.files:
             trails = search.file(file.arg, name, span, stdin, recursive=file.recursive)
             flows.extend(SentSecret(trail, None, file.label) for trail in trails)

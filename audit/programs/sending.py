@@ -450,6 +450,42 @@ def url_hosts(url: str | None) -> tuple[Host | None, ...]:
     return tuple(_host(name) for name in _host_names(_CODE_VARIABLE.sub(_RUN_TIME, url), Form.URL))
 
 
+def url_credential_parts(word: ast.Word) -> frozenset[int]:
+    """The parts of a URL word that stand where a request carries its own credential, as
+    an Authorization header does: the user information (`https://me:$TOKEN@host/`) or the
+    value of a query parameter named like one (`?access_token=$TOKEN`, `&api_key=...`)."""
+    parts = word.parts
+    shape = "".join(part.text if type(part) is ast.Literal else _RUN_TIME for part in parts)
+    found: set[int] = set()
+    offset = 0
+    for index, part in enumerate(parts):
+        if type(part) is ast.Literal:
+            offset += len(part.text)
+            continue
+        if _in_credential(shape, offset):
+            found.add(index)
+        offset += 1
+    return frozenset(found)
+
+
+def _in_credential(shape: str, at: int) -> bool:
+    scheme = shape.find("://")
+    authority = scheme + 3 if scheme >= 0 else 0
+    authority_end = min(
+        (end for end in (shape.find(mark, authority) for mark in "/?#") if end >= 0), default=len(shape)
+    )
+    if authority <= at < authority_end:
+        return "@" in shape[at:authority_end]
+    query = shape.find("?", authority_end)
+    fragment = shape.find("#", authority_end)
+    if query < 0 or at < query or 0 <= fragment < at:
+        return False
+    start = max(shape.rfind("&", 0, at), shape.rfind("?", 0, at)) + 1
+    name, equals, _ = shape[start:at].partition("=")
+    lowered = name.lower()
+    return bool(equals) and _RUN_TIME not in name and any(mark in lowered for mark in _CREDENTIAL_HEADER_MARKS)
+
+
 def _host(name: str) -> Host | None:
     name = name.lower().strip("[]")
     if _RUN_TIME not in name:

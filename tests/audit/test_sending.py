@@ -8,7 +8,16 @@ import pytest
 
 from audit._model import Span
 from audit.programs import Arg
-from audit.programs.sending import Destination, Form, Host, Slot, destination_hosts, sent_data, sftp_uploads
+from audit.programs.sending import (
+    Destination,
+    Form,
+    Host,
+    Slot,
+    destination_hosts,
+    sent_data,
+    sftp_uploads,
+    url_credential_parts,
+)
 
 
 def args(*values: str) -> tuple[Arg, ...]:
@@ -145,3 +154,29 @@ def test_a_destination_known_only_in_part_keeps_the_known_end_of_the_name() -> N
     hosts = destination_hosts(Destination(Arg((), word.source, word.span, False, word), Form.HOST))
     assert hosts == (Host(".t.example", exact=False),)
     assert Slot.HOST_NAME.value == "host name"
+
+
+@pytest.mark.parametrize(
+    ("url", "credential"),
+    [
+        ('"https://me:$TOKEN@h.example/p?q=$Q"', ["$TOKEN"]),
+        ('"https://h.example/p?access_token=$T&x=$X"', ["$T"]),
+        ('"h.example/p?q=1&API_KEY=${K}#$F"', ["${K}"]),
+        ('"https://h.example/$TOKEN?id=$ID"', []),
+        ('"https://$USER@h.example/"', ["$USER"]),
+        ('"https://h.example/?data=$TOKEN&key=x"', []),
+        ('"https://h.example/#key=$TOKEN"', []),
+        ('"https://h.example/?$NAME=$TOKEN"', []),
+    ],
+)
+def test_a_url_carries_its_credential_in_the_user_information_or_a_query_parameter_named_like_one(
+    url: str, credential: list[str]
+) -> None:
+    from audit._syntax import Budget, ast, parse
+
+    simple = parse(f"curl {url}", budget=Budget(1.0)).script.statements[0].command
+    assert isinstance(simple, ast.SimpleCommand)
+    word = simple.words[1]
+    found = url_credential_parts(word)
+    shown = [url[part.span.start - 5 : part.span.end - 5] for index, part in enumerate(word.parts) if index in found]
+    assert shown == credential
