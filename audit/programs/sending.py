@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from enum import Enum
 from typing import NamedTuple
 
+from .._model import Span
 from .._syntax import ast
 from ._arg import Arg
 from ._known import KNOWN
@@ -134,7 +135,7 @@ _SOCAT_FILES = frozenset({"file", "open", "gopen", "pipe"})
 
 SENDERS: frozenset[str] = frozenset(
     {"curl", "wget", *_NETCATS, "socat", "telnet", "openssl", "ssh", "scp", "sftp", "rsync", *_LOOKUPS,
-     "ping", "ping6", *_MAILERS, *_SENDMAILS}
+     "ping", "ping6", *_MAILERS, *_SENDMAILS, "gh"}
 )  # fmt: skip
 """The commands `sent_data` reads."""
 
@@ -167,6 +168,8 @@ def sent_data(name: str, args: tuple[Arg, ...]) -> Sending | None:
         return _lookup(name, reading)
     if name in ("ping", "ping6"):
         return _ping(name, reading)
+    if name == "gh":
+        return _gh(reading)
     return _mail(name, reading)
 
 
@@ -417,6 +420,54 @@ def _mail(name: str, reading: Reading) -> Sending:
     # `sendmail -t` takes the recipients from the message: nobody knows them here.
     anyone = not addresses or reading.has("-t")
     return Sending(tuple(words), tuple(files), (name,), destinations, anyone)
+
+
+def _gh(reading: Reading) -> Sending | None:
+    """gh: a gist's files, release assets, an issue's or pull request's body, an API request's fields."""
+    words: list[SentWord] = []
+    files: list[SentFile] = []
+    stdin: list[str] = []
+    command = " ".join(("gh", *reading.path))
+    if reading.path == ("gist", "create"):
+        # No file: gh reads the gist's content from standard input.
+        for file in reading.operand("FILE") or (Arg(("-",), "-", _NOWHERE),):
+            _file_or_stdin(file, f"{command} {file.source}", files, stdin)
+        words.extend(SentWord(value, Slot.DATA, f"{command} --desc") for value in reading.values("--desc"))
+    elif reading.path == ("release", "upload"):
+        for asset in reading.operand("FILE"):
+            # `FILE#label`: the text after `#` is the asset's display name.
+            path = asset._replace(values=tuple(value.partition("#")[0] for value in asset.values))
+            files.append(SentFile(path, f"{command} {asset.source}"))
+    elif reading.path[1:] in (("create",), ("comment",)):
+        bodies = reading.uses("--body", "--title")
+        words.extend(
+            SentWord(use.value, Slot.DATA, f"{command} {use.spelling}") for use in bodies if use.value is not None
+        )
+        for body in reading.values("--body-file"):
+            _file_or_stdin(body, f"{command} --body-file {body.source}", files, stdin)
+    elif reading.path == ("api",):
+        for use in reading.uses("--raw-field", "--field", "--header"):
+            value = use.value
+            label = f"{command} {use.spelling}"
+            if value is None:
+                continue
+            text = _shape(value)
+            name, equals, content = text.partition("=")
+            if use.named("--field") and equals and content.startswith("@"):
+                _file_or_stdin(value.suffix(len(name) + 2), f"{label} {value.source}", files, stdin)
+            else:
+                words.append(SentWord(value, _header_slot(value) if use.named("--header") else Slot.DATA, label))
+        for body in reading.values("--input"):
+            _file_or_stdin(body, f"{command} --input {body.source}", files, stdin)
+    if not (words or files or stdin):
+        return None
+    hosts = reading.values("--hostname") or (Arg((_GITHUB,), _GITHUB, _NOWHERE),)
+    return Sending(tuple(words), tuple(files), tuple(stdin), tuple(Destination(host, Form.HOST) for host in hosts))
+
+
+_GITHUB = "github.com"
+# Where a word gh implies stands: nowhere in the command (only its value is used).
+_NOWHERE = Span(0, 0)
 
 
 # -- destinations -----------------------------------------------------------------------------

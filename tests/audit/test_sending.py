@@ -102,6 +102,17 @@ def summary(name: str, *words: str) -> tuple[list[str], list[str], list[str], li
         ("ping", ("-p", "ff00", "h.example"), (["host name:h.example", "data:ff00"], [], [], ["h.example"])),
         ("mail", ("-s", "hi", "-a", "k.pem", "a@m.example"), (["header:hi"], ["k.pem"], ["mail"], ["m.example"])),
         ("sendmail", ("a@m.example",), ([], [], ["sendmail"], ["m.example"])),
+        ("gh", ("gist", "create", "-p", "a.txt", "b.txt"), ([], ["a.txt", "b.txt"], [], ["github.com"])),
+        ("gh", ("gist", "create", "-d", "notes"), (["data:notes"], [], ["gh gist create -"], ["github.com"])),
+        ("gh", ("release", "upload", "v1", "k.pem#key"), ([], ["k.pem"], [], ["github.com"])),
+        ("gh", ("pr", "comment", "7", "-F", "-"), ([], [], ["gh pr comment --body-file -"], ["github.com"])),
+        (
+            "gh",
+            ("api", "--hostname", "ghe.example", "x", "-F", "a=@k", "-f", "b=c"),
+            (["data:b=c"], ["k"], [], ["ghe.example"]),
+        ),
+        ("gh", ("api", "repos/o/r"), None),
+        ("gh", ("auth", "token"), None),
         ("ls", ("-l",), None),
     ],
 )
