@@ -26,7 +26,6 @@ from .._budget import Budget
 from .._model import Span
 from .._syntax import BudgetExceeded, Visitor, ast
 from .._tables import Tables
-from ..languages import NetworkSend, SourceKind
 from ..programs import WRITERS, Arg, read_command, written_files
 from ..programs.readers import ARCHIVERS, EXTRACTORS, KEEP_CREDENTIALS, PATH_ONLY, keeps_input, prints_environment
 from ..programs.sending import (
@@ -139,30 +138,37 @@ class SecretFlows:
         return _subject(name, sending, flows, span, location)
 
     def code_sender(
-        self, send: NetworkSend, interpreter: str, span: Span, location: Location, env: Env, state: WalkView
+        self,
+        label: str,
+        url: str | None,
+        data_from: Iterable[tuple[str, str | None]],
+        span: Span,
+        location: Location,
+        env: Env,
+        state: WalkView,
     ) -> SecretFlowSubject | None:
-        """The secrets an HTTP request in another language's code sends (`python3 -c
-        'requests.post(URL, data=open(".env").read())'`), from the analyser's NetworkSend
-        fact; `span` is where the request stands in the command string."""
+        """The secrets a request in another language's code sends (`python3 -c
+        'requests.post(URL, data=open(".env").read())'`): `data_from` is where the sent data
+        comes from, as the analyser reports it (`("file", ".env")`, `("environment",
+        "GITHUB_TOKEN")`, `("environment", None)` for all of it, `("command-output", "gh
+        auth token")`), `url` its URL (`$NAME` for a part known only at run time), `label`
+        the call (`python3 -c -> requests.post`) and `span` where it stands in the command."""
         search = _Search(self, env, state)
         found: set[Trail] = set()
-        for source in send.data_from:
-            detail = source.detail
-            if source.kind is SourceKind.FILE and detail is not None:
-                found |= search.file(Arg((detail,), detail, span), interpreter, span, None)
-            elif source.kind is SourceKind.ENVIRONMENT:
+        for kind, detail in data_from:
+            if kind == "file" and detail is not None:
+                found |= search.file(Arg((detail,), detail, span), label, span, None)
+            elif kind == "environment":
                 # The code sees the variables the shell exports to it: judged as the shell's own.
-                found |= search.environment(interpreter, span) if detail is None else search.variable(detail, span)
-            elif source.kind is SourceKind.COMMAND_OUTPUT and detail:
+                found |= search.environment(label, span) if detail is None else search.variable(detail, span)
+            elif kind == "command-output" and detail:
                 name, *words = detail.split()
                 args = tuple(Arg((word,), word, span) for word in words)
                 found |= search.command(basename(name), args, span, NO_TRAILS)
         if not found:
             return None
-        flows = [SentSecret(trail, None, f"{interpreter} {send.via}") for trail in _bounded(found)]
-        return SecretFlowSubject(
-            interpreter, tuple(sorted(flows, key=_flow_order)), url_hosts(send.url), False, span, location
-        )
+        flows = sorted((SentSecret(trail, None, label) for trail in _bounded(found)), key=_flow_order)
+        return SecretFlowSubject(label, tuple(flows), url_hosts(url), False, span, location)
 
     def bound(self, scope: Env, name: str, state: WalkView) -> Trails:
         """The secrets the bindings of `name` in `scope` give it (remembered for the audit)."""
