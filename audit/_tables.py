@@ -44,6 +44,12 @@ class Tables:
     """Commands and the subcommands (or options) that make them print a credential (`gh auth token`)."""
     allowed_destinations: tuple[str, ...]
     """Host names or globs a secret may be sent to."""
+    credential_stores: tuple[str, ...]
+    """Directories of credentials and keys (`~/.ssh`, `~/.aws`): deleting them is blocked (packs)."""
+    disposable_home_directories: tuple[str, ...]
+    """Entries of the home directory that only hold caches (`~/.cache`): deleting them is not reported."""
+    protected_branches: tuple[str, ...]
+    """Branch names (globs) whose history a force push must not rewrite (`main`, `release/*`)."""
     interpreter_families: Mapping[str, InterpreterSpec]
     wrappers: Mapping[str, WrapperSpec]
     interpreters_by_name: Mapping[str, InterpreterSpec] = field(init=False)

@@ -39,7 +39,9 @@ REPOSITORY_DOCUMENTS = {CONTRIBUTING: CONTRIBUTING_PAGE, ARCHITECTURE: ARCHITECT
 
 # A hand-written page asks for generated content with one of these lines.
 RULE_TABLE_MARKER = "<!-- generated: rule-table -->"
+PACKS_TABLE_MARKER = "<!-- generated: packs-table -->"
 DEFAULT_POLICY_MARKER = "<!-- generated: default-policy -->"
+PACKS_PAGE = PurePosixPath("packs.md")
 MARKER = re.compile(r"^<!-- generated: [a-z-]+ -->$", re.MULTILINE)
 
 # Examples longer than this are shortened: the limit rules' examples are
@@ -85,6 +87,8 @@ def expand_markers(markdown: str, page: PurePosixPath, registry: Registry = REGI
     def content(marker: re.Match[str]) -> str:
         if marker.group() == RULE_TABLE_MARKER:
             return rule_table(page, registry)
+        if marker.group() == PACKS_TABLE_MARKER:
+            return packs_table(page, registry)
         if marker.group() == DEFAULT_POLICY_MARKER:
             return policy_reference(policy_text(), page, registry)
         raise GenerationError(f"docs/{page}: unknown marker {marker.group()!r}")
@@ -112,6 +116,17 @@ def rule_table(page: PurePosixPath, registry: Registry = REGISTRY) -> str:
     return "\n".join(lines) + "\n"
 
 
+def packs_table(page: PurePosixPath, registry: Registry = REGISTRY) -> str:
+    """The threat packs as one table: name, default state and why, what each guards, its rules."""
+    lines = ["| pack | by default | what it guards | rules |", "|---|---|---|---|"]
+    for pack in registry.packs:
+        state = "**on**" if pack.default else "off"
+        rules = ", ".join(_rule_link(declared.id, page) for declared in pack.rules)
+        guards = f"{_prose(pack.summary, page, registry)} {_prose(pack.reason, page, registry)}"
+        lines.append(f"| `{pack.name}` | {state} | {guards} | {rules} |")
+    return "\n".join(lines) + "\n"
+
+
 def rule_page(declared: Rule, registry: Registry = REGISTRY) -> str:
     """One rule in full, as `audit-cmd explain ID` shows it, and how to change it."""
     page = rule_page_path(declared.id)
@@ -130,11 +145,30 @@ def rule_page(declared: Rule, registry: Registry = REGISTRY) -> str:
         "## Does not trigger on",
         *(_example(example) for example in declared.counter_examples),
         "## Changing it",
-        f'A policy can change its severity or turn it off (`{declared.id} = "off"` in `[rules]`, see '
-        f"[Policy]({_relative(POLICY_PAGE, page)})). Its labelled cases are in `corpus/rules/{declared.id}.toml`; "
-        f"`audit-cmd explain {declared.id}` shows this page in a terminal.",
+        _changing(declared, page, registry),
     ]
     return "\n\n".join(parts) + "\n"
+
+
+def _changing(declared: Rule, page: PurePosixPath, registry: Registry) -> str:
+    policy = _relative(POLICY_PAGE, page)
+    text = (
+        f'A policy can change its severity or turn it off (`{declared.id} = "off"` in `[rules]`, see '
+        f"[Policy]({policy})). "
+    )
+    if declared.pack is None:
+        cases = f"corpus/rules/{declared.id}.toml"
+    else:
+        pack = registry.pack_by_name[declared.pack]
+        state = "on" if pack.default else "off"
+        cases = f"corpus/packs/{pack.name}.toml"
+        text += (
+            f"It belongs to the [`{pack.name}` pack]({_relative(PACKS_PAGE, page)}), {state} by default, which "
+            f'a policy turns on or off as a whole (`[packs]`, `disable = ["{pack.name}"]`). '
+        )
+    return (
+        text + f"Its labelled cases are in `{cases}`; `audit-cmd explain {declared.id}` shows this page in a terminal."
+    )
 
 
 def retired_rule_page(retired: RetiredRule, registry: Registry = REGISTRY) -> str:

@@ -9,17 +9,19 @@ knowing variables (`_variables`, `_bindings`) and how risky things are
 
 from ..programs import FindScope, find_scope
 from ._analyzer import Analyzer
-from ._normalize import HOME, basename, clean_path, expand_braces
+from ._normalize import HOME, basename, clean_path, expand_braces, resolve_path
 from ._paths import (
     CLIMB_TO_ROOT,
     HARMLESS_DEVICES,
     cleaned_values,
+    contents_glob,
     literal_prefix,
     path_holding,
     path_is,
     path_under,
     read_arguments,
 )
+from ._static_output import static_output
 from ._subjects import (
     Arg,
     AssignmentSubject,
@@ -72,6 +74,7 @@ __all__ = [
     "basename",
     "clean_path",
     "cleaned_values",
+    "contents_glob",
     "expand_braces",
     "find_scope",
     "literal_prefix",
@@ -79,4 +82,6 @@ __all__ = [
     "path_is",
     "path_under",
     "read_arguments",
+    "resolve_path",
+    "static_output",
 ]

@@ -218,6 +218,19 @@ def _glob_match(path: str, pattern: str) -> bool:
     )
 
 
+def contents_glob(arg: Arg, directories: tuple[str, ...], cwd: str | None = None) -> str | None:
+    """`/*`, `~/*`, `~/.ssh/.*`: a glob that expands to everything inside one of the directories."""
+    if not arg.pattern:
+        return None
+    for value in cleaned_values(arg, cwd):
+        head, slash, tail = value.rpartition("/")
+        if not slash or tail not in ("*", ".*", "*.*"):
+            continue
+        if path_is(Arg((head or "/",), arg.source, arg.span), directories):
+            return value
+    return None
+
+
 def path_under(arg: Arg, directories: tuple[str, ...], cwd: str | None = None) -> str | None:
     """The directory `arg` is inside of (or is), if any; globs in either side count."""
     table = _path_table(directories)

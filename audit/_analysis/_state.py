@@ -114,6 +114,7 @@ class WalkState:
         "sink",
         "walked_calls",
         "writes",
+        "written",
     )
 
     def __init__(self, sink: Sink) -> None:
@@ -135,6 +136,9 @@ class WalkState:
         self.downloads: dict[str, Span] = {}
         # The commands so far that wrote files, for the secrets a later command sends from them.
         self.writes: list[Written] = []
+        # Files this command string wrote with text known without running anything
+        # (`echo 'DROP TABLE t;' > x.sql`), by clean path: what a later `psql -f x.sql` runs.
+        self.written: dict[str, str] = {}
 
     def silenced(self) -> WalkState:
         """A copy for a silent walk: nothing it finds is reported, nothing it changes leaks back."""
@@ -151,6 +155,7 @@ class WalkState:
         silent.cwd = self.cwd
         silent.downloads = dict(self.downloads)
         silent.writes = []  # only senders read them, and a silent walk reports none
+        silent.written = dict(self.written)
         return silent
 
     def view(self) -> WalkView:
@@ -162,6 +167,17 @@ class WalkState:
         for target in targets:
             for value in target.values:
                 self.downloads[resolve_path(self.cwd, value)] = target.span
+
+    def remember_written(self, targets: list[tuple[Arg, bool]], text: str | None) -> None:
+        """What a command wrote to each target (`>>` adds to the file); a file written with
+        unknown text is forgotten."""
+        for target, appends in targets:
+            for value in target.values:
+                path = resolve_path(self.cwd, value)
+                if text is None:
+                    self.written.pop(path, None)
+                else:
+                    self.written[path] = self.written.get(path, "") + text if appends else text
 
     def downloaded(self, value: str) -> Span | None:
         """Where the download that wrote the file `value` names is, if this command string wrote it."""

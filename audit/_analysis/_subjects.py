@@ -58,6 +58,8 @@ class Stdin(NamedTuple):
     """For a pipe: what the stage right before reads on its standard input."""
     target: ast.Word | None = None
     """For a file (`< FILE`): the file's word."""
+    file: str | None = None
+    """For `< FILE`: the file's name when it is written literally."""
 
 
 class Location(NamedTuple):
@@ -109,6 +111,8 @@ class CommandSubject(NamedTuple):
     in_pipeline: bool
     background: bool
     cwd: str | None = None
+    written: tuple[tuple[str, str], ...] = ()
+    """Files an earlier command in the same string wrote with known text, as (clean path, text)."""
 
     @property
     def args(self) -> tuple[Arg, ...]:

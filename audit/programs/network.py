@@ -1,7 +1,7 @@
 """Network clients: curl and wget (where they save what they download, and what
 they send), the netcat family, socat, telnet and `openssl s_client` (which
 carry bytes to a socket, and can run a program on one), ssh, scp and sftp,
-DNS lookups, mail senders, and GitHub's CLI. What each one sends is read in `sending.py`."""
+DNS lookups, mail senders and HTTPie. What each one sends is read in `sending.py`."""
 
 from __future__ import annotations
 
@@ -180,51 +180,22 @@ SENDMAIL = Program(
     operands=("ADDRESS...",),
 )
 
-# GitHub's CLI, for what it uploads to GitHub: a gist, release assets, the body of
-# an issue, a pull request or a comment, and the fields of an API request.
-_GH_BODY = (valued("-b", "--body"), valued("-F", "--body-file"), valued("-t", "--title"), valued("-R", "--repo"))
-_GH_CREATE_OPTIONS = (
-    *_GH_BODY, valued("-a", "--assignee"), valued("-l", "--label"), valued("-m", "--milestone"),
-    valued("-p", "--project"), valued("-T", "--template"), flag("-w", "--web"), flag("-d", "--draft"),
-    valued("-B", "--base"), valued("-H", "--head"), valued("-r", "--reviewer"), flag("-f", "--fill"),
-)  # fmt: skip
-_GH_COMMENT = Subcommand(
-    ("comment",), options=(*_GH_BODY, flag("-w", "--web"), flag("--edit-last")), operands=("NUMBER",)
-)
-GH = Program(
-    ("gh",),
-    subcommands=(
-        Subcommand(
-            ("gist",),
-            subcommands=(
-                Subcommand(
-                    ("create", "new"),
-                    options=(valued("-d", "--desc"), valued("-f", "--filename"), flag("-p", "--public"), flag("-w", "--web")),
-                    operands=("FILE...",),
-                ),
-            ),
-        ),
-        Subcommand(
-            ("release",),
-            subcommands=(Subcommand(("upload",), options=(flag("--clobber"), valued("-R", "--repo")), operands=("TAG", "FILE...")),),
-        ),
-        Subcommand(("issue",), subcommands=(Subcommand(("create", "new"), options=_GH_CREATE_OPTIONS), _GH_COMMENT)),
-        Subcommand(("pr",), subcommands=(Subcommand(("create", "new"), options=_GH_CREATE_OPTIONS), _GH_COMMENT)),
-        Subcommand(
-            ("api",),
-            options=(
-                valued("-f", "--raw-field"), valued("-F", "--field"), valued("--input"), valued("-H", "--header"),
-                valued("-X", "--method"), valued("-q", "--jq"), valued("-t", "--template"), valued("--hostname"),
-                valued("-p", "--preview"), valued("--cache"), flag("-i", "--include"), flag("--paginate"),
-                flag("--silent"), flag("--verbose"), flag("--slurp"),
-            ),
-            operands=("ENDPOINT",),
-        ),
+# HTTPie and xh: `http [OPTIONS] [METHOD] URL [REQUEST_ITEM...]`.
+HTTPIE = Program(
+    ("http", "https", "xh", "xhs"),
+    options=(
+        valued("-a", "--auth"), valued("-A", "--auth-type"), valued("-o", "--output"), valued("--session"),
+        valued("--session-read-only"), valued("-p", "--print"), valued("--pretty"), valued("-s", "--style"),
+        valued("--verify"), valued("--cert"), valued("--cert-key"), valued("--timeout"), valued("--proxy"),
+        flag("-j", "--json"), flag("-f", "--form"), flag("-v", "--verbose"), flag("-h", "--headers"),
+        flag("-b", "--body"), flag("-d", "--download"), flag("-F", "--follow"), flag("--offline"),
+        flag("-I", "--ignore-stdin"), flag("-q", "--quiet"),
     ),
+    operands=("METHOD_OR_URL", "ITEM..."),
 )  # fmt: skip
 
 NETWORK_PROGRAMS: tuple[Program, ...] = (
-    CURL, WGET, NETCAT, SOCAT, TELNET, OPENSSL, SSH, SCP, SFTP, DIG, NSLOOKUP, HOST, PING, MAIL, SENDMAIL, GH,
+    CURL, WGET, NETCAT, HTTPIE, SOCAT, TELNET, OPENSSL, SSH, SCP, SFTP, DIG, NSLOOKUP, HOST, PING, MAIL, SENDMAIL,
 )  # fmt: skip
 
 

@@ -438,7 +438,7 @@ def _gh(reading: Reading) -> Sending | None:
             # `FILE#label`: the text after `#` is the asset's display name.
             path = asset._replace(values=tuple(value.partition("#")[0] for value in asset.values))
             files.append(SentFile(path, f"{command} {asset.source}"))
-    elif reading.path[1:] in (("create",), ("comment",)):
+    elif reading.path in (("issue", "create"), ("issue", "comment"), ("pr", "create"), ("pr", "comment")):
         bodies = reading.uses("--body", "--title")
         words.extend(
             SentWord(use.value, Slot.DATA, f"{command} {use.spelling}") for use in bodies if use.value is not None

@@ -5,7 +5,7 @@ whether an argument is a file of a path table (`path_is`, `path_under`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import ParamSpec, TypeVar
 
 from .._analysis import (
     CLIMB_TO_ROOT,
@@ -14,6 +14,7 @@ from .._analysis import (
     CommandSubject,
     RedirectSubject,
     cleaned_values,
+    contents_glob,
     literal_prefix,
     path_is,
     path_under,
@@ -23,6 +24,8 @@ from ..programs import Reading, read_command, written_files
 __all__ = [
     "CLIMB_TO_ROOT",
     "cleaned_values",
+    "contents_glob",
+    "keep_last",
     "literal_prefix",
     "path_is",
     "path_under",
@@ -40,13 +43,23 @@ def per_subject(question: Callable[[Subject], Answer]) -> Callable[[Subject], An
     """Several rules ask the same question about one command, one after the
     other: keep the last answer. One slot, replaced atomically, so threads
     auditing at the same time only ever recompute."""
+    return keep_last(question)
+
+
+Asked = ParamSpec("Asked")
+
+
+def keep_last(question: Callable[Asked, Answer]) -> Callable[Asked, Answer]:
+    """`per_subject` for a question asked with more than the command, which comes first; the
+    rest (the policy's tables) is the same for every rule run on one command."""
     last: list[tuple[object, Answer] | None] = [None]
 
-    def ask(subject: Subject) -> Answer:
+    def ask(*args: Asked.args, **kwargs: Asked.kwargs) -> Answer:
+        subject = args[0]
         cached = last[0]
         if cached is not None and cached[0] is subject:
             return cached[1]
-        answer = question(subject)
+        answer = question(*args, **kwargs)
         last[0] = (subject, answer)
         return answer
 
