@@ -114,6 +114,12 @@ _NETCATS = ("nc", "ncat", "netcat", "nc.traditional", "nc.openbsd")
 _MAILERS = ("mail", "mailx", "s-nail", "bsd-mailx", "mutt")
 _SENDMAILS = ("sendmail", "msmtp", "ssmtp")
 _LOOKUPS = ("dig", "nslookup", "host")
+_HTTPIES = ("http", "https", "xh", "xhs")
+_HTTP_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT"})
+# HTTPie's request items (`name=value`, `name=@file`...), longest first: the earliest
+# separator in the item decides, the longer one where two start at the same place.
+_HTTPIE_SEPARATORS = (":=@", "==", "=@", ":=", "@", "=", ":")
+_HTTPIE_FILES = frozenset({":=@", "=@", "@"})
 # Header names that carry the request's credentials (compared in lower case, by substring).
 _CREDENTIAL_HEADER_MARKS = ("auth", "token", "key", "secret", "password", "session", "cookie", "credential")
 # dig's record types and classes: words of a query that are not names.
@@ -135,7 +141,7 @@ _SOCAT_FILES = frozenset({"file", "open", "gopen", "pipe"})
 
 SENDERS: frozenset[str] = frozenset(
     {"curl", "wget", *_NETCATS, "socat", "telnet", "openssl", "ssh", "scp", "sftp", "rsync", *_LOOKUPS,
-     "ping", "ping6", *_MAILERS, *_SENDMAILS, "gh"}
+     "ping", "ping6", *_MAILERS, *_SENDMAILS, "gh", *_HTTPIES}
 )  # fmt: skip
 """The commands `sent_data` reads."""
 
@@ -170,6 +176,8 @@ def sent_data(name: str, args: tuple[Arg, ...]) -> Sending | None:
         return _ping(name, reading)
     if name == "gh":
         return _gh(reading)
+    if name in _HTTPIES:
+        return _httpie(name, reading)
     return _mail(name, reading)
 
 
@@ -463,6 +471,39 @@ def _gh(reading: Reading) -> Sending | None:
         return None
     hosts = reading.values("--hostname") or (Arg((_GITHUB,), _GITHUB, _NOWHERE),)
     return Sending(tuple(words), tuple(files), tuple(stdin), tuple(Destination(host, Form.HOST) for host in hosts))
+
+
+def _httpie(name: str, reading: Reading) -> Sending | None:
+    """HTTPie and xh: `http [METHOD] URL [ITEM...]`, items sending fields, files, headers and
+    query parameters; without data items, standard input is the body."""
+    operands = reading.operands
+    if operands and (operands[0].value or "").upper() in _HTTP_METHODS:
+        operands = operands[1:]
+    if not operands:
+        return None
+    url, items = operands[0], operands[1:]
+    words = [SentWord(url, Slot.URL, f"{name} URL")]
+    files: list[SentFile] = []
+    for item in items:
+        text = _shape(item)
+        found = [(text.find(separator), -len(separator), separator) for separator in _HTTPIE_SEPARATORS]
+        at, _, separator = min((found_at for found_at in found if found_at[0] > 0), default=(-1, 0, ""))
+        label = f"{name} {item.source}"
+        if separator in _HTTPIE_FILES:
+            files.append(SentFile(item.suffix(at + len(separator)), label))
+        elif separator == ":":
+            words.append(SentWord(item, _header_slot(item), label))
+        elif separator == "==" and any(mark in text[:at].lower() for mark in _CREDENTIAL_HEADER_MARKS):
+            words.append(SentWord(item, Slot.CREDENTIAL, label))
+        elif separator:
+            words.append(SentWord(item, Slot.DATA, label))
+    words.extend(SentWord(auth, Slot.CREDENTIAL, f"{name} --auth") for auth in reading.values("--auth"))
+    data = len(words) > 1 or files
+    stdin = () if data or reading.has("--ignore-stdin") else (name,)
+    # `--proxy PROTOCOL:URL`: the proxy receives the request too.
+    proxies = [proxy.suffix(len(_shape(proxy).partition(":")[0]) + 1) for proxy in reading.values("--proxy")]
+    destinations = tuple(Destination(each, Form.URL) for each in (url, *proxies))
+    return Sending(tuple(words), tuple(files), stdin, destinations)
 
 
 _GITHUB = "github.com"

@@ -113,6 +113,22 @@ def summary(name: str, *words: str) -> tuple[list[str], list[str], list[str], li
         ),
         ("gh", ("api", "repos/o/r"), None),
         ("gh", ("auth", "token"), None),
+        (
+            "http",
+            ("POST", "u.example", "a=b", "f@k.pem", "j:=@c.json", "X-A:v", "api_key==t"),
+            (
+                ["URL:u.example", "data:a=b", "header:X-A:v", "credential:api_key==t"],
+                ["k.pem", "c.json"],
+                [],
+                ["u.example"],
+            ),
+        ),
+        ("xh", ("u.example",), (["URL:u.example"], [], ["xh"], ["u.example"])),
+        (
+            "http",
+            ("-I", "--proxy", "http:http://p.example", "u.example"),
+            (["URL:u.example"], [], [], ["u.example", "p.example"]),
+        ),
         ("ls", ("-l",), None),
     ],
 )
