@@ -115,6 +115,14 @@ _MAILERS = ("mail", "mailx", "s-nail", "bsd-mailx", "mutt")
 _SENDMAILS = ("sendmail", "msmtp", "ssmtp")
 _LOOKUPS = ("dig", "nslookup", "host")
 _HTTPIES = ("http", "https", "xh", "xhs")
+# Cloud storage copies send their local sources when the destination is a bucket
+# (`s3://bucket/key`, `gs://...`) or an rclone remote (`remote:path`).
+_STORAGE_COPIES = {
+    "aws": (("s3", "cp"), ("s3", "mv"), ("s3", "sync")),
+    "gcloud": (("storage", "cp"), ("storage", "rsync")),
+    "gsutil": (("cp",), ("rsync",)),
+    "rclone": (("copy",), ("sync",)),
+}
 _HTTP_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT"})
 # HTTPie's request items (`name=value`, `name=@file`...), longest first: the earliest
 # separator in the item decides, the longer one where two start at the same place.
@@ -141,7 +149,7 @@ _SOCAT_FILES = frozenset({"file", "open", "gopen", "pipe"})
 
 SENDERS: frozenset[str] = frozenset(
     {"curl", "wget", *_NETCATS, "socat", "telnet", "openssl", "ssh", "scp", "sftp", "rsync", *_LOOKUPS,
-     "ping", "ping6", *_MAILERS, *_SENDMAILS, "gh", *_HTTPIES}
+     "ping", "ping6", *_MAILERS, *_SENDMAILS, "gh", *_HTTPIES, *_STORAGE_COPIES}
 )  # fmt: skip
 """The commands `sent_data` reads."""
 
@@ -178,6 +186,8 @@ def sent_data(name: str, args: tuple[Arg, ...]) -> Sending | None:
         return _gh(reading)
     if name in _HTTPIES:
         return _httpie(name, reading)
+    if name in _STORAGE_COPIES:
+        return _storage_copy(name, reading)
     return _mail(name, reading)
 
 
@@ -348,6 +358,23 @@ def _copy_to_remote(name: str, reading: Reading) -> Sending | None:
     recursive = name == "rsync" or reading.has("-r")
     sources = tuple(SentFile(source, label, recursive) for source in operands[:-1] if not _is_remote(source))
     return Sending((), sources, (), (Destination(operands[-1], Form.REMOTE_PATH),))
+
+
+def _storage_copy(name: str, reading: Reading) -> Sending | None:
+    """`aws s3 cp`, `gsutil cp`, `rclone copy`...: the local sources (`-`: standard input) to a bucket."""
+    operands = reading.operands
+    if reading.path not in _STORAGE_COPIES[name] or len(operands) < 2 or not _may_be_remote(operands[-1]):
+        return None
+    label = f"{name} {' '.join(reading.path)} SOURCE"
+    recursive = name == "rclone" or reading.path[-1].endswith("sync") or reading.has("--recursive", "-r", "-R")
+    files: list[SentFile] = []
+    stdin: list[str] = []
+    for source in operands[:-1]:
+        if source.value == "-":
+            stdin.append(f"{name} {' '.join(reading.path)} -")
+        elif not _is_remote(source):
+            files.append(SentFile(source, label, recursive))
+    return Sending((), tuple(files), tuple(stdin), (Destination(operands[-1], Form.REMOTE_PATH),))
 
 
 def _is_remote(arg: Arg) -> bool:

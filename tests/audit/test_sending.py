@@ -129,6 +129,12 @@ def summary(name: str, *words: str) -> tuple[list[str], list[str], list[str], li
             ("-I", "--proxy", "http:http://p.example", "u.example"),
             (["URL:u.example"], [], [], ["u.example", "p.example"]),
         ),
+        ("aws", ("s3", "cp", "k", "s3://b/x"), ([], ["k"], [], ["b"])),
+        ("aws", ("s3", "cp", "-", "s3://b/x"), ([], [], ["aws s3 cp -"], ["b"])),
+        ("aws", ("s3", "cp", "s3://b/x", "k"), None),
+        ("gsutil", ("cp", "a", "b", "gs://c/"), ([], ["a", "b"], [], ["c"])),
+        ("rclone", ("sync", "d", "r:p"), ([], ["d"], [], ["r"])),
+        ("aws", ("s3", "ls"), None),
         ("ls", ("-l",), None),
     ],
 )
