@@ -9,7 +9,7 @@ from .._syntax import ast
 from .._tables import Tables
 from ._risks import RiskAnswers
 from ._secrets import SecretFlows
-from ._state import TOP, Frame, ParseCode, WalkConfig, WalkState
+from ._state import TOP, Frame, ParseCode, RunsLater, WalkConfig, WalkState, never_runs_later
 from ._subjects import Sink
 from ._variables import Env
 from ._walker import Walker
@@ -18,9 +18,18 @@ from ._walker import Walker
 class Analyzer:
     """Walks one command string (and the code nested in it) for the rules."""
 
-    def __init__(self, tables: Tables, max_depth: int, budget: Budget, sink: Sink, parse_code: ParseCode) -> None:
+    def __init__(
+        self,
+        tables: Tables,
+        max_depth: int,
+        budget: Budget,
+        sink: Sink,
+        parse_code: ParseCode,
+        runs_later: RunsLater = never_runs_later,
+    ) -> None:
         self._state = WalkState(sink)
-        config = WalkConfig(tables, max_depth, budget, parse_code, RiskAnswers(), SecretFlows(tables, budget))
+        secrets = SecretFlows(tables, budget)
+        config = WalkConfig(tables, max_depth, budget, parse_code, RiskAnswers(), secrets, runs_later)
         self._walker = Walker(config, self._state)
 
     @property

@@ -1,7 +1,8 @@
 """Network clients: curl and wget (where they save what they download, and what
 they send), the netcat family, socat, telnet and `openssl s_client` (which
-carry bytes to a socket, and can run a program on one), ssh, scp and sftp,
-DNS lookups, mail senders and HTTPie. What each one sends is read in `sending.py`."""
+carry bytes to a socket, and can run a program on one), scp and sftp (ssh is
+in remote.py), DNS lookups, mail senders and HTTPie. What each one sends is
+read in `sending.py`."""
 
 from __future__ import annotations
 
@@ -98,19 +99,6 @@ OPENSSL = Program(
     ),
 )  # fmt: skip
 
-# OpenSSH: the first operand ends the options; what follows the destination is the remote command.
-SSH = Program(
-    ("ssh",),
-    syntax=POSIX,
-    options=(
-        valued("-B"), valued("-b"), valued("-c"), valued("-D"), valued("-E"), valued("-e"), valued("-F"),
-        valued("-I"), valued("-i"), valued("-J"), valued("-L"), valued("-l"), valued("-m"), valued("-O"),
-        valued("-o"), valued("-P"), valued("-p"), valued("-Q"), valued("-R"), valued("-S"), valued("-W"),
-        valued("-w"), flag("-n"), flag("-N"), flag("-f"), flag("-T"), flag("-t"),
-    ),
-    operands=("DESTINATION", "COMMAND..."),
-)  # fmt: skip
-
 SCP = Program(
     ("scp",),
     syntax=Syntax(),
@@ -195,7 +183,7 @@ HTTPIE = Program(
 )  # fmt: skip
 
 NETWORK_PROGRAMS: tuple[Program, ...] = (
-    CURL, WGET, NETCAT, HTTPIE, SOCAT, TELNET, OPENSSL, SSH, SCP, SFTP, DIG, NSLOOKUP, HOST, PING, MAIL, SENDMAIL,
+    CURL, WGET, NETCAT, HTTPIE, SOCAT, TELNET, OPENSSL, SCP, SFTP, DIG, NSLOOKUP, HOST, PING, MAIL, SENDMAIL,
 )  # fmt: skip
 
 

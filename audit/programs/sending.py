@@ -21,6 +21,7 @@ from .._syntax import ast
 from ._arg import Arg
 from ._known import KNOWN
 from ._program import Reading, read
+from .remote import SSH_NO_STDIN
 
 
 class Slot(str, Enum):
@@ -343,7 +344,7 @@ def _ssh(reading: Reading) -> Sending:
     command = reading.operand("COMMAND")
     words = [SentWord(host, Slot.HOST_NAME, "ssh DESTINATION") for host in destination]
     words.extend(SentWord(word, Slot.REMOTE_COMMAND, "ssh COMMAND") for word in command)
-    reads_stdin = not reading.has("-n", "-f", "-N")
+    reads_stdin = not reading.has(*SSH_NO_STDIN, "-N")
     destinations = [Destination(host, Form.HOST) for host in destination]
     destinations.extend(Destination(forward, Form.HOST_PORT) for forward in reading.values("-W"))
     return Sending(tuple(words), (), ("ssh",) if reads_stdin else (), tuple(destinations))

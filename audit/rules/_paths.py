@@ -13,6 +13,7 @@ from .._analysis import (
     Arg,
     CommandSubject,
     RedirectSubject,
+    autorun_location,
     cleaned_values,
     contents_glob,
     literal_prefix,
@@ -23,6 +24,7 @@ from ..programs import Reading, read_command, written_files
 
 __all__ = [
     "CLIMB_TO_ROOT",
+    "autorun_location",
     "cleaned_values",
     "contents_glob",
     "keep_last",

@@ -36,6 +36,8 @@ CONTEXT_FILES = (
     "script-substitution",
     "taint",
     "prompt-expansion",
+    "remote",
+    "written-then-run",
     "exfiltration-sources",
     "exfiltration-flows",
     "exfiltration-sinks",
