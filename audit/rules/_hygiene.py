@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .._analysis import Arg, CommandSubject
+from .._analysis import CommandSubject
 from .._model import Severity
 from .._tables import Tables
 from ..programs import installs_only_the_lock_file, read_command
@@ -94,13 +94,6 @@ def _installer_names(tables: Tables) -> frozenset[str]:
     }
 
 
-def _installs(args: tuple[Arg, ...], subcommand: tuple[str, ...], words: tuple[str, ...]) -> bool:
-    """`subcommand` is the first words after the options in order (`uv pip install`), or an option given (`dpkg -i`)."""
-    if subcommand[0].startswith("-"):
-        return any(arg.value == subcommand[0] for arg in args)
-    return words[: len(subcommand)] == subcommand
-
-
 @rule(
     id="PK001",
     name="package-install",
@@ -152,9 +145,8 @@ def package_install(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     read = read_command(name, args)
     if installs_only_the_lock_file(read):
         return
-    words = (*read.path, *(arg.value or "" for arg in read.operands))
     for subcommand in subcommands:
-        if _installs(args, subcommand, words):
+        if read.selects(subcommand):
             yield Hit(subject.span, f"`{name} {' '.join(subcommand)}` installs packages")
             return
 

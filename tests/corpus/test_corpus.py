@@ -40,6 +40,9 @@ CONTEXT_FILES = (
     "schedulers",
     "remote",
     "written-then-run",
+    "exfiltration-sources",
+    "exfiltration-flows",
+    "exfiltration-sinks",
 )
 PARSING_FILES = (
     "line-continuations",
