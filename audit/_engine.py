@@ -46,7 +46,7 @@ def audit_command(command: str, *, policy: Policy | None = None) -> Verdict:
         policy = default_policy()
     elif not isinstance(policy, Policy):  # pyright: ignore[reportUnnecessaryIsInstance]
         raise TypeError(f"policy must be an audit.Policy, not {type(policy).__name__}")
-    budget = Budget(policy.limits.time_budget_ms / 1000.0)
+    budget = Budget(policy.limits.time_budget_ms / 1000.0, policy.limits.max_steps)
     findings = Findings(command)
     runner = RuleRunner(findings, _dispatch_for(policy), policy.limits.max_depth)
     whole = Span(0, len(command))
@@ -74,8 +74,11 @@ def audit_command(command: str, *, policy: Policy | None = None) -> Verdict:
         for alternative in result.alternatives:
             analyzer.run(alternative)
     except BudgetExceeded as exceeded:
-        limit_ms = policy.limits.time_budget_ms
-        runner.emit(BUDGET_EXCEEDED, whole, f"{exceeded}; the budget is {limit_ms:g} ms", _PARSE)
+        runner.emit(BUDGET_EXCEEDED, whole, str(exceeded), _PARSE)
     except RecursionError:
         runner.emit(NESTING_TOO_DEEP, whole, "the command nests too deeply to analyse", _PARSE)
+    except MemoryError:
+        # The budget bounds what an audit materialises, so this means the host
+        # itself is short of memory: still a verdict, and never a pass.
+        runner.emit(BUDGET_EXCEEDED, whole, "the analysis ran out of memory", _PARSE)
     return findings.verdict(tuple(analyzer.records))

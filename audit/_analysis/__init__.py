@@ -9,7 +9,7 @@ knowing variables (`_variables`, `_bindings`) and how risky things are
 
 from ..programs import FindScope, find_scope
 from ._analyzer import Analyzer
-from ._normalize import HOME, basename, clean_path, expand_braces
+from ._normalize import HOME, basename, clean_path
 from ._subjects import (
     Arg,
     AssignmentSubject,
@@ -49,6 +49,5 @@ __all__ = [
     "StdinKind",
     "basename",
     "clean_path",
-    "expand_braces",
     "find_scope",
 ]

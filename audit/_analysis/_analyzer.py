@@ -18,6 +18,7 @@ class Analyzer:
     """Walks one command string (and the code nested in it) for the rules."""
 
     def __init__(self, tables: Tables, max_depth: int, budget: Budget, sink: Sink, parse_code: ParseCode) -> None:
+        self._budget = budget
         self._state = WalkState(sink)
         self._walker = Walker(WalkConfig(tables, max_depth, budget, parse_code, RiskAnswers()), self._state)
 
@@ -27,4 +28,4 @@ class Analyzer:
         return self._state.records
 
     def run(self, script: ast.Script) -> None:
-        self._walker.visit_script(script, Frame(TOP, 0, Env(script), None, False, False))
+        self._walker.visit_script(script, Frame(TOP, 0, Env(script, self._budget), None, False, False))

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .._model import CommandRecord, Position, Span
-from .._syntax import BudgetExceeded, Origin, Visitor, ast
+from .._syntax import Origin, Visitor, ast
 from ._contexts import contexts_of, wrapper_code
 from ._normalize import is_unresolved, normalize_word, part_source
 from ._resolve import (
@@ -53,6 +53,9 @@ from ._variables import Env
 from ._wrappers import Unwrapped, unwrap
 
 _DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
+# Steps charged for walking one simple command, plus one per word (see _budget):
+# resolving it and running its rules costs about this much more than building its node.
+STEPS_PER_COMMAND = 8
 _TAINT = frozenset({Risk.TAINT})
 
 
@@ -248,8 +251,7 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
     ) -> frozenset[Risk]:
         """Walk one simple command; the risks of what it runs. The names it runs
         (when known) are added to `feeders`, for the pipeline stages after it."""
-        if self.config.budget.exceeded():
-            raise BudgetExceeded("analysis exceeded the time budget")
+        self.config.budget.charge(STEPS_PER_COMMAND + len(node.words), "the analysis")
         env = frame.env
         location = frame.location
         argv, index, unwrapped = resolve(node.words, env, self.tables)

@@ -10,7 +10,6 @@ from typing import NamedTuple
 
 from .._budget import Budget
 from .._model import Span
-from ..errors import BudgetExceeded
 from . import _ast as ast
 from ._origin import Origin
 from ._prepass import Prepared, needs_prepass, prepare
@@ -45,6 +44,13 @@ FragmentParser = Callable[["ParseSession", PreparedText], ast.Script]
 
 _BEYOND_BMP = re.compile("[\U00010000-\U0010ffff]")
 
+# Step costs of parsing (see _budget): each piece of code parsed, its
+# characters as tree-sitter and the text checks read them, and the characters
+# the pre-pass scans one by one in Python when the text needs it.
+STEPS_PER_FRAGMENT = 2
+CHARACTERS_PER_STEP = 8
+PREPASS_CHARACTERS_PER_STEP = 2
+
 
 class ParseSession:
     """One parse: nested fragments share its budget and troubles."""
@@ -56,15 +62,15 @@ class ParseSession:
         self.troubles: list[ParseTrouble] = []
         self._parse_fragment = parse_fragment
 
-    def check_time(self) -> None:
-        if self.budget.exceeded():
-            raise BudgetExceeded("parsing exceeded the time budget")
+    def charge(self, steps: int) -> None:
+        """Spend steps of the audit's budget on parsing (BudgetExceeded when it is spent)."""
+        self.budget.charge(steps, "parsing")
 
     def trouble(self, parser: str, message: str, span: Span) -> None:
         self.troubles.append(ParseTrouble(parser, message, span))
 
     def prepare(self, text: str, origin: Origin) -> PreparedText:
-        self.check_time()
+        self.charge(STEPS_PER_FRAGMENT + len(text) // CHARACTERS_PER_STEP)
         if not text.isascii() and _BEYOND_BMP.search(text):
             # tree-sitter-bash 0.25 crashes the process (SIGSEGV) on some
             # characters beyond the Basic Multilingual Plane after `{`. They
@@ -73,6 +79,7 @@ class ParseSession:
             text = _BEYOND_BMP.sub("\ufffd", text)
         if not needs_prepass(text):
             return PreparedText(text, origin, None, origin)
+        self.charge(len(text) // PREPASS_CHARACTERS_PER_STEP)
         prepared = prepare(text)
         return PreparedText(prepared.text, origin.compose(prepared.offsets), prepared, origin)
 
@@ -80,6 +87,6 @@ class ParseSession:
         """A nested piece of shell code (a backquoted command, a heredoc's `$(...)`)."""
         if not text:
             # An empty substitution (``): the empty script tree-sitter would give.
-            self.check_time()
+            self.charge(STEPS_PER_FRAGMENT)
             return ast.Script((), origin.span(0, 0))
         return self._parse_fragment(self, self.prepare(text, origin))

@@ -155,7 +155,7 @@ def double_quoted_parts(text: str, origin: Origin, session: ParseSession, *, her
 
 
 def _expansion_at(text: str, index: int, origin: Origin, session: ParseSession) -> tuple[ast.WordPart | None, int]:
-    session.check_time()
+    session.charge(1)
     if text[index] == "`":
         end = find_substitution_end(text, index, "`")
         inner_end = end - 1 if end - 1 > index and text[end - 1] == "`" else end
