@@ -25,7 +25,7 @@ from typing import Any
 
 from .errors import BudgetExceeded
 
-DEFAULT_MAX_STEPS = 40_000
+DEFAULT_MAX_STEPS = 25_000
 """The step limit of the default policy (`[limits] max_steps`).
 
 Calibrated by `python -m audit.benchmark` so that the costliest kind of step
@@ -106,7 +106,11 @@ class Budget:
             raise BudgetExceeded(f"{work} exceeded the budget of {self.max_steps:,} steps")
         self._clock_at_steps = self.steps_left - self.STEPS_PER_CLOCK_READ
         if self.spent() > self.seconds:
-            raise BudgetExceeded(f"{work} exceeded the CPU-time backstop of {self.seconds * 1000:g} ms")
+            raise self.backstop_exceeded(work)
+
+    def backstop_exceeded(self, work: str) -> BudgetExceeded:
+        """The error for `work` that ran past the CPU-time backstop."""
+        return BudgetExceeded(f"{work} exceeded the CPU-time backstop of {self.seconds * 1000:g} ms")
 
     def affords(self, steps: int) -> bool:
         """Whether `steps` more fit in the budget (for work that cannot be stopped once started)."""

@@ -22,10 +22,14 @@ from collections.abc import Callable, Iterator
 Charge = Callable[[int], None]
 """Spends steps of the audit's budget (raises BudgetExceeded when it is spent)."""
 
-# One step per result, plus one per this many characters it has: the
-# results are rebuilt and rescanned while the groups are expanded.
+# Each word taken costs steps (it becomes an argument the rules judge) plus
+# one per this many characters scanned for its groups; what is joined onto
+# values elsewhere costs one per CHARACTERS_PER_STEP characters copied.
+STEPS_PER_WORD = 3
+SCANNED_CHARACTERS_PER_STEP = 16
 CHARACTERS_PER_STEP = 64
 
+_GROUP_CHARACTERS = re.compile(r"[{},]")
 _SEQUENCE = re.compile(r"(?P<start>-?\d+)\.\.(?P<end>-?\d+)(?:\.\.(?P<step>-?\d+))?")
 _LETTERS = re.compile(r"(?P<start>[A-Za-z])\.\.(?P<end>[A-Za-z])(?:\.\.(?P<step>-?\d+))?")
 
@@ -45,7 +49,7 @@ def expand_braces(value: str, charge: Charge) -> Iterator[str]:
         if text is None:
             pending.pop()
             continue
-        charge(1 + len(text) // CHARACTERS_PER_STEP)
+        charge(STEPS_PER_WORD + len(text) // SCANNED_CHARACTERS_PER_STEP)
         group = _first_group(text)
         if group is None:
             yield text
@@ -72,7 +76,8 @@ def _first_group(text: str) -> tuple[int, int, Iterator[str]] | None:
     # Per open brace: where it opens, and where its own commas are.
     open_braces: list[tuple[int, list[int]]] = []
     found: tuple[int, int, list[int]] | None = None
-    for index, char in enumerate(text):
+    for match in _GROUP_CHARACTERS.finditer(text):
+        index, char = match.start(), match.group()
         if char == "{":
             open_braces.append((index, []))
         elif char == "," and open_braces:

@@ -44,12 +44,15 @@ FragmentParser = Callable[["ParseSession", PreparedText], ast.Script]
 
 _BEYOND_BMP = re.compile("[\U00010000-\U0010ffff]")
 
-# Step costs of parsing (see _budget): each piece of code parsed, its
-# characters as tree-sitter and the text checks read them, and the characters
-# the pre-pass scans one by one in Python when the text needs it.
-STEPS_PER_FRAGMENT = 2
+# Step costs of parsing (see _budget), measured against CPU time on the
+# adversarial inputs of `python -m audit.benchmark`: each piece of code
+# parsed (a tree-sitter call and a tree built for it), its characters as
+# tree-sitter and the text checks read them, the characters the pre-pass
+# scans, and each heredoc it cuts out (a body re-attached and parsed).
+STEPS_PER_FRAGMENT = 20
 CHARACTERS_PER_STEP = 8
-PREPASS_CHARACTERS_PER_STEP = 2
+PREPASS_CHARACTERS_PER_STEP = 8
+STEPS_PER_HEREDOC = 12
 
 
 class ParseSession:
@@ -81,6 +84,7 @@ class ParseSession:
             return PreparedText(text, origin, None, origin)
         self.charge(len(text) // PREPASS_CHARACTERS_PER_STEP)
         prepared = prepare(text)
+        self.charge(len(prepared.heredocs) * STEPS_PER_HEREDOC)
         return PreparedText(prepared.text, origin.compose(prepared.offsets), prepared, origin)
 
     def parse_fragment(self, text: str, origin: Origin) -> ast.Script:

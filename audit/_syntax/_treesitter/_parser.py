@@ -41,14 +41,26 @@ def run_parser(data: bytes, budget: Budget) -> Tree:
         return data[byte_offset : byte_offset + 4096]
 
     stopped: list[BudgetExceeded] = []
+    previous = budget.spent()
 
     def cancel(*_state: object) -> bool:
         # tree-sitter calls this after every 100 parse operations: a count of
-        # its work, the same on every machine.
+        # its work, the same on every machine, charged as steps.
+        nonlocal previous
         try:
             budget.charge(STEPS_PER_PROGRESS_CALL, "the tree-sitter parse")
         except BudgetExceeded as exceeded:
             stopped.append(exceeded)
+            return True
+        # An operation of error recovery can cost a hundred times one of a
+        # clean parse, which steps cannot see: the CPU-time backstop is read
+        # at every call, and the parse is cancelled at the last call before
+        # it (the next is taken to be as far as the last two were apart).
+        spent = budget.spent()
+        next_call = spent + (spent - previous)
+        previous = spent
+        if next_call > budget.seconds:
+            stopped.append(budget.backstop_exceeded("the tree-sitter parse"))
             return True
         return False
 
