@@ -19,7 +19,8 @@ from rich.text import Text
 
 from ._display import SEVERITY_STYLE, Trimmed, one_line
 from ._model import Severity
-from .rules import Example, Registry, RetiredRule, Rule
+from ._policy import Policy
+from .rules import Example, Pack, Registry, RetiredRule, Rule
 
 _SEVERITY_EFFECT = {Severity.HIGH: "blocks", Severity.MEDIUM: "warns"}
 _EXAMPLE_LIMIT = 50
@@ -43,6 +44,7 @@ def rule_to_dict(declared: Rule) -> dict[str, Any]:
     return {
         "id": declared.id,
         "name": declared.name,
+        "pack": declared.pack,
         "severity": declared.severity.value,
         "inspects": declared.inspects.value,
         "summary": declared.summary,
@@ -62,25 +64,79 @@ def _severity(severity: Severity) -> Text:
 
 
 @dataclass(frozen=True, slots=True)
+class RuleGroup:
+    """The core catalogue (no pack) or one threat pack, with its rules and whether the policy runs them."""
+
+    pack: Pack | None
+    enabled: bool
+    rules: tuple[Rule, ...]
+
+    @property
+    def title(self) -> str:
+        if self.pack is None:
+            return "core rules (always on)"
+        state = "on" if self.enabled else "off"
+        default = "on" if self.pack.default else "off"
+        return f"pack {self.pack.name}: {state} (default {default})"
+
+
+def rules_by_pack(registry: Registry, policy: Policy) -> tuple[RuleGroup, ...]:
+    """The core rules, then each pack's, with whether `policy` turns the pack on."""
+    core = RuleGroup(None, True, tuple(declared for declared in registry if declared.pack is None))
+    packs = tuple(
+        RuleGroup(
+            pack, pack.name in policy.packs, tuple(declared for declared in registry if declared.pack == pack.name)
+        )
+        for pack in registry.packs
+    )
+    return (core, *packs)
+
+
+def pack_to_dict(group: RuleGroup) -> dict[str, Any]:
+    assert group.pack is not None
+    pack = group.pack
+    return {
+        "name": pack.name,
+        "enabled": group.enabled,
+        "default": pack.default,
+        "summary": pack.summary,
+        "reason": pack.reason,
+        "rules": [declared.id for declared in group.rules],
+    }
+
+
+@dataclass(frozen=True, slots=True)
 class RuleCatalogue:
-    """Every rule in one table, and the retired ids with their reasons."""
+    """Every rule, grouped by pack with each pack's state under a policy, and the retired ids
+    with their reasons."""
 
     registry: Registry
+    policy: Policy
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "rules": [rule_to_dict(declared) for declared in self.registry],
+            "packs": [pack_to_dict(group) for group in rules_by_pack(self.registry, self.policy) if group.pack],
             "retired": [retired_to_dict(retired) for retired in self.registry.retired],
         }
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        table = Table(box=box.SIMPLE_HEAD, title=f"{len(self.registry)} rules", title_justify="left")
+        groups = rules_by_pack(self.registry, self.policy)
+        enabled = sum(len(group.rules) for group in groups if group.enabled)
+        title = f"{len(self.registry)} rules ({enabled} on), {len(self.registry.packs)} packs"
+        table = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left")
         table.add_column("id", no_wrap=True)
         table.add_column("severity", no_wrap=True)
         table.add_column("name and summary")
-        for declared in self.registry:
-            name_and_summary = Text.assemble((declared.name, "bold"), "\n", declared.summary)
-            table.add_row(declared.id, _severity(declared.severity), name_and_summary)
+        for group in groups:
+            table.add_section()
+            style = "bold" if group.enabled else "dim"
+            summary = f"\n{group.pack.summary}" if group.pack is not None else ""
+            table.add_row("", "", Text.assemble((group.title, f"{style} underline"), (summary, "dim")))
+            for declared in group.rules:
+                name_and_summary = Text.assemble((declared.name, "bold"), "\n", declared.summary)
+                row_style = None if group.enabled else "dim"
+                table.add_row(declared.id, _severity(declared.severity), name_and_summary, style=row_style)
         yield Trimmed(table)
         if self.registry.retired:
             retired = Table(box=box.SIMPLE_HEAD, title="retired ids (never reused)", title_justify="left")
@@ -91,6 +147,7 @@ class RuleCatalogue:
                 retired.add_row(Text(entry.id), Text(entry.name), Text(entry.reason))
             yield Trimmed(retired)
         yield Text("audit-cmd explain ID shows a rule's rationale and examples.", "dim")
+        yield Text("A policy's [packs] section turns packs on and off.", "dim")
 
 
 @dataclass(frozen=True, slots=True)

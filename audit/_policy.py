@@ -10,10 +10,12 @@ settings replace, name lists and interpreter/wrapper entries extend.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 import tomllib
 from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
@@ -49,7 +51,11 @@ class Policy:
     limits: Limits
     tables: Tables
     rule_settings: Mapping[str, Severity | None]
+    """The rules whose severity differs from their declaration: off for every rule of a pack
+    that is off, and each `[rules]` setting (which names the rule itself, and so wins)."""
     source: str
+    packs: frozenset[str]
+    """The names of the threat packs that are on."""
 
     def severity_of(self, rule_id: str, default: Severity) -> Severity | None:
         """The effective severity of a rule; None when the policy turns it off."""
@@ -150,6 +156,9 @@ _NAME_LISTS = (
     "authorized_keys_files",
     "protected_directories",
     "linker_variables",
+    "credential_stores",
+    "disposable_home_directories",
+    "protected_branches",
 )
 
 
@@ -164,6 +173,8 @@ class _Draft:
     installers: dict[str, list[tuple[str, ...]]]
     interpreters: dict[str, InterpreterSpec]
     wrappers: dict[str, WrapperSpec]
+    packs_enabled: list[str]
+    packs_disabled: list[str]
 
     def freeze(self, source: str) -> Policy:
         names = self.names
@@ -180,17 +191,38 @@ class _Draft:
             authorized_keys_files=tuple(dict.fromkeys(names["authorized_keys_files"])),
             protected_directories=tuple(dict.fromkeys(names["protected_directories"])),
             linker_variables=frozenset(names["linker_variables"]),
+            credential_stores=tuple(dict.fromkeys(names["credential_stores"])),
+            disposable_home_directories=tuple(dict.fromkeys(names["disposable_home_directories"])),
+            protected_branches=tuple(dict.fromkeys(names["protected_branches"])),
             interpreter_families=MappingProxyType(dict(self.interpreters)),
             wrappers=MappingProxyType(dict(self.wrappers)),
         )
-        return Policy(self.limits, tables, MappingProxyType(dict(self.rule_settings)), source)
+        packs = _enabled_packs(self.packs_enabled, self.packs_disabled)
+        settings: dict[str, Severity | None] = {
+            declared.id: None for declared in REGISTRY if declared.pack is not None and declared.pack not in packs
+        }
+        settings.update(self.rule_settings)
+        return Policy(self.limits, tables, MappingProxyType(settings), source, packs)
+
+
+def _enabled_packs(enabled: list[str], disabled: list[str]) -> frozenset[str]:
+    """The packs on by default or enabled by a pattern, less those a pattern disables (disable wins)."""
+    return frozenset(
+        pack.name
+        for pack in REGISTRY.packs
+        if (pack.default or _matches_any(pack.name, enabled)) and not _matches_any(pack.name, disabled)
+    )
+
+
+def _matches_any(name: str, patterns: list[str]) -> bool:
+    return any(fnmatchcase(name, pattern) for pattern in patterns)
 
 
 def _built_in_draft() -> _Draft:
     """The built-in programs (audit/programs/), before any policy document."""
     interpreters = {spec.family: spec for spec in INTERPRETERS}
     wrappers = {spec.name: spec for spec in WRAPPERS}
-    return _Draft(Limits(), {}, {name: [] for name in _NAME_LISTS}, {}, {}, interpreters, wrappers)
+    return _Draft(Limits(), {}, {name: [] for name in _NAME_LISTS}, {}, {}, interpreters, wrappers, [], [])
 
 
 def _apply(draft: _Draft, document: Mapping[str, Any], origin: str, known_rules: Callable[[], frozenset[str]]) -> None:
@@ -200,11 +232,15 @@ def _apply(draft: _Draft, document: Mapping[str, Any], origin: str, known_rules:
     document that fails validation leaves `draft` untouched.
     """
     root = _Reader(document, "", origin)
-    root.only({"version", "limits", "rules", "names", "interpreters", "wrappers"})
+    root.only({"version", "limits", "rules", "names", "packs", "interpreters", "wrappers"})
     root.integer("version", 1, 1, 1)
     limits = _limits(root.sub("limits"), draft.limits)
     rule_settings = _rule_settings(root.sub("rules"), draft.rule_settings, known_rules())
     names, decoders, installers = _names(root.sub("names"), draft)
+    packs_reader = root.sub("packs")
+    packs_reader.only({"enable", "disable"})
+    packs_enabled = draft.packs_enabled + _pack_patterns(packs_reader, "enable")
+    packs_disabled = draft.packs_disabled + _pack_patterns(packs_reader, "disable")
     interpreters = dict(draft.interpreters)
     families = root.sub("interpreters")
     for family in families.table:
@@ -225,6 +261,22 @@ def _apply(draft: _Draft, document: Mapping[str, Any], origin: str, known_rules:
     draft.installers = installers
     draft.interpreters = interpreters
     draft.wrappers = wrappers
+    draft.packs_enabled = packs_enabled
+    draft.packs_disabled = packs_disabled
+
+
+def _pack_patterns(reader: _Reader, key: str) -> list[str]:
+    """Pack names or fnmatch patterns over them (`database.*`, `*`); each must name at least one pack."""
+    names = [pack.name for pack in REGISTRY.packs]
+    patterns = list(reader.strings(key))
+    for index, pattern in enumerate(patterns):
+        if any(fnmatchcase(name, pattern) for name in names):
+            continue
+        families = sorted({f"{name.split('.', 1)[0]}.*" for name in names if "." in name})
+        close = difflib.get_close_matches(pattern, names + families, n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise reader.fail(f"{key}[{index}]", f"no pack is named {pattern!r}{hint} (`audit-cmd rules` lists the packs)")
+    return patterns
 
 
 def _limits(reader: _Reader, previous: Limits) -> Limits:

@@ -35,6 +35,12 @@ class Tables:
     authorized_keys_files: tuple[str, ...]
     protected_directories: tuple[str, ...]
     linker_variables: frozenset[str]
+    credential_stores: tuple[str, ...]
+    """Directories of credentials and keys (`~/.ssh`, `~/.aws`): deleting them is blocked (packs)."""
+    disposable_home_directories: tuple[str, ...]
+    """Entries of the home directory that only hold caches (`~/.cache`): deleting them is not reported."""
+    protected_branches: tuple[str, ...]
+    """Branch names (globs) whose history a force push must not rewrite (`main`, `release/*`)."""
     interpreter_families: Mapping[str, InterpreterSpec]
     wrappers: Mapping[str, WrapperSpec]
     interpreters_by_name: Mapping[str, InterpreterSpec] = field(init=False)

@@ -1,9 +1,13 @@
-"""Measure the engine: `python -m audit.benchmark [--rounds N] [--json]`.
+"""Measure the engine: `python -m audit.benchmark [--rounds N] [--json] [--packs SET | --compare-packs]`.
 
 Reports latency per command over the project's own commands (the corpus in
 `corpus/` when run from a checkout, and every rule example), commands per
 second on one core, the worst case over adversarial inputs at the maximum
 length, and the time `import audit` takes in a fresh interpreter.
+
+`--packs` times the engine with no threat pack, the default packs or every
+pack on; `--compare-packs` times the three in one run, interleaved command by
+command so that machine noise falls on all three alike.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypedDict
 
-from . import audit_command, default_policy
+from . import Policy, audit_command, default_policy, policy_from_mapping
 from .rules import REGISTRY
 
 
@@ -32,11 +36,25 @@ class Outcome(TypedDict):
 
 TARGETS = {"p50_us": 50.0, "p99_us": 500.0, "worst_adversarial_ms": 50.0, "import_ms": 150.0}
 
+# The `[packs]` sections of the pack settings compared: no pack, the default ones, every one.
+PACK_SETTINGS: dict[str, dict[str, list[str]]] = {"none": {"disable": ["*"]}, "default": {}, "all": {"enable": ["*"]}}
+# Issue 13's bar: every pack on costs at most this much more at the median than no pack.
+PACKS_P50_BUDGET = 1.10
 
-def corpus_commands(root: Path) -> list[str]:
-    """Every `command` in the corpus TOML files under `root` (none if absent)."""
+
+def pack_policy(setting: str) -> Policy:
+    """The default policy with the packs of `setting` (a key of PACK_SETTINGS) on."""
+    packs = PACK_SETTINGS[setting]
+    return policy_from_mapping({"packs": packs}, f"<packs: {setting}>") if packs else default_policy()
+
+
+def corpus_commands(root: Path, *, without_packs: bool = False) -> list[str]:
+    """Every `command` in the corpus TOML files under `root` (none if absent); with
+    `without_packs`, not those of the packs' own files (`corpus/packs/`)."""
     commands: list[str] = []
     for path in sorted(root.glob("**/*.toml")):
+        if without_packs and path.parent.name == "packs":
+            continue
         document = tomllib.loads(path.read_text(encoding="utf-8"))
         for case in document.get("case", []):
             command = case.get("command")
@@ -45,10 +63,12 @@ def corpus_commands(root: Path) -> list[str]:
     return commands
 
 
-def example_commands() -> list[str]:
+def example_commands(*, without_packs: bool = False) -> list[str]:
+    """Every rule's examples both ways (with `without_packs`, only the core rules')."""
     return [
         example.command
         for declared in REGISTRY
+        if not (without_packs and declared.pack is not None)
         for example in declared.examples + declared.counter_examples
         if example.policy is None and len(example.command) <= default_policy().limits.max_length
     ]
@@ -87,14 +107,39 @@ def _nested_shells(length: int) -> str:
     return command
 
 
-def time_each(commands: list[str], rounds: int) -> list[float]:
+def time_each(commands: list[str], rounds: int, policy: Policy | None = None) -> list[float]:
     samples: list[float] = []
     for _ in range(rounds):
         for command in commands:
             started = time.perf_counter()
-            audit_command(command)
+            audit_command(command, policy=policy)
             samples.append(time.perf_counter() - started)
     return samples
+
+
+def compare_packs(commands: list[str], rounds: int) -> dict[str, dict[str, float]]:
+    """p50/p90/p99 (µs) per pack setting, each command audited under every setting in turn
+    (the order rotating) so that noise falls on all settings alike. Times are this thread's CPU
+    time: the settings differ by microseconds, less than a busy machine's scheduling noise."""
+    policies = {name: pack_policy(name) for name in PACK_SETTINGS}
+    for policy in policies.values():
+        time_each(commands, 1, policy)  # warm caches (dispatch, parser objects)
+    samples: dict[str, list[float]] = {name: [] for name in policies}
+    names = list(policies)
+    for round_number in range(rounds):
+        for index, command in enumerate(commands):
+            shift = (round_number + index) % len(names)
+            for name in names[shift:] + names[:shift]:
+                started = time.thread_time()
+                audit_command(command, policy=policies[name])
+                samples[name].append(time.thread_time() - started)
+    return {
+        name: {
+            key: percentile(timed, fraction) * 1e6
+            for key, fraction in (("p50_us", 0.5), ("p90_us", 0.9), ("p99_us", 0.99))
+        }
+        for name, timed in samples.items()
+    }
 
 
 def import_time_ms(repeats: int = 5) -> float:
@@ -120,16 +165,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5, help="passes over the command set (default 5)")
     parser.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parent.parent / "corpus")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    packs = parser.add_mutually_exclusive_group()
+    packs.add_argument("--packs", choices=PACK_SETTINGS, default="default", help="which threat packs are on")
+    packs.add_argument("--compare-packs", action="store_true", help="time no pack, the default and every pack")
     options = parser.parse_args(argv)
 
     commands = corpus_commands(options.corpus) + example_commands()
-    time_each(commands, 1)  # warm caches (policy dispatch, parser objects)
-    samples = time_each(commands, options.rounds)
-    max_length = default_policy().limits.max_length
+    if options.compare_packs:
+        # Twice: over every command, and over the commands that are not the packs' own cases
+        # (the workload that existed without them: how much the packs cost everything else).
+        others = corpus_commands(options.corpus, without_packs=True) + example_commands(without_packs=True)
+        comparisons = {
+            "every command": compare_packs(commands, options.rounds),
+            "without the packs' own cases": compare_packs(others, options.rounds),
+        }
+        if options.json:
+            print(json.dumps(comparisons, indent=2))
+        else:
+            sizes = {"every command": len(commands), "without the packs' own cases": len(others)}
+            print("\n\n".join(_packs_report(comparison, sizes[name], name) for name, comparison in comparisons.items()))
+        return 0
+    policy = pack_policy(options.packs)
+    time_each(commands, 1, policy)  # warm caches (policy dispatch, parser objects)
+    samples = time_each(commands, options.rounds, policy)
+    max_length = policy.limits.max_length
     adversarial: dict[str, Outcome] = {}
     for name, command in adversarial_inputs(max_length):
         started = time.perf_counter()
-        verdict = audit_command(command)
+        verdict = audit_command(command, policy=policy)
         adversarial[name] = {"ms": (time.perf_counter() - started) * 1000, "decision": verdict.decision.value}
     worst_name = max(adversarial, key=lambda name: adversarial[name]["ms"])
     results: dict[str, Any] = {
@@ -150,6 +213,19 @@ def main(argv: list[str] | None = None) -> int:
     else:
         _print_report(results)
     return 0
+
+
+def _packs_report(comparison: dict[str, dict[str, float]], commands: int, title: str) -> str:
+    lines = [f"{title}: {commands} commands, each audited under every pack setting in turn (µs of CPU)"]
+    lines.append(f"{'packs':>8} {'p50':>8} {'p90':>8} {'p99':>8}")
+    lines.extend(
+        f"{name:>8} {timing['p50_us']:8.1f} {timing['p90_us']:8.1f} {timing['p99_us']:8.1f}"
+        for name, timing in comparison.items()
+    )
+    ratio = comparison["all"]["p50_us"] / comparison["none"]["p50_us"]
+    verdict = "within" if ratio <= PACKS_P50_BUDGET else "OVER"
+    lines.append(f"p50 with every pack on / no pack: {ratio:.3f} ({verdict} the budget of {PACKS_P50_BUDGET:.2f})")
+    return "\n".join(lines)
 
 
 def _print_report(results: dict[str, Any]) -> None:

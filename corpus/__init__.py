@@ -2,7 +2,8 @@
 
 The data lives next to this module as TOML files, one `[[case]]` per command:
 
-    corpus/rules/<RULE ID>.toml   one file per catalogue rule, cases both ways
+    corpus/rules/<RULE ID>.toml   one file per core catalogue rule, cases both ways
+    corpus/packs/<PACK>.toml      one file per threat pack (`git.toml`, `cloud.aws.toml`), its rules both ways
     corpus/contexts/*.toml        one file per execution context (eval, -c, stdin...)
     corpus/parsing/*.toml         syntax classes (continuations, heredocs, quoting...)
     corpus/benign/*.toml          everyday agent commands that must pass
@@ -33,7 +34,7 @@ from audit import (
 from audit.rules import REGISTRY
 
 CORPUS_ROOT = Path(__file__).resolve().parent
-SECTIONS = ("rules", "contexts", "parsing", "benign")
+SECTIONS = ("rules", "packs", "contexts", "parsing", "benign")
 CANDIDATES = "candidates"
 
 _REQUIRED_KEYS = frozenset({"command", "decision", "rules", "reason"})
@@ -111,7 +112,9 @@ def _corpus_files(root: Path, problems: list[str]) -> list[Path]:
                 problems.append(f"{relative}: only .toml files belong in a corpus section")
             elif entry.name == "rules" and REGISTRY.get(path.stem) is None:
                 problems.append(f"{relative}: rule files are named after a rule id in the registry")
-            elif entry.name != "rules" and not _FILE_NAME.match(path.name):
+            elif entry.name == "packs" and path.stem not in REGISTRY.pack_by_name:
+                problems.append(f"{relative}: pack files are named after a pack in the registry")
+            elif entry.name not in ("rules", "packs") and not _FILE_NAME.match(path.name):
                 problems.append(f"{relative}: file names are kebab-case")
             else:
                 files.append(path)

@@ -49,6 +49,6 @@ def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:
 
     A changed rule needs a restart: the registry is imported once.
     """
-    for source in (reference.DEFAULT_POLICY, reference.CONTRIBUTING):
+    for source in (reference.DEFAULT_POLICY, *reference.REPOSITORY_DOCUMENTS):
         server.watch(str(source))
     return server

@@ -1,4 +1,4 @@
-"""The documentation the code writes: rule pages, the policy reference, the contributing page.
+"""The documentation the code writes: rule pages, the policy reference, the contributing and architecture pages.
 
 The rule pages come from the rule registry, the policy reference from the
 default policy file, the contributing page from CONTRIBUTING.md. MkDocs
@@ -28,14 +28,20 @@ from audit.rules import REGISTRY, Example, Registry, RetiredRule, Rule
 REPOSITORY = Path(__file__).resolve().parents[1]
 DEFAULT_POLICY = REPOSITORY / "audit" / "default_policy.toml"
 CONTRIBUTING = REPOSITORY / "CONTRIBUTING.md"
+ARCHITECTURE = REPOSITORY / "ARCHITECTURE.md"
 
 RULES_FOLDER = PurePosixPath("rules")
 POLICY_PAGE = PurePosixPath("policy.md")
 CONTRIBUTING_PAGE = PurePosixPath("contributing.md")
+ARCHITECTURE_PAGE = PurePosixPath("architecture.md")
+# Documents at the top of the repository (where contributors look first) that the site also shows.
+REPOSITORY_DOCUMENTS = {CONTRIBUTING: CONTRIBUTING_PAGE, ARCHITECTURE: ARCHITECTURE_PAGE}
 
 # A hand-written page asks for generated content with one of these lines.
 RULE_TABLE_MARKER = "<!-- generated: rule-table -->"
+PACKS_TABLE_MARKER = "<!-- generated: packs-table -->"
 DEFAULT_POLICY_MARKER = "<!-- generated: default-policy -->"
+PACKS_PAGE = PurePosixPath("packs.md")
 MARKER = re.compile(r"^<!-- generated: [a-z-]+ -->$", re.MULTILINE)
 
 # Examples longer than this are shortened: the limit rules' examples are
@@ -71,7 +77,8 @@ def generated_pages(registry: Registry = REGISTRY) -> Iterator[GeneratedPage]:
         yield GeneratedPage(rule_page_path(declared.id), rule_page(declared, registry), in_nav=False)
     for retired in registry.retired:
         yield GeneratedPage(rule_page_path(retired.id), retired_rule_page(retired, registry), in_nav=False)
-    yield GeneratedPage(CONTRIBUTING_PAGE, contributing_page(CONTRIBUTING.read_text(encoding="utf-8")), in_nav=True)
+    for document, page in REPOSITORY_DOCUMENTS.items():
+        yield GeneratedPage(page, repository_document_page(document.read_text(encoding="utf-8")), in_nav=True)
 
 
 def expand_markers(markdown: str, page: PurePosixPath, registry: Registry = REGISTRY) -> str:
@@ -80,6 +87,8 @@ def expand_markers(markdown: str, page: PurePosixPath, registry: Registry = REGI
     def content(marker: re.Match[str]) -> str:
         if marker.group() == RULE_TABLE_MARKER:
             return rule_table(page, registry)
+        if marker.group() == PACKS_TABLE_MARKER:
+            return packs_table(page, registry)
         if marker.group() == DEFAULT_POLICY_MARKER:
             return policy_reference(policy_text(), page, registry)
         raise GenerationError(f"docs/{page}: unknown marker {marker.group()!r}")
@@ -107,6 +116,17 @@ def rule_table(page: PurePosixPath, registry: Registry = REGISTRY) -> str:
     return "\n".join(lines) + "\n"
 
 
+def packs_table(page: PurePosixPath, registry: Registry = REGISTRY) -> str:
+    """The threat packs as one table: name, default state and why, what each guards, its rules."""
+    lines = ["| pack | by default | what it guards | rules |", "|---|---|---|---|"]
+    for pack in registry.packs:
+        state = "**on**" if pack.default else "off"
+        rules = ", ".join(_rule_link(declared.id, page) for declared in pack.rules)
+        guards = f"{_prose(pack.summary, page, registry)} {_prose(pack.reason, page, registry)}"
+        lines.append(f"| `{pack.name}` | {state} | {guards} | {rules} |")
+    return "\n".join(lines) + "\n"
+
+
 def rule_page(declared: Rule, registry: Registry = REGISTRY) -> str:
     """One rule in full, as `audit-cmd explain ID` shows it, and how to change it."""
     page = rule_page_path(declared.id)
@@ -125,11 +145,30 @@ def rule_page(declared: Rule, registry: Registry = REGISTRY) -> str:
         "## Does not trigger on",
         *(_example(example) for example in declared.counter_examples),
         "## Changing it",
-        f'A policy can change its severity or turn it off (`{declared.id} = "off"` in `[rules]`, see '
-        f"[Policy]({_relative(POLICY_PAGE, page)})). Its labelled cases are in `corpus/rules/{declared.id}.toml`; "
-        f"`audit-cmd explain {declared.id}` shows this page in a terminal.",
+        _changing(declared, page, registry),
     ]
     return "\n\n".join(parts) + "\n"
+
+
+def _changing(declared: Rule, page: PurePosixPath, registry: Registry) -> str:
+    policy = _relative(POLICY_PAGE, page)
+    text = (
+        f'A policy can change its severity or turn it off (`{declared.id} = "off"` in `[rules]`, see '
+        f"[Policy]({policy})). "
+    )
+    if declared.pack is None:
+        cases = f"corpus/rules/{declared.id}.toml"
+    else:
+        pack = registry.pack_by_name[declared.pack]
+        state = "on" if pack.default else "off"
+        cases = f"corpus/packs/{pack.name}.toml"
+        text += (
+            f"It belongs to the [`{pack.name}` pack]({_relative(PACKS_PAGE, page)}), {state} by default, which "
+            f'a policy turns on or off as a whole (`[packs]`, `disable = ["{pack.name}"]`). '
+        )
+    return (
+        text + f"Its labelled cases are in `{cases}`; `audit-cmd explain {declared.id}` shows this page in a terminal."
+    )
 
 
 def retired_rule_page(retired: RetiredRule, registry: Registry = REGISTRY) -> str:
@@ -402,12 +441,16 @@ def _one_line(item: Item) -> str:
     return " ".join(item.as_string().split())
 
 
-# -- contributing ----------------------------------------------------------------------------------
+# -- documents at the top of the repository --------------------------------------------------------
 
 
-def contributing_page(text: str) -> str:
-    """CONTRIBUTING.md as a site page: its links into docs/ become links between pages."""
-    return text.replace("](docs/", "](")
+def repository_document_page(text: str) -> str:
+    """CONTRIBUTING.md or ARCHITECTURE.md as a site page: its links into docs/ and to each other become
+    links between pages."""
+    text = text.replace("](docs/", "](")
+    for document, page in REPOSITORY_DOCUMENTS.items():
+        text = text.replace(f"]({document.name}", f"]({page}")
+    return text
 
 
 # -- Markdown helpers ------------------------------------------------------------------------------

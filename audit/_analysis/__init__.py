@@ -9,7 +9,8 @@ knowing variables (`_variables`, `_bindings`) and how risky things are
 
 from ..programs import FindScope, find_scope
 from ._analyzer import Analyzer
-from ._normalize import HOME, basename, clean_path
+from ._normalize import HOME, basename, clean_path, resolve_path
+from ._static_output import static_output
 from ._subjects import (
     Arg,
     AssignmentSubject,
@@ -50,4 +51,6 @@ __all__ = [
     "basename",
     "clean_path",
     "find_scope",
+    "resolve_path",
+    "static_output",
 ]

@@ -16,6 +16,7 @@ from .._tables import Tables
 from ..programs import downloaded_files
 from ._bindings import DECLARATION_BUILTINS, split_assignment_word
 from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words, parameter_values, uses_default
+from ._static_output import static_output
 from ._subjects import Arg, AssignmentSubject, Location, NameSource, RedirectSubject, Risk, Stdin, StdinKind
 from ._variables import Env
 from ._wrappers import Unwrapped, unwrap, xargs_commands
@@ -113,12 +114,44 @@ def changed_directory(cwd: str | None, name: str, args: tuple[Arg, ...]) -> str 
 
 def written_by(name: str | None, args: tuple[Arg, ...], redirects: tuple[ast.Redirect, ...], env: Env) -> list[Arg]:
     """Where a download or decoder's output goes: its stdout redirect, or the files it saves."""
-    targets: list[Arg] = []
-    for redirect in redirects:
-        if redirect.target is not None and redirect.operator in _OUTPUT_REDIRECTS and redirect.fd in (None, "1"):
-            targets.extend(normalize_word(redirect.target, env))
+    targets = [target for target, _ in output_redirects(redirects, env)]
     targets.extend(downloaded_files(name, args))
     return targets
+
+
+def output_redirects(redirects: tuple[ast.Redirect, ...], env: Env) -> list[tuple[Arg, bool]]:
+    """The files a command's standard output goes to, each with whether it is appended to (`>>`)."""
+    targets: list[tuple[Arg, bool]] = []
+    for redirect in redirects:
+        if redirect.target is not None and redirect.operator in _OUTPUT_REDIRECTS and redirect.fd in (None, "1"):
+            appends = redirect.operator.endswith(">>")
+            targets.extend((target, appends) for target in normalize_word(redirect.target, env))
+    return targets
+
+
+def printed_text(name: str | None, args: tuple[Arg, ...], stdin: Stdin | None) -> str | None:
+    """What a command prints when it is known without running it: `echo`/`printf` with literal
+    arguments, `cat` of a heredoc or here-string without run-time parts. None otherwise."""
+    if name in ("echo", "printf"):
+        values = [arg.value for arg in args]
+        if any(value is None for value in values):
+            return None
+        return static_output([name, *(value or "" for value in values)])
+    if name != "cat" or stdin is None or stdin.kind not in (StdinKind.HEREDOC, StdinKind.HERESTRING):
+        return None
+    if not all(arg.value == "-" for arg in args):
+        return None
+    return _literal_text(stdin.parts)
+
+
+def _literal_text(parts: tuple[ast.WordPart, ...]) -> str | None:
+    """The text of a word or document without run-time parts, else None."""
+    texts: list[str] = []
+    for part in parts:
+        if type(part) is not ast.Literal:
+            return None
+        texts.append(part.text)
+    return "".join(texts)
 
 
 def command_subjects(
@@ -198,7 +231,7 @@ def stdin_of(redirect: ast.Redirect, risks: frozenset[Risk]) -> Stdin | None:
         parts = redirect.target.parts
         if any(type(part) is ast.ProcessSubstitution for part in parts):
             return Stdin(StdinKind.PROCESS_SUBSTITUTION, redirect.span, "< <(...)", risks, parts)
-        return Stdin(StdinKind.FILE, redirect.span, "<", risks)
+        return Stdin(StdinKind.FILE, redirect.span, "<", risks, file=_literal_text(parts))
     return None
 
 

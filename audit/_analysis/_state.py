@@ -111,6 +111,7 @@ class WalkState:
         "reporting",
         "sink",
         "walked_calls",
+        "written",
     )
 
     def __init__(self, sink: Sink) -> None:
@@ -130,6 +131,9 @@ class WalkState:
         self.cwd: str | None = None
         # Files this command string downloaded or decoded, by clean path.
         self.downloads: dict[str, Span] = {}
+        # Files this command string wrote with text known without running anything
+        # (`echo 'DROP TABLE t;' > x.sql`), by clean path: what a later `psql -f x.sql` runs.
+        self.written: dict[str, str] = {}
 
     def silenced(self) -> WalkState:
         """A copy for a silent walk: nothing it finds is reported, nothing it changes leaks back."""
@@ -145,6 +149,7 @@ class WalkState:
         silent.walked_calls = set(self.walked_calls)
         silent.cwd = self.cwd
         silent.downloads = dict(self.downloads)
+        silent.written = dict(self.written)
         return silent
 
     def remember_downloads(self, targets: list[Arg]) -> None:
@@ -152,6 +157,17 @@ class WalkState:
         for target in targets:
             for value in target.values:
                 self.downloads[resolve_path(self.cwd, value)] = target.span
+
+    def remember_written(self, targets: list[tuple[Arg, bool]], text: str | None) -> None:
+        """What a command wrote to each target (`>>` adds to the file); a file written with
+        unknown text is forgotten."""
+        for target, appends in targets:
+            for value in target.values:
+                path = resolve_path(self.cwd, value)
+                if text is None:
+                    self.written.pop(path, None)
+                else:
+                    self.written[path] = self.written.get(path, "") + text if appends else text
 
     def downloaded(self, value: str) -> Span | None:
         """Where the download that wrote the file `value` names is, if this command string wrote it."""

@@ -53,6 +53,8 @@ class Stdin(NamedTuple):
     """For a pipe: the names of the commands in the stages before, each once."""
     writer: ast.Command | None = None
     """For a pipe: the stage right before, whose output this is."""
+    file: str | None = None
+    """For `< FILE`: the file's name when it is written literally."""
 
 
 class Location(NamedTuple):
@@ -104,6 +106,8 @@ class CommandSubject(NamedTuple):
     in_pipeline: bool
     background: bool
     cwd: str | None = None
+    written: tuple[tuple[str, str], ...] = ()
+    """Files an earlier command in the same string wrote with known text, as (clean path, text)."""
 
     @property
     def args(self) -> tuple[Arg, ...]:

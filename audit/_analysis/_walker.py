@@ -29,6 +29,8 @@ from ._resolve import (
     constant_condition,
     display,
     endless,
+    output_redirects,
+    printed_text,
     redirect_subject,
     resolve,
     stdin_of,
@@ -321,6 +323,7 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
                 subject = CommandSubject(
                     argv, index, each, name.source, name.evidence, wrappers, span, frame.location, stdin,
                     frame.in_pipeline, frame.background, state.cwd,
+                    tuple(state.written.items()) if state.written else (),
                 )  # fmt: skip
                 self.sink.command(subject)
                 if state.functions or state.loops:
@@ -343,6 +346,11 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
                 found = self.call_function(each, args, span, frame)
                 if found:
                     risks = risks | found
+        if reporting and redirects:
+            targets = output_redirects(redirects, frame.env)
+            if targets:
+                only = name.names[0] if len(name.names) == 1 else None
+                state.remember_written(targets, printed_text(only, args, stdin))
         if len(name.names) == 1 and name.names[0] in _DIRECTORY_CHANGERS:
             state.cwd = changed_directory(state.cwd, name.names[0], args)
         return risks

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from .._catalogue import RuleCatalogue, RuleExplanation, lookup_rule
 from .._escape import plain_one_line
 from ..rules import REGISTRY
-from ._audit import EXPLAIN, RULES
+from ._audit import EXPLAIN, RULES, policy_from_file
 from ._base import EXIT_CLEAN, PROGRAM, CommandLineError, Parser, subcommand_parser
 from ._streams import Streams
 
@@ -20,13 +20,17 @@ def _catalogue_parser(subcommand: str, description: str) -> Parser:
 
 
 def rules(arguments: Sequence[str], streams: Streams) -> int:
-    """`audit-cmd rules [--json]`: every rule with its id, name, severity and summary."""
-    parser = _catalogue_parser(RULES, "List every rule: id, name, severity and summary.")
+    """`audit-cmd rules [--json] [--policy FILE]`: every rule with its id, name, severity and
+    summary, grouped by pack, with which packs the policy turns on."""
+    parser = _catalogue_parser(
+        RULES, "List every rule: id, name, severity and summary, grouped by pack, with which packs are on."
+    )
+    parser.add_argument("--policy", metavar="FILE", help="show which packs this policy file turns on")
     options = parser.parse_args(arguments)
     if options.help:
         streams.write(parser.format_help())
         return EXIT_CLEAN
-    catalogue = RuleCatalogue(REGISTRY)
+    catalogue = RuleCatalogue(REGISTRY, policy_from_file(options.policy))
     if options.json:
         streams.write(json.dumps(catalogue.to_dict(), indent=2) + "\n")
     else:

@@ -10,11 +10,45 @@ first use, so `import audit` does not pay for them.
 [('drop-table', 'users')]
 """
 
-from ._clients import CLIENTS, DatabaseClient, OperandRole, OptionStyle, Reads, client_for
-from ._model import DatabaseInputError, SqlDialect, StatementFinding, StatementKind
-from ._mongo import classify_mongo
-from ._redis import classify_redis
-from ._sql import classify_sql
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_names
+
+if TYPE_CHECKING:  # what the names are, for type checkers; `__getattr__` loads them at run time
+    from ._clients import CLIENTS as CLIENTS
+    from ._clients import DatabaseClient as DatabaseClient
+    from ._clients import OperandRole as OperandRole
+    from ._clients import OptionStyle as OptionStyle
+    from ._clients import Reads as Reads
+    from ._clients import client_for as client_for
+    from ._model import DatabaseInputError as DatabaseInputError
+    from ._model import SqlDialect as SqlDialect
+    from ._model import StatementFinding as StatementFinding
+    from ._model import StatementKind as StatementKind
+    from ._mongo import classify_mongo as classify_mongo
+    from ._redis import classify_redis as classify_redis
+    from ._sql import classify_sql as classify_sql
+
+# Public name -> the submodule that defines it. The engine reads the client table at import
+# (for the program declarations) but loads the classifiers only when a command carries
+# statements: they cost tens of milliseconds to import.
+_HOMES = {
+    "CLIENTS": "._clients",
+    "DatabaseClient": "._clients",
+    "OperandRole": "._clients",
+    "OptionStyle": "._clients",
+    "Reads": "._clients",
+    "client_for": "._clients",
+    "DatabaseInputError": "._model",
+    "SqlDialect": "._model",
+    "StatementFinding": "._model",
+    "StatementKind": "._model",
+    "classify_mongo": "._mongo",
+    "classify_redis": "._redis",
+    "classify_sql": "._sql",
+}
 
 __all__ = [
     "CLIENTS",
@@ -31,3 +65,6 @@ __all__ = [
     "classify_sql",
     "client_for",
 ]
+
+
+__getattr__, __dir__ = lazy_names(__name__, _HOMES, globals())

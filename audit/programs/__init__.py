@@ -10,8 +10,14 @@ writers and the rules all go through them.
 Where to add knowledge: a wrapper in `wrappers.py`, an interpreter family in
 `interpreters.py`, any other program in the module of its family (file
 utilities in `files.py`, network clients in `network.py`, process and
-account tools in `system.py`, tools with subcommands in `tools.py`), listed
-in `KNOWN` (`_known.py`).
+account tools in `system.py`, git and the code hosts' CLIs in `vcs.py`,
+container engines in `containers.py`, Kubernetes in `kubernetes.py`, cloud
+and object-storage CLIs in `cloud.py`, infrastructure as code in `iac.py`,
+secrets managers in `secrets.py`, volume managers in `disks.py`, hosting
+platforms and vendors' CLIs in `vendors.py`), listed in `KNOWN`
+(`_known.py`). A CLI with many nested subcommands is declared by its paths
+(`_tree.tree`). The threat packs (`audit/packs`) read these declarations:
+a pack that judges an option declares it here, never in the rule.
 """
 
 from ._arg import Arg
@@ -36,6 +42,7 @@ from ._known import KNOWN, WRITERS, read_command, written_files
 from ._program import Program, Reading, Subcommand, read
 from .find import EXEC_ACTIONS, FindScope, find_scope
 from .interpreters import INTERPRETERS, InterpreterSpec
+from .kubernetes import KINDS, resource_kind
 from .network import downloaded_files
 from .wrappers import WRAPPERS, WrapperSpec
 
@@ -44,6 +51,7 @@ __all__ = [
     "GNU",
     "GO_FLAGS",
     "INTERPRETERS",
+    "KINDS",
     "KNOWN",
     "POSIX",
     "WRAPPERS",
@@ -70,6 +78,7 @@ __all__ = [
     "lex",
     "read",
     "read_command",
+    "resource_kind",
     "valued",
     "written_files",
 ]

@@ -10,10 +10,18 @@ from ..errors import ProgramError
 from ._arg import Arg
 from ._program import Program, Reading, read
 from .builtins import BUILTIN_PROGRAMS
+from .cloud import CLOUD_PROGRAMS
+from .containers import CONTAINER_PROGRAMS
+from .databases import DATABASE_PROGRAMS
+from .disks import DISK_PROGRAMS
 from .files import FILE_PROGRAMS
+from .iac import IAC_PROGRAMS
+from .kubernetes import KUBERNETES_PROGRAMS
 from .network import NETWORK_PROGRAMS
+from .secrets import SECRETS_PROGRAMS
 from .system import SYSTEM_PROGRAMS
-from .tools import TOOLS
+from .vcs import VCS_PROGRAMS
+from .vendors import VENDOR_PROGRAMS
 
 _UNDECLARED = Program(("<undeclared>",))
 """How a program nobody declared is read: GNU getopt with every option a flag."""
@@ -30,7 +38,21 @@ def _by_name(programs: Iterable[Program]) -> Mapping[str, Program]:
 
 
 KNOWN: Mapping[str, Program] = _by_name(
-    (*BUILTIN_PROGRAMS, *FILE_PROGRAMS, *NETWORK_PROGRAMS, *SYSTEM_PROGRAMS, *TOOLS)
+    (
+        *BUILTIN_PROGRAMS,
+        *FILE_PROGRAMS,
+        *NETWORK_PROGRAMS,
+        *SYSTEM_PROGRAMS,
+        *VCS_PROGRAMS,
+        *CONTAINER_PROGRAMS,
+        *KUBERNETES_PROGRAMS,
+        *CLOUD_PROGRAMS,
+        *SECRETS_PROGRAMS,
+        *IAC_PROGRAMS,
+        *DISK_PROGRAMS,
+        *DATABASE_PROGRAMS,
+        *VENDOR_PROGRAMS,
+    )
 )
 """The declared programs by command name (interpreters and wrappers are in their own tables)."""
 

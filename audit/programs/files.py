@@ -10,7 +10,7 @@ from __future__ import annotations
 from ._arg import Arg
 from ._grammar import attached, flag, valued
 from ._program import Program, Reading, Writes
-from .interpreters import INTERPRETERS
+from .interpreters import interpreter_program
 
 _TARGET_DIRECTORY = valued("-t", "--target-directory")
 _SUFFIX = valued("-S", "--suffix")
@@ -90,12 +90,6 @@ def _awk_in_place(reading: Reading) -> tuple[Arg, ...]:
         return ()
     program_given = reading.has("-f", "--file", "-e", "--source")
     return reading.operands if program_given else reading.operands[1:]
-
-
-def _interpreter_program(family: str, names: tuple[str, ...], writes: Writes) -> Program:
-    """An interpreter read as a writer, with the options its interpreter declaration gives it."""
-    grammar = next(spec.grammar for spec in INTERPRETERS if spec.family == family)
-    return Program(names, syntax=grammar.syntax, options=grammar.options, writes=writes)
 
 
 # -- declarations ----------------------------------------------------------------------------
@@ -194,6 +188,9 @@ RSYNC = Program(
         valued("--compress-level", "--zl"), valued("--skip-compress"), valued("--sockopts"), valued("--outbuf"),
         valued("--stop-after"), valued("--stop-at"), valued("--address"), valued("--protocol"),
         valued("--write-batch"), valued("--only-write-batch"), valued("--read-batch"),
+        flag("--del"), flag("--delete"), flag("--delete-before"), flag("--delete-during"), flag("--delete-delay"),
+        flag("--delete-after"), flag("--delete-excluded"), flag("--delete-missing-args"),
+        flag("--remove-source-files"), flag("-n", "--dry-run"), flag("--list-only"),
     ),
     operands=("SOURCE...", "DEST"),
     writes=_destination,
@@ -294,10 +291,10 @@ CHMOD = Program(("chmod",), options=_MODE_CHANGE, operands=("MODE", "FILE..."))
 CHOWN = Program(("chown",), options=_OWNER_CHANGE, operands=("OWNER", "FILE..."))
 CHGRP = Program(("chgrp",), options=_OWNER_CHANGE, operands=("GROUP", "FILE..."))
 
-PERL = _interpreter_program("perl", ("perl",), _script_in_place)
-RUBY = _interpreter_program("ruby", ("ruby",), _script_in_place)
+PERL = interpreter_program("perl", ("perl",), _script_in_place)
+RUBY = interpreter_program("ruby", ("ruby",), _script_in_place)
 # Only gawk has the inplace extension; plain `awk` is gawk on most Linux systems.
-AWK = _interpreter_program("awk", ("awk", "gawk"), _awk_in_place)
+AWK = interpreter_program("awk", ("awk", "gawk"), _awk_in_place)
 
 FILE_PROGRAMS: tuple[Program, ...] = (
     RM, CP, MV, INSTALL, LN, RSYNC, TEE, TOUCH, TRUNCATE, DD, SHRED, SED, SORT, SPONGE, TAR, UNZIP, CHMOD, CHOWN,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ._grammar import Grammar, Option, Syntax, Takes
+from ._program import Program, Writes
 
 _INTERPRETER_SYNTAX = Syntax(permute=False, signs="-+")
 """Interpreters stop reading options at their script or code; `+o`/`+x` are options too."""
@@ -194,3 +195,10 @@ INTERPRETERS: tuple[InterpreterSpec, ...] = (
     ),
 )  # fmt: skip
 """The interpreter families every policy knows (a policy may add names, options and families)."""
+
+
+def interpreter_program(family: str, names: tuple[str, ...], writes: Writes | None = None) -> Program:
+    """An interpreter read as an ordinary program (a writer with `writes`), with the options its
+    interpreter declaration gives it: `python3 manage.py flush`, `perl -i -pe ... FILE`."""
+    grammar = next(spec.grammar for spec in INTERPRETERS if spec.family == family)
+    return Program(names, syntax=grammar.syntax, options=grammar.options, operands=("SCRIPT", "ARG..."), writes=writes)

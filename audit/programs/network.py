@@ -59,7 +59,21 @@ NETCAT = Program(
     operands=("HOST", "PORT"),
 )  # fmt: skip
 
-NETWORK_PROGRAMS: tuple[Program, ...] = (CURL, WGET, NETCAT)
+# HTTPie and xh: `http [OPTIONS] [METHOD] URL [REQUEST_ITEM...]`.
+HTTPIE = Program(
+    ("http", "https", "xh", "xhs"),
+    options=(
+        valued("-a", "--auth"), valued("-A", "--auth-type"), valued("-o", "--output"), valued("--session"),
+        valued("--session-read-only"), valued("-p", "--print"), valued("--pretty"), valued("-s", "--style"),
+        valued("--verify"), valued("--cert"), valued("--cert-key"), valued("--timeout"), valued("--proxy"),
+        flag("-j", "--json"), flag("-f", "--form"), flag("-v", "--verbose"), flag("-h", "--headers"),
+        flag("-b", "--body"), flag("-d", "--download"), flag("-F", "--follow"), flag("--offline"),
+        flag("-I", "--ignore-stdin"), flag("-q", "--quiet"),
+    ),
+    operands=("METHOD_OR_URL", "ITEM..."),
+)  # fmt: skip
+
+NETWORK_PROGRAMS: tuple[Program, ...] = (CURL, WGET, NETCAT, HTTPIE)
 
 
 def _files(outputs: tuple[Arg, ...]) -> tuple[Arg, ...]:

@@ -237,5 +237,9 @@ WRAPPERS: tuple[WrapperSpec, ...] = (
     wrapper("cpulimit", value=("-l", "--limit", "-c", "--cpu"), no_command=("-p", "--pid", "-e", "--exe")),
     wrapper("trickle", value=("-d", "-u", "-w", "-t", "-l", "-n")),
     wrapper("sg", code=("-c",), positionals=1),
+    # Package runners run a package's command (`npx cdk destroy`); `npx -c` runs shell code.
+    wrapper("npx", value=("-p", "--package", "-w", "--workspace"), code=("-c", "--call")),
+    wrapper("pnpx", value=("-p", "--package")),
+    wrapper("bunx", value=("-p", "--package")),
 )  # fmt: skip
 """The wrappers every policy knows (a policy may add more)."""

@@ -15,7 +15,8 @@ from ._engine_rules import (
     NULL_BYTE,
     PARSE_TROUBLE,
 )
-from ._registry import REGISTRY, RETIRED
+from ._pack import Pack
+from ._registry import PACKS, REGISTRY, RETIRED
 from ._rule import (
     ENGINE_EMITTED,
     Applies,
@@ -34,6 +35,7 @@ __all__ = [
     "ENGINE_EMITTED",
     "NESTING_TOO_DEEP",
     "NULL_BYTE",
+    "PACKS",
     "PARSE_TROUBLE",
     "REGISTRY",
     "RETIRED",
@@ -42,6 +44,7 @@ __all__ = [
     "Example",
     "Hit",
     "Inspects",
+    "Pack",
     "Registry",
     "RegistryError",
     "RetiredRule",

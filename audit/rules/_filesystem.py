@@ -9,7 +9,7 @@ from .._analysis import Arg, CommandSubject, RedirectSubject
 from .._model import Severity
 from .._tables import Tables
 from ..programs import find_scope
-from ._paths import cleaned_values, path_is, reading, written_paths
+from ._paths import cleaned_values, contents_glob, path_is, reading, written_paths
 from ._rule import Hit, Inspects, rule
 
 # Block devices and raw memory. Partitions and whole disks both match.
@@ -22,19 +22,6 @@ def _is_device(arg: Arg) -> bool:
     if not any("dev" in value for value in arg.values):
         return False
     return any(_DEVICE.match(value) for value in cleaned_values(arg))
-
-
-def _protected_glob(arg: Arg, tables: Tables, cwd: str | None) -> str | None:
-    """`/*`, `~/*`, `/home/*`: a glob that expands to everything inside a protected directory."""
-    if not arg.pattern:
-        return None
-    for value in cleaned_values(arg, cwd):
-        head, slash, tail = value.rpartition("/")
-        if not slash or tail not in ("*", ".*", "*.*"):
-            continue
-        if path_is(Arg((head or "/",), arg.source, arg.span), tables.protected_directories):
-            return value
-    return None
 
 
 @rule(
@@ -89,7 +76,9 @@ def recursive_delete(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
         return
     for arg in targets:
         cwd = subject.cwd
-        target = path_is(arg, tables.protected_directories, cwd) or _protected_glob(arg, tables, cwd)
+        target = path_is(arg, tables.protected_directories, cwd) or contents_glob(
+            arg, tables.protected_directories, cwd
+        )
         if target is not None:
             shown = arg.display()
             suffix = "" if shown.rstrip("/") == target.rstrip("/") or shown == target else f", which is {target}"

@@ -8,7 +8,7 @@ import functools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from typing import TypeVar
+from typing import ParamSpec, TypeVar
 
 from .._analysis import HOME, Arg, CommandSubject, RedirectSubject, clean_path
 from .._caches import PATH_ANSWERS, PATH_TABLES, Memo
@@ -218,6 +218,19 @@ def _glob_match(path: str, pattern: str) -> bool:
     )
 
 
+def contents_glob(arg: Arg, directories: tuple[str, ...], cwd: str | None = None) -> str | None:
+    """`/*`, `~/*`, `~/.ssh/.*`: a glob that expands to everything inside one of the directories."""
+    if not arg.pattern:
+        return None
+    for value in cleaned_values(arg, cwd):
+        head, slash, tail = value.rpartition("/")
+        if not slash or tail not in ("*", ".*", "*.*"):
+            continue
+        if path_is(Arg((head or "/",), arg.source, arg.span), directories):
+            return value
+    return None
+
+
 def path_under(arg: Arg, directories: tuple[str, ...], cwd: str | None = None) -> str | None:
     """The directory `arg` is inside of (or is), if any; globs in either side count."""
     table = _path_table(directories)
@@ -263,13 +276,23 @@ def per_subject(question: Callable[[Subject], Answer]) -> Callable[[Subject], An
     """Several rules ask the same question about one command, one after the
     other: keep the last answer. One slot, replaced atomically, so threads
     auditing at the same time only ever recompute."""
+    return keep_last(question)
+
+
+Asked = ParamSpec("Asked")
+
+
+def keep_last(question: Callable[Asked, Answer]) -> Callable[Asked, Answer]:
+    """`per_subject` for a question asked with more than the command, which comes first; the
+    rest (the policy's tables) is the same for every rule run on one command."""
     last: list[tuple[object, Answer] | None] = [None]
 
-    def ask(subject: Subject) -> Answer:
+    def ask(*args: Asked.args, **kwargs: Asked.kwargs) -> Answer:
+        subject = args[0]
         cached = last[0]
         if cached is not None and cached[0] is subject:
             return cached[1]
-        answer = question(subject)
+        answer = question(*args, **kwargs)
         last[0] = (subject, answer)
         return answer
 

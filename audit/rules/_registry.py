@@ -1,7 +1,8 @@
-"""The registry: every rule of the catalogue, checked for consistency when built."""
+"""The registry: every rule of the catalogue and of the threat packs, checked for consistency when built."""
 
 from __future__ import annotations
 
+from ..packs._all import PACKS
 from ._command_position import COMMAND_POSITION_RULES
 from ._contexts import CONTEXT_RULES
 from ._engine_rules import ENGINE_RULES
@@ -22,4 +23,5 @@ REGISTRY = Registry(
     + NETWORK_AND_RESOURCE_RULES
     + HYGIENE_RULES,
     RETIRED,
+    PACKS,
 )

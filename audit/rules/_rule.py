@@ -12,11 +12,14 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._model import Severity, Span
 from .._tables import Tables
 from ..errors import RegistryError
+
+if TYPE_CHECKING:
+    from ._pack import Pack
 
 RULE_ID = re.compile(r"^[A-Z]{2}[0-9]{3}$")
 RULE_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)+$")
@@ -90,6 +93,8 @@ class Rule:
     applies: Applies | None = None
     """A cheap test of a subject; the check runs only on subjects that pass it.
     Rules that share one test (the same function) have it asked once per subject."""
+    pack: str | None = None
+    """The threat pack the rule belongs to (`git`, `cloud.aws`); None for the core catalogue."""
 
 
 def examples(*commands: str | Example) -> tuple[Example, ...]:
@@ -150,10 +155,13 @@ class RetiredRule:
 
 
 class Registry:
-    """All rules, checked for consistency when built."""
+    """All rules (the core catalogue and the packs'), checked for consistency when built."""
 
-    def __init__(self, rules: Iterable[Rule], retired: Iterable[RetiredRule] = ()) -> None:
-        self.rules: tuple[Rule, ...] = tuple(sorted(rules, key=lambda declared: declared.id))
+    def __init__(self, rules: Iterable[Rule], retired: Iterable[RetiredRule] = (), packs: Iterable[Pack] = ()) -> None:
+        self.packs: tuple[Pack, ...] = tuple(sorted(packs, key=lambda pack: pack.name))
+        self.pack_by_name: Mapping[str, Pack] = MappingProxyType(_packs_by_name(self.packs))
+        pack_rules = [declared for pack in self.packs for declared in pack.rules]
+        self.rules: tuple[Rule, ...] = tuple(sorted((*rules, *pack_rules), key=lambda declared: declared.id))
         self.retired: tuple[RetiredRule, ...] = tuple(retired)
         by_id: dict[str, Rule] = {}
         names: set[str] = set()
@@ -171,6 +179,10 @@ class Registry:
                 raise RegistryError(f"rule {declared.id}: only engine-emitted rules may omit a check")
             by_id[declared.id] = declared
             names.add(declared.name)
+        for declared in self.rules:
+            if declared.pack is not None and declared.pack not in self.pack_by_name:
+                raise RegistryError(f"rule {declared.id}: pack {declared.pack!r} is not registered")
+        _check_id_prefixes(self.rules)
         self.by_id: Mapping[str, Rule] = MappingProxyType(by_id)
 
     def __iter__(self) -> Iterator[Rule]:
@@ -181,3 +193,24 @@ class Registry:
 
     def get(self, rule_id: str) -> Rule | None:
         return self.by_id.get(rule_id)
+
+
+def _packs_by_name(packs: tuple[Pack, ...]) -> dict[str, Pack]:
+    by_name: dict[str, Pack] = {}
+    for pack in packs:
+        if pack.name in by_name:
+            raise RegistryError(f"pack {pack.name!r} declared twice")
+        by_name[pack.name] = pack
+    return by_name
+
+
+def _check_id_prefixes(rules: tuple[Rule, ...]) -> None:
+    """Ids are grouped by family: every pack family has its own two letters, shared
+    with no other family and no core rule (`GT` is git's, `DB` every database pack's)."""
+    owner: dict[str, str] = {}
+    for declared in rules:
+        family = declared.pack.split(".", 1)[0] if declared.pack is not None else "core"
+        prefix = declared.id[:2]
+        known = owner.setdefault(prefix, family)
+        if known != family:
+            raise RegistryError(f"rule {declared.id}: prefix {prefix} belongs to {known}, not {family}")

@@ -98,3 +98,32 @@ def test_a_retired_rule_id_exits_2_saying_it_is_retired_and_why(monkeypatch: pyt
 
 def test_rules_is_a_subcommand_only_as_the_first_argument() -> None:
     assert json.loads(run_cli("--json", "rules").stdout)["command"] == "rules"
+
+
+def test_rules_groups_the_rules_by_pack_and_says_which_packs_are_on(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    listing = run_cli("rules", width=200).stdout
+    assert "core rules (always on)" in listing
+    for pack in REGISTRY.packs:
+        assert (
+            f"pack {pack.name}: {'on' if pack.default else 'off'} (default {'on' if pack.default else 'off'})"
+            in listing
+        )
+    assert listing.index("pack git:") < listing.index("GT001") < listing.index("pack iac.stacks:")
+    policy = tmp_path / "policy.toml"
+    policy.write_text('[packs]\ndisable = ["git"]\n', encoding="utf-8")
+    assert "pack git: off (default on)" in run_cli("rules", "--policy", str(policy), width=200).stdout
+
+
+def test_rules_json_lists_the_packs_with_their_state_and_rules() -> None:
+    document = json.loads(run_cli("rules", "--json").stdout)
+    packs = {entry["name"]: entry for entry in document["packs"]}
+    assert set(packs) == {pack.name for pack in REGISTRY.packs}
+    git = packs["git"]
+    assert git["enabled"] is True and git["default"] is True and "GT001" in git["rules"]
+    assert {entry["id"]: entry["pack"] for entry in document["rules"]}["GT001"] == "git"
+
+
+def test_explain_works_for_a_pack_rule() -> None:
+    result = run_cli("explain", "git-reset-hard", width=300)
+    assert result.exit_code == 0
+    assert "GT001" in result.stdout and "git reset --hard origin/main" in result.stdout

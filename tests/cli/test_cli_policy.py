@@ -32,6 +32,14 @@ def test_a_policy_that_turns_a_rule_off_lets_the_command_pass(tmp_path: Path) ->
     assert result.stdout.startswith("PASS")
 
 
+def test_a_policy_turns_threat_packs_on_and_off(tmp_path: Path) -> None:
+    policy = write_policy(tmp_path, '[packs]\nenable = ["payments.*"]\ndisable = ["git"]\n')
+    assert run_cli("git reset --hard").exit_code == 1
+    assert run_cli("--policy", str(policy), "git reset --hard").exit_code == 0
+    assert run_cli("stripe customers delete cus_1").exit_code == 0
+    assert run_cli("--policy", str(policy), "stripe customers delete cus_1").exit_code == 1
+
+
 def test_json_with_a_policy_is_the_verdict_under_that_policy(tmp_path: Path) -> None:
     policy = write_policy(tmp_path, '[rules]\nPR001 = "high"\n')
     result = run_cli("--json", "--policy", str(policy), "sudo ls")
@@ -47,6 +55,11 @@ def test_json_with_a_policy_is_the_verdict_under_that_policy(tmp_path: Path) -> 
         pytest.param('[rules]\nPR001 = "loud"\n', "rules.PR001", id="unknown severity"),
         pytest.param("[limits]\nmax_length = -1\n", "limits.max_length", id="out of range"),
         pytest.param("x = [", "not valid TOML", id="not TOML"),
+        pytest.param(
+            '[packs]\nenable = ["cloud.asw"]\n',
+            "packs.enable[0]: no pack is named 'cloud.asw'; did you mean cloud.aws",
+            id="unknown pack",
+        ),
     ],
 )
 def test_an_invalid_policy_exits_2_with_a_message_naming_file_and_key(tmp_path: Path, text: str, expected: str) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from audit import Decision
-from audit.rules import REGISTRY
+from audit.rules import REGISTRY, Rule
 from corpus import CORPUS_ROOT, Case, CorpusError, load_corpus
 
 # Each execution context and each syntax class the engine page describes (docs/engine.md,
@@ -96,11 +96,27 @@ def test_the_corpus_has_at_least_800_cases_and_a_third_benign(cases: tuple[Case,
     assert len(passing) * 3 >= len(cases), f"{len(passing)} of {len(cases)} cases pass"
 
 
-@pytest.mark.parametrize("rule_id", [declared.id for declared in REGISTRY])
-def test_every_rule_has_its_own_file_with_cases_both_ways(cases: tuple[Case, ...], rule_id: str) -> None:
-    own = [case for case in cases if case.file == f"rules/{rule_id}.toml" and not case.todo]
-    assert any(rule_id in case.rules for case in own), f"rules/{rule_id}.toml: no case expects {rule_id}"
-    assert any(rule_id not in case.rules for case in own), f"rules/{rule_id}.toml: no case where {rule_id} stays quiet"
+def _own_file(declared: Rule) -> str:
+    """A core rule's cases are in rules/<ID>.toml, a pack rule's in packs/<PACK>.toml."""
+    return f"packs/{declared.pack}.toml" if declared.pack is not None else f"rules/{declared.id}.toml"
+
+
+@pytest.mark.parametrize("declared", list(REGISTRY), ids=lambda declared: declared.id)
+def test_every_rule_has_its_own_file_with_cases_both_ways(cases: tuple[Case, ...], declared: Rule) -> None:
+    relative = _own_file(declared)
+    own = [case for case in cases if case.file == relative and not case.todo]
+    assert any(declared.id in case.rules for case in own), f"{relative}: no case expects {declared.id}"
+    assert any(declared.id not in case.rules and _neighbour_of(declared, case) for case in own), (
+        f"{relative}: no case where {declared.id} stays quiet on a command of its own programs"
+    )
+
+
+def _neighbour_of(declared: Rule, case: Case) -> bool:
+    """A case that runs one of the rule's programs (a core rule's quiet cases may be anything in its file)."""
+    if declared.pack is None or declared.commands is None:
+        return True
+    names = declared.commands(case.policy().tables)
+    return any(name in case.command for name in names)
 
 
 @pytest.mark.parametrize(("section", "name"), [("contexts", name) for name in CONTEXT_FILES] + [("parsing", name) for name in PARSING_FILES])
@@ -110,6 +126,13 @@ def test_every_context_and_syntax_class_has_cases_both_ways(cases: tuple[Case, .
     own = [case for case in cases if case.file == relative and not case.todo]
     assert any(case.decision is not Decision.PASS for case in own), f"{relative}: no case with a finding"
     assert any(case.decision is Decision.PASS for case in own), f"{relative}: no passing case"
+
+
+def test_every_pack_has_a_file_and_its_cases_run_with_the_pack_on(cases: tuple[Case, ...]) -> None:
+    for pack in REGISTRY.packs:
+        assert (CORPUS_ROOT / "packs" / f"{pack.name}.toml").is_file(), f"packs/{pack.name}.toml is missing"
+    off = [case.id for case in cases if case.section == "packs" and case.file[6:-5] not in case.policy().packs]
+    assert not off, f"cases of a pack that is off by default need a policy enabling it: {off}"
 
 
 def test_every_benign_case_is_labelled_pass(cases: tuple[Case, ...]) -> None:

@@ -21,6 +21,7 @@ from audit import Severity
 from audit.programs import INTERPRETERS, WRAPPERS
 from audit.rules import REGISTRY, Example, Inspects, Registry, RetiredRule, Rule
 from docs.reference import (
+    ARCHITECTURE_PAGE,
     CONTRIBUTING_PAGE,
     DEFAULT_POLICY,
     DEFAULT_POLICY_MARKER,
@@ -28,11 +29,11 @@ from docs.reference import (
     RULE_TABLE_MARKER,
     GenerationError,
     built_in_programs,
-    contributing_page,
     expand_markers,
     generated_pages,
     policy_reference,
     policy_text,
+    repository_document_page,
     rule_page,
     rule_page_path,
     rule_table,
@@ -125,12 +126,12 @@ def _rule(rule_id: str, name: str, summary: str, *examples: Example) -> Rule:
 # -- rule pages ---------------------------------------------------------------------------------
 
 
-def test_every_rule_and_retired_id_gets_a_page_and_nothing_else_is_generated_beside_contributing() -> None:
+def test_every_rule_and_retired_id_gets_a_page_and_nothing_else_is_generated_beside_the_repository_documents() -> None:
     paths = {generated.path for generated in generated_pages()}
     expected = {rule_page_path(declared.id) for declared in REGISTRY} | {
         rule_page_path(retired.id) for retired in REGISTRY.retired
     }
-    assert paths == expected | {CONTRIBUTING_PAGE}
+    assert paths == expected | {CONTRIBUTING_PAGE, ARCHITECTURE_PAGE}
 
 
 @pytest.mark.parametrize("declared", list(REGISTRY), ids=lambda declared: declared.id)
@@ -159,7 +160,7 @@ def test_a_new_rule_and_a_retired_id_appear_without_a_change_to_the_generator() 
         [RetiredRule("ZZ002", "old-rule", "Merged into ZZ001.")],
     )
     pages = {generated.path: generated.markdown for generated in generated_pages(registry)}
-    assert set(pages) == {rule_page_path("ZZ001"), rule_page_path("ZZ002"), CONTRIBUTING_PAGE}
+    assert set(pages) == {rule_page_path("ZZ001"), rule_page_path("ZZ002"), CONTRIBUTING_PAGE, ARCHITECTURE_PAGE}
     text = _words("".join(_rendered(pages[rule_page_path("ZZ001")]).parts))
     assert "Catches x | y when <this> and *that* happen." in text
     assert "Reads /proc/<pid>/environ with * and _ and | in it." in text
@@ -285,5 +286,6 @@ def test_a_marker_is_replaced_by_its_content_and_an_unknown_one_is_an_error_nami
         expand_markers("<!-- generated: rule-tabel -->\n", RULE_INDEX)
 
 
-def test_contributing_links_into_docs_become_links_between_pages() -> None:
-    assert contributing_page("See [the corpus](docs/corpus.md#a-case).") == "See [the corpus](corpus.md#a-case)."
+def test_repository_document_links_into_docs_become_links_between_pages() -> None:
+    assert repository_document_page("See [the corpus](docs/corpus.md#a-case).") == "See [the corpus](corpus.md#a-case)."
+    assert repository_document_page("See [it](ARCHITECTURE.md#the-walk).") == "See [it](architecture.md#the-walk)."

@@ -31,6 +31,9 @@ EXAMPLE_TESTS = {
     ("middleware", "python"): "tests/middleware/test_middleware_docs.py",
     ("middleware", "pycon"): "tests/middleware/test_middleware_docs.py",
     ("agent-hooks", "json"): "tests/hooks/test_hook_docs.py",
+    ("packs", "toml"): "tests/docs/test_packs_docs.py",
+    ("packs", "pycon"): "tests/docs/test_packs_docs.py",
+    ("packs", "python"): "tests/docs/test_packs_docs.py",
 }
 # The front door stays a front door; the rest belongs on a page under docs/.
 README_MOST_LINES = 180

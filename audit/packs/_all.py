@@ -1,0 +1,60 @@
+"""Every pack, in one list (the registry in `audit.rules` is built from it)."""
+
+from __future__ import annotations
+
+from ..rules._pack import Pack
+from . import disks, git, kubernetes
+from .cloud import aws, azure, gcp
+from .containers import docker, host_escape, podman
+from .database import (
+    cassandra,
+    clickhouse,
+    cockroachdb,
+    migrations,
+    mongodb,
+    mysql,
+    postgresql,
+    redis,
+    sqlite,
+    sqlserver,
+)
+from .filesystem import home
+from .iac import stacks, terraform
+from .platform import github, gitlab
+from .remote import rsync
+from .secrets import cloud as secrets_cloud
+from .secrets import vault
+from .storage import s3
+from .vendors import VENDOR_PACKS
+
+PACKS: tuple[Pack, ...] = (
+    git.PACK,
+    home.PACK,
+    docker.PACK,
+    podman.PACK,
+    host_escape.PACK,
+    kubernetes.PACK,
+    aws.PACK,
+    gcp.PACK,
+    azure.PACK,
+    s3.PACK,
+    terraform.PACK,
+    stacks.PACK,
+    rsync.PACK,
+    disks.PACK,
+    vault.PACK,
+    secrets_cloud.PACK,
+    github.PACK,
+    gitlab.PACK,
+    postgresql.PACK,
+    mysql.PACK,
+    sqlite.PACK,
+    sqlserver.PACK,
+    clickhouse.PACK,
+    cockroachdb.PACK,
+    cassandra.PACK,
+    redis.PACK,
+    mongodb.PACK,
+    migrations.PACK,
+    *VENDOR_PACKS,
+)

@@ -1,0 +1,140 @@
+"""HTTP calls to a service's API as pack data: `curl -X DELETE https://api.<vendor>/...`.
+
+`api_calls(("DELETE",), "api.github.com/repos/*/*")` gives the invocations
+of every HTTP client (curl, wget, HTTPie, xh) that send one of the methods to
+a URL matching one of the patterns; `gh_api` and `glab_api` do the same for
+the code hosts' own API commands. A pattern is `host[:port]/path` matched
+segment by segment: `*` stands for one segment (or part of one), `**` for
+any number of them. Scheme, user, query and fragment are ignored; a URL
+known only at run time matches nothing.
+"""
+
+from __future__ import annotations
+
+from fnmatch import fnmatchcase
+from typing import NamedTuple
+
+from .._analysis import CommandSubject
+from ..programs import Arg, Reading
+from ..rules._paths import per_subject, reading
+from ._invocation import Found, Invocation, command, gate_commands
+
+_CLIENTS = ("curl", "wget", "http", "https", "xh", "xhs")
+_METHOD_WORD = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
+class _Request(NamedTuple):
+    method: str
+    """Upper case; "" when only known at run time."""
+    urls: tuple[Arg, ...]
+
+
+@per_subject
+def _request(subject: CommandSubject) -> _Request:
+    """The request an HTTP client's command sends (several API rules ask about one command)."""
+    return _Request(*_method_and_urls(subject.name, reading(subject)))
+
+
+# Methods some API rule is about: a request with another (most are GETs) needs no rule's look.
+_WANTED_METHODS: set[str] = set()
+gate_commands(_CLIENTS, lambda subject: _request(subject).method in _WANTED_METHODS)
+
+
+def _method_and_urls(name: str | None, read: Reading) -> tuple[str, tuple[Arg, ...]]:
+    """The request method (upper case; "" when only known at run time) and the URL words."""
+    if name == "curl":
+        methods = read.values("--request")
+        sent_data = read.has("--data", "--data-raw", "--data-binary", "--data-urlencode", "--json", "--form")
+        default = "POST" if sent_data else "PUT" if read.has("--upload-file") else "GET"
+        return _last_method(methods, default), (*read.operands, *read.values("--url"))
+    if name == "wget":
+        default = "POST" if read.has("--post-data", "--post-file") else "GET"
+        return _last_method(read.values("--method"), default), read.operands
+    operands = read.operands
+    first = operands[0].value if operands else None
+    if first is not None and first.upper() in _METHOD_WORD and len(operands) > 1:
+        return first.upper(), operands[1:2]
+    return "GET", operands[:1]
+
+
+def _last_method(words: tuple[Arg, ...], default: str) -> str:
+    if not words:
+        return default
+    return (words[-1].value or "").upper()
+
+
+def url_path(url: str, relative_to: str | None = None) -> str:
+    """`https://user@API.example.com:8443/v1/x?q=1` as `api.example.com:8443/v1/x`; with
+    `relative_to` (an API root), a value without a scheme is a path below it (`gh api repos/o/r`)."""
+    if relative_to is not None and "://" not in url:
+        url = f"{relative_to}/{url.lstrip('/')}"
+    rest = url.split("://", 1)[1] if "://" in url else url
+    rest = rest.split("#", 1)[0].split("?", 1)[0]
+    host, slash, path = rest.partition("/")
+    host = host.rpartition("@")[2].lower()
+    return f"{host}{slash}{path}".rstrip("/")
+
+
+def url_matches(path: str, pattern: str) -> bool:
+    """Segment-wise glob: `*` within one segment, `**` across any number."""
+    return _segments_match(path.split("/"), pattern.split("/"))
+
+
+def _segments_match(segments: list[str], globs: list[str]) -> bool:
+    if not globs:
+        return not segments
+    if globs[0] == "**":
+        return any(_segments_match(segments[skip:], globs[1:]) for skip in range(len(segments) + 1))
+    return bool(segments) and fnmatchcase(segments[0], globs[0]) and _segments_match(segments[1:], globs[1:])
+
+
+class _Urls:
+    """URL patterns to match, and patterns that take a URL out again (another rule's)."""
+
+    __slots__ = ("excluded", "patterns")
+
+    def __init__(self, patterns: tuple[str, ...], excluded: tuple[str, ...]) -> None:
+        self.patterns = patterns
+        self.excluded = excluded
+
+    def first_match(self, urls: tuple[Arg, ...], relative_to: str | None) -> Arg | None:
+        for word in urls:
+            for value in word.values:
+                path = url_path(value, relative_to)
+                if any(url_matches(path, pattern) for pattern in self.patterns) and not any(
+                    url_matches(path, pattern) for pattern in self.excluded
+                ):
+                    return word
+        return None
+
+
+def api_calls(methods: tuple[str, ...], *patterns: str, excluding: tuple[str, ...] = ()) -> tuple[Invocation, ...]:
+    """Every HTTP client sending one of the methods to a URL matching one of the patterns
+    (and none of `excluding`)."""
+    wanted = frozenset(methods)
+    _WANTED_METHODS.update(wanted)
+    urls = _Urls(patterns, excluding)
+
+    def sends(found: Found) -> Arg | None:
+        request = _request(found.subject)
+        return urls.first_match(request.urls, None) if request.method in wanted else None
+
+    return (command(_CLIENTS, where=sends),)
+
+
+def host_api_calls(
+    cli: str, api_root: str, methods: tuple[str, ...], *patterns: str, excluding: tuple[str, ...] = ()
+) -> Invocation:
+    """`gh api -X DELETE repos/o/r`: the CLI's `api` command sending one of the methods (GET by
+    default, POST with fields) to an endpoint, relative to `api_root` unless a full URL, that
+    matches one of the patterns (and none of `excluding`)."""
+    wanted = frozenset(methods)
+    urls = _Urls(patterns, excluding)
+
+    def sends(found: Found) -> Arg | None:
+        read = found.reading
+        fields = read.has("--raw-field", "--field", "--input")
+        method = _last_method(read.values("--method"), "POST" if fields else "GET")
+        return urls.first_match(read.operand("ENDPOINT"), api_root) if method in wanted else None
+
+    return command(cli, "api", where=sends)

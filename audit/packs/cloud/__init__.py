@@ -1,0 +1,1 @@
+"""Packs for the cloud CLIs: deleting data stores, infrastructure and audit trails."""

@@ -1,0 +1,78 @@
+"""cloud.gcp: deleting projects, data stores and infrastructure with gcloud (any
+release track) and bq. Object storage is the storage.s3 pack's, secrets and
+keys the secrets.cloud pack's."""
+
+from __future__ import annotations
+
+from ..._model import Severity
+from ...rules._pack import Pack
+from .._invocation import Invocation, command, pack_rule
+
+_DATA = (
+    "projects delete", "compute instances delete", "compute disks delete", "compute snapshots delete",
+    "sql instances delete", "sql databases delete", "container clusters delete", "spanner instances delete",
+    "spanner databases delete", "bigtable instances delete", "firestore databases delete",
+    "filestore instances delete", "redis instances delete", "alloydb clusters delete",
+    "deployment-manager deployments delete", "artifacts repositories delete", "logging buckets delete",
+)  # fmt: skip
+_RESOURCES = (
+    "compute images delete", "compute instance-groups managed delete", "compute networks delete",
+    "container node-pools delete", "pubsub topics delete", "pubsub subscriptions delete", "functions delete",
+    "run services delete", "app services delete", "iam service-accounts delete", "iam roles delete",
+    "dns managed-zones delete",
+)  # fmt: skip
+
+
+def _gcloud(*paths: str) -> tuple[Invocation, ...]:
+    """The commands on every release track: `gcloud beta sql instances delete` is the same deletion."""
+    return tuple(command("gcloud", f"{track}{path}") for path in paths for track in ("", "alpha ", "beta "))
+
+
+DELETE_DATA = pack_rule(
+    id="CL201",
+    name="gcp-delete-data",
+    severity=Severity.HIGH,
+    summary="Deletes a Google Cloud project, instance, disk, database, cluster or BigQuery dataset.",
+    rationale="These deletions take their data with them; a deleted project takes everything in it (and is only recoverable by its owner for a short time).",
+    safer_alternative="Export or snapshot first, enable deletion protection, and delete through the infrastructure code that created it.",
+    matches=(
+        *_gcloud(*_DATA),
+        command("bq", "rm", any_of=("--dataset", "--recursive")),
+    ),
+    message="deletes Google Cloud resources and their data",
+    must_match=(
+        "gcloud projects delete my-project",
+        "gcloud sql instances delete prod-db --quiet",
+        "gcloud beta container clusters delete dev --region us-central1",
+        "bq rm -r -f -d my_project:analytics",
+    ),
+    must_not_match=("gcloud projects list", "gcloud compute instances list --format=json", "gcloud config list"),
+)
+
+DELETE_RESOURCE = pack_rule(
+    id="CL202",
+    name="gcp-delete-resource",
+    severity=Severity.MEDIUM,
+    summary="Deletes Google Cloud infrastructure that holds no data of its own (functions, services, topics, service accounts...) or a BigQuery table.",
+    rationale="The resource can be recreated, but what depends on it breaks at once; a table is recoverable only through time travel for a few days.",
+    safer_alternative="Check the project (`gcloud config list`) and delete through the infrastructure code that created it.",
+    matches=(
+        *_gcloud(*_RESOURCES),
+        command("bq", "rm", unless=("--dataset", "--recursive")),
+    ),
+    message="deletes Google Cloud infrastructure",
+    must_match=(
+        "gcloud functions delete api --region europe-west1",
+        "gcloud iam service-accounts delete ci@p.iam.gserviceaccount.com",
+        "bq rm -f my_dataset.events",
+    ),
+    must_not_match=("gcloud auth list", "bq ls my_dataset", "gcloud run services list"),
+)
+
+PACK = Pack(
+    name="cloud.gcp",
+    summary="gcloud (every release track) and bq: projects, instances, databases and clusters, other infrastructure.",
+    default=True,
+    reason="Deleted projects, databases and disks cannot be restored by the agent, and the project may be production.",
+    rules=(DELETE_DATA, DELETE_RESOURCE),
+)

@@ -1,0 +1,1 @@
+"""Packs for container engines: destructive cleanup, and containers that reach the host."""

@@ -1,0 +1,204 @@
+"""containers.host-escape: containers started with the host's privileges,
+filesystem or namespaces, and `nsenter` into the host's init process."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..._analysis import Arg, CommandSubject, basename
+from ..._model import Severity
+from ..._tables import Tables
+from ...programs import WordKind, lex
+from ...rules._pack import Pack
+from ...rules._paths import path_is
+from ...rules._rule import Hit, Inspects, rule
+from .._invocation import Found, command, option_values, pack_rule
+from .docker import ENGINES
+
+_STARTS = ("run", "create", "container run", "container create")
+_ENTERS = ("exec", "container exec")
+
+# Capabilities that amount to root on the host (mounts, kernel modules, raw devices, tracing host processes).
+_HOST_CAPABILITIES = ("all", "*sys_admin", "*sys_module", "*sys_ptrace", "*sys_rawio", "*dac_read_search", "*sys_boot")
+_HOST_DISKS = ("/dev/sd*", "/dev/hd*", "/dev/vd*", "/dev/xvd*", "/dev/nvme*", "/dev/mmcblk*", "/dev/dm-*", "/dev/mapper/*", "/dev/disk/*", "/dev/mem", "/dev/kmem", "/dev/port")  # fmt: skip
+
+# Host paths that give a container the host: its kernel interfaces and the
+# container engines' control sockets (the protected and system directories
+# of the policy count as well).
+_HOST_INTERFACES = ("/proc", "/sys", "/dev", "/run", "/var/run")
+_ENGINE_SOCKETS = (
+    "/var/run/docker.sock", "/run/docker.sock", "/run/containerd/containerd.sock", "/run/podman/podman.sock",
+    "/var/run/crio/crio.sock", "/run/user/*/podman/podman.sock", "/run/user/*/docker.sock",
+)  # fmt: skip
+
+# The namespaces and confinement a container shares with or drops from the host.
+_SHARED_OR_UNCONFINED = {
+    **dict.fromkeys(("--pid", "--ipc", "--userns", "--uts", "--cgroupns"), ("host",)),
+    "--security-opt": (
+        "seccomp=unconfined", "seccomp:unconfined", "apparmor=unconfined", "apparmor:unconfined", "label=disable",
+        "label:disable", "systempaths=unconfined",
+    ),
+}  # fmt: skip
+
+
+def _mount_sources(found: Found) -> Iterator[tuple[Arg, Arg]]:
+    """(the option's word, the host path) of each bind mount: `-v SRC:DST[:OPTS]`, `--mount ...,source=SRC,...`."""
+    read = found.reading
+    for use in read.uses("--volume"):
+        value = use.value
+        if value is None or value.value is None or ":" not in value.value:
+            continue
+        source = value.value.split(":", 1)[0]
+        if source.startswith(("/", "~")):
+            yield value, Arg((source,), value.source, value.span, value.pattern)
+    for use in read.uses("--mount"):
+        value = use.value
+        if value is None or value.value is None:
+            continue
+        fields: dict[str, str] = {}
+        for field in value.value.split(","):
+            key, _, setting = field.partition("=")
+            fields[key] = setting
+        source = fields.get("source") or fields.get("src")
+        if source and fields.get("type", "volume") == "bind":
+            yield value, Arg((source,), value.source, value.span, value.pattern)
+
+
+def _bind_mount(found: Found) -> Arg | None:
+    """A bind mount of a host path (the cheap look before `_host_mount` asks the tables)."""
+    return next((word for word, _ in _mount_sources(found)), None)
+
+
+def _host_mount(found: Found) -> Arg | None:
+    tables = found.tables
+    host = (*tables.protected_directories, *tables.system_directories, *_HOST_INTERFACES, *_ENGINE_SOCKETS)
+    for word, source in _mount_sources(found):
+        if path_is(source, host) is not None:
+            return word
+    return None
+
+
+PRIVILEGED = pack_rule(
+    id="CT301",
+    name="container-privileged",
+    severity=Severity.HIGH,
+    summary="Starts or enters a container with the host's privileges: `--privileged`, host-level capabilities, host disks as devices.",
+    rationale="A privileged container can mount the host's disks, load kernel modules and escape to root on the host.",
+    safer_alternative="Add only the capability the tool needs (`--cap-add NET_ADMIN`), or run the tool without a container.",
+    matches=(
+        *(command(ENGINES, path, requires=("--privileged",)) for path in (*_STARTS, *_ENTERS)),
+        *(
+            command(ENGINES, path, where=option_values({"--cap-add": _HOST_CAPABILITIES, "--device": _HOST_DISKS}))
+            for path in _STARTS
+        ),
+    ),
+    message="the container gets the host's privileges",
+    must_match=(
+        "docker run --privileged -v /:/mnt ubuntu",
+        "docker run --cap-add=SYS_ADMIN alpine",
+        "podman exec --privileged web sh",
+        "docker run --device /dev/sda:/dev/xvda ubuntu",
+    ),
+    must_not_match=(
+        "docker run --rm alpine echo hi",
+        "docker run --cap-add NET_ADMIN nicolaka/netshoot",
+        "docker run --device /dev/fuse img",
+        "docker run alpine --privileged",
+    ),
+)
+
+HOST_MOUNT = pack_rule(
+    id="CT302",
+    name="container-mounts-host",
+    severity=Severity.HIGH,
+    summary="Bind-mounts the host's root, a system or home directory, a kernel interface or the container engine's socket into a container.",
+    rationale="`-v /:/mnt` or the docker socket hands the container (and whatever runs in it) the whole host as root.",
+    safer_alternative='Mount only the project directory (`-v "$PWD":/app`) or a named volume.',
+    matches=tuple(command(ENGINES, path, where=(_bind_mount, _host_mount)) for path in _STARTS),
+    message="the container can read and write the host",
+    must_match=(
+        "docker run -v /:/host alpine",
+        "docker run -v /var/run/docker.sock:/var/run/docker.sock docker:cli",
+        "docker run --mount type=bind,source=/etc,target=/etc ubuntu",
+        "podman run -v $HOME:/home/me fedora",
+    ),
+    must_not_match=(
+        'docker run -v "$PWD":/app node:20 npm test',
+        "docker run -v data:/var/lib/postgresql/data postgres",
+        "docker run -v /etc/nginx/conf.d:/etc/nginx/conf.d:ro nginx",
+    ),
+)
+
+HOST_NAMESPACES = pack_rule(
+    id="CT303",
+    name="container-host-namespaces",
+    severity=Severity.MEDIUM,
+    summary="Starts a container in the host's PID, IPC, user, UTS or cgroup namespace, or without seccomp, AppArmor or SELinux confinement.",
+    rationale="Shared namespaces and dropped confinement remove the walls an escape has to climb; the host's processes become visible and reachable.",
+    safer_alternative="Keep the default namespaces and profiles; share only the network when the tool needs it (`--network host`).",
+    matches=tuple(command(ENGINES, path, where=option_values(_SHARED_OR_UNCONFINED)) for path in _STARTS),
+    message="the container shares the host's namespaces or runs unconfined",
+    must_match=(
+        "docker run --pid=host alpine ps aux",
+        "docker run --security-opt seccomp=unconfined img",
+        "podman run --userns host fedora",
+    ),
+    must_not_match=(
+        "docker run --network host nginx",
+        "docker run --pid container:web alpine",
+        "docker run --security-opt no-new-privileges img",
+    ),
+)
+
+
+def _nsenter_args(subject: CommandSubject) -> tuple[Arg, ...]:
+    """The words nsenter reads: after its name, up to the command it runs."""
+    if subject.name == "nsenter":
+        return subject.args
+    at = max(
+        (index for index in range(subject.command_index) if basename(subject.argv[index].value or "") == "nsenter"),
+        default=None,
+    )
+    return subject.argv[at + 1 : subject.command_index] if at is not None else ()
+
+
+@rule(
+    id="CT304",
+    name="nsenter-host-init",
+    severity=Severity.HIGH,
+    summary="`nsenter` into the namespaces of PID 1 (`nsenter --target 1 --mount sh`).",
+    rationale="PID 1's namespaces are the host's: from a privileged container this is the classic escape, on a host it is a root shell outside every sandbox.",
+    safer_alternative="Run the command in the container or on the host directly, with the least privilege it needs.",
+    inspects=Inspects.COMMAND,
+    commands=("nsenter",),
+    must_match=(
+        "nsenter --target 1 --mount --uts --ipc --net --pid sh",
+        "nsenter -t 1 -a",
+        "sudo nsenter -t1 -m -- bash",
+    ),
+    must_not_match=("nsenter -t 4242 -n ip addr", "nsenter --help"),
+)
+def nsenter_host_init(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    spec = tables.wrappers.get("nsenter")
+    if spec is None:
+        return
+    words = _nsenter_args(subject)
+    index = 0
+    while index < len(words):
+        lexed = lex(spec.grammar, words, index)
+        if lexed.kind is not WordKind.OPTIONS:
+            return
+        for use in lexed.uses:
+            if use.named("-t", "--target") and use.value is not None and use.value.value == "1":
+                yield Hit(use.value.span, "enters the namespaces of PID 1, the host's")
+                return
+        index = lexed.next_index
+
+
+PACK = Pack(
+    name="containers.host-escape",
+    summary="Containers that reach the host: privileged mode, host mounts and namespaces, `nsenter` into PID 1.",
+    default=True,
+    reason="A container with the host's privileges or filesystem turns any command in it into root on the developer's machine.",
+    rules=(PRIVILEGED, HOST_MOUNT, HOST_NAMESPACES, nsenter_host_init),
+)

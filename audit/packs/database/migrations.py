@@ -1,0 +1,121 @@
+"""database.migrations: the application frameworks' commands that drop, wipe or reset a
+database, or roll its schema back (Rails, Django, Laravel, Phoenix, Prisma,
+Sequelize, TypeORM, Knex, Alembic, Entity Framework, Supabase, Flyway,
+Liquibase)."""
+
+from __future__ import annotations
+
+from ..._model import Severity
+from ...programs import Arg
+from ...rules._pack import Pack
+from .._invocation import Found, Predicate, any_operand, command, pack_rule
+
+_DJANGO = ("manage.py",)
+_LARAVEL = ("artisan",)
+_PYTHON = ("python", "python3")
+
+
+def _script_task(scripts: tuple[str, ...], *tasks: str) -> Predicate:
+    """`python manage.py flush`, `php artisan db:wipe`: the script, then one of the tasks."""
+
+    def runs(found: Found) -> Arg | None:
+        operands = found.reading.operands
+        if len(operands) < 2 or not _is_script(operands[0], scripts):
+            return None
+        return operands[1] if operands[1].value in tasks else None
+
+    return runs
+
+
+def _migrates_to_zero(found: Found) -> Arg | None:
+    """`python manage.py migrate APP zero`: every migration of the app unapplied, its tables dropped."""
+    operands = found.reading.operands
+    if len(operands) < 4 or not _is_script(operands[0], _DJANGO) or operands[1].value != "migrate":
+        return None
+    return operands[3] if operands[3].value == "zero" else None
+
+
+def _is_script(word: Arg, scripts: tuple[str, ...]) -> bool:
+    return any(value.rsplit("/", 1)[-1] in scripts for value in word.values)
+
+
+def _downgrade_to(*, base: bool) -> Predicate:
+    """`alembic downgrade base` (everything) or to a revision (`-1`, `ae10`): the revision is the
+    word after `downgrade` that is no option (`-1` is a relative revision, not an option)."""
+
+    def target(found: Found) -> Arg | None:
+        args = found.reading.args
+        after = next((index for index, word in enumerate(args) if word.value == "downgrade"), len(args))
+        for word in args[after + 1 :]:
+            value = word.value or ""
+            if value.startswith("-") and not value[1:].isdigit():
+                continue
+            return word if (value == "base") is base else None
+        return None
+
+    return target
+
+
+DROP_DATABASE = pack_rule(
+    id="DB001",
+    name="framework-drops-database",
+    severity=Severity.HIGH,
+    summary="A framework command that drops, wipes or resets the database (`rails db:drop`, `manage.py flush`, `artisan migrate:fresh`, `prisma migrate reset`...).",
+    rationale="These delete every table or row of the configured database, which is whatever the environment points at, production included.",
+    safer_alternative="Check which database the environment configures; reset only a disposable test database (`RAILS_ENV=test`).",
+    matches=(
+        command(
+            ("rails", "rake"),
+            where=any_operand(
+                "db:drop", "db:drop:*", "db:reset", "db:purge", "db:purge:*", "db:schema:load", "db:structure:load",
+                "db:migrate:reset", "db:seed:replant", "db:truncate_all",
+            ),
+        ),
+        command(_PYTHON, where=_script_task(_DJANGO, "flush", "reset_db")),
+        command(_PYTHON, where=_migrates_to_zero),
+        command("php", where=_script_task(_LARAVEL, "migrate:fresh", "migrate:reset", "migrate:refresh", "db:wipe")),
+        command("mix", where=any_operand("ecto.drop", "ecto.reset")),
+        command("prisma", "migrate reset"),
+        command("prisma", "db push", requires=("--force-reset",)),
+        command(("sequelize", "sequelize-cli"), "db:drop"),
+        command(("sequelize", "sequelize-cli"), "db:migrate:undo:all"),
+        command(("typeorm", "typeorm-ts-node-commonjs", "typeorm-ts-node-esm"), "schema:drop"),
+        command("knex", "migrate:rollback", requires=("--all",)),
+        command("alembic", "downgrade", unless=("--sql",), where=_downgrade_to(base=True)),
+        command("dotnet", "ef database drop", unless=("--dry-run",)),
+        command("supabase", "db reset"),
+        command("flyway", "clean"),
+        command("liquibase", "dropAll"),
+    ),
+    message="drops or wipes the application's database",
+    must_match=("rails db:drop", "python manage.py flush --noinput", "php artisan migrate:fresh --seed", "npx prisma migrate reset --force", "alembic downgrade base"),
+    must_not_match=("rails db:migrate", "python manage.py migrate", "php artisan migrate", "npx prisma migrate dev --name init", "alembic upgrade head"),
+)  # fmt: skip
+
+ROLLBACK = pack_rule(
+    id="DB002",
+    name="framework-rolls-back-schema",
+    severity=Severity.MEDIUM,
+    summary="A framework command that rolls the schema back or applies changes that lose data (`prisma db push --accept-data-loss`, `knex migrate:rollback`, `alembic downgrade -1`, `rails db:rollback`).",
+    rationale="A rollback runs the migrations' down steps, which drop the tables and columns they added with their data; the scope is the migrations rolled back.",
+    safer_alternative="Check what the down migration drops; back the data up first, or write a new forward migration instead.",
+    matches=(
+        command(("rails", "rake"), where=any_operand("db:rollback", "db:migrate:down")),
+        command("prisma", "db push", requires=("--accept-data-loss",), unless=("--force-reset",)),
+        command("knex", "migrate:rollback", unless=("--all",)),
+        command(("typeorm", "typeorm-ts-node-commonjs", "typeorm-ts-node-esm"), "migration:revert"),
+        command(("sequelize", "sequelize-cli"), "db:seed:undo:all"),
+        command("alembic", "downgrade", unless=("--sql",), where=_downgrade_to(base=False)),
+    ),
+    message="rolls the schema back (dropping what the rolled-back migrations added)",
+    must_match=("rails db:rollback STEP=3", "npx prisma db push --accept-data-loss", "alembic downgrade -1"),
+    must_not_match=("rails db:migrate:status", "npx prisma db push", "alembic downgrade base --sql"),
+)
+
+PACK = Pack(
+    name="database.migrations",
+    summary="Application frameworks' database commands: drops, wipes and resets; schema rollbacks.",
+    default=True,
+    reason="A framework reset deletes the configured database, which the agent cannot restore and may be production.",
+    rules=(DROP_DATABASE, ROLLBACK),
+)

@@ -1,0 +1,47 @@
+"""database.mysql: MySQL and MariaDB: statements run through mysql/mariadb, mysqladmin drop."""
+
+from __future__ import annotations
+
+from ..._model import Severity
+from ...rules._pack import Pack
+from .._invocation import command, pack_rule
+from ._statements import DEFAULT_REASON, statement_rules
+
+MYSQL_STATEMENTS = statement_rules(
+    ids=("DB201", "DB202"),
+    label="mysql",
+    database="MySQL or MariaDB",
+    programs=("mysql", "mariadb"),
+    destroying=(
+        "mysql -u root -e 'DROP DATABASE shop'",
+        "mysql shop -e 'UPDATE users SET role = \"admin\"'",
+        "mariadb -e 'TRUNCATE TABLE sessions' app",
+    ),
+    not_destroying=(
+        "mysql -e 'SHOW DATABASES'",
+        "mysql shop -e 'DELETE FROM carts WHERE updated_at < NOW() - INTERVAL 30 DAY'",
+    ),
+    risky=("mysql -e 'DROP USER bob'", "mysql -e 'SHUTDOWN'"),
+    not_risky=("mysql -e 'SELECT VERSION()'", "mysql shop < schema.sql"),
+)
+
+MYSQL_TOOLS = pack_rule(
+    id="DB203",
+    name="mysql-drop-database-tool",
+    severity=Severity.HIGH,
+    summary="`mysqladmin drop` drops a MySQL or MariaDB database.",
+    rationale="It is `DROP DATABASE` from the shell (with `-f`, without asking): every table goes.",
+    safer_alternative="Dump it first (`mysqldump shop > shop.sql`), and drop only databases made for the task.",
+    matches=(command(("mysqladmin", "mariadb-admin"), "drop"),),
+    message="drops a MySQL database",
+    must_match=("mysqladmin -u root -f drop shop", "mariadb-admin drop test_db"),
+    must_not_match=("mysqladmin status", "mysqladmin -u root ping"),
+)
+
+PACK = Pack(
+    name="database.mysql",
+    summary="MySQL and MariaDB: statements run through mysql/mariadb, mysqladmin drop.",
+    default=True,
+    reason=DEFAULT_REASON,
+    rules=(*MYSQL_STATEMENTS, MYSQL_TOOLS),
+)

@@ -1,0 +1,57 @@
+"""database.postgresql: PostgreSQL: statements run through psql, dropdb and pg_dropcluster, restores over a live database."""
+
+from __future__ import annotations
+
+from ..._model import Severity
+from ...rules._pack import Pack
+from .._invocation import command, pack_rule
+from ._statements import DEFAULT_REASON, statement_rules
+
+POSTGRESQL_STATEMENTS = statement_rules(
+    ids=("DB101", "DB102"),
+    label="postgresql",
+    database="PostgreSQL",
+    programs=("psql",),
+    destroying=(
+        "psql -c 'drop schema public cascade'",
+        "psql app -c 'DELETE FROM users'",
+        "psql <<'SQL'\nTRUNCATE orders;\nSQL",
+    ),
+    not_destroying=("psql -c 'select 1'", "psql app -c 'DELETE FROM users WHERE id = 7'", "psql -f migrate.sql"),
+    risky=("psql -c 'DROP VIEW active_users'", "psql -c '\\! ls /tmp'"),
+    not_risky=("psql -c 'SELECT count(*) FROM users'", "psql -c 'CREATE INDEX ON t (c)'"),
+)
+
+POSTGRESQL_TOOLS = pack_rule(
+    id="DB103",
+    name="postgresql-drop-database-tool",
+    severity=Severity.HIGH,
+    summary="Drops a PostgreSQL database or cluster with its tool (`dropdb`, `pg_dropcluster`).",
+    rationale="`dropdb` is `DROP DATABASE` from the shell: every table and row goes at once.",
+    safer_alternative="Dump it first (`pg_dump -Fc app > app.dump`), and drop only databases made for the task.",
+    matches=(command("dropdb", unless=("--help", "--version")), command("pg_dropcluster", unless=("--help",))),
+    message="drops a PostgreSQL database",
+    must_match=("dropdb app_production", "dropdb -h db.internal -U admin --if-exists shop"),
+    must_not_match=("createdb app_test", "pg_dump app > app.sql"),
+)
+
+POSTGRESQL_RESTORE = pack_rule(
+    id="DB104",
+    name="postgresql-restore-over-database",
+    severity=Severity.MEDIUM,
+    summary="`pg_restore --clean` drops the database objects it restores before recreating them.",
+    rationale="What the dump holds replaces what the database holds: rows written since the dump are lost.",
+    safer_alternative="Restore into a new database (`createdb app_restore && pg_restore -d app_restore ...`) and switch over.",
+    matches=(command("pg_restore", requires=("--clean",), unless=("--list",)),),
+    message="drops database objects before restoring them",
+    must_match=("pg_restore --clean -d app app.dump", "pg_restore -c --if-exists -d app app.dump"),
+    must_not_match=("pg_restore -d app_restore app.dump", "pg_restore -l app.dump"),
+)
+
+PACK = Pack(
+    name="database.postgresql",
+    summary="PostgreSQL: statements run through psql, dropdb and pg_dropcluster, restores over a live database.",
+    default=True,
+    reason=DEFAULT_REASON,
+    rules=(*POSTGRESQL_STATEMENTS, POSTGRESQL_TOOLS, POSTGRESQL_RESTORE),
+)

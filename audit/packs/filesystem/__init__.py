@@ -1,0 +1,1 @@
+"""Packs for the file system beyond the core FS rules."""

@@ -1,0 +1,309 @@
+"""filesystem.home: the home directory's credential stores, the repository's
+own history, and deletions that climb out of the working directory.
+
+Whole system and home directories are the core rule FS001's; this pack
+covers what sits below them and around the project.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from ..._analysis import HOME, Arg, CommandSubject
+from ..._caches import PATH_TABLES, Memo
+from ..._model import Severity
+from ..._tables import Tables
+from ...programs import find_scope
+from ...rules._pack import Pack
+from ...rules._paths import CLIMB_TO_ROOT, cleaned_values, contents_glob, path_is, per_subject, reading
+from ...rules._rule import Hit, Inspects, rule
+
+_DELETERS = ("rm", "shred", "find")
+
+
+@per_subject
+def _may_concern(subject: CommandSubject) -> bool:
+    """The `applies` test of this pack's rules: a word that is absolute, in the home directory,
+    climbs with `..`, names a `.git`, or a working directory made known by `cd`. Most deletions
+    (`rm -rf ./build`, `rm -f out.txt`) have none, and skip every rule here at once."""
+    if subject.cwd is not None:
+        return True
+    for arg in subject.args:
+        for value in arg.values:
+            if value.startswith(("/", HOME)) or ".." in value or ".git" in value:
+                return True
+    return False
+
+
+class _Target(NamedTuple):
+    """One thing a command deletes, with its values as clean paths (resolved against a known
+    working directory) and whether it goes recursively."""
+
+    arg: Arg
+    values: tuple[str, ...]
+    recursive: bool
+
+
+@per_subject
+def _deleted(subject: CommandSubject) -> tuple[_Target, ...]:
+    """What the command deletes: rm's operands, shred's files, the starting points of a
+    `find ... -delete` (worked out once per command: every rule here asks)."""
+    if subject.name == "find":
+        args = subject.args
+        words = find_scope(args).starting_points if any(arg.value == "-delete" for arg in args) else ()
+        recursive = True
+    else:
+        read = reading(subject)
+        words = read.operands
+        recursive = subject.name == "rm" and read.has("--recursive")
+    return tuple(_Target(word, tuple(cleaned_values(word, subject.cwd)), recursive) for word in words)
+
+
+def _recursively_deleted(subject: CommandSubject) -> Iterator[_Target]:
+    return (target for target in _deleted(subject) if target.recursive)
+
+
+def _home_relative(value: str) -> str:
+    """`/root/x` and `/home/USER/x` as `~/x`: the home directory written any way."""
+    if value == "/root" or value.startswith("/root/"):
+        return HOME + value[len("/root") :]
+    segments = value.split("/", 3)
+    if len(segments) >= 3 and segments[0] == "" and segments[1] == "home" and segments[2]:
+        return HOME + ("/" + segments[3] if len(segments) == 4 else "")
+    return value
+
+
+def _anchor(path: str) -> str:
+    """Where a clean path hangs: `~` for the home directory (however written), else its first
+    directory (`/etc`); "" for a relative path."""
+    if path.startswith((HOME, "/root", "/home/")):
+        return HOME
+    return "/" + path.split("/", 2)[1] if path.startswith("/") else ""
+
+
+_ANCHORS: Memo[tuple[str, ...], frozenset[str]] = Memo(PATH_TABLES)
+
+
+def _credential_anchors(tables: Tables) -> frozenset[str]:
+    entries = (*tables.credential_stores, *tables.credential_files)
+    anchors = _ANCHORS.get(entries)
+    if anchors is None:
+        anchors = _ANCHORS.remember(entries, frozenset(_anchor(entry) for entry in entries))
+    return anchors
+
+
+def _holds_credentials(arg: Arg, tables: Tables, cwd: str | None, values: tuple[str, ...]) -> str | None:
+    """The credential store or file the argument (clean `values`) deletes: the store itself,
+    everything in it by a glob, a credential file, or a directory with one of them inside
+    (`~/.config`)."""
+    anchors = _credential_anchors(tables)
+    if not any(_anchor(value) in anchors for value in values):
+        return None  # `/tmp/x`, `build/`: nowhere near a credential
+    protected = tables.protected_directories
+    if path_is(arg, protected, cwd) is not None or contents_glob(arg, protected, cwd) is not None:
+        return None  # `rm -rf ~` and `rm -rf ~/*` are FS001's
+    stores = tables.credential_stores
+    named = path_is(arg, stores, cwd) or contents_glob(arg, stores, cwd) or path_is(arg, tables.credential_files, cwd)
+    if named is not None:
+        return named
+    for value in values:
+        inside = _home_relative(value).rstrip("/") + "/"
+        held = next((entry for entry in (*stores, *tables.credential_files) if entry.startswith(inside)), None)
+        if held is not None:
+            return held
+    return None
+
+
+@rule(
+    id="HM001",
+    name="delete-credential-store",
+    severity=Severity.HIGH,
+    summary="Deletes a credential store or key file (`~/.ssh`, `~/.gnupg`, `~/.aws`, `~/.kube`, ...), or a directory holding one.",
+    rationale="Private keys and cloud credentials often exist nowhere else; deleting them locks the user out of servers, clouds and encrypted data.",
+    safer_alternative="Remove the one stale entry you mean (`ssh-keygen -R host`, `aws configure`), or move the store aside and keep it.",
+    inspects=Inspects.COMMAND,
+    commands=_DELETERS,
+    applies=_may_concern,
+    must_match=(
+        "rm -rf ~/.aws",
+        "rm ~/.ssh/id_ed25519",
+        "rm -rf ~/.ssh/*",
+        "find ~/.gnupg -delete",
+        "rm -rf ~/.config",
+    ),
+    must_not_match=("rm ~/.ssh/known_hosts", "rm -rf ~/.cache/pip", "ls ~/.ssh", "rm -rf ./aws-sdk"),
+)
+def delete_credential_store(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    for arg, values, _ in _deleted(subject):
+        held = _holds_credentials(arg, tables, subject.cwd, values)
+        if held is not None:
+            yield Hit(arg.span, f"deletes `{arg.display()}`, which holds credentials ({held})")
+
+
+def _repository_history(value: str) -> bool:
+    """`.git`, everything in it, or its object and ref stores."""
+    segments = value.rstrip("/").split("/")
+    if segments[-1] == ".git":
+        return True
+    return len(segments) >= 2 and segments[-2] == ".git" and segments[-1] in ("*", ".*", "objects", "refs")
+
+
+@rule(
+    id="HM002",
+    name="delete-repository-history",
+    severity=Severity.HIGH,
+    summary="Deletes a repository's `.git` directory, or its objects or refs.",
+    rationale="`.git` holds every commit, branch, stash and the reflog; unpushed work, local branches and stashes exist nowhere else.",
+    safer_alternative="To start over, clone afresh into a new directory; to drop a lock, delete only `.git/index.lock`.",
+    inspects=Inspects.COMMAND,
+    commands=("rm", "find"),
+    applies=_may_concern,
+    must_match=("rm -rf .git", "rm -rf ./.git/", "rm -rf vendor/lib/.git", "rm -rf .git/objects"),
+    must_not_match=("rm -f .git/index.lock", "rm -rf .github", "rm -rf .git/rebase-merge", "rm -rf .gitignore"),
+)
+def delete_repository_history(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    for arg, values, _ in _recursively_deleted(subject):
+        if any(".git" in value and _repository_history(value) for value in values):
+            yield Hit(arg.span, f"deletes the repository history `{arg.display()}`")
+
+
+def _climbs(value: str) -> int:
+    """How many leading `..` a clean relative path has."""
+    count = 0
+    for segment in value.split("/"):
+        if segment != "..":
+            break
+        count += 1
+    return count
+
+
+def _ancestor_of_working_directory(arg: Arg, cwd: str | None, values: tuple[str, ...]) -> str | None:
+    """`..`, `../..`, `../*`: the directory the command runs in, or one above it (or all their contents)."""
+    for value in values:
+        head, _, tail = value.rpartition("/")
+        whole = value if tail not in ("*", ".*") or not arg.pattern else head
+        if cwd is None:
+            climbs = _climbs(whole)
+            if 0 < climbs < CLIMB_TO_ROOT and climbs == len(whole.split("/")):
+                return value
+        elif whole and cwd.startswith(whole.rstrip("/") + "/"):
+            return value
+    return None
+
+
+@rule(
+    id="HM003",
+    name="delete-parent-directory",
+    severity=Severity.HIGH,
+    summary="Recursively deletes the working directory's parent (`..`, `../..`, `../*`) or, after a `cd`, a directory above the working one.",
+    rationale="The parent of a project directory is usually the user's whole workspace or home: every sibling project goes with it.",
+    safer_alternative="Name the directory you mean by its path (`rm -rf ../old-build`), after checking it with `ls`.",
+    inspects=Inspects.COMMAND,
+    commands=("rm",),
+    applies=_may_concern,
+    must_match=("rm -rf ../../", "rm -rf ..", "rm -rf ../*", "cd /srv/app/releases && rm -rf /srv/app"),
+    must_not_match=("rm -rf ../old-build", "rm -rf ./build", "rm -rf ../../../../..", "rm ../notes.txt"),
+)
+def delete_parent_directory(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    cwd = subject.cwd
+    for arg, values, _ in _recursively_deleted(subject):
+        if _ancestor_of_working_directory(arg, cwd, values) is None:
+            continue
+        # `rm -rf /` written out is FS001's alone; a climb (`../..`) is this rule's wherever it lands.
+        climbs = any(".." in value for value in arg.values)
+        if climbs or path_is(arg, tables.protected_directories, cwd) is None:
+            yield Hit(arg.span, f"recursive delete of `{arg.display()}`, above the working directory")
+
+
+@rule(
+    id="HM004",
+    name="delete-outside-working-directory",
+    severity=Severity.MEDIUM,
+    summary="Recursively deletes a directory beside or above the working directory by climbing out of it (`../other`).",
+    rationale="A path that climbs out of the project reaches other projects and files the task never touched.",
+    safer_alternative="Stay inside the project, or check the resolved path (`realpath ../x`) before deleting it.",
+    inspects=Inspects.COMMAND,
+    commands=("rm",),
+    applies=_may_concern,
+    must_match=("rm -rf ../build", "rm -r ../../shared/cache"),
+    must_not_match=("rm -rf build/../dist", "rm -rf ..", "rm ../notes.txt", "rm -rf ./tmp"),
+)
+def delete_outside_working_directory(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    if subject.cwd is not None:
+        return  # an absolute path after `cd`: nothing says where the project is
+    for arg, values, _ in _recursively_deleted(subject):
+        if not any(0 < _climbs(value) < CLIMB_TO_ROOT for value in values):
+            continue
+        if _ancestor_of_working_directory(arg, None, values) is None:  # else HM003's
+            yield Hit(arg.span, f"recursive delete of `{arg.display()}`, outside the working directory")
+
+
+def _home_entry(values: tuple[str, ...]) -> str | None:
+    """`~/Documents`, `/home/u/projects`: one entry directly in a home directory."""
+    for value in values:
+        relative = _home_relative(value)
+        segments = relative.split("/")
+        if len(segments) == 2 and segments[0] == HOME and segments[1] not in ("", "*", ".*", "*.*"):
+            return relative
+    return None
+
+
+@rule(
+    id="HM005",
+    name="delete-home-directory-entry",
+    severity=Severity.MEDIUM,
+    summary="Recursively deletes a whole directory directly in the home directory (`~/Documents`, `~/projects`).",
+    rationale="Top-level home directories hold the user's own data and other projects; caches are listed in the policy and exempt.",
+    safer_alternative="Delete the specific subdirectory you mean (`rm -rf ~/projects/app/build`).",
+    inspects=Inspects.COMMAND,
+    commands=("rm",),
+    applies=_may_concern,
+    must_match=("rm -rf ~/Documents", "rm -rf $HOME/projects", "cd ~ && rm -rf Downloads"),
+    must_not_match=("rm -rf ~/.cache", "rm -rf ~/projects/app/build", "rm -rf ~", "rm ~/notes.txt"),
+)
+def delete_home_directory_entry(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    for arg, values, _ in _recursively_deleted(subject):
+        entry = _home_entry(values)
+        if entry is None or path_is(arg, tables.disposable_home_directories, subject.cwd) is not None:
+            continue
+        if _holds_credentials(arg, tables, subject.cwd, values) is None:
+            yield Hit(arg.span, f"recursive delete of the home directory entry `{entry}`")
+
+
+@rule(
+    id="HM006",
+    name="move-credential-store",
+    severity=Severity.MEDIUM,
+    summary="Moves a credential store or key file away from where its tools look for it.",
+    rationale="Moving `~/.ssh` or `~/.aws` breaks every tool that uses them, and a move into /tmp is a deletion on the next reboot.",
+    safer_alternative="Copy the store for a backup (`cp -a ~/.ssh ~/ssh-backup`) and leave the original in place.",
+    inspects=Inspects.COMMAND,
+    commands=("mv",),
+    applies=_may_concern,
+    must_match=("mv ~/.ssh ~/.ssh.bak", "mv ~/.aws/credentials /tmp/"),
+    must_not_match=("mv ~/.ssh/config.new ~/.ssh/config", "mv notes.txt ~/Documents/"),
+)
+def move_credential_store(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    read = reading(subject)
+    sources = read.operands if read.has("--target-directory") else read.operands[:-1]
+    for arg in sources:
+        held = _holds_credentials(arg, tables, subject.cwd, tuple(cleaned_values(arg, subject.cwd)))
+        if held is not None:
+            yield Hit(arg.span, f"moves `{arg.display()}`, which holds credentials ({held})")
+
+
+PACK = Pack(
+    name="filesystem.home",
+    summary="The home directory and the workspace: credential stores, the repository's `.git`, deletions that climb out of the project.",
+    default=True,
+    reason="Keys, credentials, repository history and other projects cannot be restored by the agent once deleted.",
+    rules=(
+        delete_credential_store,
+        delete_repository_history,
+        delete_parent_directory,
+        delete_outside_working_directory,
+        delete_home_directory_entry,
+        move_credential_store,
+    ),
+)

@@ -1,0 +1,1 @@
+"""Packs for infrastructure as code: destroy runs, unreviewed applies, state surgery."""

@@ -1,0 +1,210 @@
+"""kubernetes: deleting namespaces, storage and everything of a kind with kubectl
+(and oc), uninstalling helm releases, draining nodes, deleting local clusters."""
+
+from __future__ import annotations
+
+from .._model import Severity
+from ..programs import Arg, resource_kind
+from ..rules._pack import Pack
+from ._invocation import Found, Predicate, command, pack_rule
+
+_KUBECTL = ("kubectl", "oc")
+_DRY_RUN = ("--dry-run",)
+_STORAGE = frozenset({"persistentvolumes", "persistentvolumeclaims", "customresourcedefinitions", "storageclasses"})
+# Deleted pods come back when a controller owns them; one named pod is routine.
+_RECREATED = frozenset({"pods", "events"})
+# Kinds whose deletion by name another rule judges (KU001, KU003), or that come back by themselves.
+_NOT_MERELY_NAMED = _RECREATED | _STORAGE | {"namespaces"}
+
+
+def _kinds(found: Found) -> list[tuple[str, Arg]]:
+    """The resource types a `kubectl delete` names: `TYPE[,TYPE] NAME...` or `TYPE/NAME...`."""
+    operands = found.reading.operands
+    if not operands or operands[0].value is None:
+        return []
+    if "/" in operands[0].value:
+        return [
+            (resource_kind(word.value.split("/", 1)[0]), word) for word in operands if word.value and "/" in word.value
+        ]
+    return [(resource_kind(kind), operands[0]) for kind in operands[0].value.split(",") if kind]
+
+
+def _kind_in(kinds: frozenset[str]) -> Predicate:
+    def named(found: Found) -> Arg | None:
+        return next((word for kind, word in _kinds(found) if kind in kinds), None)
+
+    return named
+
+
+def _kind_not_in(kinds: frozenset[str]) -> Predicate:
+    def other(found: Found) -> Arg | None:
+        return next((word for kind, word in _kinds(found) if kind not in kinds), None)
+
+    return other
+
+
+def _named_resource(found: Found) -> Arg | None:
+    """A resource deleted by name (`deploy api`, `svc/web`), of a kind that is not recreated or storage."""
+    operands = found.reading.operands
+    kinds = _kinds(found)
+    named = len(operands) > 1 or any("/" in (word.value or "") for word in operands)
+    if not named:
+        return None
+    return next((word for kind, word in kinds if kind not in _NOT_MERELY_NAMED), None)
+
+
+DELETE_NAMESPACE = pack_rule(
+    id="KU001",
+    name="kubectl-delete-namespace",
+    severity=Severity.HIGH,
+    summary="`kubectl delete namespace` deletes the namespace and every resource in it.",
+    rationale="Deployments, services, secrets and persistent volume claims of the namespace go with it; the namespace's data is lost.",
+    safer_alternative="Delete the resources you mean by name or manifest, after `kubectl delete --dry-run=server`.",
+    matches=(command(_KUBECTL, "delete", unless=_DRY_RUN, where=_kind_in(frozenset({"namespaces"}))),),
+    message="deletes a namespace and everything in it",
+    must_match=(
+        "kubectl delete namespace staging",
+        "kubectl delete ns/dev --context prod",
+        "oc delete namespace feature-42",
+    ),
+    must_not_match=(
+        "kubectl get namespaces",
+        "kubectl delete ns staging --dry-run=server",
+        "kubectl create namespace ci",
+    ),
+)
+
+DELETE_ALL = pack_rule(
+    id="KU002",
+    name="kubectl-delete-all",
+    severity=Severity.HIGH,
+    summary="`kubectl delete` with `--all` or `--all-namespaces`: every resource of a kind (pods excepted: medium).",
+    rationale="`kubectl delete deployments --all` or `delete pvc --all -A` removes a whole environment's workloads or data in one command.",
+    safer_alternative="Select what you mean with a label (`-l app=api`) or a manifest, and check it with `--dry-run=server` first.",
+    matches=(
+        command(
+            _KUBECTL, "delete", any_of=("--all", "--all-namespaces"), unless=_DRY_RUN, where=_kind_not_in(_RECREATED)
+        ),
+    ),
+    message="deletes every resource of the kind",
+    must_match=("kubectl delete deployments --all -n dev", "kubectl delete pvc --all -A", "kubectl delete all --all"),
+    must_not_match=(
+        "kubectl delete pods --all -n dev",
+        "kubectl get pods -A",
+        "kubectl delete deploy --all --dry-run=client",
+    ),
+)
+
+DELETE_STORAGE = pack_rule(
+    id="KU003",
+    name="kubectl-delete-storage",
+    severity=Severity.HIGH,
+    summary="Deletes persistent volumes, volume claims, storage classes or custom resource definitions.",
+    rationale="With the usual `Delete` reclaim policy a deleted claim deletes its disk; a deleted CRD deletes every custom resource of that kind in the cluster.",
+    safer_alternative="Back the data up and set the volume's reclaim policy to `Retain` before deleting the claim.",
+    matches=(command(_KUBECTL, "delete", unless=_DRY_RUN, where=_kind_in(_STORAGE)),),
+    message="deletes storage or a resource definition, and the data behind it",
+    must_match=(
+        "kubectl delete pvc data-postgres-0 -n db",
+        "kubectl delete crd certificates.cert-manager.io",
+        "kubectl delete pv/pv-0001",
+    ),
+    must_not_match=(
+        "kubectl get pvc -n db",
+        "kubectl describe pv pv-0001",
+        "kubectl delete pvc data-0 --dry-run=server",
+    ),
+)
+
+DELETE_RESOURCES = pack_rule(
+    id="KU004",
+    name="kubectl-delete-resources",
+    severity=Severity.MEDIUM,
+    summary="Deletes named resources, those of a manifest or a label selector, every pod (`--all`), or prunes with `kubectl apply --prune`.",
+    rationale="Deleted deployments, services and secrets take traffic and configuration with them; the scope is what the command names.",
+    safer_alternative="Preview with `--dry-run=server` and make sure the context and namespace are the ones you mean.",
+    matches=(
+        command(_KUBECTL, "delete", unless=_DRY_RUN, where=_named_resource),
+        command(
+            _KUBECTL,
+            "delete",
+            any_of=("--filename", "--kustomize", "--selector"),
+            unless=(*_DRY_RUN, "--all", "--all-namespaces"),
+        ),
+        command(_KUBECTL, "apply", requires=("--prune",), unless=_DRY_RUN),
+        command(_KUBECTL, "delete", any_of=("--all", "--all-namespaces"), unless=_DRY_RUN, where=_kind_in(_RECREATED)),
+    ),
+    message="deletes cluster resources",
+    must_match=(
+        "kubectl delete deployment api -n prod",
+        "kubectl delete -f k8s/",
+        "kubectl delete pods -l app=worker",
+        "kubectl apply --prune -l app=web -f k8s/",
+    ),
+    must_not_match=(
+        "kubectl delete pod api-7f9c",
+        "kubectl apply -f k8s/",
+        "kubectl delete -f k8s/ --dry-run=server",
+        "kubectl get deploy api",
+    ),
+)
+
+HELM_UNINSTALL = pack_rule(
+    id="KU005",
+    name="helm-uninstall",
+    severity=Severity.MEDIUM,
+    summary="`helm uninstall` removes a release and the resources it installed.",
+    rationale="The release's workloads, services and often its volume claims are deleted; reinstalling restores the chart, not the data.",
+    safer_alternative="`helm uninstall --dry-run` to see what goes, or `helm rollback` to undo a bad upgrade.",
+    matches=(command("helm", "uninstall", unless=_DRY_RUN),),
+    message="uninstalls a helm release and its resources",
+    must_match=("helm uninstall api -n prod", "helm delete my-release", "helm --kube-context prod un api"),
+    must_not_match=("helm list -A", "helm uninstall api --dry-run", "helm status api"),
+)
+
+DRAIN_NODE = pack_rule(
+    id="KU006",
+    name="kubectl-drain-node",
+    severity=Severity.MEDIUM,
+    summary="`kubectl drain` evicts every pod from a node (with `--delete-emptydir-data` their scratch data too).",
+    rationale="Draining moves the node's workload elsewhere at once; on a small cluster that is an outage, and emptyDir data is deleted.",
+    safer_alternative="`kubectl cordon` stops new pods first; drain during a maintenance window.",
+    matches=(command(_KUBECTL, "drain", unless=_DRY_RUN),),
+    message="evicts every pod from the node",
+    must_match=("kubectl drain node-1 --ignore-daemonsets", "kubectl drain ip-10-0-1-5 --delete-emptydir-data --force"),
+    must_not_match=("kubectl cordon node-1", "kubectl drain node-1 --dry-run=client"),
+)
+
+DELETE_LOCAL_CLUSTER = pack_rule(
+    id="KU007",
+    name="delete-local-cluster",
+    severity=Severity.MEDIUM,
+    summary="Deletes a local cluster (`kind delete cluster`, `minikube delete`, `k3d cluster delete`).",
+    rationale="Everything deployed to the local cluster, its volumes included, is deleted with it; it is rebuilt only from manifests.",
+    safer_alternative="Stop the cluster (`minikube stop`) if you only need the resources back.",
+    matches=(
+        command("kind", "delete cluster"),
+        command("kind", "delete clusters"),
+        command("minikube", "delete"),
+        command("k3d", "cluster delete"),
+    ),
+    message="deletes a local Kubernetes cluster and its data",
+    must_match=("kind delete cluster --name dev", "minikube delete --all --purge", "k3d cluster delete mycluster"),
+    must_not_match=("kind get clusters", "minikube stop", "k3d cluster list"),
+)
+
+PACK = Pack(
+    name="kubernetes",
+    summary="kubectl (and oc), helm and local cluster tools: namespaces, storage, mass deletion, releases, drains.",
+    default=True,
+    reason="A deleted namespace, volume claim or release takes the cluster's workloads and data with it.",
+    rules=(
+        DELETE_NAMESPACE,
+        DELETE_ALL,
+        DELETE_STORAGE,
+        DELETE_RESOURCES,
+        HELM_UNINSTALL,
+        DRAIN_NODE,
+        DELETE_LOCAL_CLUSTER,
+    ),
+)

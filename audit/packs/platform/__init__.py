@@ -1,0 +1,1 @@
+"""Packs for code hosting and application platforms: deleted repositories, releases, apps and secrets."""

@@ -1,0 +1,1 @@
+"""Packs for copying to other machines: syncs that delete at the destination."""

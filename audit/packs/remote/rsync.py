@@ -1,0 +1,78 @@
+"""remote.rsync: rsync runs that delete at the destination, onto another machine
+or onto a protected directory."""
+
+from __future__ import annotations
+
+from ..._model import Severity
+from ...programs import Arg
+from ...rules._pack import Pack
+from ...rules._paths import contents_glob, path_is
+from .._invocation import Found, command, pack_rule
+
+_DELETES = (
+    "--del", "--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded",
+)  # fmt: skip
+_SAFE = ("--dry-run", "--list-only")
+
+
+def _destination(found: Found) -> Arg | None:
+    operands = found.reading.operands
+    return operands[-1] if len(operands) >= 2 else None
+
+
+def _remote(value: str) -> bool:
+    """`host:path`, `user@host:path`, `host::module`, `rsync://host/module`: another machine."""
+    if value.startswith("rsync://"):
+        return True
+    head, colon, _ = value.partition(":")
+    return bool(colon) and bool(head) and "/" not in head
+
+
+def _remote_destination(found: Found) -> Arg | None:
+    destination = _destination(found)
+    return destination if destination is not None and any(_remote(value) for value in destination.values) else None
+
+
+def _protected_destination(found: Found) -> Arg | None:
+    destination = _destination(found)
+    if destination is None:
+        return None
+    protected = found.tables.protected_directories
+    cwd = found.subject.cwd
+    named = path_is(destination, protected, cwd) or contents_glob(destination, protected, cwd)
+    return destination if named is not None else None
+
+
+DELETE_PROTECTED = pack_rule(
+    id="RS001",
+    name="rsync-delete-protected-directory",
+    severity=Severity.HIGH,
+    summary="rsync with `--delete` onto /, the home directory or another protected directory.",
+    rationale="`--delete` removes everything at the destination the source lacks: from an empty or wrong source that is the whole home or system directory.",
+    safer_alternative="Sync into a dedicated subdirectory, and run with `--dry-run` first.",
+    matches=(command("rsync", any_of=_DELETES, unless=_SAFE, where=_protected_destination),),
+    message="deletes whatever the source lacks from a protected directory",
+    must_match=("rsync -a --delete empty/ ~/", "rsync -av --delete-after ./backup/ /etc"),
+    must_not_match=("rsync -av --delete src/ /tmp/mirror/", "rsync -a --delete --dry-run empty/ ~/"),
+)
+
+DELETE_REMOTE = pack_rule(
+    id="RS002",
+    name="rsync-delete-remote",
+    severity=Severity.MEDIUM,
+    summary="rsync with `--delete` onto another machine (`host:path`, `rsync://`).",
+    rationale="Files on the remote side that the local source lacks are deleted there, where no local undo reaches.",
+    safer_alternative="Run with `--dry-run` (`-n`) first and check the deletions it lists, or sync without `--delete`.",
+    matches=(command("rsync", any_of=_DELETES, unless=_SAFE, where=_remote_destination),),
+    message="deletes files on the remote side that the source lacks",
+    must_match=("rsync -avz --delete ./site/ deploy@web:/var/www/site/", "rsync -a --del build/ rsync://mirror/pub/"),
+    must_not_match=("rsync -avz ./site/ deploy@web:/var/www/site/", "rsync -avzn --delete ./site/ web:/var/www/"),
+)
+
+PACK = Pack(
+    name="remote.rsync",
+    summary="rsync's `--delete` onto other machines and onto protected directories.",
+    default=True,
+    reason="Files deleted on a server or in the home directory cannot be restored by the agent.",
+    rules=(DELETE_PROTECTED, DELETE_REMOTE),
+)

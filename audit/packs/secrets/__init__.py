@@ -1,0 +1,1 @@
+"""Packs for secrets managers: destroyed secrets and keys."""

@@ -1,0 +1,1 @@
+"""Packs for object storage: mass deletion, object deletion, deleting syncs."""

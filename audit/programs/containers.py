@@ -1,0 +1,113 @@
+"""Container engines: the docker CLI and the clients that copy it (podman,
+nerdctl), and docker-compose."""
+
+from __future__ import annotations
+
+from ._grammar import Syntax, flag, valued
+from ._program import Program
+from ._tree import leaf, tree
+
+_STOPS_AT_OPERAND = Syntax(permute=False)
+"""`docker run [OPTIONS] IMAGE [COMMAND...]`: what follows the image is the container's command."""
+
+_FORCE = flag("-f", "--force")
+_ALL = flag("-a", "--all")
+_FILTER = valued("--filter")
+_QUIET = flag("-q", "--quiet")
+_VOLUMES = flag("--volumes")
+
+# The options of `run` and `create` (both start a container the same way).
+_CONTAINER_OPTIONS = (
+    valued("-a", "--attach"), valued("--add-host"), valued("--annotation"), valued("--blkio-weight"),
+    valued("--blkio-weight-device"), valued("--cap-add"), valued("--cap-drop"), valued("--cgroup-parent"),
+    valued("--cgroupns"), valued("--cidfile"), valued("--cpu-period"), valued("--cpu-quota"),
+    valued("--cpu-rt-period"), valued("--cpu-rt-runtime"), valued("-c", "--cpu-shares"), valued("--cpus"),
+    valued("--cpuset-cpus"), valued("--cpuset-mems"), valued("--device"), valued("--device-cgroup-rule"),
+    valued("--device-read-bps"), valued("--device-read-iops"), valued("--device-write-bps"),
+    valued("--device-write-iops"), valued("--dns"), valued("--dns-option"), valued("--dns-search"),
+    valued("--domainname"), valued("--entrypoint"), valued("-e", "--env"), valued("--env-file"), valued("--expose"),
+    valued("--gpus"), valued("--group-add"), valued("--health-cmd"), valued("--health-interval"),
+    valued("--health-retries"), valued("--health-start-period"), valued("--health-timeout"),
+    valued("-h", "--hostname"), valued("--ip"), valued("--ip6"), valued("--ipc"), valued("--isolation"),
+    valued("--kernel-memory"), valued("-l", "--label"), valued("--label-file"), valued("--link"),
+    valued("--link-local-ip"), valued("--log-driver"), valued("--log-opt"), valued("--mac-address"),
+    valued("-m", "--memory"), valued("--memory-reservation"), valued("--memory-swap"), valued("--memory-swappiness"),
+    valued("--mount"), valued("--name"), valued("--network", "--net"), valued("--network-alias"),
+    valued("--oom-score-adj"), valued("--pid"), valued("--pids-limit"), valued("--platform"), valued("--pod"),
+    valued("-p", "--publish"), valued("--pull"), valued("--restart"), valued("--runtime"), valued("--security-opt"),
+    valued("--shm-size"), valued("--stop-signal"), valued("--stop-timeout"), valued("--storage-opt"),
+    valued("--sysctl"), valued("--tmpfs"), valued("--ulimit"), valued("-u", "--user"), valued("--userns"),
+    valued("--uts"), valued("-v", "--volume"), valued("--volume-driver"), valued("--volumes-from"),
+    valued("-w", "--workdir"), flag("-d", "--detach"), flag("-i", "--interactive"), flag("-t", "--tty"),
+    flag("--rm"), flag("--privileged"), flag("-P", "--publish-all"), flag("--init"), flag("--read-only"),
+    flag("--no-healthcheck"), flag("--oom-kill-disable"), _QUIET, flag("--disable-content-trust"),
+)  # fmt: skip
+
+_EXEC_OPTIONS = (
+    valued("-e", "--env"), valued("--env-file"), valued("-u", "--user"), valued("-w", "--workdir"),
+    flag("-d", "--detach"), flag("-i", "--interactive"), flag("-t", "--tty"), flag("--privileged"),
+)  # fmt: skip
+_CONTAINERS = ("CONTAINER...",)
+_COMPOSE_DOWN = (flag("-v", "--volumes"), valued("--rmi"), flag("--remove-orphans"), valued("-t", "--timeout"))
+
+_SUBCOMMANDS = tree(
+    leaf("run", *_CONTAINER_OPTIONS, operands=("IMAGE", "COMMAND..."), syntax=_STOPS_AT_OPERAND),
+    leaf("create", *_CONTAINER_OPTIONS, operands=("IMAGE", "COMMAND..."), syntax=_STOPS_AT_OPERAND),
+    leaf("exec", *_EXEC_OPTIONS, operands=("CONTAINER", "COMMAND..."), syntax=_STOPS_AT_OPERAND),
+    leaf("container run", *_CONTAINER_OPTIONS, operands=("IMAGE", "COMMAND..."), syntax=_STOPS_AT_OPERAND),
+    leaf("container create", *_CONTAINER_OPTIONS, operands=("IMAGE", "COMMAND..."), syntax=_STOPS_AT_OPERAND),
+    leaf("container exec", *_EXEC_OPTIONS, operands=("CONTAINER", "COMMAND..."), syntax=_STOPS_AT_OPERAND),
+    leaf("rm|remove", _FORCE, flag("-v", "--volumes"), flag("-l", "--link"), _ALL, operands=_CONTAINERS),
+    leaf("container rm|remove", _FORCE, flag("-v", "--volumes"), _ALL, operands=_CONTAINERS),
+    leaf("rmi", _FORCE, flag("--no-prune"), _ALL, operands=("IMAGE...",)),
+    leaf("image rm|remove", _FORCE, flag("--no-prune"), _ALL, operands=("IMAGE...",)),
+    leaf("stop", valued("-t", "--time"), valued("-s", "--signal"), _ALL, operands=_CONTAINERS),
+    leaf("kill", valued("-s", "--signal"), _ALL, operands=_CONTAINERS),
+    leaf("ps", _ALL, _QUIET, _FILTER, valued("--format"), flag("-s", "--size"), flag("--no-trunc")),
+    leaf("images", _ALL, _QUIET, _FILTER, valued("--format")),
+    leaf("volume rm|remove", _FORCE, _ALL, operands=("VOLUME...",)),
+    leaf("volume prune", _FORCE, _ALL, _FILTER),
+    leaf("volume ls|list", _QUIET, _FILTER, valued("--format")),
+    leaf("system prune", _FORCE, _ALL, _VOLUMES, _FILTER),
+    leaf("system reset", _FORCE),
+    leaf("image prune", _FORCE, _ALL, _FILTER),
+    leaf("container prune", _FORCE, _FILTER),
+    leaf("pod rm|remove", _FORCE, _ALL, operands=("POD...",)),
+    leaf("machine rm|remove", _FORCE, flag("--save-image"), flag("--save-ignition"), operands=("MACHINE",)),
+    # The compose plugin reads its own options before its subcommand.
+    leaf("compose", valued("-f", "--file"), valued("-p", "--project-name"), valued("--profile"), valued("--env-file")),
+    leaf("compose down", *_COMPOSE_DOWN),
+)
+
+_GLOBAL_OPTIONS = (
+    valued("-H", "--host"),
+    valued("-c", "--context"),
+    valued("--config"),
+    valued("-l", "--log-level"),
+    flag("-D", "--debug"),
+    flag("--tls"),
+    flag("--tlsverify"),
+    valued("--tlscacert"),
+    valued("--tlscert"),
+    valued("--tlskey"),
+    valued("--namespace", "-n"),
+    valued("--connection"),
+    valued("--url"),
+    flag("--remote", "-r"),
+)
+
+DOCKER = Program(
+    ("docker", "podman", "nerdctl"),
+    syntax=Syntax(),
+    options=_GLOBAL_OPTIONS,
+    subcommands=_SUBCOMMANDS,
+)
+
+DOCKER_COMPOSE = Program(
+    ("docker-compose", "podman-compose"),
+    syntax=Syntax(),
+    options=(valued("-f", "--file"), valued("-p", "--project-name"), valued("--profile"), valued("--env-file")),
+    subcommands=tree(leaf("down", *_COMPOSE_DOWN)),
+)
+
+CONTAINER_PROGRAMS: tuple[Program, ...] = (DOCKER, DOCKER_COMPOSE)

@@ -1,0 +1,213 @@
+"""Kubernetes: kubectl, helm, and the local cluster tools (kind, minikube, k3d).
+
+`KINDS` names kubectl's resource types by every spelling kubectl accepts
+(`ns`, `namespace`, `namespaces`, `deployments.apps`), for the packs that
+ask what a command acts on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from ._grammar import Syntax, attached, flag, valued
+from ._program import Program, Subcommand
+from ._tree import leaf, tree
+
+# cobra (pflag): clusters of short flags, `--flag=value`, flags anywhere, no abbreviations.
+_COBRA = Syntax()
+
+_DRY_RUN = attached("--dry-run")
+_SELECTOR = valued("-l", "--selector")
+_FILENAME = valued("-f", "--filename")
+_ALL_NAMESPACES = flag("-A", "--all-namespaces")
+
+KUBECTL = Program(
+    ("kubectl", "oc"),
+    options=(
+        valued("-n", "--namespace"),
+        valued("--context"),
+        valued("--kubeconfig"),
+        valued("--cluster"),
+        valued("--user"),
+        valued("-s", "--server"),
+        valued("--token"),
+        valued("--as"),
+        valued("--as-group"),
+        valued("--as-uid"),
+        valued("--request-timeout"),
+        valued("--certificate-authority"),
+        valued("--client-certificate"),
+        valued("--client-key"),
+        valued("--tls-server-name"),
+        valued("--cache-dir"),
+        valued("-v", "--v"),
+        flag("--insecure-skip-tls-verify"),
+        flag("--match-server-version"),
+        flag("--warnings-as-errors"),
+    ),
+    global_options_anywhere=True,
+    syntax=_COBRA,
+    subcommands=(
+        Subcommand(
+            ("delete",),
+            options=(
+                _FILENAME,
+                valued("-k", "--kustomize"),
+                _SELECTOR,
+                valued("--field-selector"),
+                valued("--grace-period"),
+                valued("--timeout"),
+                valued("-o", "--output"),
+                valued("--raw"),
+                _DRY_RUN,
+                attached("--cascade"),
+                attached("--wait"),
+                attached("--ignore-not-found"),
+                flag("--all"),
+                _ALL_NAMESPACES,
+                flag("--force"),
+                flag("--now"),
+                flag("-i", "--interactive"),
+                flag("-R", "--recursive"),
+            ),
+            operands=("TYPE", "NAME..."),
+        ),
+        Subcommand(
+            ("apply",),
+            options=(
+                _FILENAME,
+                valued("-k", "--kustomize"),
+                _SELECTOR,
+                valued("-o", "--output"),
+                valued("--field-manager"),
+                valued("--prune-allowlist"),
+                _DRY_RUN,
+                attached("--server-side"),
+                attached("--force-conflicts"),
+                flag("--prune"),
+                flag("--all"),
+                flag("--force"),
+                flag("-R", "--recursive"),
+            ),
+        ),
+        Subcommand(
+            ("drain",),
+            options=(
+                _SELECTOR,
+                valued("--pod-selector"),
+                valued("--grace-period"),
+                valued("--timeout"),
+                valued("--skip-wait-for-delete-timeout"),
+                _DRY_RUN,
+                flag("--force"),
+                flag("--ignore-daemonsets"),
+                flag("--delete-emptydir-data", "--delete-local-data"),
+                flag("--disable-eviction"),
+            ),
+            operands=("NODE",),
+        ),
+        Subcommand(
+            ("get",),
+            options=(valued("-o", "--output"), _SELECTOR, _ALL_NAMESPACES, flag("-w", "--watch")),
+            operands=("TYPE", "NAME..."),
+        ),
+        Subcommand(
+            ("exec",),
+            options=(valued("-c", "--container"), flag("-i", "--stdin"), flag("-t", "--tty")),
+            operands=("POD", "COMMAND..."),
+        ),
+    ),
+)
+
+HELM = Program(
+    ("helm",),
+    syntax=_COBRA,
+    options=(
+        valued("-n", "--namespace"),
+        valued("--kube-context"),
+        valued("--kubeconfig"),
+        valued("--kube-apiserver"),
+        valued("--kube-token"),
+        valued("--kube-as-user"),
+        valued("--registry-config"),
+        valued("--repository-config"),
+        valued("--repository-cache"),
+        flag("--debug"),
+    ),
+    global_options_anywhere=True,
+    subcommands=tree(
+        leaf(
+            "uninstall|delete|del|un",
+            _DRY_RUN,
+            flag("--keep-history"),
+            flag("--no-hooks"),
+            flag("--wait"),
+            valued("--timeout"),
+            valued("--cascade"),
+            valued("--description"),
+            operands=("RELEASE...",),
+        ),
+        leaf("list|ls", _ALL_NAMESPACES, flag("-a", "--all"), valued("-o", "--output"), valued("-f", "--filter")),
+    ),
+)
+
+KIND = Program(
+    ("kind",),
+    syntax=_COBRA,
+    subcommands=tree(
+        leaf("delete cluster", valued("-n", "--name"), valued("--kubeconfig")),
+        leaf("delete clusters", flag("-A", "--all"), valued("--kubeconfig"), operands=("NAME...",)),
+    ),
+)
+
+MINIKUBE = Program(
+    ("minikube",),
+    syntax=_COBRA,
+    options=(valued("-p", "--profile"),),
+    global_options_anywhere=True,
+    subcommands=tree(leaf("delete", flag("--all"), flag("--purge"))),
+)
+
+K3D = Program(
+    ("k3d",),
+    syntax=_COBRA,
+    subcommands=tree(leaf("cluster delete|rm", flag("-a", "--all"), operands=("NAME...",))),
+)
+
+KUBERNETES_PROGRAMS: tuple[Program, ...] = (KUBECTL, HELM, KIND, MINIKUBE, K3D)
+
+
+def _kinds(*spellings_by_kind: tuple[str, ...]) -> Mapping[str, str]:
+    """Each spelling of a resource type, to its first (canonical) one."""
+    return MappingProxyType({spelling: spellings[0] for spellings in spellings_by_kind for spelling in spellings})
+
+
+KINDS: Mapping[str, str] = _kinds(
+    ("namespaces", "namespace", "ns"),
+    ("persistentvolumes", "persistentvolume", "pv"),
+    ("persistentvolumeclaims", "persistentvolumeclaim", "pvc"),
+    ("customresourcedefinitions", "customresourcedefinition", "crd", "crds"),
+    ("storageclasses", "storageclass", "sc"),
+    ("pods", "pod", "po"),
+    ("nodes", "node", "no"),
+    ("deployments", "deployment", "deploy"),
+    ("statefulsets", "statefulset", "sts"),
+    ("daemonsets", "daemonset", "ds"),
+    ("replicasets", "replicaset", "rs"),
+    ("services", "service", "svc"),
+    ("secrets", "secret"),
+    ("configmaps", "configmap", "cm"),
+    ("jobs", "job"),
+    ("cronjobs", "cronjob", "cj"),
+    ("ingresses", "ingress", "ing"),
+    ("events", "event", "ev"),
+    ("all",),
+)
+"""kubectl's resource types by every short, singular and plural name (the built-in ones the packs ask about)."""
+
+
+def resource_kind(spelled: str) -> str:
+    """The canonical type of `deploy`, `deployments.apps`, `Deployment`; unknown types as written, lower-cased."""
+    base = spelled.lower().split(".", 1)[0]
+    return KINDS.get(base, base)

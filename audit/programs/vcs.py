@@ -1,0 +1,339 @@
+"""Version control and code hosting: git, and the GitHub and GitLab CLIs."""
+
+from __future__ import annotations
+
+from ._grammar import Syntax, attached, flag, valued
+from ._program import Program, Subcommand
+from ._tree import leaf, tree
+
+# What checkout, restore and switch share: how a checkout merges and reports, and tracking.
+_QUIET_MERGE = (flag("-q", "--quiet"), flag("-m", "--merge"), attached("--recurse-submodules"), attached("--conflict"))
+_TRACKING = (attached("-t", "--track"), flag("--no-track"), flag("--guess"), flag("--no-guess"))
+_PATHSPECS = (flag("--ours"), flag("--theirs"), flag("--overlay"), flag("--no-overlay"), valued("--pathspec-from-file"))
+
+# git's parse-options: clusters, `--long=value`, unique prefixes of long
+# options, options anywhere before `--`.
+GIT = Program(
+    ("git",),
+    options=(
+        valued("-C"),
+        valued("-c"),
+        attached("--exec-path"),
+        valued("--git-dir"),
+        valued("--work-tree"),
+        valued("--namespace"),
+        valued("--config-env"),
+        valued("--attr-source"),
+        flag("-p", "--paginate"),
+        flag("-P", "--no-pager"),
+        flag("--bare"),
+        flag("--no-replace-objects"),
+        flag("--literal-pathspecs"),
+        flag("--glob-pathspecs"),
+        flag("--noglob-pathspecs"),
+        flag("--icase-pathspecs"),
+        flag("--no-optional-locks"),
+    ),
+    subcommands=(
+        Subcommand(
+            ("push",),
+            options=(
+                flag("-f", "--force"),
+                attached("--force-with-lease"),
+                flag("--no-force-with-lease"),
+                flag("--force-if-includes"),
+                flag("-d", "--delete"),
+                flag("--mirror"),
+                flag("--all", "--branches"),
+                flag("--tags"),
+                flag("--follow-tags"),
+                flag("--prune"),
+                flag("-u", "--set-upstream"),
+                flag("-n", "--dry-run"),
+                flag("--no-verify"),
+                flag("--atomic"),
+                flag("-q", "--quiet"),
+                flag("-v", "--verbose"),
+                valued("-o", "--push-option"),
+                valued("--repo"),
+                valued("--receive-pack", "--exec"),
+                attached("--recurse-submodules"),
+                attached("--signed"),
+            ),
+            operands=("REPOSITORY", "REFSPEC..."),
+        ),
+        Subcommand(
+            ("reset",),
+            options=(
+                flag("--hard"),
+                flag("--soft"),
+                flag("--mixed"),
+                flag("--keep"),
+                flag("--merge"),
+                flag("-q", "--quiet"),
+                flag("-p", "--patch"),
+                flag("-N", "--intent-to-add"),
+                valued("--pathspec-from-file"),
+            ),
+            operands=("COMMIT", "PATHSPEC..."),
+        ),
+        Subcommand(
+            ("clean",),
+            options=(
+                flag("-f", "--force"),
+                flag("-d"),
+                flag("-x"),
+                flag("-X"),
+                flag("-n", "--dry-run"),
+                flag("-i", "--interactive"),
+                flag("-q", "--quiet"),
+                valued("-e", "--exclude"),
+            ),
+            operands=("PATHSPEC...",),
+        ),
+        Subcommand(
+            ("checkout",),
+            options=(
+                flag("-f", "--force"),
+                valued("-b"),
+                valued("-B"),
+                valued("--orphan"),
+                flag("-l"),
+                flag("-d", "--detach"),
+                flag("-p", "--patch"),
+                flag("--ignore-other-worktrees"),
+                *_QUIET_MERGE,
+                *_TRACKING,
+                *_PATHSPECS,
+            ),
+            operands=("TREE_ISH", "PATHSPEC..."),
+        ),
+        Subcommand(
+            ("restore",),
+            options=(
+                valued("-s", "--source"),
+                flag("-S", "--staged"),
+                flag("-W", "--worktree"),
+                flag("-p", "--patch"),
+                flag("--ignore-unmerged"),
+                *_QUIET_MERGE,
+                *_PATHSPECS,
+            ),
+            operands=("PATHSPEC...",),
+        ),
+        Subcommand(
+            ("switch",),
+            options=(
+                valued("-c", "--create"),
+                valued("-C", "--force-create"),
+                valued("--orphan"),
+                flag("-d", "--detach"),
+                flag("-f", "--force", "--discard-changes"),
+                *_QUIET_MERGE,
+                *_TRACKING,
+            ),
+            operands=("BRANCH", "START_POINT"),
+        ),
+        Subcommand(
+            ("branch",),
+            options=(
+                flag("-d", "--delete"),
+                flag("-D"),
+                flag("-f", "--force"),
+                flag("-m", "--move"),
+                flag("-M"),
+                flag("-c", "--copy"),
+                flag("-C"),
+                flag("-r", "--remotes"),
+                flag("-a", "--all"),
+                flag("-l", "--list"),
+                flag("-v", "--verbose"),
+                flag("-q", "--quiet"),
+                flag("--show-current"),
+                flag("--unset-upstream"),
+                valued("-u", "--set-upstream-to"),
+                attached("-t", "--track"),
+                flag("--no-track"),
+                valued("--merged"),
+                valued("--no-merged"),
+                valued("--contains"),
+                valued("--no-contains"),
+                valued("--points-at"),
+                valued("--sort"),
+                valued("--format"),
+                attached("--color"),
+                attached("--column"),
+            ),
+            operands=("BRANCH...",),
+        ),
+        Subcommand(
+            ("stash",),
+            subcommands=(
+                Subcommand(("clear",)),
+                Subcommand(("drop",), options=(flag("-q", "--quiet"),), operands=("STASH",)),
+                Subcommand(("pop",), options=(flag("--index"), flag("-q", "--quiet")), operands=("STASH",)),
+                Subcommand(
+                    ("push", "save"),
+                    options=(
+                        valued("-m", "--message"),
+                        flag("-u", "--include-untracked"),
+                        flag("-a", "--all"),
+                        flag("-k", "--keep-index"),
+                        flag("-S", "--staged"),
+                        flag("-p", "--patch"),
+                        flag("-q", "--quiet"),
+                    ),
+                    operands=("PATHSPEC...",),
+                ),
+                Subcommand(("apply",), options=(flag("--index"), flag("-q", "--quiet")), operands=("STASH",)),
+                Subcommand(("list",)),
+                Subcommand(("show",)),
+            ),
+        ),
+        Subcommand(
+            ("reflog",),
+            subcommands=(
+                Subcommand(
+                    ("expire",),
+                    options=(
+                        valued("--expire"),
+                        valued("--expire-unreachable"),
+                        flag("--all"),
+                        flag("--rewrite"),
+                        flag("--updateref"),
+                        flag("--stale-fix"),
+                        flag("--single-worktree"),
+                        flag("-n", "--dry-run"),
+                        flag("--verbose"),
+                    ),
+                    operands=("REF...",),
+                ),
+                Subcommand(
+                    ("delete",),
+                    options=(flag("--rewrite"), flag("--updateref"), flag("-n", "--dry-run"), flag("--verbose")),
+                    operands=("REF...",),
+                ),
+                Subcommand(("show",)),
+            ),
+        ),
+        Subcommand(
+            ("filter-branch",),
+            options=(
+                flag("-f", "--force"),
+                valued("--env-filter"),
+                valued("--tree-filter"),
+                valued("--index-filter"),
+                valued("--parent-filter"),
+                valued("--msg-filter"),
+                valued("--commit-filter"),
+                valued("--tag-name-filter"),
+                valued("--subdirectory-filter"),
+                valued("--original"),
+                valued("-d"),
+                valued("--state-branch"),
+                flag("--prune-empty"),
+            ),
+        ),
+        Subcommand(
+            ("filter-repo",),
+            options=(
+                flag("--force"),
+                flag("--dry-run"),
+                flag("--analyze"),
+                flag("--invert-paths"),
+                valued("--path"),
+                valued("--path-glob"),
+                valued("--path-regex"),
+                valued("--path-rename"),
+                valued("--replace-text"),
+                valued("--replace-message"),
+                valued("--subdirectory-filter"),
+                valued("--to-subdirectory-filter"),
+                valued("--source"),
+                valued("--target"),
+            ),
+        ),
+        Subcommand(
+            ("worktree",),
+            subcommands=(
+                Subcommand(("remove",), options=(flag("-f", "--force"),), operands=("WORKTREE",)),
+                Subcommand(("prune",), options=(flag("-n", "--dry-run"), flag("-v", "--verbose"), valued("--expire"))),
+            ),
+        ),
+    ),
+)
+
+# cobra (pflag): clusters of short flags, `--flag=value`, flags anywhere, no abbreviations.
+_COBRA = Syntax()
+_CONFIRM = (flag("-y", "--yes"), flag("--confirm"))
+_REPOSITORY = valued("-R", "--repo")
+_HTTP_METHOD = valued("-X", "--method")
+_API_OPTIONS = (
+    _HTTP_METHOD,
+    valued("-f", "--raw-field"),
+    valued("-F", "--field"),
+    valued("-H", "--header"),
+    valued("--input"),
+    valued("-q", "--jq"),
+    valued("-t", "--template"),
+    valued("--hostname"),
+    valued("--cache"),
+    flag("-i", "--include"),
+    flag("--paginate"),
+    flag("--silent"),
+    flag("--verbose"),
+)
+
+GH = Program(
+    ("gh",),
+    syntax=_COBRA,
+    options=(_REPOSITORY,),
+    global_options_anywhere=True,
+    subcommands=(
+        Subcommand(("api",), options=_API_OPTIONS, operands=("ENDPOINT",)),
+        *tree(
+            leaf("repo delete", *_CONFIRM, operands=("REPOSITORY",)),
+            leaf("repo archive", *_CONFIRM, operands=("REPOSITORY",)),
+            leaf(
+                "repo edit",
+                valued("--visibility"),
+                flag("--accept-visibility-change-consequences"),
+                valued("--description"),
+                operands=("REPOSITORY",),
+            ),
+            leaf("release delete", *_CONFIRM, flag("--cleanup-tag"), operands=("TAG",)),
+            leaf("release delete-asset", *_CONFIRM, operands=("TAG", "ASSET")),
+            leaf("secret delete|remove", valued("-e", "--env"), valued("-o", "--org"), flag("-u", "--user"), valued("-a", "--app"), operands=("NAME",)),
+            leaf("variable delete", valued("-e", "--env"), valued("-o", "--org"), operands=("NAME",)),
+            leaf("run delete", operands=("RUN",)),
+            leaf("cache delete", flag("-a", "--all"), operands=("KEY",)),
+            leaf("issue delete", *_CONFIRM, operands=("ISSUE",)),
+            leaf("ssh-key delete", *_CONFIRM, operands=("ID",)),
+            leaf("codespace delete", flag("--all"), flag("-f", "--force"), valued("-c", "--codespace"), operands=()),
+            leaf("pr list", valued("-s", "--state"), valued("-L", "--limit"), valued("-B", "--base")),
+            leaf("pr view", valued("--json"), flag("-w", "--web"), operands=("PR",)),
+            leaf("repo view", valued("--json"), flag("-w", "--web"), operands=("REPOSITORY",)),
+        ),
+    ),
+)  # fmt: skip
+
+GLAB = Program(
+    ("glab",),
+    syntax=_COBRA,
+    options=(_REPOSITORY,),
+    global_options_anywhere=True,
+    subcommands=(
+        Subcommand(("api",), options=_API_OPTIONS, operands=("ENDPOINT",)),
+        *tree(
+            leaf("repo delete", *_CONFIRM, operands=("REPOSITORY",)),
+            leaf("repo archive", operands=("REPOSITORY",)),
+            leaf("release delete", *_CONFIRM, flag("-t", "--with-tag"), operands=("TAG",)),
+            leaf("variable delete", valued("-s", "--scope"), valued("-g", "--group"), operands=("KEY",)),
+            leaf("mr delete|del", operands=("MR",)),
+            leaf("issue delete|del", operands=("ISSUE",)),
+            leaf("mr list", valued("-s", "--state")),
+        ),
+    ),
+)
+
+VCS_PROGRAMS: tuple[Program, ...] = (GIT, GH, GLAB)

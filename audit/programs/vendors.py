@@ -1,0 +1,58 @@
+"""The command-line tools of hosting platforms and of the services teams run
+(payments, CDNs, e-mail, feature flags, messaging, monitoring, search, backup,
+CI, API gateways): their global options and the subcommands the vendor packs
+judge, declared by path."""
+
+from __future__ import annotations
+
+from ._grammar import GO_FLAGS, Syntax, flag, valued
+from ._program import Program
+from ._tree import leaf, tree
+
+# cobra/yargs/oclif style: clusters, `--flag=value`, flags anywhere.
+_ANYWHERE = Syntax()
+_YES = (flag("-y", "--yes"), flag("--confirm"), flag("-f", "--force"))
+
+
+def _cli(names: tuple[str, ...], *paths: str, options: tuple[str, ...] = (), flags: tuple[str, ...] = ()) -> Program:
+    """A vendor CLI: value-taking global options read anywhere, and its subcommand paths (each
+    taking the confirmation flags, and `flags`)."""
+    return Program(
+        names,
+        syntax=_ANYWHERE,
+        options=tuple(valued(option) for option in options),
+        global_options_anywhere=True,
+        subcommands=tree(*paths, options=(*_YES, *(flag(spelling) for spelling in flags))),
+    )
+
+
+VENDOR_PROGRAMS: tuple[Program, ...] = (
+    # Hosting platforms.
+    _cli(("heroku",), "apps:destroy", "pg:reset", "addons:destroy", "apps:info", options=("-a", "--app")),
+    _cli(("vercel",), "remove|rm", "env rm|remove", "domains rm|remove", "project rm|remove", "list|ls", options=("--scope", "-t", "--token")),
+    _cli(("netlify",), "sites:delete", "env:unset", "status", options=("--site",)),
+    _cli(("fly", "flyctl"), "apps destroy", "volumes destroy", "postgres detach", "apps list", options=("-a", "--app")),
+    _cli(("doctl",), "compute droplet delete|rm", "databases delete|rm", "kubernetes cluster delete|rm", "compute volume delete|rm", "apps delete|rm", "compute droplet list|ls", options=("--context", "-t", "--access-token")),
+    # Services.
+    _cli(("stripe",), "customers delete", "products delete", "prices update", "subscriptions cancel", "webhook_endpoints delete", "customers list", options=("--api-key",), flags=("--live",)),
+    _cli(("wrangler",), "delete", "kv namespace delete", "kv:namespace delete", "r2 bucket delete", "d1 delete", "deploy", options=("--name", "-c", "--config", "--env")),
+    _cli(("fastly",), "service delete", "purge", "service list", options=("-s", "--service-id", "--token"), flags=("--all",)),
+    _cli(("ldcli",), "flags delete", "projects delete", "flags list", options=("--project", "--access-token")),
+    _cli(("twilio",), "phone-numbers:remove", "api:core:messages:remove", "api:core:incoming-phone-numbers:remove", "phone-numbers:list", options=("-p", "--profile")),
+    _cli(("algolia",), "indices delete", "indices clear", "indices list", options=("--profile",)),
+    _cli(("sentry-cli",), "releases delete", "releases list", options=("-o", "--org", "-p", "--project", "--auth-token")),
+    _cli(("circleci",), "context remove-secret", "context delete", "context list", options=("--token",)),
+    _cli(("deck",), "gateway reset", "reset", "gateway sync", "gateway diff", options=("--kong-addr",)),
+    Program(("restic",), options=(valued("-r", "--repo"), valued("--password-file")), global_options_anywhere=True,
+            subcommands=tree(leaf("forget", flag("--prune"), flag("-n", "--dry-run"), valued("--keep-last"), valued("--keep-daily")),
+                             leaf("prune", flag("-n", "--dry-run")), leaf("snapshots"))),
+    Program(("borg",), subcommands=tree(leaf("delete", flag("-n", "--dry-run"), flag("--force")), leaf("prune", flag("-n", "--dry-run"), valued("--keep-daily")), leaf("list"))),
+    # Kafka's and RabbitMQ's administration tools.
+    Program(("kafka-topics", "kafka-topics.sh"), syntax=GO_FLAGS,
+            options=(flag("--delete"), flag("--list"), flag("--describe"), flag("--create"), valued("--topic"),
+                     valued("--bootstrap-server"), valued("--zookeeper"))),
+    Program(("rabbitmqctl",), options=(valued("-n", "--node"), valued("-p", "--vhost")), global_options_anywhere=True,
+            subcommands=tree("delete_queue", "purge_queue", "delete_vhost", "reset", "force_reset", "list_queues")),
+    Program(("rabbitmqadmin",), options=(valued("-H", "--host"), valued("-V", "--vhost"), valued("-u", "--username")),
+            global_options_anywhere=True, subcommands=tree("delete queue", "delete exchange", "purge queue", "list queues")),
+)  # fmt: skip
