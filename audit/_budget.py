@@ -89,7 +89,7 @@ class Budget:
         self.seconds = seconds
         self.max_steps = max_steps
         self.steps_left = max_steps
-        self._clock_at_steps = max_steps - self.STEPS_PER_CLOCK_READ
+        self._clock_at_steps = max(max_steps - self.STEPS_PER_CLOCK_READ, 0)
         self._cpu_at_start = time.thread_time()
         self._collections_at_start = _collection_seconds
         self._excluded = 0.0
@@ -104,7 +104,8 @@ class Budget:
     def _check(self, work: str) -> None:
         if self.steps_left < 0:
             raise BudgetExceeded(f"{work} exceeded the budget of {self.max_steps:,} steps")
-        self._clock_at_steps = self.steps_left - self.STEPS_PER_CLOCK_READ
+        # Never past zero: the step limit is exact, whatever the clock-reading interval.
+        self._clock_at_steps = max(self.steps_left - self.STEPS_PER_CLOCK_READ, 0)
         if self.spent() > self.seconds:
             raise self.backstop_exceeded(work)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ._analysis import Analyzer, Location
 from ._budget import Budget
-from ._caches import POLICY_DISPATCHES, Memo
+from ._caches import POLICY_DISPATCHES, Memo, VerdictCache
 from ._model import Position, Span, Verdict
 from ._policy import Policy, default_policy
 from ._syntax import BudgetExceeded, Origin, ParseResult, parse
@@ -35,6 +35,33 @@ def _dispatch_for(policy: Policy) -> Dispatch:
     if cached is not None and cached[0] is policy:
         return cached[1]
     return _DISPATCHES.remember(id(policy), (policy, Dispatch(policy.rule_settings, policy.tables)))[1]
+
+
+_VERDICTS: Memo[int, tuple[Policy, VerdictCache[str, Verdict]]] = Memo(POLICY_DISPATCHES)
+
+
+def audit_command_cached(command: str, *, policy: Policy | None = None) -> Verdict:
+    """`audit_command`, answered from the policy's verdict cache when the same
+    command was judged under the same policy before.
+
+    A verdict depends only on the command and the policy, so a command judged
+    by two layers (the middleware, then the sandbox) is judged once. Verdicts
+    the CPU-time backstop may have decided ([IN004]) are not kept.
+    """
+    policy = default_policy() if policy is None else policy
+    checked = isinstance(command, str) and isinstance(policy, Policy)  # pyright: ignore[reportUnnecessaryIsInstance]
+    if not checked or policy.limits.verdict_cache == 0:
+        return audit_command(command, policy=policy)  # a TypeError for bad arguments, as there
+    held = _VERDICTS.get(id(policy))
+    if held is None or held[0] is not policy:
+        held = _VERDICTS.remember(id(policy), (policy, VerdictCache(policy.limits.verdict_cache)))
+    cache = held[1]
+    verdict = cache.get(command)
+    if verdict is None:
+        verdict = audit_command(command, policy=policy)
+        if BUDGET_EXCEEDED.id not in verdict.rule_ids:
+            cache.remember(command, verdict)
+    return verdict
 
 
 def audit_command(command: str, *, policy: Policy | None = None) -> Verdict:

@@ -99,3 +99,8 @@ def test_a_long_value_is_charged_before_it_is_built() -> None:
     verdict = audit_command(chain)
     assert verdict.rule_ids == ("IN004",)
     assert "expanding words" in verdict.findings[0].message
+
+
+def test_a_step_limit_below_the_clock_reading_interval_is_exact() -> None:
+    # Regression: the first check came only after 256 steps, so a limit of 10 let `ls | head | sort | uniq` pass.
+    assert _audit("ls | head | sort | uniq", max_steps=10).rule_ids == ("IN004",)
