@@ -22,12 +22,14 @@ from collections.abc import Callable, Iterator
 Charge = Callable[[int], None]
 """Spends steps of the audit's budget (raises BudgetExceeded when it is spent)."""
 
-# Each word taken costs steps (it becomes an argument the rules judge) plus
-# one per this many characters scanned for its groups; what is joined onto
-# values elsewhere costs one per CHARACTERS_PER_STEP characters copied.
+# Each text taken costs steps: it becomes an argument the rules judge, its
+# characters are copied and scanned (one step per CHARACTERS_PER_STEP), and
+# each brace or comma in it is looked at in Python (one step per
+# GROUP_MARKS_PER_STEP). What is joined onto values elsewhere costs one step
+# per CHARACTERS_PER_STEP characters copied.
 STEPS_PER_WORD = 3
-SCANNED_CHARACTERS_PER_STEP = 16
 CHARACTERS_PER_STEP = 64
+GROUP_MARKS_PER_STEP = 2
 
 _GROUP_CHARACTERS = re.compile(r"[{},]")
 _SEQUENCE = re.compile(r"(?P<start>-?\d+)\.\.(?P<end>-?\d+)(?:\.\.(?P<step>-?\d+))?")
@@ -49,7 +51,8 @@ def expand_braces(value: str, charge: Charge) -> Iterator[str]:
         if text is None:
             pending.pop()
             continue
-        charge(STEPS_PER_WORD + len(text) // SCANNED_CHARACTERS_PER_STEP)
+        marks = text.count("{") + text.count("}") + text.count(",")
+        charge(STEPS_PER_WORD + len(text) // CHARACTERS_PER_STEP + marks // GROUP_MARKS_PER_STEP)
         group = _first_group(text)
         if group is None:
             yield text

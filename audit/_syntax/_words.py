@@ -30,7 +30,7 @@ _PARAMETER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!\-]")
 _SIMPLE_PARAMETER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!\-]")
 # Steps (see _budget) for one expansion inside a double-quoted string or a
 # heredoc body: the part built, then walked and checked by the analysis.
-STEPS_PER_EXPANSION = 4
+STEPS_PER_EXPANSION = 8
 _PARAMETER_OPERATOR = re.compile(r"@[A-Za-z]|:[-=?+]?|[-=?+]|##?|%%?|//?|\^\^?|,,?")
 
 
