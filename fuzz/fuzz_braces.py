@@ -8,7 +8,6 @@ is a logging stub: nothing real runs, and the stub's record is bash's argv.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 
 import pytest
 from hypothesis import example, given
@@ -16,7 +15,7 @@ from hypothesis import strategies as st
 
 from audit._analysis._braces import expand_braces
 
-from .oracle import BashOracle, OracleUnavailable, bash_oracle
+from .oracle import BashOracle
 
 pytestmark = pytest.mark.bwrap
 
@@ -43,15 +42,6 @@ def _word(depth: int) -> st.SearchStrategy[str]:
         alternatives = st.lists(_word(depth - 1), min_size=2, max_size=3).map(lambda words: "{" + ",".join(words) + "}")
         pieces = pieces | alternatives
     return st.lists(pieces, min_size=1, max_size=3).map("".join)
-
-
-@pytest.fixture(scope="module")
-def oracle() -> Iterator[BashOracle]:
-    try:
-        with bash_oracle() as prepared:
-            yield prepared
-    except OracleUnavailable as reason:
-        pytest.skip(f"no bash oracle here: {reason}")
 
 
 def _comparable(word: str) -> bool:
