@@ -35,6 +35,10 @@ PATH_TABLES = 64
 PATH_ANSWERS = 4096
 """Per path list: answers by argument value (`-la`, `src/` and `/tmp/x` repeat across commands)."""
 
+CODE_REPORTS = 512
+"""What audit.languages found in a snippet of another language, by language and code
+(a silent walk and the reporting walk analyse the same snippet)."""
+
 
 class Memo(dict[Key, Value]):
     """A dict that forgets everything when it reaches its size: arbitrary input

@@ -4,7 +4,7 @@ and decide (`_verdict`)."""
 
 from __future__ import annotations
 
-from ._analysis import Analyzer, Location
+from ._analysis import Analyzer, Arg, Autorun, Location
 from ._budget import Budget
 from ._caches import POLICY_DISPATCHES, Memo, VerdictCache
 from ._model import Position, Span, Verdict
@@ -19,6 +19,7 @@ from .rules import (
     NULL_BYTE,
     Dispatch,
     RuleRunner,
+    autorun_location,
 )
 
 _TOP = Location(Position.COMMAND, ())
@@ -92,7 +93,10 @@ def audit_command(command: str, *, policy: Policy | None = None) -> Verdict:
     def parse_code(text: str, origin: Origin) -> ParseResult:
         return parse(text, budget=budget, origin=origin)
 
-    analyzer = Analyzer(policy.tables, policy.limits.max_depth, budget, runner, parse_code)
+    def runs_later(target: Arg, cwd: str | None) -> Autorun | None:
+        return autorun_location(target, policy.tables, cwd)
+
+    analyzer = Analyzer(policy.tables, policy.limits.max_depth, budget, runner, parse_code, runs_later)
     try:
         result = parse(command, budget=budget)
         if result.troubles:

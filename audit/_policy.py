@@ -156,6 +156,10 @@ _NAME_LISTS = (
     "system_directories",
     "shell_startup_files",
     "authorized_keys_files",
+    "autorun_scripts",
+    "autorun_crontabs",
+    "autorun_units",
+    "autorun_opaque",
     "protected_directories",
     "linker_variables",
     "credential_stores",
@@ -191,6 +195,10 @@ class _Draft:
             system_directories=tuple(dict.fromkeys(names["system_directories"])),
             shell_startup_files=tuple(dict.fromkeys(names["shell_startup_files"])),
             authorized_keys_files=tuple(dict.fromkeys(names["authorized_keys_files"])),
+            autorun_scripts=tuple(dict.fromkeys(names["autorun_scripts"])),
+            autorun_crontabs=tuple(dict.fromkeys(names["autorun_crontabs"])),
+            autorun_units=tuple(dict.fromkeys(names["autorun_units"])),
+            autorun_opaque=tuple(dict.fromkeys(names["autorun_opaque"])),
             protected_directories=tuple(dict.fromkeys(names["protected_directories"])),
             linker_variables=frozenset(names["linker_variables"]),
             credential_stores=tuple(dict.fromkeys(names["credential_stores"])),
@@ -349,9 +357,25 @@ def _wrapper(reader: _Reader, name: str, previous: WrapperSpec | None) -> Wrappe
     previous = previous or WrapperSpec(name=name)
     options = {key: _options(reader, key, getattr(previous, key)) for key in wrapper_keys.OPTION_KEYS}
     flags = {key: reader.boolean(key, getattr(previous, key)) for key in wrapper_keys.FLAG_KEYS}
+    place = reader.text("place", previous.place) if "place" in reader.table else previous.place
     return dataclasses.replace(
-        previous, positionals=reader.integer("positionals", previous.positionals, 0, 8), **options, **flags
+        previous,
+        positionals=reader.integer("positionals", previous.positionals, 0, 8),
+        place=place,
+        option_places=_option_places(reader.sub("option_places"), previous.option_places),
+        **options,
+        **flags,
     )
+
+
+def _option_places(reader: _Reader, previous: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """`option_places = { "--host" = "on the host via ..." }`, added to the wrapper's own."""
+    places = dict(previous)
+    for option in reader.table:
+        if not option.startswith("-"):
+            raise reader.fail(option, "must be an option spelling (starting with -)")
+        places[option] = reader.text(option)
+    return tuple(places.items())
 
 
 def _known_rule_ids() -> frozenset[str]:

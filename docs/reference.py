@@ -281,9 +281,22 @@ def built_in_programs() -> str:
     document.add(tomlkit.comment("The wrappers every policy knows (audit/programs/wrappers.py)."))
     wrappers = tomlkit.table(is_super_table=True)
     for wrapper in WRAPPERS:
-        wrappers.add(wrapper.name, wrapper.policy_table())
+        wrappers.add(wrapper.name, _inline_tables(wrapper.policy_table()))
     document.add("wrappers", wrappers)
     return tomlkit.dumps(document)
+
+
+def _inline_tables(table: dict[str, object]) -> dict[str, object]:
+    """A program's settings with its tables of settings inline (`option_places = { ... }`), one row each."""
+    inlined: dict[str, object] = {}
+    for key, value in table.items():
+        if isinstance(value, dict):
+            inline = tomlkit.inline_table()
+            inline.update(cast("dict[str, object]", value))
+            inlined[key] = inline
+        else:
+            inlined[key] = value
+    return inlined
 
 
 def _events(body: list[tuple[Key | None, Item]], path: tuple[str, ...]) -> Iterator[_Event]:

@@ -8,7 +8,7 @@ from .._model import CommandRecord
 from .._syntax import ast
 from .._tables import Tables
 from ._risks import RiskAnswers
-from ._state import TOP, Frame, ParseCode, WalkConfig, WalkState
+from ._state import TOP, Frame, ParseCode, RunsLater, WalkConfig, WalkState, never_runs_later
 from ._subjects import Sink
 from ._variables import Env
 from ._walker import Walker
@@ -17,10 +17,19 @@ from ._walker import Walker
 class Analyzer:
     """Walks one command string (and the code nested in it) for the rules."""
 
-    def __init__(self, tables: Tables, max_depth: int, budget: Budget, sink: Sink, parse_code: ParseCode) -> None:
+    def __init__(
+        self,
+        tables: Tables,
+        max_depth: int,
+        budget: Budget,
+        sink: Sink,
+        parse_code: ParseCode,
+        runs_later: RunsLater = never_runs_later,
+    ) -> None:
         self._budget = budget
         self._state = WalkState(sink)
-        self._walker = Walker(WalkConfig(tables, max_depth, budget, parse_code, RiskAnswers()), self._state)
+        config = WalkConfig(tables, max_depth, budget, parse_code, RiskAnswers(), runs_later)
+        self._walker = Walker(config, self._state)
 
     @property
     def records(self) -> list[CommandRecord]:

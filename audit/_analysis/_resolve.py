@@ -16,7 +16,6 @@ from .._tables import Tables
 from ..programs import downloaded_files
 from ._bindings import DECLARATION_BUILTINS, split_assignment_word
 from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words, parameter_values, uses_default
-from ._static_output import static_output
 from ._subjects import Arg, AssignmentSubject, Location, NameSource, RedirectSubject, Risk, Stdin, StdinKind
 from ._variables import Env
 from ._wrappers import Unwrapped, unwrap, xargs_commands
@@ -127,21 +126,6 @@ def output_redirects(redirects: tuple[ast.Redirect, ...], env: Env) -> list[tupl
             appends = redirect.operator.endswith(">>")
             targets.extend((target, appends) for target in normalize_word(redirect.target, env))
     return targets
-
-
-def printed_text(name: str | None, args: tuple[Arg, ...], stdin: Stdin | None) -> str | None:
-    """What a command prints when it is known without running it: `echo`/`printf` with literal
-    arguments, `cat` of a heredoc or here-string without run-time parts. None otherwise."""
-    if name in ("echo", "printf"):
-        values = [arg.value for arg in args]
-        if any(value is None for value in values):
-            return None
-        return static_output([name, *(value or "" for value in values)])
-    if name != "cat" or stdin is None or stdin.kind not in (StdinKind.HEREDOC, StdinKind.HERESTRING):
-        return None
-    if not all(arg.value == "-" for arg in args):
-        return None
-    return _literal_text(stdin.parts)
 
 
 def _literal_text(parts: tuple[ast.WordPart, ...]) -> str | None:

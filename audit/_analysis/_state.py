@@ -18,11 +18,29 @@ from .._syntax import Origin, ParseResult, ast
 from .._tables import Tables
 from ._normalize import resolve_path
 from ._risks import RiskAnswers
-from ._subjects import Arg, Location, Sink, Stdin
+from ._subjects import Arg, Autorun, Location, Sink, Stdin
 from ._variables import Env
 
 ParseCode = Callable[[str, Origin], ParseResult]
 """Parses nested shell code (a `-c` string, a heredoc into bash) within the audit's budget."""
+RunsLater = Callable[[Arg, str | None], Autorun | None]
+"""Whether a file written to a path (given the working directory) runs by itself later, and how
+it is read: asked of the policy's path tables, which the rules layer matches."""
+
+
+def never_runs_later(target: Arg, cwd: str | None) -> Autorun | None:
+    """For an analysis given no path tables: no written file runs later."""
+    return None
+
+
+class WrittenScript(NamedTuple):
+    """What this command string wrote to a file, known without running anything:
+    the text, where each character came from, and where the content is."""
+
+    text: str
+    origin: Origin
+    span: Span
+
 
 TOP = Location(Position.COMMAND, ())
 """Where the user's own command string sits."""
@@ -38,6 +56,7 @@ class WalkConfig(NamedTuple):
     budget: Budget
     parse_code: ParseCode
     answers: RiskAnswers
+    runs_later: RunsLater = never_runs_later
 
 
 class Frame(NamedTuple):
@@ -55,10 +74,10 @@ class Frame(NamedTuple):
         """Into a substitution: a subshell whose stdin is the outer one."""
         return Frame(Location(position, (*self.location.path, label)), self.depth, self.env, self.stdin, False, False)
 
-    def nested_code(self, label: str, env: Env) -> Frame:
-        """Into code that something executes, one level deeper."""
+    def nested_code(self, label: str, env: Env, stdin: Stdin | None = None) -> Frame:
+        """Into code that something executes, one level deeper (reading `stdin` when it was handed one)."""
         location = Location(Position.EXEC_CONTEXT, (*self.location.path, label))
-        return Frame(location, self.depth + 1, env, None, False, False)
+        return Frame(location, self.depth + 1, env, stdin, False, False)
 
     def with_stdin(self, stdin: Stdin | None, in_pipeline: bool) -> Frame:
         return Frame(self.location, self.depth, self.env, stdin, in_pipeline, self.background)
@@ -131,9 +150,8 @@ class WalkState:
         self.cwd: str | None = None
         # Files this command string downloaded or decoded, by clean path.
         self.downloads: dict[str, Span] = {}
-        # Files this command string wrote with text known without running anything
-        # (`echo 'DROP TABLE t;' > x.sql`), by clean path: what a later `psql -f x.sql` runs.
-        self.written: dict[str, str] = {}
+        # Files this command string wrote with content known without running anything, by clean path.
+        self.written: dict[str, WrittenScript] = {}
 
     def silenced(self) -> WalkState:
         """A copy for a silent walk: nothing it finds is reported, nothing it changes leaks back."""
@@ -158,20 +176,28 @@ class WalkState:
             for value in target.values:
                 self.downloads[resolve_path(self.cwd, value)] = target.span
 
-    def remember_written(self, targets: list[tuple[Arg, bool]], text: str | None) -> None:
-        """What a command wrote to each target (`>>` adds to the file); a file written with
-        unknown text is forgotten."""
-        for target, appends in targets:
-            for value in target.values:
-                path = resolve_path(self.cwd, value)
-                if text is None:
-                    self.written.pop(path, None)
-                else:
-                    self.written[path] = self.written.get(path, "") + text if appends else text
-
     def downloaded(self, value: str) -> Span | None:
         """Where the download that wrote the file `value` names is, if this command string wrote it."""
         return self.downloads.get(resolve_path(self.cwd, value))
+
+    def remember_written(self, target: Arg, script: WrittenScript | None, append: bool) -> None:
+        """A file written with known content (`script`), or with content the analysis cannot know
+        (None: whatever was known of the file before is forgotten). Appended content is known
+        content after what was known, or on its own when the file's start is not known."""
+        for value in target.values:
+            path = resolve_path(self.cwd, value)
+            before = self.written.pop(path, None)
+            if script is None:
+                continue
+            if append and before is not None:
+                offsets = _offsets(before) + _offsets(script)
+                origin = Origin((*offsets, script.origin.span(len(script.text), len(script.text)).end), exact=False)
+                script = WrittenScript(before.text + script.text, origin, Span(before.span.start, script.span.end))
+            self.written[path] = script
+
+    def written_script(self, value: str) -> WrittenScript | None:
+        """What this command string wrote to the file `value` names, when known."""
+        return self.written.get(resolve_path(self.cwd, value))
 
     def in_subshell(self) -> _Subshell:
         """`with state.in_subshell():` a `cd` inside a subshell, substitution or child shell does not last."""
@@ -248,6 +274,11 @@ class _Subshell:
 
     def __exit__(self, *_: object) -> None:
         self._state.cwd = self._cwd
+
+
+def _offsets(script: WrittenScript) -> tuple[int, ...]:
+    """Where each character of a written script came from in the user's command."""
+    return tuple(script.origin.span(index, index + 1).start for index in range(len(script.text)))
 
 
 _SILENT_SINK = Sink()

@@ -137,6 +137,29 @@ class ContextKind(str, Enum):
     PROMPT_EXPANSION = "prompt-expansion"
     DOWNLOADED_FILE = "downloaded-file"
     ARITHMETIC = "arithmetic"
+    RUNS_LATER = "runs-later"
+    """A file that runs by itself later (a git hook, a unit, a cron job...), written with
+    content that downloads or decodes, or downloaded there: emitted only then."""
+
+
+class AutorunFormat(str, Enum):
+    """How a file that runs by itself later is read (the policy's `autorun_*` tables)."""
+
+    SCRIPT = "script"
+    """A program: its `#!` line picks the language (git hooks, rc.local, shell startup files)."""
+    CRONTAB = "crontab"
+    """Schedule lines, each ending in a shell command."""
+    UNIT = "unit"
+    """A systemd unit or desktop entry: its `Exec...=` lines run."""
+    OPAQUE = "opaque"
+    """Not read (a launchd property list): only a download written there is judged."""
+
+
+class Autorun(NamedTuple):
+    """Where a written file runs later by itself: how it is read, and the policy entry it matched."""
+
+    format: AutorunFormat
+    entry: str
 
 
 class DynamicPart(NamedTuple):
@@ -167,6 +190,49 @@ class ExecContextSubject(NamedTuple):
     @property
     def tainted_parts(self) -> tuple[DynamicPart, ...]:
         return tuple(part for part in self.dynamic_parts if part.tainted)
+
+
+class CodeFactKind(str, Enum):
+    """What code in another language does that the rules judge (its shell-outs and
+    file calls are audited as the shell commands they equal)."""
+
+    DOWNLOAD_EXECUTE = "download-execute"
+    """Runs, as code, data from the network, a decoded blob or a risky command's output."""
+    REVERSE_SHELL = "reverse-shell"
+    """Wires a network socket to a shell."""
+    NETWORK_SEND = "network-send"
+    """Sends data over the network (`url`, `data_from`): for the exfiltration rules."""
+    UNRESOLVED = "unresolved"
+    """Runs a command or code built from data the analysis cannot resolve."""
+
+
+class DataOrigin(NamedTuple):
+    """Where data the code works with comes from: `kind` is `network`, `decoded`,
+    `command-output`, `file`, `environment` or `socket`; `detail` the URL, path,
+    command or variable name when the code spells it out."""
+
+    kind: str
+    detail: str | None
+
+
+class CodeFactSubject(NamedTuple):
+    """One thing code in another language does (python -c, node -e, an awk
+    program, a heredoc into ruby...), located in the user's command.
+
+    `label` names the interpreter and the call (`python3 -c -> exec`);
+    `detail` says what the rules need in words (where the executed data comes
+    from, why the code cannot be resolved). A network send carries its `url`
+    and where the sent data comes from (`data_from`).
+    """
+
+    kind: CodeFactKind
+    label: str
+    language: str
+    span: Span
+    location: Location
+    detail: str = ""
+    url: str | None = None
+    data_from: tuple[DataOrigin, ...] = ()
 
 
 class FunctionSubject(NamedTuple):
@@ -203,6 +269,9 @@ class Sink:
 
     def context(self, subject: ExecContextSubject) -> None:
         """A place that executes data as code."""
+
+    def code(self, subject: CodeFactSubject) -> None:
+        """What code in another language does (a download run as code, a reverse shell...)."""
 
     def function(self, subject: FunctionSubject) -> None:
         """A function definition, after its body was walked."""

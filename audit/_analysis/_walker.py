@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .._budget import Budget
 from .._model import CommandRecord, Position, Span
 from .._syntax import Origin, Visitor, ast
-from ._contexts import contexts_of, wrapper_code
+from ._contexts import contexts_of, record_writes, run_written, wrapper_code
 from ._normalize import is_unresolved, normalize_word, part_source
 from ._resolve import (
     CommandName,
@@ -29,24 +30,25 @@ from ._resolve import (
     constant_condition,
     display,
     endless,
-    output_redirects,
-    printed_text,
     redirect_subject,
     resolve,
     stdin_of,
     written_by,
 )
 from ._risks import NO_RISKS, PRODUCES_UNTRUSTED_DATA, command_risks
-from ._state import Frame, WalkConfig, WalkState
+from ._state import Frame, WalkConfig, WalkState, WrittenScript
 from ._subjects import (
     Arg,
     AssignmentSubject,
+    Autorun,
+    CodeFactSubject,
     CommandSubject,
     ContextKind,
     DynamicPart,
     ExecContextSubject,
     FunctionSubject,
     LoopSubject,
+    RedirectSubject,
     Risk,
     Stdin,
     StdinKind,
@@ -311,29 +313,40 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
         redirects: tuple[ast.Redirect, ...] = (),
     ) -> frozenset[Risk]:
         """Hand one resolved command to the rules and open its code contexts."""
+        if unwrapped is not None:
+            for place in unwrapped.places:  # `chroot /mnt CMD`: CMD runs in the chroot
+                frame = frame.labelled(place)
         state = self.state
         wrappers = unwrapped.wrappers if unwrapped is not None else ()
         reporting = self.reporting
+        program = argv[index] if index < len(argv) else None
         if reporting and state.downloads:
-            self.check_downloaded(argv[index] if index < len(argv) else None, frame)
+            self.check_downloaded(program, frame)
         args = argv[index + 1 :]
         risks = NO_RISKS
+        if reporting and state.written and program is not None and "/" in (program.value or ""):
+            # `./x.sh` after `echo ... > x.sh`: its content, in the language its #! line names.
+            risks = run_written(self, program.display(), program, frame, None)
         for each in name.names:
             if reporting:
                 subject = CommandSubject(
                     argv, index, each, name.source, name.evidence, wrappers, span, frame.location, stdin,
                     frame.in_pipeline, frame.background, state.cwd,
-                    tuple(state.written.items()) if state.written else (),
+                    tuple((path, script.text) for path, script in state.written.items()) if state.written else (),
                 )  # fmt: skip
                 self.sink.command(subject)
                 if state.functions or state.loops:
                     state.track_spawn(each, span, in_pipeline=frame.in_pipeline, background=frame.background)
             own = command_risks(each, args, name.source, self.tables)
+            downloaded_to = None
             if own:
                 risks = risks | own
                 if reporting and own & PRODUCES_UNTRUSTED_DATA:
                     # Where a download or decoder writes (`> f`, `curl -o f`, `wget URL`).
-                    state.remember_downloads(written_by(each, args, redirects, frame.env))
+                    downloaded_to = written_by(each, args, redirects, frame.env)
+                    state.remember_downloads(downloaded_to)
+            if reporting:
+                risks = risks | record_writes(self, each, args, redirects, stdin, frame, downloaded_to)
         if unwrapped is not None:
             found = wrapper_code(unwrapped, index < len(argv), span, frame, stdin, self)
             if found:
@@ -346,11 +359,6 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
                 found = self.call_function(each, args, span, frame)
                 if found:
                     risks = risks | found
-        if reporting and redirects:
-            targets = output_redirects(redirects, frame.env)
-            if targets:
-                only = name.names[0] if len(name.names) == 1 else None
-                state.remember_written(targets, printed_text(only, args, stdin))
         if len(name.names) == 1 and name.names[0] in _DIRECTORY_CHANGERS:
             state.cwd = changed_directory(state.cwd, name.names[0], args)
         return risks
@@ -421,8 +429,22 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
 
     # -- what the execution contexts ask (ContextWalk) ----------------------------------------
 
+    @property
+    def budget(self) -> Budget:
+        return self.config.budget
+
+    @property
+    def max_depth(self) -> int:
+        return self.config.max_depth
+
     def emit(self, subject: ExecContextSubject) -> None:
         self.sink.context(subject)
+
+    def emit_code(self, subject: CodeFactSubject) -> None:
+        self.sink.code(subject)
+
+    def too_deep(self, span: Span, frame: Frame, label: str) -> None:
+        self.sink.too_deep(span, frame.location, label)
 
     def check_downloaded(self, program: Arg | None, frame: Frame, label: str = "") -> None:
         """Running a file this command string downloaded: `curl -o x u && ./x`."""
@@ -439,8 +461,28 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
                 )
                 return
 
+    @property
+    def knows_written(self) -> bool:
+        return bool(self.state.written)
+
+    def remember_written(self, target: Arg, script: WrittenScript | None, append: bool) -> None:
+        self.state.remember_written(target, script, append)
+
+    def written_script(self, value: str) -> WrittenScript | None:
+        return self.state.written_script(value) if self.state.written else None
+
+    def runs_later(self, target: Arg) -> Autorun | None:
+        return self.config.runs_later(target, self.state.cwd)
+
     def nested_code(
-        self, code: str, origin: Origin, label: str, span: Span, frame: Frame, positional: tuple[Arg, ...] | None = None
+        self,
+        code: str,
+        origin: Origin,
+        label: str,
+        span: Span,
+        frame: Frame,
+        positional: tuple[Arg, ...] | None = None,
+        stdin: Stdin | None = None,
     ) -> frozenset[Risk]:
         """Parse shell code found in a context and walk it one level deeper."""
         if not code.strip():
@@ -449,7 +491,7 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
             self.sink.too_deep(span, frame.location, label)
             return NO_RISKS
         result = self.config.parse_code(code, origin)
-        child = frame.nested_code(label, frame.env.child(result.script, positional))
+        child = frame.nested_code(label, frame.env.child(result.script, positional), stdin)
         if result.troubles:
             self.sink.parse_troubles(result.troubles, child.location)
         risks = NO_RISKS
@@ -458,9 +500,11 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
                 risks = risks | self.visit_script(script, child)
         return risks
 
-    def nested_command(self, argv: tuple[Arg, ...], span: Span, frame: Frame, label: str) -> frozenset[Risk]:
+    def nested_command(
+        self, argv: tuple[Arg, ...], span: Span, frame: Frame, label: str, stdin: Stdin | None = None
+    ) -> frozenset[Risk]:
         """An argv that runs as a command of its own, one level deeper (`find -exec CMD ;`)."""
-        child = frame.nested_code(label, frame.env)
+        child = frame.nested_code(label, frame.env, stdin)
         if child.depth > self.config.max_depth:
             self.sink.too_deep(span, frame.location, label)
             return NO_RISKS
@@ -478,7 +522,12 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
             self.state.records.append(CommandRecord(display(argv), span, child.location.position, child.location.path))
         if name_arg is None:
             return NO_RISKS
-        return self.run_command(argv, index, name, unwrapped, span, child, None)
+        return self.run_command(argv, index, name, unwrapped, span, child, stdin)
+
+    def nested_redirect(self, operator: str, target: Arg, span: Span, frame: Frame, label: str) -> None:
+        if self.reporting:
+            location = frame.nested_code(label, frame.env).location
+            self.sink.redirect(RedirectSubject(operator, None, target, span, None, location, self.state.cwd))
 
     def dynamic_part(self, part: ast.WordPart, frame: Frame) -> DynamicPart:
         env = frame.env

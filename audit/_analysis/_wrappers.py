@@ -30,7 +30,8 @@ class Unwrapped(NamedTuple):
     `argv` may differ from the input when `env -S` split a string into words.
     `command_index` is the effective command's position (len(argv) when none runs).
     `innermost_options` are the options the last wrapper was given, with
-    their values (`xargs -I {}` gives `("-I", "{}")`).
+    their values (`xargs -I {}` gives `("-I", "{}")`). `places` say where the
+    command runs when a wrapper runs it somewhere else (`in chroot /mnt`).
     """
 
     argv: tuple[Arg, ...]
@@ -40,6 +41,7 @@ class Unwrapped(NamedTuple):
     code: tuple[CodeArgument, ...]
     shell_from_option: str | None
     innermost_options: tuple[tuple[str, str | None], ...] = ()
+    places: tuple[str, ...] = ()
 
 
 def is_assignment_word(value: str) -> bool:
@@ -54,6 +56,7 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped | None:
     code: list[CodeArgument] = []
     shell_option: str | None = None
     options: tuple[tuple[str, str | None], ...] = ()
+    places: list[str] = []
     index = 0
     while index < len(argv):
         value = argv[index].value
@@ -70,6 +73,8 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped | None:
         parsed = _WrapperOptions(spec, argv, index + 1)
         parsed.run()
         options = tuple(parsed.options)
+        if spec.place:
+            places.append(_place(spec, parsed))
         argv = parsed.argv
         assignments.extend(parsed.assignments)
         code.extend(parsed.code)
@@ -90,7 +95,19 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped | None:
             break
     if not wrappers:
         return None
-    return Unwrapped(argv, index, tuple(wrappers), tuple(assignments), tuple(code), shell_option, options)
+    return Unwrapped(
+        argv, index, tuple(wrappers), tuple(assignments), tuple(code), shell_option, options, tuple(places)
+    )
+
+
+def _place(spec: WrapperSpec, parsed: _WrapperOptions) -> str:
+    """Where the wrapper runs its command: the place of the last option given that names one, else its own."""
+    chosen, value = spec.place, ""
+    named = dict(spec.option_places)
+    for option, option_value in parsed.options:
+        if option in named:
+            chosen, value = named[option], option_value or ""
+    return chosen.format(operand=parsed.operand or "", value=value)
 
 
 def _after_coproc_name(argv: tuple[Arg, ...], index: int) -> int:
@@ -116,6 +133,7 @@ class _WrapperOptions:
         self.shell_option: str | None = None
         self.positionals_left = spec.positionals
         self.options: list[tuple[str, str | None]] = []
+        self.operand: str | None = None
 
     def run(self) -> None:
         spec = self.spec
@@ -155,6 +173,8 @@ class _WrapperOptions:
     def _positional(self, value: str) -> None:
         self.positionals_left -= 1
         self.index += 1
+        if self.operand is None:
+            self.operand = value
         # `flock 9` locks a descriptor and runs nothing.
         if self.spec.name == "flock" and value.isdigit():
             self.no_command = True

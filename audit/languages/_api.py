@@ -10,7 +10,7 @@ from .._model import Span
 from ._facts import CodeReport, Fact, LanguageError, Unresolved, UnresolvedKind
 
 if TYPE_CHECKING:
-    from ._interpreter import Run
+    from ._run import Run
 
 # A step is one syntax node visited or evaluated. A 10,000-character snippet
 # has a few thousand nodes; the limit only stops pathological input (and
@@ -74,7 +74,7 @@ def analyse_code(
     """
     # Imported here, not at the top: `import audit.languages` stays as cheap as its fact types.
     from ._grammars import ParseCancelled
-    from ._interpreter import OutOfBudget, Run
+    from ._run import OutOfBudget, Run
 
     analyser = _factory(language)(source, Run(budget, max_steps, max_depth))
     try:

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from .._model import Span
-from ._facts import DestructiveCall, Fact, FileOperation, ReverseShell, ShellOut, ShellOutKind
-from ._interpreter import Run, starts_interactive_shell
+from ._facts import DestructiveCall, Fact, FileOperation, ReverseShell, ShellOut, ShellOutKind, starts_interactive_shell
+from ._run import Run
 from ._strings import decode_escapes
 
 

@@ -83,6 +83,9 @@ class ShellOut:
     (ARGV); None when the code builds it from data the analysis cannot
     resolve. `command_span` is where a SHELL_STRING stands verbatim in the
     snippet (no escapes, no concatenation), so the engine can point into it.
+    `words` is the argument vector word by word, None for each word only
+    known at run time (`["git", "commit", "-m", msg]`); set for ARGV when the
+    vector's length is known.
     """
 
     kind: ShellOutKind
@@ -90,6 +93,7 @@ class ShellOut:
     via: str
     span: Span
     command_span: Span | None = None
+    words: tuple[str | None, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,3 +154,19 @@ class CodeReport:
 
     language: str
     facts: tuple[Fact, ...]
+
+
+# Programs that are a shell: started with no -c, they read commands from
+# their standard input, which is what a reverse shell wires to the socket.
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "csh", "tcsh", "fish", "busybox"})
+
+
+def starts_interactive_shell(shell: ShellOut) -> bool:
+    """A shell started without `-c`: it reads its commands from its standard input."""
+    command = shell.command
+    if command is None:
+        return False
+    words = command.split() if isinstance(command, str) else list(command)
+    if not words or words[0].rsplit("/", 1)[-1] not in _SHELLS:
+        return False
+    return not any(word.startswith("-") and not word.startswith("--") and "c" in word for word in words[1:])

@@ -6,18 +6,17 @@ and which call a node makes (`make_call`). This module does the rest: one
 post-order pass so no evaluation recurses deeply, name resolution (a name
 bound once to a literal is that literal; bound twice, nothing is known),
 the catalogue lookup that turns calls into facts, code run from literals
-(analysed again, nested), reverse shells, and the step/time budget.
+(analysed again, nested) and reverse shells. What an analysis may spend is
+`_run.Run`; values and their merging are `_values`.
 """
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import ClassVar
 
 from tree_sitter import Node, Tree
 
-from .._budget import Budget
 from .._model import Span
 from . import _grammars
 from ._facts import (
@@ -32,16 +31,14 @@ from ._facts import (
     SourceKind,
     Unresolved,
     UnresolvedKind,
+    starts_interactive_shell,
 )
-from ._values import UNKNOWN, Call, Command, Entry, Request, Value, joined, opaque, outside_value, sources_of
+from ._run import CharOffsets, Run
+from ._values import UNKNOWN, Call, Command, Entry, Request, Value, joined, merged, opaque, outside_value, sources_of
 
 # Expressions nested deeper than this are not followed (Python's own stack is
 # the limit being protected); the post-order pass keeps ordinary code far below.
 MAX_NESTING = 150
-
-# Programs that are a shell: started with no -c, they read commands from
-# their standard input, which is what a reverse shell wires to the socket.
-_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "csh", "tcsh", "fish", "busybox"})
 
 # Where run-time code comes from, most telling first.
 _REMOTE_KINDS = (SourceKind.NETWORK, SourceKind.DECODED, SourceKind.COMMAND_OUTPUT)
@@ -49,50 +46,9 @@ _REMOTE_KINDS = (SourceKind.NETWORK, SourceKind.DECODED, SourceKind.COMMAND_OUTP
 _LOCAL_KINDS = frozenset({SourceKind.FILE, SourceKind.ENVIRONMENT, SourceKind.COMMAND_OUTPUT})
 
 
-class OutOfBudget(Exception):
-    """The analysis used up its steps or its time."""
-
-
-class Run:
-    """Limits shared by one analysis and the code nested in it."""
-
-    __slots__ = ("budget", "max_depth", "steps_left")
-
-    def __init__(self, budget: Budget | None, max_steps: int, max_depth: int) -> None:
-        self.budget = budget
-        self.steps_left = max_steps
-        self.max_depth = max_depth
-
-    def step(self, count: int = 1) -> None:
-        self.steps_left -= count
-        if self.steps_left < 0 or (self.budget is not None and self.budget.exceeded()):
-            raise OutOfBudget
-
-
 Binding = Node | Value | Callable[[], Value]
 """What a name is bound to: an expression node, a known value, or a value
 computed when first needed (a destructured member of an expression)."""
-
-
-class _CharOffsets:
-    """Maps tree-sitter byte offsets to offsets in the Python string."""
-
-    def __init__(self, source: str) -> None:
-        self._starts: list[int] | None = None
-        if not source.isascii():
-            starts: list[int] = []
-            position = 0
-            for char in source:
-                starts.append(position)
-                position += len(char.encode("utf-8", "surrogatepass"))
-            starts.append(position)
-            self._starts = starts
-
-    def char(self, byte_offset: int) -> int:
-        """The character holding `byte_offset` (the end offset for the end)."""
-        if self._starts is None:
-            return byte_offset
-        return bisect.bisect_right(self._starts, byte_offset) - 1
 
 
 class Interpreter:
@@ -121,7 +77,7 @@ class Interpreter:
         self.depth = depth
         self._via_prefix = via
         self._place = place
-        self._offsets = _CharOffsets(source)
+        self._offsets = CharOffsets(source)
         self._bindings: dict[str, list[Binding]] = {}
         self._names: dict[str, Value] = {}
         self._resolving: set[str] = set()
@@ -353,9 +309,7 @@ class Interpreter:
             values = [self._bound_value(binding) for binding in bindings]
         finally:
             self._resolving.discard(name)
-        first = values[0]
-        same = all(_meaning(value) == _meaning(first) for value in values[1:])
-        result = first if same and len(values) == 1 else (_strip_literal(first) if same else opaque(values))
+        result = merged(values)
         self._names[name] = result
         return result
 
@@ -427,7 +381,7 @@ class Interpreter:
         if entry.command is not None:
             command = entry.command(call)
             if command is not None:
-                result = result.with_sources((DataSource(SourceKind.COMMAND_OUTPUT, _command_text(command)),))
+                result = result.with_sources((DataSource(SourceKind.COMMAND_OUTPUT, command.text()),))
         if entry.request is not None:
             request = entry.request(call)
             if request is not None:
@@ -505,14 +459,17 @@ class Interpreter:
         words = command.words
         command_span = None
         resolved: str | tuple[str, ...] | None = None
+        known_words: tuple[str | None, ...] | None = None
         if command.kind is ShellOutKind.SHELL_STRING:
             word = words[0] if words else UNKNOWN
             resolved = word.text
             if word.text is not None and word.literal is not None:
                 command_span = self.outer(word.literal)
-        elif words is not None and all(word.text is not None for word in words):
-            resolved = tuple(word.text for word in words if word.text is not None)
-        fact = ShellOut(command.kind, resolved, via, span, command_span)
+        elif words is not None:
+            known_words = tuple(word.text for word in words)
+            if all(word is not None for word in known_words):
+                resolved = tuple(word for word in known_words if word is not None)
+        fact = ShellOut(command.kind, resolved, via, span, command_span, known_words)
         self._facts.append(fact)
         socket_fed = any(value.has_source(SourceKind.SOCKET) for value in (*(words or ()), *call.all_values()))
         self._shells.append((fact, socket_fed))
@@ -567,29 +524,3 @@ class Interpreter:
                 via = f"{self._via_prefix}{socket.callee} + {shell.via.removeprefix(self._via_prefix)}"
                 self._facts.append(ReverseShell(via, Span(start, end)))
                 return
-
-
-def _meaning(value: Value) -> tuple[object, ...]:
-    return (value.text, value.items, value.entries, value.flag, value.name, value.sources)
-
-
-def _strip_literal(value: Value) -> Value:
-    """The value of a name bound several times to equal values: no single place holds it."""
-    return Value(value.text, value.items, value.entries, value.flag, value.name, value.sources)
-
-
-def _command_text(command: Command) -> str | None:
-    if command.words is None or any(word.text is None for word in command.words):
-        return None
-    return " ".join(word.text for word in command.words if word.text is not None)
-
-
-def starts_interactive_shell(shell: ShellOut) -> bool:
-    """A shell started without `-c`: it reads its commands from its standard input."""
-    command = shell.command
-    if command is None:
-        return False
-    words = command.split() if isinstance(command, str) else list(command)
-    if not words or words[0].rsplit("/", 1)[-1] not in _SHELLS:
-        return False
-    return not any(word.startswith("-") and not word.startswith("--") and "c" in word for word in words[1:])

@@ -152,6 +152,7 @@ def _buffer_from() -> Entry:
 
 
 def _build_catalogue() -> dict[str, Entry]:
+    # One table literal, one row per call the analyser knows: long as data, not as logic.
     catalogue: dict[str, Entry] = {
         "child_process.exec": shell(0),
         "child_process.execSync": shell(0),

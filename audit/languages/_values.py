@@ -7,7 +7,7 @@ origins of the data it was built from (network, decoded blob, file...).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from .._model import Span
@@ -78,6 +78,21 @@ def opaque(values: Iterable[Value | None]) -> Value:
     return Value(sources=sources) if sources else UNKNOWN
 
 
+def merged(values: Sequence[Value]) -> Value:
+    """The value of a name bound to each of `values`: a single binding is that value;
+    equal ones are that value with no single place holding it; different ones, nothing known."""
+    first = values[0]
+    if len(values) == 1:
+        return first
+    if any(_meaning(value) != _meaning(first) for value in values[1:]):
+        return opaque(values)
+    return Value(first.text, first.items, first.entries, first.flag, first.name, first.sources)
+
+
+def _meaning(value: Value) -> tuple[object, ...]:
+    return (value.text, value.items, value.entries, value.flag, value.name, value.sources)
+
+
 def joined(parts: Iterable[Value]) -> Value:
     """String concatenation: known when every part is known text."""
     parts = tuple(parts)
@@ -140,6 +155,12 @@ class Command:
     @staticmethod
     def argv(words: Iterable[Value] | None) -> Command:
         return Command(ShellOutKind.ARGV, None if words is None else tuple(words))
+
+    def text(self) -> str | None:
+        """The command line, when every word of it is known."""
+        if self.words is None or any(word.text is None for word in self.words):
+            return None
+        return " ".join(word.text for word in self.words if word.text is not None)
 
 
 @dataclass(frozen=True, slots=True)

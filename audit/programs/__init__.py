@@ -14,7 +14,8 @@ account tools in `system.py`, git and the code hosts' CLIs in `vcs.py`,
 container engines in `containers.py`, Kubernetes in `kubernetes.py`, cloud
 and object-storage CLIs in `cloud.py`, infrastructure as code in `iac.py`,
 secrets managers in `secrets.py`, volume managers in `disks.py`, hosting
-platforms and vendors' CLIs in `vendors.py`), listed in `KNOWN`
+platforms and vendors' CLIs in `vendors.py`, programs that run a command
+on another host in `remote.py`), listed in `KNOWN`
 (`_known.py`). A CLI with many nested subcommands is declared by its paths
 (`_tree.tree`). The threat packs (`audit/packs`) read these declarations:
 a pack that judges an option declares it here, never in the rule.
@@ -44,6 +45,7 @@ from .find import EXEC_ACTIONS, FindScope, find_scope
 from .interpreters import INTERPRETERS, InterpreterSpec
 from .kubernetes import KINDS, resource_kind
 from .network import downloaded_files
+from .remote import SSH_LOCAL_COMMANDS, SSH_NO_STDIN, SSH_RUNS_NOTHING
 from .wrappers import WRAPPERS, WrapperSpec
 
 __all__ = [
@@ -54,6 +56,9 @@ __all__ = [
     "KINDS",
     "KNOWN",
     "POSIX",
+    "SSH_LOCAL_COMMANDS",
+    "SSH_NO_STDIN",
+    "SSH_RUNS_NOTHING",
     "WRAPPERS",
     "WRITERS",
     "Arg",

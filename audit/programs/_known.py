@@ -18,6 +18,7 @@ from .files import FILE_PROGRAMS
 from .iac import IAC_PROGRAMS
 from .kubernetes import KUBERNETES_PROGRAMS
 from .network import NETWORK_PROGRAMS
+from .remote import REMOTE_PROGRAMS
 from .secrets import SECRETS_PROGRAMS
 from .system import SYSTEM_PROGRAMS
 from .vcs import VCS_PROGRAMS
@@ -52,6 +53,7 @@ KNOWN: Mapping[str, Program] = _by_name(
         *DISK_PROGRAMS,
         *DATABASE_PROGRAMS,
         *VENDOR_PROGRAMS,
+        *REMOTE_PROGRAMS,
     )
 )
 """The declared programs by command name (interpreters and wrappers are in their own tables)."""

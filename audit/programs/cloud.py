@@ -145,13 +145,25 @@ _GCLOUD_STORAGE = (
 )  # fmt: skip
 
 
+# `gcloud compute ssh INSTANCE --command CMD`: the analysis audits CMD where it runs.
+_GCLOUD_SSH = leaf(
+    "compute ssh",
+    valued("--command"), valued("--zone"), valued("--ssh-flag"), valued("--ssh-key-file"),
+    valued("--strict-host-key-checking"), valued("--container"), valued("--ssh-key-expiration"),
+    valued("--ssh-key-expire-after"), flag("--tunnel-through-iap"), flag("--internal-ip"), flag("--dry-run"),
+    flag("--plain"), flag("--force-key-file-overwrite"), flag("--troubleshoot"),
+    operands=("INSTANCE", "SSH_ARGS..."),
+)  # fmt: skip
+
+
 def _gcloud_tree(track: str) -> tuple[Leaf, ...]:
     """The declared paths under one release track (`beta ` runs the same commands as ``)."""
     plain = tuple(leaf(f"{track}{path}", *_GCLOUD_FLAGS) for path in GCLOUD_PATHS)
-    storage = tuple(
-        Leaf(f"{track}{item.path}", (*_GCLOUD_FLAGS, *item.options), item.operands) for item in _GCLOUD_STORAGE
+    with_options = tuple(
+        Leaf(f"{track}{item.path}", (*_GCLOUD_FLAGS, *item.options), item.operands)
+        for item in (*_GCLOUD_STORAGE, _GCLOUD_SSH)
     )
-    return (*plain, *storage)
+    return (*plain, *with_options)
 
 
 GCLOUD = Program(

@@ -49,6 +49,17 @@ _EXEC_OPTIONS = (
 )  # fmt: skip
 _CONTAINERS = ("CONTAINER...",)
 _COMPOSE_DOWN = (flag("-v", "--volumes"), valued("--rmi"), flag("--remove-orphans"), valued("-t", "--timeout"))
+# `compose exec SERVICE CMD...` and `compose run SERVICE [CMD...]`: what follows the service is its command.
+_COMPOSE_EXEC = (
+    valued("-e", "--env"), valued("--index"), valued("-u", "--user"), valued("-w", "--workdir"),
+    flag("-d", "--detach"), flag("-T", "--no-TTY", "--no-tty"), flag("--privileged"),
+)  # fmt: skip
+_COMPOSE_RUN = (
+    *_COMPOSE_EXEC, valued("--entrypoint"), valued("-l", "--label"), valued("--name"), valued("-p", "--publish"),
+    valued("-v", "--volume"), valued("--cap-add"), valued("--cap-drop"), valued("--pull"), flag("--rm"),
+    flag("--no-deps"), flag("--service-ports"), flag("--use-aliases"), flag("--build"), flag("--quiet-pull"),
+    flag("--remove-orphans"), flag("-i", "--interactive"), flag("-t", "--tty"),
+)  # fmt: skip
 
 _SUBCOMMANDS = tree(
     leaf("run", *_CONTAINER_OPTIONS, operands=("IMAGE", "COMMAND..."), syntax=_STOPS_AT_OPERAND),
@@ -77,6 +88,8 @@ _SUBCOMMANDS = tree(
     # The compose plugin reads its own options before its subcommand.
     leaf("compose", valued("-f", "--file"), valued("-p", "--project-name"), valued("--profile"), valued("--env-file")),
     leaf("compose down", *_COMPOSE_DOWN),
+    leaf("compose exec", *_COMPOSE_EXEC, operands=("SERVICE", "COMMAND..."), syntax=_STOPS_AT_OPERAND),
+    leaf("compose run", *_COMPOSE_RUN, operands=("SERVICE", "COMMAND..."), syntax=_STOPS_AT_OPERAND),
 )
 
 _GLOBAL_OPTIONS = (
@@ -107,7 +120,11 @@ DOCKER_COMPOSE = Program(
     ("docker-compose", "podman-compose"),
     syntax=Syntax(),
     options=(valued("-f", "--file"), valued("-p", "--project-name"), valued("--profile"), valued("--env-file")),
-    subcommands=tree(leaf("down", *_COMPOSE_DOWN)),
+    subcommands=tree(
+        leaf("down", *_COMPOSE_DOWN),
+        leaf("exec", *_COMPOSE_EXEC, operands=("SERVICE", "COMMAND..."), syntax=_STOPS_AT_OPERAND),
+        leaf("run", *_COMPOSE_RUN, operands=("SERVICE", "COMMAND..."), syntax=_STOPS_AT_OPERAND),
+    ),
 )
 
 CONTAINER_PROGRAMS: tuple[Program, ...] = (DOCKER, DOCKER_COMPOSE)

@@ -117,8 +117,31 @@ KUBECTL = Program(
             options=(valued("-c", "--container"), flag("-i", "--stdin"), flag("-t", "--tty")),
             operands=("POD", "COMMAND..."),
         ),
+        # `run NAME --image=IMAGE -- CMD...` and `debug TARGET -- CMD...`: the command runs in the cluster.
+        Subcommand(
+            ("run",),
+            options=(
+                valued("--image"), valued("--env"), valued("--port"), valued("-l", "--labels"), valued("--restart"),
+                valued("--overrides"), valued("--image-pull-policy"), valued("--annotations"),
+                valued("--pod-running-timeout"), valued("--serviceaccount"), _DRY_RUN, flag("--rm"),
+                flag("-i", "--stdin"), flag("-t", "--tty"), flag("--command"), flag("--attach"),
+                flag("--privileged"), flag("--expose"), flag("-q", "--quiet"),
+            ),
+            operands=("NAME", "COMMAND..."),
+        ),
+        Subcommand(
+            ("debug",),
+            options=(
+                valued("--image"), valued("-c", "--container"), valued("--target"), valued("--copy-to"),
+                valued("--profile"), valued("--env"), valued("--set-image"), valued("--custom"),
+                valued("--image-pull-policy"), flag("-i", "--stdin"), flag("-t", "--tty"), flag("--attach"),
+                flag("--share-processes"), flag("--replace"), flag("--same-node"), flag("-q", "--quiet"),
+                flag("--arguments-only"),
+            ),
+            operands=("TARGET", "COMMAND..."),
+        ),
     ),
-)
+)  # fmt: skip
 
 HELM = Program(
     ("helm",),

@@ -30,7 +30,12 @@ class WrapperSpec:
     `joins_command` joins the operands into one shell string (watch);
     `permute` lets options follow operands (GNU getopt: `su - app -c CODE`);
     `starts_shell`: without a command or code it starts a shell, which reads
-    standard input (`curl ... | su`).
+    standard input (`curl ... | su`). `place` says where the command runs when
+    that is somewhere else (`in chroot {operand}`: a chroot, another process's
+    namespaces, the host outside a flatpak sandbox), for the findings' path;
+    `option_places` say it instead when one of their options is given (the
+    last given wins). `{operand}` is the wrapper's first operand, `{value}`
+    the option's value.
     """
 
     name: str
@@ -47,6 +52,8 @@ class WrapperSpec:
     permute: bool = False
     command_options: frozenset[str] = frozenset()
     starts_shell: bool = False
+    place: str = ""
+    option_places: tuple[tuple[str, str], ...] = ()
     syntax: Syntax = _WRAPPER_SYNTAX
     grammar: Grammar = field(init=False, repr=False, compare=False)
 
@@ -62,6 +69,10 @@ class WrapperSpec:
         for key in FLAG_KEYS:
             if getattr(self, key):
                 table[key] = True
+        if self.place:
+            table["place"] = self.place
+        if self.option_places:
+            table["option_places"] = dict(self.option_places)
         return table
 
     def __post_init__(self) -> None:
@@ -84,7 +95,7 @@ OPTION_KEYS = (
 """The fields that list option spellings (a policy adds to them)."""
 FLAG_KEYS = ("assignments", "no_command", "joins_command", "permute", "starts_shell")
 """The true/false fields (False unless declared)."""
-POLICY_KEYS = frozenset({*OPTION_KEYS, *FLAG_KEYS, "positionals"})
+POLICY_KEYS = frozenset({*OPTION_KEYS, *FLAG_KEYS, "positionals", "place", "option_places"})
 """The keys of a policy's `[wrappers.NAME]` table."""
 
 
@@ -104,6 +115,8 @@ def wrapper(
     joins_command: bool = False,
     permute: bool = False,
     starts_shell: bool = False,
+    place: str = "",
+    option_places: tuple[tuple[str, str], ...] = (),
 ) -> WrapperSpec:
     """A wrapper declaration (`runs_nothing_by_default` is the spec's `no_command`)."""
     return WrapperSpec(
@@ -121,6 +134,8 @@ def wrapper(
         permute=permute,
         command_options=frozenset(command),
         starts_shell=starts_shell,
+        place=place,
+        option_places=option_places,
     )
 
 
@@ -158,6 +173,18 @@ _SYSTEMD_RUN_VALUES = (
     "--working-directory", "-M", "--machine", "-H", "--host", "--on-active", "--on-boot", "--on-startup",
     "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property", "--path-property",
     "--socket-property", "--service-type",
+)  # fmt: skip
+_SYSTEMD_RUN_PLACES = (
+    ("-H", "on host {value} via systemd-run"), ("--host", "on host {value} via systemd-run"),
+    ("-M", "in machine {value} via systemd-run"), ("--machine", "in machine {value} via systemd-run"),
+)  # fmt: skip
+_NSENTER_PLACES = (
+    ("-t", "in the namespaces of process {value} via nsenter"),
+    ("--target", "in the namespaces of process {value} via nsenter"),
+)
+_FLATPAK_SPAWN_VALUES = (
+    "--forward-fd", "--env", "--unset-env", "--directory", "--app-path", "--usr-path", "--sandbox-expose",
+    "--sandbox-expose-ro", "--sandbox-expose-path", "--sandbox-expose-path-ro", "--sandbox-flag",
 )  # fmt: skip
 _UNSHARE_VALUES = (
     "-S", "--setuid", "-G", "--setgid", "-R", "--root", "-w", "--wd", "--propagation", "--setgroups",
@@ -198,7 +225,7 @@ WRAPPERS: tuple[WrapperSpec, ...] = (
     wrapper("xargs", value=_XARGS_VALUES),
     wrapper("busybox"),
     wrapper("coproc"),
-    wrapper("chroot", value=("--userspec", "--groups"), positionals=1),
+    wrapper("chroot", value=("--userspec", "--groups"), positionals=1, place="in chroot {operand}"),
     wrapper("runuser", value=("-u", "--user", "-g", "--group", "-G", "--supp-group", "-s", "--shell", "-w",
                               "--whitelist-environment"),
             code=("-c", "--command"), command=("-u", "--user"), runs_nothing_by_default=True, permute=True,
@@ -228,9 +255,13 @@ WRAPPERS: tuple[WrapperSpec, ...] = (
     wrapper("ltrace", value=_LTRACE_VALUES, no_command=("-p", "-V", "--version", "-h", "--help")),
     wrapper("valgrind"),
     wrapper("xvfb-run", value=_XVFB_VALUES),
-    wrapper("systemd-run", value=_SYSTEMD_RUN_VALUES),
+    wrapper("systemd-run", value=_SYSTEMD_RUN_VALUES, place="in a transient unit via systemd-run",
+            option_places=_SYSTEMD_RUN_PLACES),
     wrapper("unshare", value=_UNSHARE_VALUES),
-    wrapper("nsenter", value=("-t", "--target", "-S", "--setuid", "-G", "--setgid", "-r", "--root", "-w", "--wd")),
+    wrapper("nsenter", value=("-t", "--target", "-S", "--setuid", "-G", "--setgid", "-r", "--root", "-w", "--wd"),
+            place="in another process's namespaces via nsenter", option_places=_NSENTER_PLACES),
+    wrapper("flatpak-spawn", value=_FLATPAK_SPAWN_VALUES, place="in a new sandbox via flatpak-spawn",
+            option_places=(("--host", "on the host, outside the flatpak sandbox, via flatpak-spawn --host"),)),
     wrapper("setpriv", value=_SETPRIV_VALUES, no_command=("-d", "--dump")),
     wrapper("prlimit", no_command=("-p", "--pid")),
     wrapper("numactl", value=_NUMACTL_VALUES, no_command=("-H", "--hardware", "-s", "--show")),

@@ -16,6 +16,7 @@ from ._engine_rules import (
     PARSE_TROUBLE,
 )
 from ._pack import Pack
+from ._paths import autorun_location
 from ._registry import PACKS, REGISTRY, RETIRED
 from ._rule import (
     ENGINE_EMITTED,
@@ -50,4 +51,5 @@ __all__ = [
     "RetiredRule",
     "Rule",
     "RuleRunner",
+    "autorun_location",
 ]

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 
 from .._analysis import (
     AssignmentSubject,
+    CodeFactSubject,
     CommandSubject,
     ExecContextSubject,
     FunctionSubject,
@@ -140,6 +141,9 @@ class RuleRunner(Sink):
 
     def context(self, subject: ExecContextSubject) -> None:
         self._run(self.dispatch.by_kind[Inspects.CONTEXT], subject, subject.location)
+
+    def code(self, subject: CodeFactSubject) -> None:
+        self._run(self.dispatch.by_kind[Inspects.CODE], subject, subject.location)
 
     def function(self, subject: FunctionSubject) -> None:
         self._run(self.dispatch.by_kind[Inspects.FUNCTION], subject, subject.location)

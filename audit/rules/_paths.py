@@ -5,14 +5,16 @@ that directory, or a glob that reaches it; how its program reads its argv
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
+from types import MappingProxyType
 from typing import ParamSpec, TypeVar
 
-from .._analysis import HOME, Arg, CommandSubject, RedirectSubject, clean_path
+from .._analysis import HOME, Arg, Autorun, AutorunFormat, CommandSubject, RedirectSubject, clean_path
 from .._caches import PATH_ANSWERS, PATH_TABLES, Memo
 from .._syntax import ast
+from .._tables import Tables
 from ..programs import Reading, read_command, written_files
 
 # A relative path this many `..` deep climbs to / from any plausible agent
@@ -254,6 +256,68 @@ def _directory_containing(arg: Arg, entries: tuple[str, ...], cwd: str | None) -
             if _same_path(head, directory, arg.pattern):
                 return directory
     return None
+
+
+ANY_DIRECTORY = "**/"
+"""An autorun entry starting with this matches in any directory (`**/.git/hooks/*`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _AutorunTable:
+    """The policy's autorun entries, prepared: rooted entries by their format, and the `**/` ones by theirs."""
+
+    rooted: tuple[str, ...]
+    formats: Mapping[str, AutorunFormat]
+    anywhere: tuple[tuple[str, AutorunFormat], ...]
+
+
+@functools.lru_cache(maxsize=PATH_TABLES)
+def _autorun_table(
+    scripts: tuple[str, ...], crontabs: tuple[str, ...], units: tuple[str, ...], opaque: tuple[str, ...]
+) -> _AutorunTable:
+    formats: dict[str, AutorunFormat] = {}
+    for kind, entries in (
+        (AutorunFormat.SCRIPT, scripts),
+        (AutorunFormat.CRONTAB, crontabs),
+        (AutorunFormat.UNIT, units),
+        (AutorunFormat.OPAQUE, opaque),
+    ):
+        for entry in entries:
+            formats.setdefault(entry, kind)
+    rooted = tuple(entry for entry in formats if not entry.startswith(ANY_DIRECTORY))
+    anywhere = tuple((entry, kind) for entry, kind in formats.items() if entry.startswith(ANY_DIRECTORY))
+    # path_is names the entry as it matched (`/root/.bashrc` for `~/.bashrc`).
+    by_match = {variant: formats[entry] for entry in rooted for variant in _home_variants(entry)}
+    return _AutorunTable(rooted, MappingProxyType(by_match), anywhere)
+
+
+def autorun_location(arg: Arg, tables: Tables, cwd: str | None = None) -> Autorun | None:
+    """Whether a file written to `arg` runs by itself later, and how it is read (the `autorun_*` tables)."""
+    if not arg.values:
+        return None
+    scripts = tables.autorun_scripts + tables.shell_startup_files
+    table = _autorun_table(scripts, tables.autorun_crontabs, tables.autorun_units, tables.autorun_opaque)
+    matched = path_is(arg, table.rooted, cwd)
+    if matched is not None:
+        return Autorun(table.formats[matched], matched)
+    for entry, kind in table.anywhere:
+        if _ends_in(arg, entry.removeprefix(ANY_DIRECTORY), cwd):
+            return Autorun(kind, entry)
+    return None
+
+
+def _ends_in(arg: Arg, tail: str, cwd: str | None) -> bool:
+    """Whether the argument's path ends in `tail` (`.git/hooks/*`), in whatever directory."""
+    count = tail.count("/") + 1
+    directory = tail.rpartition("/")[0]
+    for value in arg.values:
+        if directory and directory not in value:
+            continue  # the cheap test: most paths hold no `.git/hooks`
+        for cleaned in cleaned_values(Arg((value,), arg.source, arg.span), cwd):
+            segments = cleaned.split("/")
+            if len(segments) >= count and _glob_match("/".join(segments[-count:]), tail):
+                return True
+    return False
 
 
 def literal_prefix(arg: Arg) -> str:

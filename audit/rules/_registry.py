@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..packs._all import PACKS
+from ._code import CODE_RULES
 from ._command_position import COMMAND_POSITION_RULES
 from ._contexts import CONTEXT_RULES
 from ._engine_rules import ENGINE_RULES
@@ -18,6 +19,7 @@ REGISTRY = Registry(
     ENGINE_RULES
     + COMMAND_POSITION_RULES
     + CONTEXT_RULES
+    + CODE_RULES
     + FILESYSTEM_RULES
     + SYSTEM_RULES
     + NETWORK_AND_RESOURCE_RULES

@@ -41,6 +41,8 @@ class Inspects(str, Enum):
     REDIRECT = "redirect"
     ASSIGNMENT = "assignment"
     CONTEXT = "context"
+    CODE = "code"
+    """What code in another language does (audit/languages facts the analysis does not turn into shell)."""
     FUNCTION = "function"
     LOOP = "loop"
 

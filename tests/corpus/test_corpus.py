@@ -36,6 +36,8 @@ CONTEXT_FILES = (
     "script-substitution",
     "taint",
     "prompt-expansion",
+    "remote",
+    "written-then-run",
 )
 PARSING_FILES = (
     "line-continuations",

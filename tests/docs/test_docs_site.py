@@ -22,6 +22,7 @@ EXAMPLE_TESTS = {
     ("engine", "pycon"): "tests/docs/test_docs_examples.py",
     ("engine", "json"): "tests/docs/test_docs_examples.py",
     ("limits", "pycon"): "tests/docs/test_docs_examples.py",
+    ("languages", "pycon"): "tests/docs/test_docs_examples.py",
     ("policy", "toml"): "tests/docs/test_docs_examples.py",
     ("policy", "pycon"): "tests/docs/test_docs_examples.py",
     ("corpus", "toml"): "tests/docs/test_docs_examples.py",

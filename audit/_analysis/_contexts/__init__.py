@@ -10,11 +10,13 @@ the risks of what the code runs. Wrappers that run code (`su -c`, `watch`,
 
 Adding a context is local: write a handler `(Call, ContextWalk) -> risks` in
 a module here and list it in `HANDLERS` under the program names that run the
-code. The coming ones fit the same shape: remote code (`ssh HOST CMD`,
-`docker exec C CMD`, `kubectl exec P -- CMD`: read the argv with the
-program's declaration in audit/programs, then `code_string` with the remote
-label), other languages (`interpreter_code`, where the code and its language
-are known), and files written then run (next to `check_downloaded`).
+code. Remote and container code (`_remote`: `ssh HOST CMD`, `docker exec C
+CMD`, `kubectl exec P -- CMD`...) reads the argv with the program's
+declaration and hands the command on with a label saying where it runs; code
+in another language (`_languages`) is judged wherever its code and language
+are known (a code string, standard input, a script written earlier). Files
+written with known content are remembered and audited when run, or at once
+where they run later by themselves (`_written`).
 """
 
 from __future__ import annotations
@@ -26,11 +28,13 @@ from .._subjects import Arg, ContextKind, Risk, Stdin
 from .._wrappers import Unwrapped
 from ._builtins import alias_code, eval_code, let_arithmetic, sourced_file, trap_code
 from ._call import Call, ContextWalk, Handler
-from ._code import code_string, stdin_code
+from ._code import code_string, run_written, stdin_code
 from ._find import find_exec
 from ._interpreters import interpreter_code
+from ._remote import container_code, gcloud_code, kubectl_code, lxc_code, ssh_code, vagrant_code
+from ._written import crontab_code, record_writes
 
-__all__ = ["HANDLERS", "Call", "ContextWalk", "Handler", "contexts_of", "wrapper_code"]
+__all__ = ["HANDLERS", "Call", "ContextWalk", "Handler", "contexts_of", "record_writes", "run_written", "wrapper_code"]
 
 HANDLERS: dict[str, Handler] = {
     "eval": eval_code,
@@ -40,6 +44,19 @@ HANDLERS: dict[str, Handler] = {
     "find": find_exec,
     "alias": alias_code,
     "let": let_arithmetic,
+    "ssh": ssh_code,
+    "gcloud": gcloud_code,
+    "vagrant": vagrant_code,
+    "docker": container_code,
+    "podman": container_code,
+    "nerdctl": container_code,
+    "docker-compose": container_code,
+    "podman-compose": container_code,
+    "kubectl": kubectl_code,
+    "oc": kubectl_code,
+    "lxc": lxc_code,
+    "incus": lxc_code,
+    "crontab": crontab_code,
 }
 """The handler of each program (by name after wrappers) that runs code it is given."""
 

@@ -2,10 +2,11 @@
 string in argv (`eval`, `sh -c`, `su -c`), standard input (a pipe, a heredoc,
 a here-string, `< <(...)`), or a script operand (`bash <(...)`, `. /dev/stdin`).
 
-Literal shell code is parsed and walked one level deeper; the run-time parts
-of the code (substitutions, variables) are handed to the rules with their
-risks. Code text keeps, for each character, the original offset it came
-from, so findings inside it point at the user's command.
+Literal shell code is parsed and walked one level deeper, code in another
+language is judged by what it does (`_languages`); the run-time parts of the
+code (substitutions, variables) are handed to the rules with their risks.
+Code text keeps, for each character, the original offset it came from, so
+findings inside it point at the user's command.
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ from collections.abc import Callable
 from ..._model import Span
 from ..._syntax import Origin, ast
 from ...programs import InterpreterSpec
-from .._normalize import is_unresolved, parameter_values, part_source
+from .._normalize import basename, is_unresolved, normalize_word, parameter_values, part_source
 from .._risks import NO_RISKS
 from .._state import Frame
 from .._subjects import Arg, ContextKind, DynamicPart, ExecContextSubject, Risk, Stdin, StdinKind
 from .._variables import Env
 from ._call import ContextWalk
+from ._languages import RUN_TIME_OUTPUT, RUN_TIME_VALUE, language_code
 
 STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
 """Script operands that name standard input."""
@@ -34,10 +36,13 @@ def code_string(
     language: str,
     frame: Frame,
     positional: tuple[Arg, ...] | None = None,
+    stdin: Stdin | None = None,
 ) -> frozenset[Risk]:
-    """Code in argv: judge its run-time parts, audit its literal shell.
+    """Code in argv: judge its run-time parts, audit its literal code.
 
-    `positional` are the words after a `-c` string, bound to $0, $1...
+    `positional` are the words after a `-c` string, bound to $0, $1...;
+    `stdin` is what the shell code reads, when its runner hands it on
+    (`ssh HOST bash -s <<EOF`).
     """
     span = Span(args[0].span.start, args[-1].span.end)
     if walk.reporting:
@@ -48,12 +53,15 @@ def code_string(
             dynamic.extend(walk.dynamic_part(part, frame) for part in arg.word.parts if is_unresolved(part, frame.env))
         walk.emit(ExecContextSubject(kind, label, language, span, frame.location, tuple(dynamic)))
     risks = NO_RISKS
-    if language == "shell":
-        for variant in _candidate_variants(args):
-            code, origin = _code_text(variant, frame.env)
-            found = walk.nested_code(code, origin, label, span, frame, positional)
-            if found:
-                risks = risks | found
+    shell = language == "shell"
+    for variant in _candidate_variants(args):
+        code, origin = code_text(variant, frame.env, _placeholder if shell else inert)
+        if shell:
+            found = walk.nested_code(code, origin, label, span, frame, positional, stdin)
+        else:
+            found = language_code(walk, label, code, origin, language, span, frame)
+        if found:
+            risks = risks | found
     return risks
 
 
@@ -68,7 +76,11 @@ def stdin_code(
         whole = Span(stdin.span.start, span.end)
         label = f"{stdin.label} {name}"
         walk.emit(ExecContextSubject(ContextKind.STDIN_PIPE, label, spec.language, whole, location, (), stdin.span))
-        return NO_RISKS
+        # `echo 'import os; ...' | python3`: the program is what echo/printf print.
+        printed = piped_text(stdin, frame.env) if not spec.is_shell else None
+        if printed is None:
+            return NO_RISKS
+        return language_code(walk, label, printed[0], printed[1], spec.language, stdin.span, frame)
     dynamic = _dynamic_parts(walk, stdin.parts, frame, lambda part: type(part) is not ast.Literal)
     if stdin.kind is StdinKind.PROCESS_SUBSTITUTION:
         risks = printed_script(walk, name, stdin.parts, frame, spec)
@@ -78,10 +90,12 @@ def stdin_code(
         return risks
     label = f"{name} {stdin.label}"
     walk.emit(ExecContextSubject(ContextKind.STDIN_DOCUMENT, label, spec.language, stdin.span, location, dynamic))
-    if not spec.is_shell:
-        return NO_RISKS
-    code, origin = _code_text_from_parts(stdin.parts, stdin.span)
-    return walk.nested_code(code, origin, label, stdin.span, frame)
+    if spec.is_shell:
+        code, origin = text_of_parts(stdin.parts, stdin.span, None, _placeholder)
+        return walk.nested_code(code, origin, label, stdin.span, frame)
+    # The outer shell expands an unquoted heredoc before the interpreter reads it.
+    code, origin = text_of_parts(stdin.parts, stdin.span, frame.env, inert)
+    return language_code(walk, label, code, origin, spec.language, stdin.span, frame)
 
 
 def script_operand(
@@ -93,8 +107,11 @@ def script_operand(
     stdin: Stdin | None,
     spec: InterpreterSpec | None,
 ) -> frozenset[Risk]:
-    """`bash <(curl u)`, `. <(curl u)`, `source /dev/stdin`, `bash ./downloaded.sh`."""
-    walk.check_downloaded(script, frame, f"{name} {script.display()}")
+    """`bash <(curl u)`, `. <(curl u)`, `source /dev/stdin`, `bash ./downloaded.sh`, `bash ./written.sh`."""
+    label = f"{name} {script.display()}"
+    walk.check_downloaded(script, frame, label)
+    if walk.written_script(script.value or "") is not None:
+        return run_written(walk, label, script, frame, spec or walk.tables.interpreter("sh"))
     if script.value in STDIN_PATHS:
         return stdin_code(walk, spec, name, stdin, span, frame) if spec is not None else NO_RISKS
     parts = script.word.parts if script.word is not None else ()
@@ -105,6 +122,38 @@ def script_operand(
         label = f"{name} <(...)"
         walk.emit(ExecContextSubject(ContextKind.SCRIPT_SUBSTITUTION, label, language, span, frame.location, dynamic))
     return risks
+
+
+def run_written(
+    walk: ContextWalk, label: str, program: Arg, frame: Frame, spec: InterpreterSpec | None
+) -> frozenset[Risk]:
+    """Running a file this command string wrote (`bash x.sh`, `python3 x.py`, `./x.sh`): its content
+    audited as `spec`'s language, or as its `#!` line says when run directly."""
+    script = walk.written_script(program.value) if program.value is not None else None
+    if script is None:
+        return NO_RISKS
+    language = spec.language if spec is not None else shebang_language(walk, script.text)
+    return audit_code(walk, label, script.text, script.origin, language, script.span, frame)
+
+
+def audit_code(
+    walk: ContextWalk, label: str, text: str, origin: Origin, language: str, span: Span, frame: Frame
+) -> frozenset[Risk]:
+    """Code text in a language: shell walked one level deeper, another language judged by what it does."""
+    if language == "shell":
+        return walk.nested_code(text, origin, label, span, frame)
+    return language_code(walk, label, text, origin, language, span, frame)
+
+
+def shebang_language(walk: ContextWalk, text: str) -> str:
+    """The language a script's `#!` line names (`#!/usr/bin/env python3`); shell without one."""
+    if not text.startswith("#!"):
+        return "shell"
+    words = text[2:].partition("\n")[0].split()
+    if words and basename(words[0]) == "env":
+        words = [word for word in words[1:] if not word.startswith("-")]
+    spec = walk.tables.interpreter(basename(words[0])) if words else None
+    return spec.language if spec is not None else "shell"
 
 
 def _dynamic_parts(
@@ -119,15 +168,18 @@ def _dynamic_parts(
 def printed_script(
     walk: ContextWalk, name: str, parts: tuple[ast.WordPart, ...], frame: Frame, spec: InterpreterSpec | None
 ) -> frozenset[Risk]:
-    """`bash <(echo 'rm -rf /')`: a script whose text `echo`/`printf` prints is audited."""
-    if len(parts) != 1 or type(parts[0]) is not ast.ProcessSubstitution or (spec is not None and not spec.is_shell):
+    """`bash <(echo 'rm -rf /')`, `python3 <(printf ...)`: a script whose text `echo`/`printf` prints is audited."""
+    if len(parts) != 1 or type(parts[0]) is not ast.ProcessSubstitution:
         return NO_RISKS
     substitution = parts[0]
     output = frame.env.substitution_output(substitution.body)
     if output is None:
         return NO_RISKS
     origin = Origin.derived_from(substitution.span)
-    return walk.nested_code(output, origin, f"{name} <(...)", substitution.span, frame)
+    label = f"{name} <(...)"
+    if spec is None or spec.is_shell:
+        return walk.nested_code(output, origin, label, substitution.span, frame)
+    return language_code(walk, label, output, origin, spec.language, substitution.span, frame)
 
 
 # -- code text ------------------------------------------------------------------------------
@@ -147,7 +199,11 @@ def _candidate_variants(args: tuple[Arg, ...]) -> list[tuple[Arg, ...]]:
     return [args]
 
 
-def _code_text(args: tuple[Arg, ...], env: Env) -> tuple[str, Origin]:
+Placeholder = Callable[[ast.WordPart | None, str], str]
+"""What a run-time part of code (the part, when it is one, and its source) reads as in the code text."""
+
+
+def code_text(args: tuple[Arg, ...], env: Env, placeholder: Placeholder) -> tuple[str, Origin]:
     """The code an eval/-c string holds, dynamic parts replaced by a placeholder."""
     chars: list[str] = []
     offsets: list[int] = []
@@ -160,25 +216,47 @@ def _code_text(args: tuple[Arg, ...], env: Env) -> tuple[str, Origin]:
             offsets.extend(range(arg.span.start, arg.span.end))
             continue
         if arg.word is None:
-            _append_text(chars, offsets, arg.value if arg.value is not None else _placeholder(arg.source), arg.span)
+            _append_text(
+                chars, offsets, arg.value if arg.value is not None else placeholder(None, arg.source), arg.span
+            )
             continue
         for part in arg.word.parts:
-            _append_part(chars, offsets, part, env)
+            _append_part(chars, offsets, part, env, placeholder)
     end = args[-1].span.end if args else 0
     offsets.append(end)
     return "".join(chars), Origin(tuple(offsets), exact=True)
 
 
-def _code_text_from_parts(parts: tuple[ast.WordPart, ...], span: Span) -> tuple[str, Origin]:
+def piped_text(stdin: Stdin, env: Env) -> tuple[str, Origin] | None:
+    """What `echo`/`printf` with literal words print into a pipe (None for any other writer), and
+    where each character came from: in the words `echo` prints as written, else the writing command."""
+    writer = stdin.writer
+    printed = env.command_output(writer) if writer is not None else None
+    if printed is None or not isinstance(writer, ast.SimpleCommand):
+        return None
+    fields = [normalize_word(word, env) for word in writer.words[1:]]
+    args = tuple(field[0] for field in fields if len(field) == 1)
+    if len(args) == len(fields) and args:
+        text, origin = code_text(args, env, inert)
+        if text + "\n" == printed:  # echo without options or escapes: the words, as written
+            return printed, origin
+    return printed, Origin.derived_from(stdin.span)
+
+
+def text_of_parts(
+    parts: tuple[ast.WordPart, ...], span: Span, env: Env | None, placeholder: Placeholder
+) -> tuple[str, Origin]:
     chars: list[str] = []
     offsets: list[int] = []
     for part in parts:
-        _append_part(chars, offsets, part, None)
+        _append_part(chars, offsets, part, env, placeholder)
     offsets.append(span.end)
     return "".join(chars), Origin(tuple(offsets), exact=True)
 
 
-def _append_part(chars: list[str], offsets: list[int], part: ast.WordPart, env: Env | None) -> None:
+def _append_part(
+    chars: list[str], offsets: list[int], part: ast.WordPart, env: Env | None, placeholder: Placeholder
+) -> None:
     if type(part) is ast.Literal:
         text = part.text
         span = part.span
@@ -203,16 +281,21 @@ def _append_part(chars: list[str], offsets: list[int], part: ast.WordPart, env: 
         if output is not None:
             _append_text(chars, offsets, output, part.span)
             return
-    _append_text(chars, offsets, _placeholder(part_source(part)), part.span)
+    _append_text(chars, offsets, placeholder(part, part_source(part)), part.span)
 
 
-def _placeholder(source: str) -> str:
-    """A run-time part of nested code, as one inert literal word showing its source.
+def _placeholder(part: ast.WordPart | None, source: str) -> str:
+    """A run-time part of nested shell code, as one inert literal word showing its source.
 
     The nested code is judged with the part standing in as plain data; the
     part itself is judged by the context rules (EX002-EX007, TA002).
     """
     return "'" + source.replace("'", "") + "'"
+
+
+def inert(part: ast.WordPart | None, source: str) -> str:
+    """A run-time part of code in another language: an identifier, valid wherever the part stands."""
+    return RUN_TIME_VALUE if type(part) is ast.ParamExpansion else RUN_TIME_OUTPUT
 
 
 def _append_text(chars: list[str], offsets: list[int], text: str, span: Span) -> None:

@@ -1,0 +1,293 @@
+"""Code in another language (`python3 -c`, `node -e`, an awk program, a heredoc
+into ruby...), judged by what it does.
+
+`audit.languages` parses the code and reports facts; it is imported the first
+time a command holds such code, so a command without any pays nothing. Each
+fact is judged with the engine's own machinery, never with tables of its own:
+
+* a shell string the code runs (`os.system("rm -rf ~")`) is shell code,
+  walked one level deeper; an argument vector (`subprocess.run(["rm", ...])`)
+  is a simple command;
+* a file call is judged as the shell command that does the same thing, so the
+  same rules and path tables apply: `shutil.rmtree(P)` as `rm -r -- P`,
+  `os.remove(P)` as `rm -- P`, `os.rmdir(P)` as `rmdir -- P`, `open(P, "w")` as
+  the redirect `> P`, `open(P, "a")` as `>> P`;
+* running downloaded or decoded data as code, a reverse shell, a network send
+  and code built from unknown data are handed to the rules as code facts.
+
+Every finding's path says where: `python3 -c -> os.system`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from ..._caches import CODE_REPORTS, Memo
+from ..._model import Span
+from ..._syntax import BudgetExceeded, Origin
+from .._normalize import HOME
+from .._risks import NO_RISKS
+from .._state import Frame
+from .._subjects import Arg, CodeFactKind, CodeFactSubject, DataOrigin, Risk
+from ._call import ContextWalk
+
+if TYPE_CHECKING:
+    from ...languages import CodeReport, DataSource, DestructiveCall, DownloadExecute, ShellOut
+
+RUN_TIME_VALUE = "__runtime_value__"
+RUN_TIME_OUTPUT = "__runtime_output__"
+"""What a run-time part of the code reads as in the analysed text: a variable
+(`$CMD`) and a substitution's output (`$(cmd)`).
+
+Identifiers in every analysed language and plain words in a shell string the
+code runs: the part itself is judged where the outer shell expands it
+(EX003, TA002), and stands in as data here. A variable that becomes the
+shell string or the program the code runs is, like `eval "$cmd"`, code only
+known at run time; a substitution's output there is judged by EX003 when it
+is risky.
+"""
+
+_REPORTS: Memo[tuple[str, str, int], CodeReport] = Memo(CODE_REPORTS)
+_WARMED: set[str] = set()
+
+
+def analysable(language: str) -> bool:
+    """Whether `audit.languages` has an analyser for `language` (imports the package, not an analyser)."""
+    from ...languages import LANGUAGES
+
+    return language in LANGUAGES
+
+
+def language_code(
+    walk: ContextWalk, label: str, code: str, origin: Origin, language: str, span: Span, frame: Frame
+) -> frozenset[Risk]:
+    """Judge `code`, a program in `language` found at `span` (its text mapped by `origin`); the risks of what it runs."""
+    if not code.replace(RUN_TIME_VALUE, "").replace(RUN_TIME_OUTPUT, "").strip() or not analysable(language):
+        return NO_RISKS  # no literal code (`python3 -c "$CODE"`): only its run-time parts, judged outside
+    # Code run from a literal inside the code (`exec("...")`) nests like `bash -c` in `bash -c`.
+    depth_left = max(1, walk.max_depth - frame.depth)
+    report = _report(walk, language, code, depth_left)
+    return _Judge(walk, label, language, origin, frame).facts(report)
+
+
+def _report(walk: ContextWalk, language: str, code: str, depth_left: int) -> CodeReport:
+    from ...languages import UnresolvedKind, analyse_code
+
+    key = (language, code, depth_left)
+    known = _REPORTS.get(key)
+    if known is not None:
+        return known
+    if language not in _WARMED:
+        # The first snippet of a language loads its analyser and grammar: one-time work, not this audit's.
+        with walk.budget.paused():
+            analyse_code(language, "")
+        _WARMED.add(language)
+    report = analyse_code(language, code, budget=walk.budget, max_depth=depth_left)
+    if any(getattr(fact, "kind", None) is UnresolvedKind.BUDGET for fact in report.facts):
+        raise BudgetExceeded(f"the {language} analysis exceeded the time budget")
+    return _REPORTS.remember(key, report)
+
+
+class _Judge:
+    """Judges the facts of one snippet: walks what it runs, emits what the rules judge."""
+
+    def __init__(self, walk: ContextWalk, label: str, language: str, origin: Origin, frame: Frame) -> None:
+        self.walk = walk
+        self.label = label
+        self.language = language
+        self.origin = origin
+        self.frame = frame
+        # What each shell-out ran, by its command: a download-execute of a command's output asks it.
+        self.shell_out_risks: dict[str | tuple[str, ...], frozenset[Risk]] = {}
+
+    def facts(self, report: CodeReport) -> frozenset[Risk]:
+        from ...languages import (
+            DestructiveCall,
+            DownloadExecute,
+            NetworkSend,
+            ReverseShell,
+            ShellOut,
+            Unresolved,
+            UnresolvedKind,
+        )
+
+        risks = NO_RISKS
+        # Shell-outs first: `exec(check_output("curl ..."))` reports the exec before the call inside it.
+        for fact in report.facts:
+            if isinstance(fact, ShellOut):
+                risks = risks | self.shell_out(fact)
+        for fact in report.facts:
+            if isinstance(fact, DestructiveCall):
+                risks = risks | self.destructive_call(fact)
+            elif isinstance(fact, DownloadExecute):
+                self.download_execute(fact)
+            elif isinstance(fact, ReverseShell):
+                self.emit(CodeFactKind.REVERSE_SHELL, fact.via, fact.span, "connects a network socket to a shell")
+            elif isinstance(fact, NetworkSend):
+                origins = _origins(fact.data_from)
+                self.emit(
+                    CodeFactKind.NETWORK_SEND, fact.via, fact.span, "sends data over the network", fact.url, origins
+                )
+            elif isinstance(fact, Unresolved):
+                if fact.kind is UnresolvedKind.DEPTH:
+                    self.walk.too_deep(self.span(fact.span), self.frame, self.call_label(fact.kind.value))
+                else:
+                    # Dynamic code or names, and code the grammar cannot read (which may hide a call).
+                    self.emit(
+                        CodeFactKind.UNRESOLVED, "", fact.span, _UNRESOLVED_REASONS.get(fact.kind.value, fact.reason)
+                    )
+        return risks
+
+    # -- facts turned into shell ----------------------------------------------------------
+
+    def shell_out(self, fact: ShellOut) -> frozenset[Risk]:
+        """A shell string is shell code; an argument vector a simple command (words only known at run
+        time are dynamic words); a program or shell string built from unknown data is for the rules."""
+        from ...languages import ShellOutKind
+
+        command = fact.command if fact.command is not None else fact.words
+        if command is None or (RUN_TIME_VALUE in command if isinstance(command, str) else command[0] in _UNKNOWN):
+            what = "shell command" if fact.kind is ShellOutKind.SHELL_STRING else "program"
+            self.emit(
+                CodeFactKind.UNRESOLVED, fact.via, fact.span, f"runs a {what} built from data only known at run time"
+            )
+            return NO_RISKS
+        label = self.call_label(fact.via)
+        span = self.span(fact.span)
+        if isinstance(command, str):
+            if fact.command_span is not None:
+                origin = self.origin.shifted(fact.command_span.start)
+            else:
+                origin = Origin.derived_from(span)  # escapes or concatenation: the call's span
+            risks = self.walk.nested_code(command, origin, label, span, self.frame)
+        else:
+            argv = tuple(_argv_word(word, span) for word in command)
+            risks = self.walk.nested_command(argv, span, self.frame, label) if argv else NO_RISKS
+        if fact.command is not None:
+            self.shell_out_risks[fact.command] = self.shell_out_risks.get(fact.command, NO_RISKS) | risks
+        return risks
+
+    def destructive_call(self, fact: DestructiveCall) -> frozenset[Risk]:
+        """The shell command a file call equals, judged by the same rules (a path only known at run time is not)."""
+        from ...languages import FileOperation
+
+        if fact.path is None:
+            return NO_RISKS
+        span = self.span(fact.span)
+        label = self.call_label(fact.via)
+        target = Arg((_as_shell_sees(fact.path),), fact.path, span)
+        operation = fact.operation
+        if operation is FileOperation.WRITE_FILE or operation is FileOperation.APPEND_FILE:
+            operator = ">" if operation is FileOperation.WRITE_FILE else ">>"
+            self.walk.nested_redirect(operator, target, span, self.frame, label)
+            return NO_RISKS
+        program, options = _DELETERS[operation.value]
+        argv = (*(Arg((word,), fact.via, span) for word in (program, *options, "--")), target)
+        return self.walk.nested_command(argv, span, self.frame, label)
+
+    # -- facts for the rules ----------------------------------------------------------------
+
+    def download_execute(self, fact: DownloadExecute) -> None:
+        from ...languages import SourceKind
+
+        source = fact.source
+        if source.kind is SourceKind.COMMAND_OUTPUT:
+            ran = self.shell_out_risks.get(source.detail) if source.detail is not None else None
+            if ran is None:
+                self.emit(
+                    CodeFactKind.UNRESOLVED,
+                    fact.via,
+                    fact.span,
+                    "runs as code the output of a command built at run time",
+                )
+            elif ran - {Risk.INTERPRETER}:
+                reasons = " and ".join(sorted(risk.value for risk in ran - {Risk.INTERPRETER}))
+                detail = f"the output of `{source.detail}`, which {reasons}"
+                self.emit(CodeFactKind.DOWNLOAD_EXECUTE, fact.via, fact.span, detail)
+            return
+        if source.kind in (SourceKind.FILE, SourceKind.ENVIRONMENT):
+            if source.kind is SourceKind.FILE and source.detail is not None:
+                # `exec(open("x.py").read())` after `curl -o x.py URL`: running a download.
+                self.walk.check_downloaded(
+                    Arg((source.detail,), source.detail, self.span(fact.span)), self.frame, self.call_label(fact.via)
+                )
+            self.emit(CodeFactKind.UNRESOLVED, fact.via, fact.span, f"runs as code data read from {_described(source)}")
+            return
+        self.emit(CodeFactKind.DOWNLOAD_EXECUTE, fact.via, fact.span, _described(source))
+
+    def emit(
+        self,
+        kind: CodeFactKind,
+        via: str,
+        span: Span,
+        detail: str,
+        url: str | None = None,
+        data_from: tuple[DataOrigin, ...] = (),
+    ) -> None:
+        if not self.walk.reporting:
+            return
+        location = self.frame.location
+        subject = CodeFactSubject(
+            kind, self.call_label(via), self.language, self.span(span), location, detail, url, data_from
+        )
+        self.walk.emit_code(subject)
+
+    # -- where -------------------------------------------------------------------------------
+
+    def span(self, span: Span) -> Span:
+        """A span in the code, as a span in the user's command."""
+        return self.origin.span(span.start, span.end)
+
+    def call_label(self, via: str) -> str:
+        return f"{self.label} -> {via}" if via else self.label
+
+
+_UNRESOLVED_REASONS = {"syntax": "has code the grammar cannot read, which may hide what it runs"}
+
+# A deleting call, as the shell command that does the same: program and options.
+_DELETERS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "delete-tree": ("rm", ("-r",)),
+    "delete-file": ("rm", ()),
+    "delete-dir": ("rmdir", ()),
+}
+
+
+def _as_shell_sees(word: str) -> str:
+    """A path or argument written in code, as the normalised shell word for the same file.
+
+    The analysers spell an environment read of the home as `$HOME`. A leading
+    `~` is taken for the home too: the code may expand it (`expanduser`,
+    `File.expand_path`), and a directory really named `~` is no agent's intent.
+    """
+    for spelling in ("$HOME", "${HOME}"):
+        if word == spelling or word.startswith(spelling + "/"):
+            return HOME + word[len(spelling) :]
+    return word
+
+
+_UNKNOWN = (None, RUN_TIME_VALUE)
+
+
+def _argv_word(word: str | None, span: Span) -> Arg:
+    """One word of an argument vector: its value, or a word only known at run time."""
+    if word is None or RUN_TIME_VALUE in word or RUN_TIME_OUTPUT in word:
+        return Arg((), word or RUN_TIME_VALUE, span)
+    return Arg((_as_shell_sees(word),), word, span)
+
+
+def _described(source: DataSource) -> str:
+    words = {
+        "network": "a network read",
+        "decoded": "a decoded blob",
+        "socket": "a network socket",
+        "file": "the file",
+        "environment": "the environment variable",
+        "command-output": "the output of",
+    }
+    described = words[source.kind.value]
+    return f"{described} {source.detail}" if source.detail else described
+
+
+def _origins(sources: Iterable[DataSource]) -> tuple[DataOrigin, ...]:
+    return tuple(DataOrigin(source.kind.value, source.detail) for source in sources)

@@ -1,0 +1,146 @@
+"""Code that runs somewhere else: on another host (`ssh HOST CMD`, `gcloud
+compute ssh --command`, `vagrant ssh -c`), or in a container or pod (`docker`/
+`podman exec` and `run`, `kubectl exec ... --`, `lxc`/`incus exec`).
+
+The command is found through the program's declaration (audit/programs) and
+audited like local code, one level deeper, with a label saying where it runs
+(`on host db via ssh`, `in container app via docker exec`): a command string a
+remote shell parses is shell code (ssh joins its words with spaces, as the
+remote shell receives them); an argument vector run as is (`docker exec C
+rm -rf /`) is a simple command. Standard input goes along where the program
+forwards it (`ssh HOST bash -s <<EOF`, `kubectl exec -i`), and a remote login
+shell with no command reads its script from it (`ssh HOST <<EOF`).
+"""
+
+from __future__ import annotations
+
+from ...programs import SSH_LOCAL_COMMANDS, SSH_NO_STDIN, SSH_RUNS_NOTHING, Arg, Reading, read_command
+from .._risks import NO_RISKS
+from .._subjects import ContextKind, Risk, Stdin
+from ._call import Call, ContextWalk
+from ._code import code_string, stdin_code
+
+
+def ssh_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
+    """`ssh [OPTIONS] DESTINATION [OPTIONS] [COMMAND [ARG...]]`."""
+    before = read_command("ssh", call.args)
+    risks = _local_commands(before, call, walk)
+    if not before.operands or before.has(*SSH_RUNS_NOTHING):
+        return risks
+    destination = before.operands[0]
+    after = read_command("ssh", before.operands[1:])  # OpenSSH reads options after the destination too
+    risks = risks | _local_commands(after, call, walk)
+    if after.has(*SSH_RUNS_NOTHING):
+        return risks
+    stdin = None if before.has(*SSH_NO_STDIN) or after.has(*SSH_NO_STDIN) else call.stdin
+    return risks | remote_shell(walk, f"on host {destination.display()} via ssh", after.operands, call, stdin)
+
+
+def _local_commands(reading: Reading, call: Call, walk: ContextWalk) -> frozenset[Risk]:
+    """`-o ProxyCommand=CMD`, `-o LocalCommand=CMD`: shell code ssh runs on this machine."""
+    risks = NO_RISKS
+    for setting in reading.values("-o"):
+        key, separator, command = (setting.value or "").replace("=", " ", 1).partition(" ")
+        if separator and key.lower() in SSH_LOCAL_COMMANDS and command.strip().lower() != "none":
+            code = setting.suffix(len(key) + 1)
+            risks = risks | code_string(walk, ContextKind.RUNNER, f"ssh -o {key}", (code,), "shell", call.frame)
+    return risks
+
+
+def gcloud_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
+    """`gcloud compute ssh INSTANCE --command CMD`, or the ssh arguments after `--`."""
+    reading = read_command(call.name, call.args)
+    if reading.path[-2:] != ("compute", "ssh") or not reading.operands or reading.has("--dry-run"):
+        return NO_RISKS
+    place = f"on instance {reading.operands[0].display()} via gcloud compute ssh"
+    commands = reading.values("--command")
+    if commands:
+        return remote_shell(walk, place, commands[-1:], call, call.stdin)
+    ssh_arguments = read_command("ssh", reading.operands[1:])
+    return remote_shell(walk, place, ssh_arguments.operands, call, call.stdin)
+
+
+def vagrant_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
+    """`vagrant ssh [MACHINE] -c CMD`."""
+    reading = read_command(call.name, call.args)
+    if reading.path != ("ssh",):
+        return NO_RISKS
+    machine = f"vagrant machine {reading.operands[0].display()}" if reading.operands else "the vagrant machine"
+    return remote_shell(walk, f"on {machine} via vagrant ssh", reading.values("--command")[-1:], call, call.stdin)
+
+
+def container_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
+    """`docker exec [OPTIONS] CONTAINER CMD...` and `docker run [OPTIONS] IMAGE [CMD...]` (podman,
+    nerdctl and `docker container` alike); `docker compose exec|run SERVICE CMD...` and docker-compose."""
+    reading = read_command(call.name, call.args)
+    if not reading.path or not reading.operands:
+        return NO_RISKS
+    action = reading.path[-1]
+    compose = reading.path[0] == "compose" or call.name.endswith("-compose")
+    via = f"{call.name} {' '.join(reading.path)}"
+    # Compose attaches standard input unless told not to; the engines only with -i.
+    stdin = call.stdin if reading.has("--interactive") or (compose and action == "exec") else None
+    target = reading.operands[0].display()
+    if action == "exec":
+        place = f"in service {target} via {via}" if compose else f"in container {target} via {via}"
+        return remote_argv(walk, place, reading.operands[1:], call, stdin)
+    if action == "run":
+        place = f"in a new container of {'service' if compose else 'image'} {target} via {via}"
+        # `--entrypoint sh IMAGE -c CODE`: the entrypoint runs with the command as its arguments.
+        return remote_argv(walk, place, (*reading.values("--entrypoint")[-1:], *reading.operands[1:]), call, stdin)
+    return NO_RISKS
+
+
+def kubectl_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
+    """`kubectl exec [OPTIONS] POD -- CMD...`, `kubectl run NAME --image=IMAGE -- CMD...` and
+    `kubectl debug TARGET [--image=IMAGE] -- CMD...` (oc alike)."""
+    reading = read_command(call.name, call.args)
+    if reading.path not in _KUBECTL_RUNNERS or not reading.operands:
+        return NO_RISKS
+    stdin = call.stdin if reading.has("--stdin") else None
+    where = _KUBECTL_RUNNERS[reading.path].format(reading.operands[0].display())
+    return remote_argv(walk, f"{where} via {call.name} {reading.path[0]}", reading.operands[1:], call, stdin)
+
+
+_KUBECTL_RUNNERS: dict[tuple[str, ...], str] = {
+    ("exec",): "in pod {}",
+    ("run",): "in a new pod {}",
+    ("debug",): "in a debug container for {}",
+}
+"""kubectl subcommands that run a command in the cluster, and where, by their first operand."""
+
+
+def lxc_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
+    """`lxc exec [OPTIONS] [REMOTE:]INSTANCE [--] CMD...` (incus alike)."""
+    reading = read_command(call.name, call.args)
+    if reading.path != ("exec",) or not reading.operands:
+        return NO_RISKS
+    stdin = None if reading.has("--disable-stdin") else call.stdin
+    place = f"in container {reading.operands[0].display()} via {call.name} exec"
+    return remote_argv(walk, place, reading.operands[1:], call, stdin)
+
+
+# -- the command, where it runs ------------------------------------------------------------
+
+
+def remote_shell(
+    walk: ContextWalk, place: str, words: tuple[Arg, ...], call: Call, stdin: Stdin | None
+) -> frozenset[Risk]:
+    """Words a remote shell runs as one command string; none: a login shell reading standard input."""
+    if words:
+        return code_string(walk, ContextKind.RUNNER, place, words, "shell", call.frame, stdin=stdin)
+    shell = walk.tables.interpreter("sh")
+    if shell is None or stdin is None:
+        return NO_RISKS
+    return stdin_code(walk, shell, call.name, stdin, call.span, call.frame.labelled(place))
+
+
+def remote_argv(
+    walk: ContextWalk, place: str, words: tuple[Arg, ...], call: Call, stdin: Stdin | None
+) -> frozenset[Risk]:
+    """An argument vector run as is, somewhere else."""
+    if words[:1] and words[0].value == "--":
+        words = words[1:]
+    if not words:
+        return NO_RISKS
+    return walk.nested_command(words, call.span, call.frame, place, stdin)

@@ -1,0 +1,249 @@
+"""Files written, then run: `echo 'rm -rf ~' > x.sh && bash x.sh`, a heredoc
+saved with `cat > run.py <<EOF` and run with `python3 run.py`, `tee`, `printf`.
+
+A file's content is known when the command that writes it prints known text:
+`echo`/`printf` with literal words, or `cat`/`tee` copying a heredoc, a
+here-string or an `echo` piped in. The walk remembers it by path
+(`WalkState.written`), next to the files it downloaded, and audits it when the
+same command string runs the file: as the interpreter's language (`bash F`,
+`python3 F`, `source F`), or by its `#!` line (`./F`). A write whose content
+is not known (`cp`, `sed -i`, a redirect of another command) forgets what was
+known.
+
+A file that runs by itself later (a git hook, a cron job, a systemd unit, an
+autostart entry: the policy's `autorun_*` tables) is audited when it is
+written, as it will run; content that downloads or decodes there, or a
+download saved there, is handed to the rules (SY009).
+"""
+
+from __future__ import annotations
+
+from ..._model import Span
+from ..._syntax import Origin, ast
+from ...programs import WRITERS, read_command, written_files
+from .._resolve import output_redirects
+from .._risks import NO_RISKS, PRODUCES_UNTRUSTED_DATA
+from .._state import Frame, WrittenScript
+from .._static_output import static_output
+from .._subjects import (
+    Arg,
+    Autorun,
+    AutorunFormat,
+    ContextKind,
+    DynamicPart,
+    ExecContextSubject,
+    Risk,
+    Stdin,
+    StdinKind,
+)
+from .._variables import Env
+from ._call import Call, ContextWalk
+from ._code import audit_code, code_text, inert, piped_text, shebang_language, text_of_parts
+
+_WRITERS = frozenset(WRITERS)
+_ECHO_OPTIONS = frozenset({"-n", "-e", "-E"})
+_CRONTAB_SCHEDULE_FIELDS = 5
+_SYSTEM_CRONTABS = ("/etc/crontab", "/etc/cron.d/*")
+"""Crontabs with a user field between the schedule and the command."""
+
+
+def record_writes(
+    walk: ContextWalk,
+    name: str | None,
+    args: tuple[Arg, ...],
+    redirects: tuple[ast.Redirect, ...],
+    stdin: Stdin | None,
+    frame: Frame,
+    downloaded_to: list[Arg] | None,
+) -> frozenset[Risk]:
+    """Remember what the command `name ARGS` writes to files; audit what it writes where it runs later.
+
+    `downloaded_to`: the command fetches or decodes, and these are the files its download goes to.
+    """
+    if downloaded_to is not None:
+        for target in downloaded_to:
+            walk.remember_written(target, None, False)
+            autorun = walk.runs_later(target)
+            if autorun is not None:
+                what = "the download saved there"
+                _runs_later(walk, target, autorun, frame, target.span, frozenset({Risk.FETCH}), what)
+        return NO_RISKS
+    if not redirects and name not in _WRITERS:
+        return NO_RISKS  # most commands write no file
+    content = _printed(name, args, stdin, frame.env)
+    if content is None and not walk.knows_written:
+        return NO_RISKS  # unknown content only makes the walk forget what it knew, and it knows nothing
+    risks = NO_RISKS
+    for target, append in _targets(name, args, redirects, frame.env):
+        walk.remember_written(target, content, append)
+        if content is not None:
+            autorun = walk.runs_later(target)
+            if autorun is not None:
+                risks = risks | _audit_later(walk, target, autorun, content, frame)
+    return risks
+
+
+# -- what is written, and where --------------------------------------------------------------
+
+
+def _targets(
+    name: str | None, args: tuple[Arg, ...], redirects: tuple[ast.Redirect, ...], env: Env
+) -> list[tuple[Arg, bool]]:
+    """The files the command writes its output to (redirects, tee's files), and whether it appends;
+    then the other files it writes (content unknown)."""
+    targets = [target for target in output_redirects(redirects, env) if not (target[0].value or "").startswith("/dev/")]
+    if name in _WRITERS:
+        reading = read_command(name, args)
+        append = name == "tee" and reading.has("--append")
+        targets.extend((written, append) for written in written_files(reading))
+    return targets
+
+
+def _printed(name: str | None, args: tuple[Arg, ...], stdin: Stdin | None, env: Env) -> WrittenScript | None:
+    """What the command prints, when that is known without running it (None: not known)."""
+    if name == "echo" and not (args and args[0].value in _ECHO_OPTIONS):
+        if not args:
+            return None
+        text, origin = code_text(args, env, inert)
+        return WrittenScript(text + "\n", origin, Span(args[0].span.start, args[-1].span.end))
+    if name in ("echo", "printf"):
+        values = [arg.value for arg in args]
+        if any(value is None for value in values) or not args:
+            return None
+        printed = static_output([name, *(value for value in values if value is not None)])
+        span = Span(args[0].span.start, args[-1].span.end)
+        return None if printed is None else WrittenScript(printed, Origin.derived_from(span), span)
+    if name == "tee" or (name == "cat" and all(arg.value == "-" for arg in args)):
+        return _stdin_text(stdin, env)
+    return None
+
+
+def _stdin_text(stdin: Stdin | None, env: Env) -> WrittenScript | None:
+    """A heredoc, a here-string, or what `echo`/`printf` pipe in."""
+    if stdin is None:
+        return None
+    if stdin.kind is StdinKind.HEREDOC or stdin.kind is StdinKind.HERESTRING:
+        text, origin = text_of_parts(stdin.parts, stdin.span, env, inert)
+        return WrittenScript(text + ("\n" if stdin.kind is StdinKind.HERESTRING else ""), origin, stdin.span)
+    if stdin.kind is StdinKind.PIPE:
+        printed = piped_text(stdin, env)
+        if printed is not None:
+            return WrittenScript(*printed, stdin.span)
+    return None
+
+
+# -- auditing the content ----------------------------------------------------------------------
+
+
+def _audit_later(
+    walk: ContextWalk, target: Arg, autorun: Autorun, content: WrittenScript, frame: Frame
+) -> frozenset[Risk]:
+    """Code written where it runs later, audited now as it will run."""
+    label = f"{target.display()}, run later"
+    if autorun.format is AutorunFormat.OPAQUE:
+        return NO_RISKS
+    if autorun.format is AutorunFormat.SCRIPT:
+        language = shebang_language(walk, content.text)
+        risks = audit_code(walk, label, content.text, content.origin, language, content.span, frame)
+    else:
+        system = autorun.entry in _SYSTEM_CRONTABS
+        commands = (
+            _crontab_commands(content.text, system)
+            if autorun.format is AutorunFormat.CRONTAB
+            else _exec_lines(content.text)
+        )
+        risks = NO_RISKS
+        for start, end in commands:
+            code = content.text[start:end]
+            risks = risks | walk.nested_code(code, content.origin.shifted(start), label, content.span, frame)
+    fetched = risks & PRODUCES_UNTRUSTED_DATA
+    if fetched:
+        _runs_later(walk, target, autorun, frame, content.span, fetched, "the code written there")
+    return risks
+
+
+def _runs_later(
+    walk: ContextWalk, target: Arg, autorun: Autorun, frame: Frame, span: Span, risks: frozenset[Risk], what: str
+) -> None:
+    if not walk.reporting:
+        return
+    part = DynamicPart(span, what, risks, None, False)
+    kind = ContextKind.RUNS_LATER
+    subject = ExecContextSubject(kind, target.display(), autorun.format.value, target.span, frame.location, (part,))
+    walk.emit(subject)
+
+
+def _crontab_commands(text: str, system: bool) -> list[tuple[int, int]]:
+    """Where each crontab line's command is: after five schedule fields (or an `@reboot`-style one)
+    and, in a system crontab, the user; comments and `NAME=value` lines run nothing."""
+    commands: list[tuple[int, int]] = []
+    for start, line in _lines(text):
+        stripped = line.lstrip()
+        if not stripped or stripped.startswith("#") or _is_setting(stripped):
+            continue
+        skip = (1 if stripped.startswith("@") else _CRONTAB_SCHEDULE_FIELDS) + (1 if system else 0)
+        offset = _after_fields(line, skip)
+        if offset is not None:
+            commands.append((start + offset, start + len(line)))
+    return commands
+
+
+def _exec_lines(text: str) -> list[tuple[int, int]]:
+    """Where each `Exec...=` command of a systemd unit or desktop entry is (after systemd's `-@:+!` prefixes)."""
+    commands: list[tuple[int, int]] = []
+    for start, line in _lines(text):
+        key, equals, value = line.partition("=")
+        if not equals or not key.strip().startswith("Exec"):
+            continue
+        offset = len(key) + 1
+        while offset < len(line) and line[offset] in " -@:+!":
+            offset += 1
+        if value.strip():
+            commands.append((start + offset, start + len(line)))
+    return commands
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    lines: list[tuple[int, str]] = []
+    start = 0
+    for line in text.split("\n"):
+        lines.append((start, line))
+        start += len(line) + 1
+    return lines
+
+
+def _is_setting(line: str) -> bool:
+    name, equals, _ = line.partition("=")
+    return bool(equals) and name.strip().replace("_", "a").isalnum()
+
+
+def _after_fields(line: str, count: int) -> int | None:
+    """The offset in `line` after `count` blank-separated fields and the blanks after them."""
+    index = 0
+    for _ in range(count):
+        while index < len(line) and line[index] in " \t":
+            index += 1
+        if index >= len(line):
+            return None
+        while index < len(line) and line[index] not in " \t":
+            index += 1
+    while index < len(line) and line[index] in " \t":
+        index += 1
+    return index if index < len(line) else None
+
+
+def crontab_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
+    """`crontab FILE` with a file written earlier, `crontab -` with a known document: the jobs it installs."""
+    reading = read_command(call.name, call.args)
+    if reading.has("-l", "-r", "-e"):
+        return NO_RISKS
+    operand = reading.operands[0] if reading.operands else None
+    if operand is None or operand.value == "-":
+        content = _stdin_text(call.stdin, call.frame.env)
+    else:
+        content = walk.written_script(operand.value) if operand.value is not None else None
+    if content is None:
+        return NO_RISKS
+    installed = operand if operand is not None and operand.value != "-" else None
+    target = installed or Arg(("the user's crontab",), call.name, call.span)
+    return _audit_later(walk, target, Autorun(AutorunFormat.CRONTAB, "crontab"), content, call.frame)

@@ -1,0 +1,53 @@
+"""What one analysis may spend, and where its positions are.
+
+Shared by the tree-sitter analysers and the awk tokenizer: a `Run` counts
+steps against the engine's budget, and `CharOffsets` turns tree-sitter's byte
+offsets into offsets in the Python string the spans are reported in.
+"""
+
+from __future__ import annotations
+
+import bisect
+
+from .._budget import Budget
+
+
+class OutOfBudget(Exception):
+    """The analysis used up its steps or its time."""
+
+
+class Run:
+    """Limits shared by one analysis and the code nested in it."""
+
+    __slots__ = ("budget", "max_depth", "steps_left")
+
+    def __init__(self, budget: Budget | None, max_steps: int, max_depth: int) -> None:
+        self.budget = budget
+        self.steps_left = max_steps
+        self.max_depth = max_depth
+
+    def step(self, count: int = 1) -> None:
+        self.steps_left -= count
+        if self.steps_left < 0 or (self.budget is not None and self.budget.exceeded()):
+            raise OutOfBudget
+
+
+class CharOffsets:
+    """Maps tree-sitter byte offsets to offsets in the Python string."""
+
+    def __init__(self, source: str) -> None:
+        self._starts: list[int] | None = None
+        if not source.isascii():
+            starts: list[int] = []
+            position = 0
+            for char in source:
+                starts.append(position)
+                position += len(char.encode("utf-8", "surrogatepass"))
+            starts.append(position)
+            self._starts = starts
+
+    def char(self, byte_offset: int) -> int:
+        """The character holding `byte_offset` (the end offset for the end)."""
+        if self._starts is None:
+            return byte_offset
+        return bisect.bisect_right(self._starts, byte_offset) - 1

@@ -1,0 +1,68 @@
+"""Programs that run a command somewhere else: ssh, `vagrant ssh` and
+`lxc`/`incus exec`. (`gcloud compute ssh` is declared with gcloud in
+`cloud.py`, docker/podman in `containers.py`, kubectl in `kubernetes.py`;
+chroot, nsenter, systemd-run and flatpak-spawn are wrappers.)
+
+The analysis finds the command each runs through these declarations
+(audit/_analysis/_contexts/_remote.py).
+"""
+
+from __future__ import annotations
+
+from ._grammar import POSIX, flag, valued
+from ._program import Program, Subcommand
+
+# OpenSSH reads its options before the destination and again after it
+# (`ssh host -p 2222 ls`); the first word after those is the command.
+SSH = Program(
+    ("ssh",),
+    syntax=POSIX,
+    options=(
+        flag("-4"), flag("-6"), flag("-A"), flag("-a"), flag("-C"), flag("-f"), flag("-G"), flag("-g"),
+        flag("-K"), flag("-k"), flag("-M"), flag("-N"), flag("-n"), flag("-q"), flag("-s"), flag("-T"),
+        flag("-t"), flag("-V"), flag("-v"), flag("-X"), flag("-x"), flag("-Y"), flag("-y"),
+        valued("-B"), valued("-b"), valued("-c"), valued("-D"), valued("-E"), valued("-e"), valued("-F"),
+        valued("-I"), valued("-i"), valued("-J"), valued("-L"), valued("-l"), valued("-m"), valued("-O"),
+        valued("-o"), valued("-P"), valued("-p"), valued("-Q"), valued("-R"), valued("-S"), valued("-W"),
+        valued("-w"),
+    ),
+    operands=("DESTINATION", "COMMAND..."),
+)  # fmt: skip
+
+SSH_RUNS_NOTHING = ("-N", "-G", "-V", "-O", "-Q", "-W", "-s")
+"""ssh options with which no command runs: no shell, a printed configuration,
+the version, a control command, a query, stdio forwarding, a subsystem."""
+SSH_NO_STDIN = ("-n", "-f")
+"""ssh options that keep standard input from the remote command."""
+SSH_LOCAL_COMMANDS = frozenset({"proxycommand", "localcommand"})
+"""`-o` settings (lower case) whose value is shell code ssh runs on the local machine."""
+
+VAGRANT = Program(
+    ("vagrant",),
+    subcommands=(
+        Subcommand(
+            ("ssh",),
+            options=(valued("-c", "--command"), flag("-p", "--plain"), flag("-t", "--tty"), flag("--no-tty")),
+            operands=("MACHINE", "SSH_ARGS..."),
+        ),
+    ),
+)
+
+# `lxc exec [flags] [REMOTE:]INSTANCE [--] COMMAND...`: flags stop at the instance
+# (its command's options are its own); incus is its fork.
+LXC = Program(
+    ("lxc", "incus"),
+    subcommands=(
+        Subcommand(
+            ("exec",),
+            syntax=POSIX,
+            options=(
+                valued("--cwd"), valued("--env"), valued("--group"), valued("--user"), valued("--mode"),
+                flag("-T", "--force-noninteractive"), flag("-t", "--force-interactive"), flag("-n", "--disable-stdin"),
+            ),
+            operands=("INSTANCE", "COMMAND..."),
+        ),
+    ),
+)  # fmt: skip
+
+REMOTE_PROGRAMS: tuple[Program, ...] = (SSH, VAGRANT, LXC)
