@@ -32,6 +32,10 @@ Step costs are calibrated against CPU time on the adversarial inputs of
 `python -m audit.benchmark` (1-2.5 µs of CPU per step on the CI machine); the
 busiest everyday command of the corpus takes about 2,300."""
 
+STEPS_PER_COMMAND = 8
+"""Steps a walk of the analysis charges per simple command, plus one per word:
+resolving it and running its rules costs about this much more than building its node."""
+
 _collection_seconds = 0.0
 _collection_started = threading.local()
 _timer_installed = False

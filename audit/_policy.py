@@ -162,10 +162,15 @@ _NAME_LISTS = (
     "autorun_opaque",
     "protected_directories",
     "linker_variables",
+    "secret_file_names",
+    "secret_variables",
+    "allowed_destinations",
     "credential_stores",
     "disposable_home_directories",
     "protected_branches",
 )
+# `[names]` tables of commands with the words that select what they do (`pip install`, `gh auth token`).
+_SUBCOMMAND_TABLES = ("installers", "secret_printers")
 
 
 @dataclass(slots=True)
@@ -176,7 +181,8 @@ class _Draft:
     rule_settings: dict[str, Severity | None]
     names: dict[str, list[str]]
     decoders: dict[str, set[str]]
-    installers: dict[str, list[tuple[str, ...]]]
+    subcommands: dict[str, dict[str, list[tuple[str, ...]]]]
+    """By table name (`_SUBCOMMAND_TABLES`): the commands and their subcommands."""
     interpreters: dict[str, InterpreterSpec]
     wrappers: dict[str, WrapperSpec]
     packs_enabled: list[str]
@@ -188,7 +194,7 @@ class _Draft:
             fetchers=frozenset(names["fetchers"]),
             decoders=MappingProxyType({k: frozenset(v) for k, v in self.decoders.items()}),
             privilege=frozenset(names["privilege"]),
-            installers=MappingProxyType({k: tuple(v) for k, v in self.installers.items()}),
+            installers=_frozen_subcommands(self.subcommands["installers"]),
             secret_files=tuple(dict.fromkeys(names["secret_files"])),
             process_environment_files=tuple(dict.fromkeys(names["process_environment_files"])),
             credential_files=tuple(dict.fromkeys(names["credential_files"])),
@@ -201,6 +207,10 @@ class _Draft:
             autorun_opaque=tuple(dict.fromkeys(names["autorun_opaque"])),
             protected_directories=tuple(dict.fromkeys(names["protected_directories"])),
             linker_variables=frozenset(names["linker_variables"]),
+            secret_file_names=tuple(names["secret_file_names"]),
+            secret_variables=tuple(names["secret_variables"]),
+            secret_printers=_frozen_subcommands(self.subcommands["secret_printers"]),
+            allowed_destinations=tuple(dict.fromkeys(names["allowed_destinations"])),
             credential_stores=tuple(dict.fromkeys(names["credential_stores"])),
             disposable_home_directories=tuple(dict.fromkeys(names["disposable_home_directories"])),
             protected_branches=tuple(dict.fromkeys(names["protected_branches"])),
@@ -228,11 +238,16 @@ def _matches_any(name: str, patterns: list[str]) -> bool:
     return any(fnmatchcase(name, pattern) for pattern in patterns)
 
 
+def _frozen_subcommands(table: dict[str, list[tuple[str, ...]]]) -> Mapping[str, tuple[tuple[str, ...], ...]]:
+    return MappingProxyType({name: tuple(dict.fromkeys(words)) for name, words in table.items()})
+
+
 def _built_in_draft() -> _Draft:
     """The built-in programs (audit/programs/), before any policy document."""
     interpreters = {spec.family: spec for spec in INTERPRETERS}
     wrappers = {spec.name: spec for spec in WRAPPERS}
-    return _Draft(Limits(), {}, {name: [] for name in _NAME_LISTS}, {}, {}, interpreters, wrappers, [], [])
+    subcommands: dict[str, dict[str, list[tuple[str, ...]]]] = {key: {} for key in _SUBCOMMAND_TABLES}
+    return _Draft(Limits(), {}, {name: [] for name in _NAME_LISTS}, {}, subcommands, interpreters, wrappers, [], [])
 
 
 def _apply(draft: _Draft, document: Mapping[str, Any], origin: str, known_rules: Callable[[], frozenset[str]]) -> None:
@@ -246,7 +261,7 @@ def _apply(draft: _Draft, document: Mapping[str, Any], origin: str, known_rules:
     root.integer("version", 1, 1, 1)
     limits = _limits(root.sub("limits"), draft.limits)
     rule_settings = _rule_settings(root.sub("rules"), draft.rule_settings, known_rules())
-    names, decoders, installers = _names(root.sub("names"), draft)
+    names, decoders, subcommands = _names(root.sub("names"), draft)
     packs_reader = root.sub("packs")
     packs_reader.only({"enable", "disable"})
     packs_enabled = draft.packs_enabled + _pack_patterns(packs_reader, "enable")
@@ -268,7 +283,7 @@ def _apply(draft: _Draft, document: Mapping[str, Any], origin: str, known_rules:
     draft.rule_settings = rule_settings
     draft.names = names
     draft.decoders = decoders
-    draft.installers = installers
+    draft.subcommands = subcommands
     draft.interpreters = interpreters
     draft.wrappers = wrappers
     draft.packs_enabled = packs_enabled
@@ -315,20 +330,46 @@ def _rule_settings(
 
 def _names(
     reader: _Reader, draft: _Draft
-) -> tuple[dict[str, list[str]], dict[str, set[str]], dict[str, list[tuple[str, ...]]]]:
-    """The `[names]` lists, decoders and installers, added to the draft's."""
-    reader.only(set(_NAME_LISTS) | {"decoders", "installers"})
+) -> tuple[dict[str, list[str]], dict[str, set[str]], dict[str, dict[str, list[tuple[str, ...]]]]]:
+    """The `[names]` lists, decoders, installers and secret printers, added to the draft's."""
+    reader.only(set(_NAME_LISTS) | {"decoders", *_SUBCOMMAND_TABLES})
     names = {key: draft.names[key] + list(reader.strings(key)) for key in _NAME_LISTS}
+    _check_file_names(reader, names["secret_file_names"][len(draft.names["secret_file_names"]) :])
+    _check_hosts(reader, names["allowed_destinations"][len(draft.names["allowed_destinations"]) :])
     decoders = {key: set(value) for key, value in draft.decoders.items()}
     for record in reader.records("decoders"):
         record.only({"name", "flags"})
         decoders.setdefault(record.text("name"), set()).update(record.strings("flags"))
-    installers = {key: list(value) for key, value in draft.installers.items()}
-    for record in reader.records("installers"):
-        record.only({"name", "subcommands"})
-        subcommands = [tuple(entry.split()) for entry in record.strings("subcommands")]
-        installers.setdefault(record.text("name"), []).extend(subcommands)
-    return names, decoders, installers
+    subcommands: dict[str, dict[str, list[tuple[str, ...]]]] = {}
+    for key in _SUBCOMMAND_TABLES:
+        table = {name: list(words) for name, words in draft.subcommands[key].items()}
+        for record in reader.records(key):
+            record.only({"name", "subcommands"})
+            entries = record.strings("subcommands")
+            if not entries:
+                # An entry without subcommands would select nothing: say so rather than ignore it.
+                raise record.fail("subcommands", "must list at least one subcommand (its first words, or an option)")
+            table.setdefault(record.text("name"), []).extend(tuple(entry.split()) for entry in entries)
+        subcommands[key] = table
+    return names, decoders, subcommands
+
+
+def _check_file_names(reader: _Reader, patterns: list[str]) -> None:
+    for index, pattern in enumerate(patterns):
+        if "/" in pattern or pattern in ("!", ""):
+            raise reader.fail(
+                f"secret_file_names[{index}]", f"must be a file name or a glob over one (no `/`), got {pattern!r}"
+            )
+
+
+def _check_hosts(reader: _Reader, hosts: list[str]) -> None:
+    for index, host in enumerate(hosts):
+        # One colon is a port (`host:8080`); an IPv6 address has several.
+        if any(character in host for character in "/@ \t") or host.count(":") == 1:
+            raise reader.fail(
+                f"allowed_destinations[{index}]",
+                f"must be a host name or a glob over one (no scheme, port or path), got {host!r}",
+            )
 
 
 def _options(reader: _Reader, key: str, previous: frozenset[str]) -> frozenset[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from types import MappingProxyType
 
 from ._caches import COMMAND_NAMES, Memo
@@ -39,6 +40,14 @@ class Tables:
     autorun_opaque: tuple[str, ...]
     protected_directories: tuple[str, ...]
     linker_variables: frozenset[str]
+    secret_file_names: tuple[str, ...]
+    """Globs over a file's name (`.env`, `*.pem`); `!` entries exclude (`!.env.example`); the last match wins."""
+    secret_variables: tuple[str, ...]
+    """Globs over a variable's name, matched in upper case (`*_TOKEN`); `!` entries exclude; the last match wins."""
+    secret_printers: Mapping[str, tuple[tuple[str, ...], ...]]
+    """Commands and the subcommands (or options) that make them print a credential (`gh auth token`)."""
+    allowed_destinations: tuple[str, ...]
+    """Host names or globs a secret may be sent to."""
     credential_stores: tuple[str, ...]
     """Directories of credentials and keys (`~/.ssh`, `~/.aws`): deleting them is blocked (packs)."""
     disposable_home_directories: tuple[str, ...]
@@ -51,12 +60,31 @@ class Tables:
     # Asked several times for every command audited.
     _table_names: Memo[str, str] = field(init=False, repr=False, compare=False)
     _interpreters: Memo[str, InterpreterSpec | None] = field(init=False, repr=False, compare=False)
+    # Asked for the files and variables that reach a network sender.
+    _secret_file_names: Memo[str, bool] = field(init=False, repr=False, compare=False)
+    _secret_variables: Memo[str, bool] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         by_name = {name: spec for spec in self.interpreter_families.values() for name in spec.names}
         object.__setattr__(self, "interpreters_by_name", MappingProxyType(by_name))
         object.__setattr__(self, "_table_names", Memo(COMMAND_NAMES))
         object.__setattr__(self, "_interpreters", Memo(COMMAND_NAMES))
+        object.__setattr__(self, "_secret_file_names", Memo(COMMAND_NAMES))
+        object.__setattr__(self, "_secret_variables", Memo(COMMAND_NAMES))
+
+    def is_secret_file_name(self, name: str) -> bool:
+        """Whether a file called `name` (its last path segment) holds secrets wherever it is."""
+        known = self._secret_file_names.get(name)
+        if known is None:
+            known = self._secret_file_names.remember(name, last_match_includes(name, self.secret_file_names))
+        return known
+
+    def is_secret_variable(self, name: str) -> bool:
+        """Whether an environment variable called `name` holds a secret (`GITHUB_TOKEN`, `db_password`)."""
+        known = self._secret_variables.get(name)
+        if known is None:
+            known = self._secret_variables.remember(name, last_match_includes(name.upper(), self.secret_variables))
+        return known
 
     def interpreter(self, name: str | None) -> InterpreterSpec | None:
         """The interpreter family of a command basename (`python3.12` included)."""
@@ -79,3 +107,12 @@ class Tables:
             if base != name and spec is not None and spec.versioned:
                 resolved = base
         return self._table_names.remember(name, resolved)
+
+
+def last_match_includes(name: str, patterns: tuple[str, ...]) -> bool:
+    """Whether `name` is in a list of globs where a `!glob` entry excludes and the last matching entry decides."""
+    for pattern in reversed(patterns):
+        excluded = pattern.startswith("!")
+        if fnmatchcase(name, pattern[1:] if excluded else pattern):
+            return not excluded
+    return False

@@ -10,6 +10,18 @@ knowing variables (`_variables`, `_bindings`) and how risky things are
 from ..programs import FindScope, find_scope
 from ._analyzer import Analyzer
 from ._normalize import HOME, basename, clean_path, resolve_path
+from ._paths import (
+    CLIMB_TO_ROOT,
+    HARMLESS_DEVICES,
+    autorun_location,
+    cleaned_values,
+    contents_glob,
+    literal_prefix,
+    path_holding,
+    path_is,
+    path_under,
+    read_arguments,
+)
 from ._static_output import static_output
 from ._subjects import (
     Arg,
@@ -29,12 +41,19 @@ from ._subjects import (
     NameSource,
     RedirectSubject,
     Risk,
+    Secret,
+    SecretFlowSubject,
+    SecretKind,
+    SentSecret,
     Sink,
     Stdin,
     StdinKind,
+    Trail,
 )
 
 __all__ = [
+    "CLIMB_TO_ROOT",
+    "HARMLESS_DEVICES",
     "HOME",
     "Analyzer",
     "Arg",
@@ -55,12 +74,25 @@ __all__ = [
     "NameSource",
     "RedirectSubject",
     "Risk",
+    "Secret",
+    "SecretFlowSubject",
+    "SecretKind",
+    "SentSecret",
     "Sink",
     "Stdin",
     "StdinKind",
+    "Trail",
+    "autorun_location",
     "basename",
     "clean_path",
+    "cleaned_values",
+    "contents_glob",
     "find_scope",
+    "literal_prefix",
+    "path_holding",
+    "path_is",
+    "path_under",
+    "read_arguments",
     "resolve_path",
     "static_output",
 ]

@@ -8,6 +8,7 @@ from .._model import CommandRecord
 from .._syntax import ast
 from .._tables import Tables
 from ._risks import RiskAnswers
+from ._secrets import SecretFlows
 from ._state import TOP, Frame, ParseCode, RunsLater, WalkConfig, WalkState, never_runs_later
 from ._subjects import Sink
 from ._variables import Env
@@ -28,7 +29,8 @@ class Analyzer:
     ) -> None:
         self._budget = budget
         self._state = WalkState(sink)
-        config = WalkConfig(tables, max_depth, budget, parse_code, RiskAnswers(), runs_later)
+        secrets = SecretFlows(tables, budget)
+        config = WalkConfig(tables, max_depth, budget, parse_code, RiskAnswers(), secrets, runs_later)
         self._walker = Walker(config, self._state)
 
     @property

@@ -215,7 +215,7 @@ def stdin_of(redirect: ast.Redirect, risks: frozenset[Risk]) -> Stdin | None:
         parts = redirect.target.parts
         if any(type(part) is ast.ProcessSubstitution for part in parts):
             return Stdin(StdinKind.PROCESS_SUBSTITUTION, redirect.span, "< <(...)", risks, parts)
-        return Stdin(StdinKind.FILE, redirect.span, "<", risks, file=_literal_text(parts))
+        return Stdin(StdinKind.FILE, redirect.span, "<", risks, file=_literal_text(parts), target=redirect.target)
     return None
 
 

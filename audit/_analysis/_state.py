@@ -18,6 +18,7 @@ from .._syntax import Origin, ParseResult, ast
 from .._tables import Tables
 from ._normalize import resolve_path
 from ._risks import RiskAnswers
+from ._secrets import SecretFlows, WalkView, Written
 from ._subjects import Arg, Autorun, Location, Sink, Stdin
 from ._variables import Env
 
@@ -56,6 +57,7 @@ class WalkConfig(NamedTuple):
     budget: Budget
     parse_code: ParseCode
     answers: RiskAnswers
+    secrets: SecretFlows
     runs_later: RunsLater = never_runs_later
 
 
@@ -130,6 +132,7 @@ class WalkState:
         "reporting",
         "sink",
         "walked_calls",
+        "writes",
         "written",
     )
 
@@ -150,6 +153,8 @@ class WalkState:
         self.cwd: str | None = None
         # Files this command string downloaded or decoded, by clean path.
         self.downloads: dict[str, Span] = {}
+        # The commands so far that wrote files, for the secrets a later command sends from them.
+        self.writes: list[Written] = []
         # Files this command string wrote with content known without running anything, by clean path.
         self.written: dict[str, WrittenScript] = {}
 
@@ -167,8 +172,13 @@ class WalkState:
         silent.walked_calls = set(self.walked_calls)
         silent.cwd = self.cwd
         silent.downloads = dict(self.downloads)
+        silent.writes = []  # only senders read them, and a silent walk reports none
         silent.written = dict(self.written)
         return silent
+
+    def view(self) -> WalkView:
+        """What a search for secrets needs of the state (`_secrets`)."""
+        return WalkView(self.cwd, tuple(self.writes), self.definitions)
 
     def remember_downloads(self, targets: list[Arg]) -> None:
         """Files a download or decoder writes, by clean path (relative to the known working directory)."""

@@ -13,6 +13,7 @@ from typing import NamedTuple
 from .._model import Position, Span
 from .._syntax import ParseTrouble, ast
 from ..programs import Arg
+from ..programs.sending import Host, Slot
 
 
 class Risk(str, Enum):
@@ -53,6 +54,10 @@ class Stdin(NamedTuple):
     """For a pipe: the names of the commands in the stages before, each once."""
     writer: ast.Command | None = None
     """For a pipe: the stage right before, whose output this is."""
+    upstream: Stdin | None = None
+    """For a pipe: what the stage right before reads on its standard input."""
+    target: ast.Word | None = None
+    """For a file (`< FILE`): the file's word."""
     file: str | None = None
     """For `< FILE`: the file's name when it is written literally."""
 
@@ -192,6 +197,67 @@ class ExecContextSubject(NamedTuple):
         return tuple(part for part in self.dynamic_parts if part.tainted)
 
 
+class SecretKind(str, Enum):
+    """Where a secret comes from."""
+
+    FILE = "file"
+    """A credential or secret file (`~/.aws/credentials`, `.env`, `*.pem`)."""
+    ENVIRONMENT = "environment"
+    """All the variables of a process (`env`, `printenv`, `/proc/self/environ`)."""
+    VARIABLE = "variable"
+    """An environment variable whose name says it holds a secret (`$GITHUB_TOKEN`)."""
+    TOKEN = "token"
+    """A command that prints a credential (`gh auth token`)."""
+
+
+class Secret(NamedTuple):
+    """A secret where it is read: what it is, the command that reads it, and where."""
+
+    kind: SecretKind
+    name: str
+    """The file as given, the variable (`$GITHUB_TOKEN`), or the command that prints it."""
+    reader: str | None
+    """The command that reads or prints it; None for a variable."""
+    span: Span
+    holds: str | None = None
+    """For a directory sent with everything in it: the secret file of the policy inside it."""
+
+
+class Trail(NamedTuple):
+    """A secret and the way it travelled: pipes, substitutions, variables, files, filters."""
+
+    secret: Secret
+    steps: tuple[str, ...] = ()
+    narrowed: bool = False
+    """A filter picked a part of it (`grep`, `cut`, `jq`): a single value, as a token is."""
+
+    def via(self, step: str, *, narrowed: bool = False) -> Trail:
+        return Trail(self.secret, (*self.steps, step), self.narrowed or narrowed)
+
+
+class SentSecret(NamedTuple):
+    """One way a secret reaches a network sender: in a word it sends (`slot`), or in a
+    file or the standard input it sends (`slot` None)."""
+
+    trail: Trail
+    slot: Slot | None
+    label: str
+    """The part of the command that sends it (`curl -d @-`, `curl -H`, `nc`)."""
+
+
+class SecretFlowSubject(NamedTuple):
+    """A command that sends data over the network, and the secrets that reach it."""
+
+    program: str
+    flows: tuple[SentSecret, ...]
+    destinations: tuple[Host | None, ...]
+    """The hosts the data reaches (None: known only at run time)."""
+    anyone: bool
+    """Whoever connects gets the data (`nc -l`, `sendmail -t`): no destination can be allowed."""
+    span: Span
+    location: Location
+
+
 class CodeFactKind(str, Enum):
     """What code in another language does that the rules judge (its shell-outs and
     file calls are audited as the shell commands they equal)."""
@@ -278,6 +344,9 @@ class Sink:
 
     def loop(self, subject: LoopSubject) -> None:
         """A while/until loop, after its body was walked."""
+
+    def flow(self, subject: SecretFlowSubject) -> None:
+        """Secrets that reach a network sender."""
 
     def too_deep(self, span: Span, location: Location, label: str) -> None:
         """Nested code past the depth limit (not walked)."""

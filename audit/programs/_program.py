@@ -119,6 +119,14 @@ class Reading(NamedTuple):
     def uses(self, *spellings: str) -> tuple[OptionUse, ...]:
         return tuple([use for use in self.options if use.named(*spellings)])
 
+    def selects(self, words: tuple[str, ...]) -> bool:
+        """Whether the command line starts with these subcommand words (`auth token`, `pip install`),
+        counting declared subcommands and operands alike, or gives this option anywhere (`dpkg -i`)."""
+        if words[0].startswith("-"):
+            return any(arg.value == words[0] for arg in self.args)
+        given = (*self.path, *[arg.value or "" for arg in self.operands[: len(words)]])
+        return given[: len(words)] == words
+
     def values(self, *spellings: str) -> tuple[Arg, ...]:
         """The values given to the options with these spellings, in order."""
         return tuple([use.value for use in self.options if use.value is not None and use.named(*spellings)])

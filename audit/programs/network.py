@@ -1,11 +1,14 @@
-"""Network clients: curl and wget (where they save what they download), and the
-netcat family and socat (which can run a program on a socket)."""
+"""Network clients: curl and wget (where they save what they download, and what
+they send), the netcat family, socat, telnet and `openssl s_client` (which
+carry bytes to a socket, and can run a program on one), scp and sftp (ssh is
+in remote.py), DNS lookups, mail senders and HTTPie. What each one sends is
+read in `sending.py`."""
 
 from __future__ import annotations
 
 from ._arg import Arg
-from ._grammar import Syntax, attached, flag, valued
-from ._program import Program, read
+from ._grammar import GO_FLAGS, POSIX, Syntax, attached, flag, valued
+from ._program import Program, Subcommand, read
 
 CURL = Program(
     ("curl",),
@@ -24,6 +27,7 @@ CURL = Program(
         valued("--retry-max-time"), valued("--resolve"), valued("--connect-to"), valued("--interface"),
         valued("--limit-rate"), valued("--max-filesize"), valued("--max-redirs"), valued("--proto"),
         valued("--proto-redir"), valued("--oauth2-bearer"), valued("--unix-socket"), valued("--variable"),
+        valued("--url-query"), flag("-G", "--get"),
     ),
     operands=("URL...",),
     writes=lambda reading: _files(reading.values("--output")),
@@ -40,6 +44,8 @@ WGET = Program(
         valued("-X", "--exclude-directories"), valued("--header"), valued("--user"), valued("--password"),
         valued("--post-data"), valued("--post-file"), valued("--method"), valued("--body-data"),
         valued("--load-cookies"), valued("--save-cookies"), valued("--limit-rate"), attached("--progress"),
+        valued("--body-file"), valued("--http-user"), valued("--http-password"), valued("--proxy-user"),
+        valued("--proxy-password"), valued("--referer"),
     ),
     operands=("URL...",),
     writes=lambda reading: _files(reading.values("--output-document")),
@@ -59,6 +65,109 @@ NETCAT = Program(
     operands=("HOST", "PORT"),
 )  # fmt: skip
 
+SOCAT = Program(
+    ("socat",),
+    syntax=Syntax(clusters=False),
+    options=(
+        valued("-b"), valued("-t"), valued("-T"), valued("-L"), valued("-W"), valued("-lf"), valued("-lp"),
+        valued("-lh"), flag("-u"), flag("-U"),
+    ),
+    operands=("ADDRESS", "ADDRESS"),
+)  # fmt: skip
+
+TELNET = Program(
+    ("telnet",),
+    syntax=POSIX,
+    options=(valued("-l"), valued("-e"), valued("-b"), valued("-n"), valued("-X"), valued("-k")),
+    operands=("HOST", "PORT"),
+)
+
+# `openssl s_client -connect host:port`: one option per word (`-connect`, `-servername`).
+OPENSSL = Program(
+    ("openssl",),
+    syntax=GO_FLAGS,
+    subcommands=(
+        Subcommand(
+            ("s_client",),
+            options=(
+                valued("-connect"), valued("-host"), valued("-port"), valued("-servername"), valued("-proxy"),
+                valued("-cert"), valued("-key"), valued("-CAfile"), valued("-CApath"), valued("-starttls"),
+                valued("-verify"), valued("-sess_out"), valued("-sess_in"), valued("-bind"),
+            ),
+            operands=("HOST:PORT",),
+        ),
+    ),
+)  # fmt: skip
+
+SCP = Program(
+    ("scp",),
+    syntax=Syntax(),
+    options=(
+        valued("-c"), valued("-D"), valued("-F"), valued("-i"), valued("-J"), valued("-l"), valued("-o"),
+        valued("-P"), valued("-S"), valued("-X"), flag("-r"), flag("-3"),
+    ),
+    operands=("SOURCE...", "TARGET"),
+)  # fmt: skip
+
+SFTP = Program(
+    ("sftp",),
+    syntax=POSIX,
+    options=(
+        valued("-B"), valued("-b"), valued("-c"), valued("-D"), valued("-F"), valued("-i"), valued("-J"),
+        valued("-l"), valued("-o"), valued("-P"), valued("-R"), valued("-S"), valued("-s"), valued("-X"),
+    ),
+    operands=("DESTINATION",),
+)  # fmt: skip
+
+# DNS lookups: the name looked up reaches the name's authoritative servers (and `@server`).
+DIG = Program(
+    ("dig",),
+    syntax=Syntax(),
+    options=(
+        valued("-b"), valued("-c"), valued("-f"), valued("-k"), valued("-p"), valued("-q"), valued("-t"),
+        valued("-x"), valued("-y"),
+    ),
+    operands=("QUERY...",),
+)  # fmt: skip
+
+# `nslookup -type=TXT name server`: one option per word.
+NSLOOKUP = Program(("nslookup",), syntax=Syntax(clusters=False), operands=("NAME", "SERVER"))
+
+HOST = Program(
+    ("host",),
+    syntax=Syntax(),
+    options=(valued("-c"), valued("-N"), valued("-R"), valued("-t"), valued("-W"), valued("-m")),
+    operands=("NAME", "SERVER"),
+)
+
+# ping's pattern (-p) fills the packets it sends.
+PING = Program(
+    ("ping", "ping6"),
+    syntax=Syntax(),
+    options=(
+        valued("-c"), valued("-i"), valued("-I"), valued("-l"), valued("-m"), valued("-M"), valued("-p"),
+        valued("-Q"), valued("-s"), valued("-S"), valued("-t"), valued("-T"), valued("-w"), valued("-W"),
+    ),
+    operands=("HOST",),
+)  # fmt: skip
+
+# mail, mailx and their kin: the message is standard input; GNU mailutils attaches
+# with -A, s-nail and heirloom mailx with -a; -q quotes a file into the message.
+MAIL = Program(
+    ("mail", "mailx", "s-nail", "bsd-mailx", "mutt"),
+    options=(
+        valued("-s", "--subject"), valued("-a", "--append"), valued("-A", "--attach"), valued("-b", "--bcc"),
+        valued("-c", "--cc"), valued("-r", "--return-address"), valued("-q", "--quote"), valued("-S"),
+    ),
+    operands=("ADDRESS...",),
+)  # fmt: skip
+
+SENDMAIL = Program(
+    ("sendmail", "msmtp", "ssmtp"),
+    options=(valued("-f"), valued("-F"), valued("-a"), valued("-C"), valued("-o"), valued("-O"), valued("-N")),
+    operands=("ADDRESS...",),
+)
+
 # HTTPie and xh: `http [OPTIONS] [METHOD] URL [REQUEST_ITEM...]`.
 HTTPIE = Program(
     ("http", "https", "xh", "xhs"),
@@ -73,7 +182,9 @@ HTTPIE = Program(
     operands=("METHOD_OR_URL", "ITEM..."),
 )  # fmt: skip
 
-NETWORK_PROGRAMS: tuple[Program, ...] = (CURL, WGET, NETCAT, HTTPIE)
+NETWORK_PROGRAMS: tuple[Program, ...] = (
+    CURL, WGET, NETCAT, HTTPIE, SOCAT, TELNET, OPENSSL, SCP, SFTP, DIG, NSLOOKUP, HOST, PING, MAIL, SENDMAIL,
+)  # fmt: skip
 
 
 def _files(outputs: tuple[Arg, ...]) -> tuple[Arg, ...]:

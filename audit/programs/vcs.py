@@ -284,6 +284,11 @@ _API_OPTIONS = (
     flag("--verbose"),
 )
 
+_GH_BODY = (valued("-b", "--body"), valued("-F", "--body-file"), valued("-t", "--title"), flag("-w", "--web"))
+_GH_ISSUE_FIELDS = (
+    valued("-a", "--assignee"), valued("-l", "--label"), valued("-m", "--milestone"), valued("-p", "--project"),
+    valued("-T", "--template"),
+)  # fmt: skip
 GH = Program(
     ("gh",),
     syntax=_COBRA,
@@ -313,6 +318,13 @@ GH = Program(
             leaf("pr list", valued("-s", "--state"), valued("-L", "--limit"), valued("-B", "--base")),
             leaf("pr view", valued("--json"), flag("-w", "--web"), operands=("PR",)),
             leaf("repo view", valued("--json"), flag("-w", "--web"), operands=("REPOSITORY",)),
+            # What gh uploads to GitHub (programs/sending.py): a gist, release assets, bodies.
+            leaf("gist create|new", valued("-d", "--desc"), valued("-f", "--filename"), flag("-p", "--public"), flag("-w", "--web"), operands=("FILE...",)),
+            leaf("release upload", flag("--clobber"), operands=("TAG", "FILE...")),
+            leaf("issue create|new", *_GH_BODY, *_GH_ISSUE_FIELDS),
+            leaf("issue comment", *_GH_BODY, flag("--edit-last"), operands=("ISSUE",)),
+            leaf("pr create|new", *_GH_BODY, *_GH_ISSUE_FIELDS, valued("-B", "--base"), valued("-H", "--head"), valued("-r", "--reviewer"), flag("-d", "--draft"), flag("-f", "--fill")),
+            leaf("pr comment", *_GH_BODY, flag("--edit-last"), operands=("PR",)),
         ),
     ),
 )  # fmt: skip

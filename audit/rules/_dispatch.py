@@ -17,6 +17,7 @@ from .._analysis import (
     LoopSubject,
     NameSource,
     RedirectSubject,
+    SecretFlowSubject,
     Sink,
 )
 from .._caches import COMMAND_NAMES, Memo
@@ -150,6 +151,9 @@ class RuleRunner(Sink):
 
     def loop(self, subject: LoopSubject) -> None:
         self._run(self.dispatch.by_kind[Inspects.LOOP], subject, subject.location)
+
+    def flow(self, subject: SecretFlowSubject) -> None:
+        self._run(self.dispatch.by_kind[Inspects.FLOW], subject, subject.location)
 
     def too_deep(self, span: Span, location: Location, label: str) -> None:
         limit = self.max_depth

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .._analysis import Arg, CommandSubject
+from .._analysis import CommandSubject
 from .._model import Severity
 from .._tables import Tables
 from ..programs import read_command
@@ -94,13 +94,6 @@ def _installer_names(tables: Tables) -> frozenset[str]:
     }
 
 
-def _installs(args: tuple[Arg, ...], subcommand: tuple[str, ...], operands: tuple[str, ...]) -> bool:
-    """`subcommand` is the first operands in order (`uv pip install`), or an option given (`dpkg -i`)."""
-    if subcommand[0].startswith("-"):
-        return any(arg.value == subcommand[0] for arg in args)
-    return operands[: len(subcommand)] == subcommand
-
-
 @rule(
     id="PK001",
     name="package-install",
@@ -145,9 +138,9 @@ def package_install(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     subcommands = tables.installers.get(name, ())
     if not subcommands:
         return
-    operands = tuple(arg.value or "" for arg in read_command(name, args).operands)
+    read = read_command(name, args)
     for subcommand in subcommands:
-        if _installs(args, subcommand, operands):
+        if read.selects(subcommand):
             yield Hit(subject.span, f"`{name} {' '.join(subcommand)}` installs packages")
             return
 

@@ -7,6 +7,7 @@ from ._code import CODE_RULES
 from ._command_position import COMMAND_POSITION_RULES
 from ._contexts import CONTEXT_RULES
 from ._engine_rules import ENGINE_RULES
+from ._exfiltration import EXFILTRATION_RULES
 from ._filesystem import FILESYSTEM_RULES
 from ._hygiene import HYGIENE_RULES
 from ._network_and_resources import NETWORK_AND_RESOURCE_RULES
@@ -22,6 +23,7 @@ REGISTRY = Registry(
     + CODE_RULES
     + FILESYSTEM_RULES
     + SYSTEM_RULES
+    + EXFILTRATION_RULES
     + NETWORK_AND_RESOURCE_RULES
     + HYGIENE_RULES,
     RETIRED,

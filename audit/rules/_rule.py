@@ -45,6 +45,8 @@ class Inspects(str, Enum):
     """What code in another language does (audit/languages facts the analysis does not turn into shell)."""
     FUNCTION = "function"
     LOOP = "loop"
+    FLOW = "flow"
+    """Commands that send data over the network, with the secrets that reach them."""
 
 
 ENGINE_EMITTED = frozenset({Inspects.INPUT, Inspects.PARSE, Inspects.LIMIT})

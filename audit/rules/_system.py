@@ -4,21 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .._analysis import Arg, AssignmentSubject, CommandSubject, ContextKind, ExecContextSubject, RedirectSubject
+from .._analysis import (
+    Arg,
+    AssignmentSubject,
+    CommandSubject,
+    ContextKind,
+    ExecContextSubject,
+    RedirectSubject,
+    read_arguments,
+)
 from .._model import Severity
 from .._tables import Tables
 from ..programs import WRITERS
+from ..programs.readers import CREDENTIAL_USERS, PATH_ONLY
 from ._paths import path_is, path_under, per_subject, reading, redirect_writes_file, written_paths
 from ._rule import Hit, Inspects, rule
-
-# Commands that take a path without reading the file's contents.
-_NON_READERS = frozenset(
-    {
-        "echo", "printf", "ls", "stat", "test", "[", "realpath", "readlink", "basename", "dirname",
-        "namei", "du", "find", "touch", "mkdir", "which", "type", "command", "chmod", "chown", "chgrp",
-        "getfacl", "lsattr", "file", "wc", "rm", "rmdir", "unlink", "ln", "chattr", "cd", "pushd",
-    }
-)  # fmt: skip
 
 
 @per_subject
@@ -30,23 +30,11 @@ def _read_paths(subject: CommandSubject) -> tuple[Arg, ...]:
     unless the working directory is known, only when one of them can name an
     absolute path (`git status` and `ls -la` cannot).
     """
-    if subject.name is None or subject.name in _NON_READERS:
+    if subject.name is None or subject.name in PATH_ONLY:
         return ()
     if subject.cwd is None and not _may_name_absolute_path(subject.args):
         return ()
-    paths: list[Arg] = []
-    for arg in subject.args:
-        paths.append(arg)
-        value = arg.value
-        if value is None:
-            continue
-        if "=" in value:
-            # `--input=FILE`, and operands like dd's `if=FILE`.
-            paths.append(Arg((value.partition("=")[2],), arg.source, arg.span, arg.pattern, arg.word))
-        if "@" in value:
-            # curl -d @FILE / -F name=@FILE upload the file's contents.
-            paths.append(Arg((value.partition("@")[2],), arg.source, arg.span, arg.pattern, arg.word))
-    return tuple(paths)
+    return read_arguments(subject.args)
 
 
 def _may_name_absolute_path(args: tuple[Arg, ...]) -> bool:
@@ -145,27 +133,6 @@ def read_process_environment(subject: CommandSubject, tables: Tables) -> Iterato
         yield Hit(arg.span, f"`{subject.name}` reads a process environment ({matched})")
 
 
-# Tools that use a credential for its purpose (ssh -i KEY, kubectl with its
-# kubeconfig) rather than copying it somewhere.
-_CREDENTIAL_USERS = frozenset(
-    {
-        "ssh",
-        "ssh-add",
-        "ssh-keygen",
-        "ssh-copy-id",
-        "sftp",
-        "git",
-        "kubectl",
-        "helm",
-        "docker",
-        "aws",
-        "gcloud",
-        "az",
-        "gpg",
-    }
-)
-
-
 @rule(
     id="SE004",
     name="read-credential-file",
@@ -191,7 +158,7 @@ _CREDENTIAL_USERS = frozenset(
     ),
 )
 def read_credential_file(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
-    if subject.name in _CREDENTIAL_USERS:
+    if subject.name in CREDENTIAL_USERS:
         return
     for arg, matched in _reads(subject, tables.credential_files):
         yield Hit(arg.span, f"`{subject.name}` reads the credential file {matched}")

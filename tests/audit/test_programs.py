@@ -280,6 +280,15 @@ def test_an_attached_value_after_an_option_not_written_as_is_keeps_no_word() -> 
     assert value.word is None
 
 
+def test_the_suffix_of_a_word_known_only_at_run_time_stays_unknown() -> None:
+    """Regression: `curl -F f=@"$DIR/.env"` read the file name as the empty string, so the upload was missed."""
+    word = _word_of('curl f=@"$DIR/.env"', 1)
+    value = Arg((), word.source, word.span, False, word.word).suffix(3)
+    assert value.values == ()
+    assert value.word is not None
+    assert [type(part).__name__ for part in value.word.parts] == ["ParamExpansion", "Literal"]
+
+
 # -- the built-in wrappers and interpreters, as a policy declares them -------------------------
 
 

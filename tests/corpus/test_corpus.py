@@ -38,6 +38,9 @@ CONTEXT_FILES = (
     "prompt-expansion",
     "remote",
     "written-then-run",
+    "exfiltration-sources",
+    "exfiltration-flows",
+    "exfiltration-sinks",
 )
 PARSING_FILES = (
     "line-continuations",

@@ -18,7 +18,7 @@ from corpus import load_corpus
 from tests.docs_pages import page, run_session
 
 # Pages whose sessions need nothing but the engine.
-SESSION_PAGES = ("quickstart", "engine", "limits", "languages")
+SESSION_PAGES = ("quickstart", "engine", "limits", "languages", "exfiltration")
 
 
 @pytest.mark.parametrize("name", SESSION_PAGES)

@@ -23,6 +23,7 @@ EXAMPLE_TESTS = {
     ("engine", "json"): "tests/docs/test_docs_examples.py",
     ("limits", "pycon"): "tests/docs/test_docs_examples.py",
     ("languages", "pycon"): "tests/docs/test_docs_examples.py",
+    ("exfiltration", "pycon"): "tests/docs/test_docs_examples.py",
     ("policy", "toml"): "tests/docs/test_docs_examples.py",
     ("policy", "pycon"): "tests/docs/test_docs_examples.py",
     ("corpus", "toml"): "tests/docs/test_docs_examples.py",

@@ -52,6 +52,12 @@ class ContextWalk(Protocol):
     def emit_code(self, subject: CodeFactSubject) -> None:
         """Hand what code in another language does to the rules."""
 
+    def send_secrets(
+        self, label: str, url: str | None, data_from: tuple[tuple[str, str | None], ...], span: Span, frame: Frame
+    ) -> None:
+        """Code in another language sends data (`data_from`: where it comes from, as the analyser
+        says): hand the secrets it carries to the rules (`_secrets.SecretFlows.code_sender`)."""
+
     def too_deep(self, span: Span, frame: Frame, label: str) -> None:
         """Code nested past the depth limit: not audited, and said so."""
 

@@ -33,7 +33,7 @@ from .._subjects import Arg, CodeFactKind, CodeFactSubject, DataOrigin, Risk
 from ._call import ContextWalk
 
 if TYPE_CHECKING:
-    from ...languages import CodeReport, DataSource, DestructiveCall, DownloadExecute, ShellOut
+    from ...languages import CodeReport, DataSource, DestructiveCall, DownloadExecute, NetworkSend, ShellOut
 
 RUN_TIME_VALUE = "__runtime_value__"
 RUN_TIME_OUTPUT = "__runtime_output__"
@@ -129,6 +129,7 @@ class _Judge:
                 self.emit(
                     CodeFactKind.NETWORK_SEND, fact.via, fact.span, "sends data over the network", fact.url, origins
                 )
+                self.send_secrets(fact)
             elif isinstance(fact, Unresolved):
                 if fact.kind is UnresolvedKind.DEPTH:
                     self.walk.too_deep(self.span(fact.span), self.frame, self.call_label(fact.kind.value))
@@ -215,6 +216,20 @@ class _Judge:
             self.emit(CodeFactKind.UNRESOLVED, fact.via, fact.span, f"runs as code data read from {_described(source)}")
             return
         self.emit(CodeFactKind.DOWNLOAD_EXECUTE, fact.via, fact.span, _described(source))
+
+    def send_secrets(self, fact: NetworkSend) -> None:
+        """The secrets the request carries (SE005), found with the walk's variables and written files."""
+        if not self.walk.reporting:
+            return
+        # A path in the code, as the shell word for the same file (`$HOME/.netrc` is `~/.netrc`).
+        data_from = tuple(
+            (
+                source.kind.value,
+                _as_shell_sees(source.detail) if source.kind.value == "file" and source.detail else source.detail,
+            )
+            for source in fact.data_from
+        )
+        self.walk.send_secrets(self.call_label(fact.via), fact.url, data_from, self.span(fact.span), self.frame)
 
     def emit(
         self,

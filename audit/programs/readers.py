@@ -1,0 +1,76 @@
+"""What programs do with the data they are given: which read the files they
+name, which use a credential rather than copy it, which print the
+environment, and whether what they print keeps what they read.
+
+The secret-file rules (SE001-SE004) ask which arguments a command reads; the
+analysis asks what a command's output carries on its way to a network sender
+(`_analysis/_secrets.py`).
+"""
+
+from __future__ import annotations
+
+from ._program import Reading
+
+PATH_ONLY = frozenset(
+    {
+        "echo", "printf", "ls", "stat", "test", "[", "realpath", "readlink", "basename", "dirname",
+        "namei", "du", "find", "touch", "mkdir", "which", "type", "command", "chmod", "chown", "chgrp",
+        "getfacl", "lsattr", "file", "wc", "rm", "rmdir", "unlink", "ln", "chattr", "cd", "pushd",
+    }
+)  # fmt: skip
+"""Commands that take a path without reading the file's contents."""
+
+CREDENTIAL_USERS = frozenset(
+    {"ssh", "ssh-add", "ssh-keygen", "ssh-copy-id", "sftp", "git", "kubectl", "helm", "docker", "aws", "gcloud", "az",
+     "gpg"}
+)  # fmt: skip
+"""Tools that use a credential file for its purpose (`ssh -i KEY`, kubectl with its
+kubeconfig) rather than copying it anywhere."""
+
+KEEP_CREDENTIALS = CREDENTIAL_USERS - {"gpg"}
+"""Credential users whose output never holds the files they read (gpg's does: it
+encrypts, signs or exports them)."""
+
+ARCHIVERS = frozenset(
+    {"tar", "bsdtar", "gtar", "zip", "7z", "7za", "7zr", "rar", "pax", "jar", "gpgtar", "rsync", "scp", "cp"}
+)
+"""Commands that read a directory they are given with everything in it (`tar c ~/.ssh`)."""
+
+EXTRACTORS = frozenset(
+    {"grep", "egrep", "fgrep", "rg", "cut", "jq", "yq", "awk", "gawk", "mawk", "sed", "head", "tail"}
+)
+"""Filters that pick a part of what they read (one line, one field, one value)."""
+
+_SUMMARISERS = frozenset(
+    {
+        "wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "shasum", "cksum",
+        "sum", "true", "false", ":", "sleep", "test", "[", "cmp",
+    }
+)  # fmt: skip
+# grep's options that print counts, names or nothing instead of the lines.
+_GREP_SUMMARIES = ("-c", "--count", "-q", "--quiet", "--silent", "-l", "--files-with-matches", "-L")
+_GREPS = frozenset({"grep", "egrep", "fgrep", "rg"})
+
+
+def keeps_input(name: str, reading: Reading) -> bool:
+    """Whether what the command prints may hold what it reads (not `wc -l`, `sha256sum`, `grep -c`)."""
+    if name in _SUMMARISERS:
+        return False
+    return not (name in _GREPS and reading.has(*_GREP_SUMMARIES))
+
+
+def prints_environment(name: str, reading: Reading) -> bool:
+    """`env`, `printenv`, `set`, `export -p`, `declare -x`, `ps e`: the variables and their values."""
+    if name in ("env", "printenv"):
+        return not reading.operands
+    if name == "set":
+        return not reading.args
+    if name == "export":
+        return not reading.operands and all(use.spelling == "-p" for use in reading.options)
+    if name in ("declare", "typeset"):
+        return not reading.operands and not reading.has("-f", "-F")
+    if name == "ps":
+        # BSD-style options (`ps eww`, `ps auxe`) with `e` show each process's environment.
+        first = reading.args[0].value if reading.args else None
+        return first is not None and not first.startswith("-") and "e" in first
+    return False
