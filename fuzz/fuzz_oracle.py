@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -27,7 +26,7 @@ from .known_gaps import (
     pin_known_gaps,
     without_known_gaps,
 )
-from .oracle import FORWARDED_SHELLS, BashOracle, OracleUnavailable, bash_oracle
+from .oracle import FORWARDED_SHELLS, BashOracle
 from .properties import (
     bash_accepts,
     check_bash_ran_only_what_the_engine_found,
@@ -46,15 +45,6 @@ RISKY = frozenset(program.split()[0] for program in RISKY_PROGRAMS)
 SAMPLE_STRIDE = 4
 # Fork bombs and endless spawning loops exercise the sandbox, not the engine.
 _SANDBOX_ONLY_RULES = frozenset({"DO001", "DO002"})
-
-
-@pytest.fixture(scope="module")
-def oracle() -> Iterator[BashOracle]:
-    try:
-        with bash_oracle() as prepared:
-            yield prepared
-    except OracleUnavailable as reason:
-        pytest.skip(f"no bash oracle here: {reason}")
 
 
 @pin_known_gaps
