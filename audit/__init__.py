@@ -17,6 +17,7 @@ from ._lazy import lazy_names
 
 if TYPE_CHECKING:  # what the names are, for type checkers; `__getattr__` loads them at run time
     from ._engine import audit_command as audit_command
+    from ._engine import audit_command_cached as audit_command_cached
     from ._model import CommandRecord as CommandRecord
     from ._model import Decision as Decision
     from ._model import Finding as Finding
@@ -35,6 +36,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers; `__getattr__` loads 
 # Public name -> the submodule that defines it.
 _HOMES = {
     "audit_command": "._engine",
+    "audit_command_cached": "._engine",
     "CommandRecord": "._model",
     "Decision": "._model",
     "Finding": "._model",
@@ -64,6 +66,7 @@ __all__ = [
     "Span",
     "Verdict",
     "audit_command",
+    "audit_command_cached",
     "default_policy",
     "load_policy",
     "policy_from_mapping",

@@ -1,10 +1,17 @@
-"""The analysis time budget: CPU time of the auditing thread, less garbage
-collection.
+"""What one audit may spend: work steps, the limit verdicts depend on, and a
+CPU-time backstop.
 
+Steps count work the parsers and the analysis do (characters pre-scanned,
+tree-sitter's progress, nodes built, commands walked, words and characters
+an expansion makes), so an input over the limit is over it on every machine
+and under any load: the verdict is a function of the input and the policy.
+The CPU-time backstop only catches work the steps would undercount; it is
+generous, so near the step limit it never decides.
+
+The backstop is CPU time of the auditing thread, less garbage collection.
 Wall-clock time would make a verdict depend on how busy the machine is, and
 a garbage-collection pause in a host process full of objects (30-60 ms with
-LangChain loaded) would turn `ls` into an IN004 block. CPU time spent on
-this audit is what the budget is meant to bound.
+LangChain loaded) would turn `ls` into an IN004 block.
 """
 
 from __future__ import annotations
@@ -15,6 +22,19 @@ import threading
 import time
 from collections.abc import Generator
 from typing import Any
+
+from .errors import BudgetExceeded
+
+DEFAULT_MAX_STEPS = 25_000
+"""The step limit of the default policy (`[limits] max_steps`).
+
+Step costs are calibrated against CPU time on the adversarial inputs of
+`python -m audit.benchmark` (1-2.5 µs of CPU per step on the CI machine); the
+busiest everyday command of the corpus takes about 2,300."""
+
+STEPS_PER_COMMAND = 8
+"""Steps a walk of the analysis charges per simple command, plus one per word:
+resolving it and running its rules costs about this much more than building its node."""
 
 _collection_seconds = 0.0
 _collection_started = threading.local()
@@ -51,24 +71,58 @@ def _install_collection_timer() -> None:
 
 
 class Budget:
-    """How much of one audit's time budget is left."""
+    """How much of one audit's budget is left: steps, and CPU seconds as a backstop."""
 
-    __slots__ = ("_checks_until_clock", "_collections_at_start", "_cpu_at_start", "_excluded", "seconds")
+    __slots__ = (
+        "_clock_at_steps",
+        "_collections_at_start",
+        "_cpu_at_start",
+        "_excluded",
+        "max_steps",
+        "seconds",
+        "steps_left",
+    )
 
-    # Reading the clock costs about as much as a small step of the analysis;
-    # checking every few steps keeps the overshoot far below a millisecond.
-    CHECKS_PER_CLOCK_READ = 8
+    # Reading the clock costs about as much as a few steps; reading it once per
+    # this many steps keeps the backstop's overshoot far below a millisecond.
+    STEPS_PER_CLOCK_READ = 256
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, max_steps: int = DEFAULT_MAX_STEPS) -> None:
         if not _timer_installed:
             _install_collection_timer()
         self.seconds = seconds
+        self.max_steps = max_steps
+        self.steps_left = max_steps
+        self._clock_at_steps = max(max_steps - self.STEPS_PER_CLOCK_READ, 0)
         self._cpu_at_start = time.thread_time()
         self._collections_at_start = _collection_seconds
-        self._checks_until_clock = self.CHECKS_PER_CLOCK_READ
         self._excluded = 0.0
 
+    def charge(self, steps: int, work: str) -> None:
+        """Spend `steps` on `work` (named in the error); BudgetExceeded when the budget is spent."""
+        left = self.steps_left - steps
+        self.steps_left = left
+        if left < self._clock_at_steps:
+            self._check(work)
+
+    def _check(self, work: str) -> None:
+        if self.steps_left < 0:
+            raise BudgetExceeded(f"{work} exceeded the budget of {self.max_steps:,} steps")
+        # Never past zero: the step limit is exact, whatever the clock-reading interval.
+        self._clock_at_steps = max(self.steps_left - self.STEPS_PER_CLOCK_READ, 0)
+        if self.spent() > self.seconds:
+            raise self.backstop_exceeded(work)
+
+    def backstop_exceeded(self, work: str) -> BudgetExceeded:
+        """The error for `work` that ran past the CPU-time backstop."""
+        return BudgetExceeded(f"{work} exceeded the CPU-time backstop of {self.seconds * 1000:g} ms")
+
+    def affords(self, steps: int) -> bool:
+        """Whether `steps` more fit in the budget (for work that cannot be stopped once started)."""
+        return self.steps_left >= steps
+
     def spent(self) -> float:
+        """CPU seconds this audit has spent, less garbage collection and paused work."""
         collections = _collection_seconds - self._collections_at_start
         return time.thread_time() - self._cpu_at_start - collections - self._excluded
 
@@ -82,11 +136,9 @@ class Budget:
             self._excluded += time.thread_time() - started
 
     def exceeded(self) -> bool:
-        self._checks_until_clock -= 1
-        if self._checks_until_clock > 0:
-            return False
-        self._checks_until_clock = self.CHECKS_PER_CLOCK_READ
-        return self.spent() > self.seconds
+        """Whether the budget is spent (steps or backstop), without spending any."""
+        return self.steps_left < 0 or self.spent() > self.seconds
 
     def remaining(self) -> float:
+        """CPU seconds left before the backstop."""
         return max(self.seconds - self.spent(), 0.0)

@@ -9,11 +9,16 @@ nothing is cached out of sight:
 * one tree-sitter parser per thread (`_syntax/_treesitter/_parser`);
 * bashlex, imported on first use (`_syntax/_bashlex`);
 * the last answer of each per-command question rules share (`rules/_paths.per_subject`).
+
+Verdicts themselves are kept in a `VerdictCache` per policy, sized by the
+policy's `[limits] verdict_cache`, for `audit_command_cached`.
 """
 
 from __future__ import annotations
 
-from typing import TypeVar
+import threading
+from collections import OrderedDict
+from typing import Generic, TypeVar
 
 Key = TypeVar("Key")
 Value = TypeVar("Value")
@@ -54,3 +59,36 @@ class Memo(dict[Key, Value]):
             self.clear()
         self[key] = value
         return value
+
+
+class VerdictCache(Generic[Key, Value]):
+    """The `size` most recently used entries; safe to share between threads.
+
+    Unlike a `Memo`, a full cache drops only its least recently used entry:
+    the commands an agent repeats stay while one-off commands pass through.
+    """
+
+    __slots__ = ("_entries", "_lock", "size")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[Key, Value] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Key) -> Value | None:
+        with self._lock:
+            value = self._entries.get(key)
+            if value is not None:
+                self._entries.move_to_end(key)
+            return value
+
+    def remember(self, key: Key, value: Value) -> Value:
+        with self._lock:
+            self._entries[key] = value
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+        return value
+
+    def __len__(self) -> int:
+        return len(self._entries)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ._analysis import Analyzer, Arg, Autorun, Location
 from ._budget import Budget
-from ._caches import POLICY_DISPATCHES, Memo
+from ._caches import POLICY_DISPATCHES, Memo, VerdictCache
 from ._model import Position, Span, Verdict
 from ._policy import Policy, default_policy
 from ._syntax import BudgetExceeded, Origin, ParseResult, parse
@@ -38,6 +38,33 @@ def _dispatch_for(policy: Policy) -> Dispatch:
     return _DISPATCHES.remember(id(policy), (policy, Dispatch(policy.rule_settings, policy.tables)))[1]
 
 
+_VERDICTS: Memo[int, tuple[Policy, VerdictCache[str, Verdict]]] = Memo(POLICY_DISPATCHES)
+
+
+def audit_command_cached(command: str, *, policy: Policy | None = None) -> Verdict:
+    """`audit_command`, answered from the policy's verdict cache when the same
+    command was judged under the same policy before.
+
+    A verdict depends only on the command and the policy, so a command judged
+    by two layers (the middleware, then the sandbox) is judged once. Verdicts
+    the CPU-time backstop may have decided ([IN004]) are not kept.
+    """
+    policy = default_policy() if policy is None else policy
+    checked = isinstance(command, str) and isinstance(policy, Policy)  # pyright: ignore[reportUnnecessaryIsInstance]
+    if not checked or policy.limits.verdict_cache == 0:
+        return audit_command(command, policy=policy)  # a TypeError for bad arguments, as there
+    held = _VERDICTS.get(id(policy))
+    if held is None or held[0] is not policy:
+        held = _VERDICTS.remember(id(policy), (policy, VerdictCache(policy.limits.verdict_cache)))
+    cache = held[1]
+    verdict = cache.get(command)
+    if verdict is None:
+        verdict = audit_command(command, policy=policy)
+        if BUDGET_EXCEEDED.id not in verdict.rule_ids:
+            cache.remember(command, verdict)
+    return verdict
+
+
 def audit_command(command: str, *, policy: Policy | None = None) -> Verdict:
     """Judge `command` as bash would run it: block, warn or pass, with findings."""
     # Callers without a type checker pass anything: bad arguments fail clearly here.
@@ -47,7 +74,7 @@ def audit_command(command: str, *, policy: Policy | None = None) -> Verdict:
         policy = default_policy()
     elif not isinstance(policy, Policy):  # pyright: ignore[reportUnnecessaryIsInstance]
         raise TypeError(f"policy must be an audit.Policy, not {type(policy).__name__}")
-    budget = Budget(policy.limits.time_budget_ms / 1000.0)
+    budget = Budget(policy.limits.time_budget_ms / 1000.0, policy.limits.max_steps)
     findings = Findings(command)
     runner = RuleRunner(findings, _dispatch_for(policy), policy.limits.max_depth)
     whole = Span(0, len(command))
@@ -78,8 +105,11 @@ def audit_command(command: str, *, policy: Policy | None = None) -> Verdict:
         for alternative in result.alternatives:
             analyzer.run(alternative)
     except BudgetExceeded as exceeded:
-        limit_ms = policy.limits.time_budget_ms
-        runner.emit(BUDGET_EXCEEDED, whole, f"{exceeded}; the budget is {limit_ms:g} ms", _PARSE)
+        runner.emit(BUDGET_EXCEEDED, whole, str(exceeded), _PARSE)
     except RecursionError:
         runner.emit(NESTING_TOO_DEEP, whole, "the command nests too deeply to analyse", _PARSE)
+    except MemoryError:
+        # The budget bounds what an audit materialises, so this means the host
+        # itself is short of memory: still a verdict, and never a pass.
+        runner.emit(BUDGET_EXCEEDED, whole, "the analysis ran out of memory", _PARSE)
     return findings.verdict(tuple(analyzer.records))

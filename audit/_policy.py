@@ -21,6 +21,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, cast
 
+from ._budget import DEFAULT_MAX_STEPS
 from ._model import Severity
 from ._tables import Tables
 from .errors import PolicyError
@@ -34,9 +35,15 @@ _RULE_SETTING_VALUES = {"high": Severity.HIGH, "medium": Severity.MEDIUM, "off":
 
 @dataclass(frozen=True, slots=True)
 class Limits:
+    """What one audit may take: input length, work steps (the budget verdicts
+    depend on), a CPU-time backstop, and the depth of nested code; and how
+    many verdicts `audit_command_cached` keeps."""
+
     max_length: int = 10_000
+    max_steps: int = DEFAULT_MAX_STEPS
     time_budget_ms: float = 50.0
     max_depth: int = 8
+    verdict_cache: int = 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,11 +305,13 @@ def _pack_patterns(reader: _Reader, key: str) -> list[str]:
 
 
 def _limits(reader: _Reader, previous: Limits) -> Limits:
-    reader.only({"max_length", "time_budget_ms", "max_depth"})
+    reader.only({"max_length", "max_steps", "time_budget_ms", "max_depth", "verdict_cache"})
     return Limits(
         max_length=reader.integer("max_length", previous.max_length, 1, 10_000_000),
+        max_steps=reader.integer("max_steps", previous.max_steps, 1, 100_000_000),
         time_budget_ms=reader.number("time_budget_ms", previous.time_budget_ms, 1, 60_000),
         max_depth=reader.integer("max_depth", previous.max_depth, 1, 64),
+        verdict_cache=reader.integer("verdict_cache", previous.verdict_cache, 0, 1_000_000),
     )
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from ._engine import audit_command
+from ._engine import audit_command_cached
 from ._model import Decision, Finding, Verdict
 from ._policy import Policy
 from .rules import REGISTRY
@@ -256,7 +256,7 @@ def before_tool_call(
     decision = HookDecision(Decision.PASS, "")
     if tool_name in config.shell_tools:
         command = _ShellCommand.from_args(tool_args, config.command_key)
-        verdict = audit_command(command.text, policy=config.policy)
+        verdict = audit_command_cached(command.text, policy=config.policy)
         decision = HookDecision(verdict.decision, _message(verdict, command.problem), verdict.rule_ids, verdict)
     _write_record(
         config,

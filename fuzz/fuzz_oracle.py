@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -35,7 +34,7 @@ from .known_gaps import (
     without_known_gaps,
 )
 from .obfuscations import Hidden, hidden_commands
-from .oracle import FORWARDED_SHELLS, BashOracle, OracleUnavailable, bash_oracle, waiting
+from .oracle import FORWARDED_SHELLS, BashOracle, waiting
 from .properties import (
     RUNAWAY_EXECUTIONS,
     bash_accepts,
@@ -59,15 +58,6 @@ RISKY = frozenset(program.split()[0] for program in RISKY_PROGRAMS)
 SAMPLE_STRIDE = 4
 # Fork bombs and endless spawning loops exercise the sandbox, not the engine.
 _SANDBOX_ONLY_RULES = frozenset({"DO001", "DO002"})
-
-
-@pytest.fixture(scope="module")
-def oracle() -> Iterator[BashOracle]:
-    try:
-        with bash_oracle() as prepared:
-            yield prepared
-    except OracleUnavailable as reason:
-        pytest.skip(f"no bash oracle here: {reason}")
 
 
 @pin_known_gaps

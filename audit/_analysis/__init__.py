@@ -9,7 +9,7 @@ knowing variables (`_variables`, `_bindings`) and how risky things are
 
 from ..programs import FindScope, find_scope
 from ._analyzer import Analyzer
-from ._normalize import HOME, basename, clean_path, expand_braces, resolve_path
+from ._normalize import HOME, basename, clean_path, resolve_path
 from ._paths import (
     CLIMB_TO_ROOT,
     HARMLESS_DEVICES,
@@ -89,7 +89,6 @@ __all__ = [
     "cleaned_values",
     "contents_glob",
     "directory_held",
-    "expand_braces",
     "find_scope",
     "literal_prefix",
     "path_holding",

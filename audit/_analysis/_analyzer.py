@@ -27,6 +27,7 @@ class Analyzer:
         parse_code: ParseCode,
         runs_later: RunsLater = never_runs_later,
     ) -> None:
+        self._budget = budget
         self._state = WalkState(sink)
         secrets = SecretFlows(tables, budget)
         config = WalkConfig(tables, max_depth, budget, parse_code, RiskAnswers(), secrets, runs_later)
@@ -38,4 +39,4 @@ class Analyzer:
         return self._state.records
 
     def run(self, script: ast.Script) -> None:
-        self._walker.visit_script(script, Frame(TOP, 0, Env(script), None, False, False))
+        self._walker.visit_script(script, Frame(TOP, 0, Env(script, self._budget), None, False, False))

@@ -4,12 +4,13 @@ known values, brace expansion, and lexical path clean-up."""
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections import deque
 from collections.abc import Iterable
 from typing import Protocol
 
 from .._syntax import ast
+from ._braces import CHARACTERS_PER_STEP, expand_braces
 from ._subjects import Arg
 
 DEFAULT_IFS = " \t\n"
@@ -17,13 +18,12 @@ HOME = "~"
 """The home directory in normalised values: `~`, `$HOME` and `${HOME}` all become it."""
 
 # A word may stand for several values (a variable with several literal
-# assignments, a brace expansion); past this many the word is dynamic.
+# assignments); past this many the word is dynamic. The words a brace
+# expansion makes are fields of their own, bounded by the budget instead.
 MAX_CANDIDATES = 16
 
 _GLOB_CHARS = frozenset("*?[")
 _USER_NAME = re.compile(r"^[a-z_][a-z0-9_-]*\$?$")
-_BRACE = re.compile(r"\{([^{}]*)\}")
-_SEQUENCE = re.compile(r"^(-?\d+)\.\.(-?\d+)$|^([A-Za-z])\.\.([A-Za-z])$")
 
 
 class Bindings(Protocol):
@@ -49,6 +49,10 @@ class Bindings(Protocol):
         """The characters unquoted expansions split on (IFS); None when unknown."""
         ...
 
+    def charge(self, steps: int) -> None:
+        """Spend steps of the audit's budget on what an expansion makes (BudgetExceeded when spent)."""
+        ...
+
 
 def basename(value: str) -> str:
     return value.rstrip("/").rsplit("/", 1)[-1] if "/" in value else value
@@ -61,8 +65,14 @@ def normalize_words(words: Iterable[ast.Word], bindings: Bindings) -> list[Arg]:
     return args
 
 
-def normalize_word(word: ast.Word, bindings: Bindings) -> list[Arg]:
-    """The argv fields one word becomes (usually exactly one)."""
+def normalize_word(word: ast.Word, bindings: Bindings, max_values: int | None = None) -> list[Arg]:
+    """The argv fields one word becomes (usually exactly one).
+
+    A caller that keeps no more than `max_values` distinct values says so: a
+    brace expansion stops at the first value past them and the word is
+    dynamic (`for i in {1..100000}` binds `i` to more values than a variable
+    is ever resolved to).
+    """
     parts = word.parts
     if len(parts) == 1 and type(parts[0]) is ast.Literal:
         literal = parts[0]
@@ -71,10 +81,10 @@ def normalize_word(word: ast.Word, bindings: Bindings) -> list[Arg]:
             return [Arg((_literal_tilde(text),), word.source, word.span, False, word)]
         if text[:1] != "~" and "{" not in text and _GLOB_CHARS.isdisjoint(text):
             return [Arg((text,), word.source, word.span, False, word)]
-    return _normalize_general(word, bindings)
+    return _normalize_general(word, bindings, max_values)
 
 
-def _normalize_general(word: ast.Word, bindings: Bindings) -> list[Arg]:
+def _normalize_general(word: ast.Word, bindings: Bindings, max_values: int | None) -> list[Arg]:
     fields: list[list[str]] = []
     current: list[str] = [""]
     # Quoted glob characters are escaped only in a word that is a pattern
@@ -93,12 +103,15 @@ def _normalize_general(word: ast.Word, bindings: Bindings) -> list[Arg]:
                     braces = True
             elif pattern:
                 text = _escape_glob(text)
+            _charge_joins(bindings, current, (text,))
             current = [prefix + text for prefix in current]
             continue
         if type(part) is ast.ParamExpansion and _list_selector(part) is not None:
             pieces = _list_fields(part, bindings)
             if pieces is None:
                 return [_dynamic(word)]
+            bindings.charge(len(pieces))
+            _charge_joins(bindings, current, pieces[:1])
             current = _add_fields(current, pieces, fields)
             continue
         values = _known_values(part, bindings)
@@ -108,24 +121,59 @@ def _normalize_general(word: ast.Word, bindings: Bindings) -> list[Arg]:
         if not _quoted(part) and any(_splits(value, separators) for value in values):
             if len(values) != 1 or separators is None:
                 return [_dynamic(word)]
-            current = _add_fields(current, _split_fields(values[0], separators), fields)
+            pieces = _split_fields(values[0], separators)
+            bindings.charge(len(pieces))
+            _charge_joins(bindings, current, pieces[:1])
+            current = _add_fields(current, pieces, fields)
             continue
-        current = [prefix + value for prefix in current for value in values]
-        if len(current) > MAX_CANDIDATES:
+        if len(current) * len(values) > MAX_CANDIDATES:
             return [_dynamic(word)]
+        _charge_joins(bindings, current, values)
+        current = [prefix + value for prefix in current for value in values]
     fields.append(current)
     args: list[Arg] = []
     for candidates in fields:
-        if braces:
-            expanded = [expansion for value in candidates for expansion in expand_braces(value)]
-            if len(expanded) > MAX_CANDIDATES:
+        if braces and len(candidates) == 1:
+            # Each word of the expansion is a field; the budget bounds how many.
+            expanded = _brace_fields(candidates[0], bindings, max_values)
+            if expanded is None:
                 return [_dynamic(word)]
-            if len(candidates) == 1 and len(expanded) > 1:
+            if len(expanded) > 1:
                 args.extend(Arg((value,), word.source, word.span, pattern, word) for value in expanded)
                 continue
             candidates = expanded
+        elif braces:
+            # Several possible values: the word is dynamic past MAX_CANDIDATES, so no more are made.
+            each = (expand_braces(value, bindings.charge) for value in candidates)
+            candidates = list(itertools.islice(itertools.chain.from_iterable(each), MAX_CANDIDATES + 1))
+            if len(candidates) > MAX_CANDIDATES:
+                return [_dynamic(word)]
         args.append(Arg(tuple(dict.fromkeys(candidates)), word.source, word.span, pattern, word))
     return args
+
+
+def _brace_fields(value: str, bindings: Bindings, max_values: int | None) -> list[str] | None:
+    """The words of a brace expansion; None past `max_values` distinct ones."""
+    words = expand_braces(value, bindings.charge)
+    if max_values is None:
+        return list(words)
+    expanded: list[str] = []
+    distinct: set[str] = set()
+    for each in words:
+        expanded.append(each)
+        distinct.add(each)
+        if len(distinct) > max_values:
+            return None
+    return expanded
+
+
+def _charge_joins(bindings: Bindings, current: list[str], values: Iterable[str]) -> None:
+    """Charge the budget for joining each value onto each candidate, before the strings are built
+    (a chain of variables can double a value's length at every step)."""
+    lengths = [len(value) for value in values]
+    characters = sum(len(prefix) * len(lengths) + sum(lengths) for prefix in current)
+    if characters >= CHARACTERS_PER_STEP:
+        bindings.charge(characters // CHARACTERS_PER_STEP)
 
 
 def _known_values(part: ast.WordPart, bindings: Bindings) -> tuple[str, ...] | None:
@@ -269,48 +317,6 @@ def _default_value(part: ast.ParamExpansion, bindings: Bindings) -> tuple[str, .
     values = [word.value for word in normalize_words(part.argument, bindings)]
     known = [value for value in values if value is not None]
     return (" ".join(known),) if len(known) == len(values) else None
-
-
-def expand_braces(value: str) -> list[str]:
-    """Bash brace expansion of a static value (`/{etc,usr}`, `{1..3}`).
-
-    Stops growing past MAX_CANDIDATES results; the caller then treats the
-    word as dynamic.
-    """
-    pending = deque([value])
-    done: list[str] = []
-    while pending and len(done) + len(pending) <= MAX_CANDIDATES:
-        current = pending.popleft()
-        match = _first_expandable_brace(current)
-        if match is None:
-            done.append(current)
-            continue
-        inner = match.group(1)
-        sequence = _SEQUENCE.match(inner)
-        options = inner.split(",") if "," in inner or sequence is None else _sequence(sequence)
-        prefix, suffix = current[: match.start()], current[match.end() :]
-        expanded = [prefix + option + suffix for option in options]
-        # Keep bash's order: the first group's options vary slowest.
-        pending.extendleft(reversed(expanded))
-    return done + list(pending)
-
-
-def _first_expandable_brace(value: str) -> re.Match[str] | None:
-    for match in _BRACE.finditer(value):
-        inner = match.group(1)
-        if "," in inner or _SEQUENCE.match(inner):
-            return match
-    return None
-
-
-def _sequence(match: re.Match[str]) -> list[str]:
-    if match.group(1) is not None:
-        start, end = int(match.group(1)), int(match.group(2))
-        step = 1 if end >= start else -1
-        return [str(number) for number in range(start, end + step, step)][: MAX_CANDIDATES + 1]
-    start_char, end_char = ord(match.group(3)), ord(match.group(4))
-    step = 1 if end_char >= start_char else -1
-    return [chr(code) for code in range(start_char, end_char + step, step)][: MAX_CANDIDATES + 1]
 
 
 def resolve_path(cwd: str | None, value: str) -> str:

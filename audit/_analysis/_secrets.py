@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from .._budget import Budget
+from .._budget import STEPS_PER_COMMAND, Budget
 from .._model import Span
-from .._syntax import BudgetExceeded, Visitor, ast
+from .._syntax import Visitor, ast
 from .._tables import Tables
 from ..programs import WRITERS, Arg, read_command, written_files
 from ..programs.readers import ARCHIVERS, EXTRACTORS, KEEP_CREDENTIALS, PATH_ONLY, keeps_input, prints_environment
@@ -309,8 +309,7 @@ class _Search(Visitor[Trails, Trails]):
         return self.simple_trails(node, self.stdin(stdin), into_file=into_file)
 
     def simple_trails(self, node: ast.SimpleCommand, stdin: Trails, *, into_file: bool) -> Trails:
-        if self.flows.budget.exceeded():
-            raise BudgetExceeded("analysis exceeded the time budget")
+        self.flows.budget.charge(STEPS_PER_COMMAND + len(node.words), "the secrets analysis")
         stdin = self.redirected_input(node.redirects, stdin)
         if not into_file and _stdout_to_file(node.redirects):
             return NO_TRAILS

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .._budget import Budget
 from .._syntax import ast
 from ._bindings import Binding, BindingKind, collect_bindings
 from ._normalize import DEFAULT_IFS, HOME, MAX_CANDIDATES, normalize_word, normalize_words, parameter_values
@@ -28,12 +29,15 @@ class Env:
     def __init__(
         self,
         script: ast.Script | None,
+        budget: Budget,
         parent: Env | None = None,
         positional: tuple[Arg, ...] | None = None,
         *,
         arguments_unknown: bool = False,
     ) -> None:
         self._script = script
+        # The audit's budget: what expansions make is charged to it.
+        self.budget = budget
         self.parent = parent
         # `sh -c CODE a0 a1`: $0 is a0, $1 is a1, "$@" is a1...; None outside such code.
         self.positional = positional
@@ -45,15 +49,18 @@ class Env:
         self._in_progress: set[str] = set()
 
     def child(self, script: ast.Script, positional: tuple[Arg, ...] | None = None) -> Env:
-        return Env(script, self, positional)
+        return Env(script, self.budget, self, positional)
 
     def function_body(self, body: ast.Command) -> Env:
         """The variables a function body sees at its definition: its own and these, with unknown arguments."""
-        return Env(_as_script(body), self, arguments_unknown=True)
+        return Env(_as_script(body), self.budget, self, arguments_unknown=True)
 
     def function_call(self, body: ast.Command, arguments: tuple[Arg, ...]) -> Env:
         """The variables a function body sees when called: its own and these, with `arguments` as $0, $1..."""
-        return Env(_as_script(body), self, arguments)
+        return Env(_as_script(body), self.budget, self, arguments)
+
+    def charge(self, steps: int) -> None:
+        self.budget.charge(steps, "expanding words")
 
     @property
     def bindings(self) -> dict[str, list[Binding]]:
@@ -149,7 +156,7 @@ class Env:
             if binding.kind not in (BindingKind.VALUE, BindingKind.ITEMS):
                 return None
             for word in binding.words:
-                fields = normalize_word(word, self)
+                fields = normalize_word(word, self, MAX_CANDIDATES)
                 if binding.kind is BindingKind.VALUE and len(fields) != 1:
                     return None
                 for field in fields:

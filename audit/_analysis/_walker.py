@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .._budget import Budget
+from .._budget import STEPS_PER_COMMAND, Budget
 from .._model import CommandRecord, Position, Span
-from .._syntax import BudgetExceeded, Origin, Visitor, ast
+from .._syntax import Origin, Visitor, ast
 from ..programs.sending import SENDERS
 from ._contexts import contexts_of, record_writes, run_written, wrapper_code
 from ._normalize import is_unresolved, normalize_word, part_source
@@ -260,8 +260,7 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
     ) -> frozenset[Risk]:
         """Walk one simple command; the risks of what it runs. The names it runs
         (when known) are added to `feeders`, for the pipeline stages after it."""
-        if self.config.budget.exceeded():
-            raise BudgetExceeded("analysis exceeded the time budget")
+        self.config.budget.charge(STEPS_PER_COMMAND + len(node.words), "the analysis")
         env = frame.env
         location = frame.location
         argv, index, unwrapped = resolve(node.words, env, self.tables)

@@ -22,6 +22,9 @@ from ._words import heredoc_node
 # bashlex parses about 150 characters per millisecond on this class of
 # machine; above this size it could eat the whole default budget.
 MAX_BASHLEX_INPUT = 1500
+# It cannot be interrupted, so its cost is charged before it starts, and it
+# is skipped when the budget cannot afford it (see _budget).
+STEPS_PER_CHARACTER = 6
 
 _STRIP_QUOTES = str.maketrans("", "", "'\"")
 
@@ -36,7 +39,11 @@ def parse_bashlex(ready: PreparedText, session: ParseSession) -> ast.Script:
     """Parse the prepared text with bashlex, or raise ParserUnavailable."""
     text = ready.text
     if len(text) > MAX_BASHLEX_INPUT:
-        raise ParserUnavailable("input too large for bashlex within the time budget")
+        raise ParserUnavailable("input too large for bashlex within the budget")
+    steps = len(text) * STEPS_PER_CHARACTER
+    if not session.budget.affords(steps):
+        raise ParserUnavailable("not enough of the budget left")
+    session.charge(steps)
     with session.budget.paused():
         bashlex = _bashlex()
     try:

@@ -77,7 +77,7 @@ def _tokenize(text: str, session: ParseSession) -> list[_Token]:
     length = len(text)
     while index < length:
         if len(tokens) % 256 == 255:
-            session.check_time()
+            session.charge(256)
         char = text[index]
         if char in " \t":
             index += 1
@@ -185,7 +185,7 @@ class _Builder:
         return ast.Script(tuple(statements), span)
 
     def command(self, tokens: list[_Token]) -> ast.SimpleCommand | None:
-        self.session.check_time()
+        self.session.charge(2)
         words: list[ast.Word] = []
         redirects: list[ast.Redirect] = []
         position = 0

@@ -18,8 +18,6 @@ from ._session import ParseSession, ParseTrouble
 from ._treesitter import CANCELLABLE_FROM_BYTES, parse_tree_sitter, tree_sitter_fragment
 
 _DANGLING_PIPE = re.compile(r"\|&?\s*\Z")
-# bashlex cannot be interrupted; it is skipped when less than this is left.
-_BASHLEX_MIN_SECONDS_LEFT = 0.015
 # The origin of the user's own string (origins are immutable: one serves every parse).
 _VERBATIM = Origin()
 
@@ -50,8 +48,6 @@ def parse(source: str, *, budget: Budget, origin: Origin | None = None) -> Parse
         return ParseResult(script, (), ())
     whole = origin.span(0, len(source))
     try:
-        if budget.remaining() < _BASHLEX_MIN_SECONDS_LEFT:
-            raise ParserUnavailable("not enough time left in the budget")
         second = parse_bashlex(ready, session)
         note = ParseTrouble(
             "bashlex", "tree-sitter reported errors that bashlex did not; both readings are judged", whole

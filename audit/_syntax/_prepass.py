@@ -33,6 +33,24 @@ _FILE_READ = re.compile(r"[ \t\n]*<(?![<(>&])[^;&|<>()\n]*\Z")
 _FILE_READ_SUBSTITUTION = re.compile(r"\$\([ \t\n]*<")
 _COMMAND_START_BEFORE = frozenset(";&|(\n")
 
+# Runs of characters that a context copies as they are, taken in one step
+# rather than one character at a time. Each excludes every character its
+# context acts on (a backslash always: it may start a continuation); `c` and
+# `e` may start `case`/`esac`, `#` a comment.
+_PLAIN_CODE = re.compile(r"[^\\'\"`$#<\n()ce]+")
+_PLAIN_ARITHMETIC = re.compile(r"[^\\()$`'\"]+")
+_PLAIN_ANSI_C = re.compile(r"[^\\']+")
+_PLAIN_UNTIL: dict[tuple[str, bool, bool], re.Pattern[str]] = {}
+
+
+def _plain_until(closer: str, quotes: bool, nested: bool) -> re.Pattern[str]:
+    key = (closer, quotes, nested)
+    pattern = _PLAIN_UNTIL.get(key)
+    if pattern is None:
+        special = "\\" + closer + ("`$" if nested else "") + ("'\"" if quotes else "")
+        pattern = _PLAIN_UNTIL[key] = re.compile(f"[^{re.escape(special)}]+")
+    return pattern
+
 
 @dataclass(frozen=True, slots=True)
 class HeredocBody:
@@ -129,6 +147,7 @@ class _Scanner:
         self.src = source
         self.n = len(source)
         self.i = 0
+        # The text for the parsers, in pieces (never empty), and per character its offset in `src`.
         self.out: list[str] = []
         self.offsets: list[int] = []
         self.pending: list[_PendingHeredoc] = []
@@ -138,16 +157,23 @@ class _Scanner:
     # -- output helpers -------------------------------------------------
 
     def _copy(self, count: int = 1) -> None:
-        for j in range(self.i, min(self.i + count, self.n)):
-            self.out.append(self.src[j])
-            self.offsets.append(j)
-        self.i = min(self.i + count, self.n)
+        start = self.i
+        end = min(start + count, self.n)
+        if end > start:
+            self.out.append(self.src[start:end])
+            self.offsets.extend(range(start, end))
+        self.i = end
+
+    def _copy_plain(self, plain: re.Pattern[str]) -> None:
+        """Copy the run of characters `plain` matches here, or the one character here."""
+        match = plain.match(self.src, self.i)
+        self._copy(match.end() - self.i if match is not None else 1)
 
     def _mask(self, text_for_parsers: str) -> None:
         """Emit `text_for_parsers` in place of as many source characters."""
-        for k, char in enumerate(text_for_parsers):
-            self.out.append(char)
-            self.offsets.append(self.i + k)
+        if text_for_parsers:
+            self.out.append(text_for_parsers)
+            self.offsets.extend(range(self.i, self.i + len(text_for_parsers)))
         self.i += len(text_for_parsers)
 
     def _skip_continuations(self) -> None:
@@ -155,9 +181,10 @@ class _Scanner:
             self.i += 2
 
     def _previous_significant(self) -> str:
-        for char in reversed(self.out):
-            if char not in " \t":
-                return char
+        for piece in reversed(self.out):
+            significant = piece.rstrip(" \t")
+            if significant:
+                return significant[-1]
         return "\n"
 
     # -- contexts ---------------------------------------------------------
@@ -173,7 +200,7 @@ class _Scanner:
                 return
             char = src[self.i]
             if char == "\\":
-                if self.out and self.out[-1] == "\n":
+                if self.out and self.out[-1][-1] == "\n":
                     # tree-sitter reads `\\rm` at the start of a line as more
                     # words of the previous line's command; bash starts a new
                     # command there. A blank in front (mapped to the backslash)
@@ -216,7 +243,7 @@ class _Scanner:
                 case_depth += self._case_keyword_delta()
                 self._copy()
             else:
-                self._copy()
+                self._copy_plain(_PLAIN_CODE)
 
     def _case_keyword_delta(self) -> int:
         for keyword, delta in (("case", 1), ("esac", -1)):
@@ -226,7 +253,7 @@ class _Scanner:
         return 0
 
     def _at_word_start(self) -> bool:
-        return not self.out or self.out[-1] in _WORD_BREAK
+        return not self.out or self.out[-1][-1] in _WORD_BREAK
 
     def _copy_single_quoted(self) -> None:
         end = self.src.find("'", self.i + 1)
@@ -243,7 +270,7 @@ class _Scanner:
                 self._copy()
                 return
             else:
-                self._copy()
+                self._copy_plain(_PLAIN_ANSI_C)
 
     def _copy_comment(self) -> None:
         # bash ends a comment at the newline even after a backslash.
@@ -268,6 +295,7 @@ class _Scanner:
         `nested`: `$...` and backquoted constructs inside are scanned whole;
         `quotes`: so are quoted strings (inside `${...}` but not `"..."`).
         """
+        plain = _plain_until(closer, quotes, nested)
         while True:
             self._skip_continuations()
             if self.i >= self.n:
@@ -289,7 +317,7 @@ class _Scanner:
                 self._copy()
                 self.scan_double_quoted()
             else:
-                self._copy()
+                self._copy_plain(plain)
 
     def scan_arithmetic(self) -> None:
         """After `$((` or `((`, up to and including the matching `))`.
@@ -322,7 +350,7 @@ class _Scanner:
                 self._copy()
                 self.scan_double_quoted()
             else:
-                self._copy()
+                self._copy_plain(_PLAIN_ARITHMETIC)
 
     def _end_file_read(self, body_start: int) -> None:
         """`$(< file)` (bash's file read) as `$(< file;)`: tree-sitter rejects a
@@ -363,14 +391,14 @@ class _Scanner:
         elif src.startswith("<<", i):
             self._read_heredoc_operator()
         elif src.startswith("<>", i):
-            self.read_write.append(len(self.out))
+            self.read_write.append(len(self.offsets))
             self._mask("> ")
         else:
             self._copy()
 
     def _read_heredoc_operator(self) -> None:
         operator = "<<-" if self.src.startswith("<<-", self.i) else "<<"
-        mask_offset = len(self.out)
+        mask_offset = len(self.offsets)
         self._mask("<" + " " * (len(operator) - 1))
         while True:
             self._skip_continuations()
@@ -445,16 +473,19 @@ class _Scanner:
         src = self.src
         stop = min(line_end + 1, self.n)
         while self.i < stop:
-            if not quoted and src.startswith("\\\n", self.i):
+            continuation = -1 if quoted else src.find("\\\n", self.i, stop)
+            if continuation == self.i:
                 # An unquoted body joins continued lines, as bash does.
                 self._mask("  ")
                 line_end = src.find("\n", self.i)
                 stop = min((self.n if line_end < 0 else line_end) + 1, self.n)
                 continue
-            char = src[self.i]
-            body.append(char)
-            body_offsets.append(self.i)
-            if char == "\n":
+            end = stop if continuation < 0 else continuation
+            piece = src[self.i : end]
+            body.append(piece)
+            body_offsets.extend(range(self.i, end))
+            if piece[-1] == "\n":
+                self._mask(" " * (len(piece) - 1))
                 self._copy()
             else:
-                self._mask(" ")
+                self._mask(" " * len(piece))

@@ -10,7 +10,6 @@ from typing import NamedTuple
 
 from .._budget import Budget
 from .._model import Span
-from ..errors import BudgetExceeded
 from . import _ast as ast
 from ._origin import Origin
 from ._prepass import Prepared, needs_prepass, prepare
@@ -45,6 +44,16 @@ FragmentParser = Callable[["ParseSession", PreparedText], ast.Script]
 
 _BEYOND_BMP = re.compile("[\U00010000-\U0010ffff]")
 
+# Step costs of parsing (see _budget), measured against CPU time on the
+# adversarial inputs of `python -m audit.benchmark`: each piece of code
+# parsed (a tree-sitter call and a tree built for it), its characters as
+# tree-sitter and the text checks read them, the characters the pre-pass
+# scans, and each heredoc it cuts out (a body re-attached and parsed).
+STEPS_PER_FRAGMENT = 20
+CHARACTERS_PER_STEP = 8
+PREPASS_CHARACTERS_PER_STEP = 8
+STEPS_PER_HEREDOC = 12
+
 
 class ParseSession:
     """One parse: nested fragments share its budget and troubles."""
@@ -56,15 +65,15 @@ class ParseSession:
         self.troubles: list[ParseTrouble] = []
         self._parse_fragment = parse_fragment
 
-    def check_time(self) -> None:
-        if self.budget.exceeded():
-            raise BudgetExceeded("parsing exceeded the time budget")
+    def charge(self, steps: int) -> None:
+        """Spend steps of the audit's budget on parsing (BudgetExceeded when it is spent)."""
+        self.budget.charge(steps, "parsing")
 
     def trouble(self, parser: str, message: str, span: Span) -> None:
         self.troubles.append(ParseTrouble(parser, message, span))
 
     def prepare(self, text: str, origin: Origin) -> PreparedText:
-        self.check_time()
+        self.charge(STEPS_PER_FRAGMENT + len(text) // CHARACTERS_PER_STEP)
         if not text.isascii() and _BEYOND_BMP.search(text):
             # tree-sitter-bash 0.25 crashes the process (SIGSEGV) on some
             # characters beyond the Basic Multilingual Plane after `{`. They
@@ -73,13 +82,15 @@ class ParseSession:
             text = _BEYOND_BMP.sub("\ufffd", text)
         if not needs_prepass(text):
             return PreparedText(text, origin, None, origin)
+        self.charge(len(text) // PREPASS_CHARACTERS_PER_STEP)
         prepared = prepare(text)
+        self.charge(len(prepared.heredocs) * STEPS_PER_HEREDOC)
         return PreparedText(prepared.text, origin.compose(prepared.offsets), prepared, origin)
 
     def parse_fragment(self, text: str, origin: Origin) -> ast.Script:
         """A nested piece of shell code (a backquoted command, a heredoc's `$(...)`)."""
         if not text:
             # An empty substitution (``): the empty script tree-sitter would give.
-            self.check_time()
+            self.charge(STEPS_PER_FRAGMENT)
             return ast.Script((), origin.span(0, 0))
         return self._parse_fragment(self, self.prepare(text, origin))

@@ -28,6 +28,9 @@ _SIMPLE_ESCAPES = {
 _ANSI_C_NUMERIC = re.compile(r"[0-7]{1,3}|x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|c.")
 _PARAMETER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!\-]")
 _SIMPLE_PARAMETER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!\-]")
+# Steps (see _budget) for one expansion inside a double-quoted string or a
+# heredoc body: the part built, then walked and checked by the analysis.
+STEPS_PER_EXPANSION = 8
 _PARAMETER_OPERATOR = re.compile(r"@[A-Za-z]|:[-=?+]?|[-=?+]|##?|%%?|//?|\^\^?|,,?")
 
 
@@ -155,7 +158,7 @@ def double_quoted_parts(text: str, origin: Origin, session: ParseSession, *, her
 
 
 def _expansion_at(text: str, index: int, origin: Origin, session: ParseSession) -> tuple[ast.WordPart | None, int]:
-    session.check_time()
+    session.charge(STEPS_PER_EXPANSION)
     if text[index] == "`":
         end = find_substitution_end(text, index, "`")
         inner_end = end - 1 if end - 1 > index and text[end - 1] == "`" else end

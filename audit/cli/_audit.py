@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
@@ -93,6 +94,13 @@ def _audit_parser() -> Parser:
         default="block",
         help="the lowest decision that makes the exit code 1 (default: block)",
     )
+    options.add_argument(
+        "--jobs",
+        type=_positive,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="with --batch: audit in N processes (default: the CPU count); output stays in input order",
+    )
     options.add_argument("--version", action="store_true", help="print the version and exit")
     options.add_argument("-h", "--help", action="store_true", help="show this help and exit")
     return parser
@@ -114,7 +122,7 @@ def audit(arguments: Sequence[str], streams: Streams) -> int:
     if options.batch is not None:
         from ._batch_command import run_batch
 
-        return run_batch(options.batch, policy, threshold, as_json=options.json, streams=streams)
+        return run_batch(options.batch, policy, threshold, as_json=options.json, streams=streams, jobs=options.jobs)
     if options.file is not None:
         command, source_name = _read_file(options.file), options.file
     elif options.command[0] == STDIN:
@@ -159,6 +167,16 @@ def verdict_of(command: str, policy: Policy) -> Verdict:
     # exit code 2 and one line naming the failure, not a traceback.
     except Exception as error:
         raise CommandLineError(f"internal error while auditing: {type(error).__name__}: {error}") from error
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
+    return value
 
 
 def policy_from_file(path: str | None) -> Policy:

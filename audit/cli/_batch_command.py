@@ -1,23 +1,35 @@
-"""`audit-cmd --batch PATH|-`: JSON Lines in, one result per line or a summary out, with a progress bar."""
+"""`audit-cmd --batch PATH|-`: JSON Lines in, one result per line or a summary out, with a progress bar.
+
+With `--jobs N` (default: the CPU count) N worker processes audit the lines,
+read ahead in chunks; results come back, and are printed, in input order.
+"""
 
 from __future__ import annotations
 
+import itertools
 import json
+import multiprocessing
 import os
 from collections.abc import Callable, Generator, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
-from .. import Decision, Policy
+from .. import Decision, Policy, Verdict
 from .._batch import BatchError, BatchItem, BatchResult, BatchSummary, read_batch
 from .._escape import plain_one_line
 from ._audit import verdict_of
 from ._base import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, STDIN, CommandLineError
 from ._streams import Streams
 
+# Lines a worker audits per round trip; each round reads this many per worker ahead.
+_LINES_PER_TASK = 64
 
-def run_batch(source: str, policy: Policy, threshold: Decision, *, as_json: bool, streams: Streams) -> int:
+
+def run_batch(
+    source: str, policy: Policy, threshold: Decision, *, as_json: bool, streams: Streams, jobs: int = 1
+) -> int:
     """Audit every line; exit 1 if any reaches the threshold, else 2 if any was malformed, else 0."""
     reached_threshold = False
     malformed = False
@@ -27,7 +39,7 @@ def run_batch(source: str, policy: Policy, threshold: Decision, *, as_json: bool
         _batch_lines(source, streams.stdin) as (lines, total_bytes),
         _progress(streams, show_progress, total_bytes) as advance,
     ):
-        for outcome in (_audit_line(entry, policy) for entry in read_batch(_counted(lines, advance))):
+        for outcome in _outcomes(read_batch(_counted(lines, advance)), policy, jobs):
             if isinstance(outcome, BatchError):
                 malformed = True
             elif outcome.verdict.decision >= threshold:
@@ -60,15 +72,50 @@ def _batch_lines(source: str, stdin: TextIO) -> Generator[tuple[Iterable[str], i
         yield handle, size
 
 
-def _audit_line(entry: BatchItem | BatchError, policy: Policy) -> BatchResult | BatchError:
-    if isinstance(entry, BatchError):
-        return entry
-    # One command that crashes the engine must not cost the rest of the batch
-    # its verdicts; the line is reported like a malformed one.
+def _outcomes(
+    entries: Iterable[BatchItem | BatchError], policy: Policy, jobs: int
+) -> Iterator[BatchResult | BatchError]:
+    """The outcome of every entry, in input order; audited by `jobs` worker processes when
+    there are several and the system can fork (workers inherit the policy, which does not pickle)."""
+    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        for entry in entries:
+            yield entry if isinstance(entry, BatchError) else _outcome(entry, _answer(entry.command, policy))
+        return
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_use_policy, initargs=(policy,)) as pool:
+        iterator = iter(entries)
+        while chunk := list(itertools.islice(iterator, _LINES_PER_TASK * jobs)):
+            commands = [entry.command for entry in chunk if isinstance(entry, BatchItem)]
+            answers = iter(pool.map(_answer_in_worker, commands, chunksize=_LINES_PER_TASK))
+            for entry in chunk:
+                yield entry if isinstance(entry, BatchError) else _outcome(entry, next(answers))
+
+
+def _answer(command: str, policy: Policy) -> Verdict | str:
+    """The verdict, or the message of an engine failure: one command that crashes the
+    engine must not cost the rest of the batch its verdicts."""
     try:
-        return BatchResult(entry, verdict_of(entry.command, policy))
+        return verdict_of(command, policy)
     except CommandLineError as error:
-        return BatchError(entry.line, error.message, entry.fields)
+        return error.message
+
+
+def _outcome(entry: BatchItem, answer: Verdict | str) -> BatchResult | BatchError:
+    """A failure is reported like a malformed line."""
+    return BatchResult(entry, answer) if isinstance(answer, Verdict) else BatchError(entry.line, answer, entry.fields)
+
+
+_worker_policy: Policy | None = None
+
+
+def _use_policy(policy: Policy) -> None:
+    global _worker_policy
+    _worker_policy = policy
+
+
+def _answer_in_worker(command: str) -> Verdict | str:
+    assert _worker_policy is not None
+    return _answer(command, _worker_policy)
 
 
 def _counted(lines: Iterable[str], advance: Callable[[int], None]) -> Iterator[str]:

@@ -48,13 +48,18 @@ BUDGET_EXCEEDED = rule(
     id="IN004",
     name="analysis-budget-exceeded",
     severity=Severity.HIGH,
-    summary="Parsing and analysis did not finish within the time budget.",
-    rationale="A command the engine could not finish judging is not known to be safe.",
-    safer_alternative="Split the command into smaller commands.",
+    summary="Parsing and analysis did not finish within the budget (its work steps, or the CPU-time backstop).",
+    rationale=(
+        "A command the engine could not finish judging is not known to be safe: a brace expansion of a "
+        "million words, a chain of variables that doubles a value at every step, thousands of heredocs."
+    ),
+    safer_alternative="Split the command into smaller commands; write long loops and generated lists as a script.",
     inspects=Inspects.LIMIT,
     must_match=(
-        Example("a | " * 2_400 + "a", {"limits": {"time_budget_ms": 1}}),
-        Example("cat <<" * 1_600, {"limits": {"time_budget_ms": 1}}),
+        "echo {1..1000000}",
+        "rm -rf /tmp/x{1..9999}{a,b,c,d,e,f}",
+        Example("a | " * 2_400 + "a", {"limits": {"max_steps": 100}}),
+        Example("cat <<" * 1_600, {"limits": {"max_steps": 100}}),
     ),
     must_not_match=("ls -la", "git status"),
 )(EMITTED_BY_ENGINE)

@@ -220,11 +220,13 @@ def _code_send_hits(language: str, code: str) -> list[Hit]:
     hits: list[Hit] = []
     for fact in analyse_code(language, code).facts:
         if isinstance(fact, NetworkSend):
-            flows = SecretFlows(tables, Budget(1.0))
+            budget = Budget(1.0)
+            flows = SecretFlows(tables, budget)
             where = Location(Position.COMMAND, ())
             sources = [(source.kind.value, source.detail) for source in fact.data_from]
             label = f"python3 -c -> {fact.via}"
-            subject = flows.code_sender(label, fact.url, sources, fact.span, where, Env(None), WalkView(None, (), {}))
+            env = Env(None, budget)
+            subject = flows.code_sender(label, fact.url, sources, fact.span, where, env, WalkView(None, (), {}))
             if subject is not None:
                 hits.extend(rule.check(subject, tables))
     return hits

@@ -178,3 +178,20 @@ def test_a_blocked_command_full_of_control_characters_is_shown_escaped_in_the_su
     stdout = run_cli("--batch", "-", stdin=json.dumps("rm -rf / \x1b[2J\x07") + "\n").stdout
     assert "\\x1b[2J\\x07" in stdout
     assert "\x1b" not in stdout and "\x07" not in stdout
+
+
+def test_several_jobs_give_the_output_of_one_job_line_for_line_in_input_order() -> None:
+    # More lines than one round of reading ahead (64 per worker), with malformed lines among them.
+    lines = [f'"ls dir{n}"' if n % 7 else "not json" for n in range(300)] + LOG.splitlines()
+    stdin = "\n".join(lines)
+    one = batch_json(stdin, "--jobs", "1")
+    several = batch_json(stdin, "--jobs", "3")
+    assert several == one
+    assert [output["line"] for output in several[1]][:3] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("jobs", ["0", "-2", "many"])
+def test_jobs_must_be_a_whole_number_of_at_least_one(jobs: str) -> None:
+    result = run_cli("--batch", "-", "--jobs", jobs, stdin='"ls"')
+    assert result.exit_code == 2
+    assert "--jobs" in result.stderr

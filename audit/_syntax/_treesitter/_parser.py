@@ -18,6 +18,9 @@ _LOCAL = threading.local()
 # call (cheapest) is used; above it a read callable makes cancellation work
 # (py-tree-sitter ignores progress_callback for a bytes source).
 CANCELLABLE_FROM_BYTES = 2048
+# Steps charged per progress call of a cancellable parse (one call per 100
+# parse operations; see _budget).
+STEPS_PER_PROGRESS_CALL = 4
 
 
 def _parser() -> Parser:
@@ -37,22 +40,33 @@ def run_parser(data: bytes, budget: Budget) -> Tree:
     def read(byte_offset: int, _point: object) -> bytes:
         return data[byte_offset : byte_offset + 4096]
 
+    stopped: list[BudgetExceeded] = []
     previous = budget.spent()
 
     def cancel(*_state: object) -> bool:
-        # The parse cannot be stopped between two progress calls, which can be
-        # 2 ms apart in error recovery: it is cancelled at the last call before
-        # the budget runs out (the next is taken to be as far as the last two
-        # were apart), so the verdict comes within the budget, not after it.
+        # tree-sitter calls this after every 100 parse operations: a count of
+        # its work, the same on every machine, charged as steps.
         nonlocal previous
+        try:
+            budget.charge(STEPS_PER_PROGRESS_CALL, "the tree-sitter parse")
+        except BudgetExceeded as exceeded:
+            stopped.append(exceeded)
+            return True
+        # An operation of error recovery can cost a hundred times one of a
+        # clean parse, which steps cannot see: the CPU-time backstop is read
+        # at every call, and the parse is cancelled at the last call before
+        # it (the next is taken to be as far as the last two were apart).
         spent = budget.spent()
         next_call = spent + (spent - previous)
         previous = spent
-        return next_call > budget.seconds
+        if next_call > budget.seconds:
+            stopped.append(budget.backstop_exceeded("the tree-sitter parse"))
+            return True
+        return False
 
     try:
         return parser.parse(read, progress_callback=cancel)
     except ValueError as error:  # py-tree-sitter's way of reporting a cancelled parse
         # A cancelled parser resumes the old input on its next call unless reset.
         parser.reset()
-        raise BudgetExceeded("tree-sitter parse exceeded the time budget") from error
+        raise (stopped[0] if stopped else BudgetExceeded("the tree-sitter parse was cancelled")) from error

@@ -111,7 +111,7 @@ class StatementBuilder(ElementBuilder):
 
     def command(self, node: Node) -> ast.Command | None:
         """The command `node` is; its span is always the node's."""
-        self.session.check_time()
+        self.session.charge(2)
         handler = _COMMAND_HANDLERS.get(node.type)
         if handler is not None:
             return handler(self, node)

@@ -13,7 +13,7 @@ from ..._model import Span
 from .. import _ast as ast
 from .._origin import Origin
 from .._prepass import find_substitution_end
-from .._session import ParseSession, PreparedText
+from .._session import STEPS_PER_FRAGMENT, ParseSession, PreparedText
 from .._words import ansi_c_decode, double_quoted_parts, unescape_backquoted, unquoted_literals, word_parts_from_text
 
 WORD_NODES = frozenset(
@@ -350,6 +350,8 @@ class WordBuilder:
 
     def script_between(self, node: Node) -> ast.Script:
         """The statements inside `$( )`, `<( )` or `>( )`."""
+        # A nested script, parsed in place, costs what a fragment parsed apart does.
+        self.session.charge(STEPS_PER_FRAGMENT)
         return ast.Script(self.statements(node.children), self.span(node))
 
     def expansions_within(self, node: Node) -> tuple[ast.WordPart, ...]:
