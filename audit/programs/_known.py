@@ -15,9 +15,11 @@ from .containers import CONTAINER_PROGRAMS
 from .databases import DATABASE_PROGRAMS
 from .disks import DISK_PROGRAMS
 from .files import FILE_PROGRAMS
+from .find import FIND
 from .iac import IAC_PROGRAMS
 from .kubernetes import KUBERNETES_PROGRAMS
 from .network import NETWORK_PROGRAMS
+from .packages import PACKAGE_PROGRAMS
 from .remote import REMOTE_PROGRAMS
 from .secrets import SECRETS_PROGRAMS
 from .system import SYSTEM_PROGRAMS
@@ -42,6 +44,7 @@ KNOWN: Mapping[str, Program] = _by_name(
     (
         *BUILTIN_PROGRAMS,
         *FILE_PROGRAMS,
+        FIND,
         *NETWORK_PROGRAMS,
         *SYSTEM_PROGRAMS,
         *VCS_PROGRAMS,
@@ -53,6 +56,7 @@ KNOWN: Mapping[str, Program] = _by_name(
         *DISK_PROGRAMS,
         *DATABASE_PROGRAMS,
         *VENDOR_PROGRAMS,
+        *PACKAGE_PROGRAMS,
         *REMOTE_PROGRAMS,
     )
 )
@@ -60,6 +64,9 @@ KNOWN: Mapping[str, Program] = _by_name(
 
 WRITERS: tuple[str, ...] = tuple(name for name, program in KNOWN.items() if program.writes is not None)
 """The commands `written_files` knows how to read."""
+
+REMOVERS: tuple[str, ...] = tuple(name for name, program in KNOWN.items() if program.removes is not None)
+"""The commands `removed_files` knows how to read."""
 
 
 def read_command(name: str | None, args: Sequence[Arg]) -> Reading:
@@ -73,3 +80,15 @@ def written_files(reading: Reading) -> tuple[Arg, ...]:
     """The files the command read opens for writing (none for a program that is not a writer)."""
     writes = reading.program.writes
     return tuple(writes(reading)) if writes is not None else ()
+
+
+def removed_files(reading: Reading) -> tuple[Arg, ...]:
+    """The files the command read deletes (none for a program that deletes nothing)."""
+    removes = reading.program.removes
+    return tuple(removes(reading)) if removes is not None else ()
+
+
+def extraction_directories(reading: Reading) -> tuple[Arg, ...]:
+    """The directories the command read unpacks an archive into (any file below them may be written)."""
+    extracts = reading.program.extracts
+    return tuple(extracts(reading)) if extracts is not None else ()
