@@ -52,7 +52,9 @@ def parallel_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
     first_source = next((index for index, arg in enumerate(operands) if arg.value in PARALLEL_SOURCES), None)
     command = operands[:first_source] if first_source is not None else operands
     label = call.name
-    if reading.has("--pipe", "--pipepart", "--version", "--help"):
+    if reading.has("--dry-run", "--version", "--help"):
+        return NO_RISKS  # --dry-run prints the command lines instead of running them
+    if reading.has("--pipe", "--pipepart"):
         # --pipe hands blocks of stdin to copies of the command: the input is data.
         return _shell_code(walk, label, command, call) if command else NO_RISKS
     groups = _argument_groups(operands[first_source:]) if first_source is not None else None
@@ -79,7 +81,7 @@ def _argument_groups(sources: tuple[Arg, ...]) -> list[tuple[Arg, ...]] | None:
     groups: list[list[Arg]] = []
     for arg in sources:
         if arg.value in PARALLEL_SOURCES:
-            if arg.value is not None and arg.value.startswith("::::"):
+            if arg.value.startswith("::::"):
                 return None
             groups.append([])
         elif groups:

@@ -260,6 +260,4 @@ def _crontab_from_pipe(call: Call, stdin: Stdin, walk: ContextWalk) -> None:
         return
     whole = Span(stdin.span.start, call.span.end)
     label = f"{stdin.label} {call.name}"
-    walk.emit(
-        ExecContextSubject(ContextKind.STDIN_PIPE, label, "crontab", whole, call.frame.location, (), stdin.span)
-    )
+    walk.emit(ExecContextSubject(ContextKind.STDIN_PIPE, label, "crontab", whole, call.frame.location, (), stdin.span))
