@@ -215,7 +215,8 @@ WRAPPERS: tuple[WrapperSpec, ...] = (
             assignments=True, abbreviations=True),
     wrapper("doas", value=("-u", "-a"), no_command=("-C", "-L"), shell=("-s",)),
     # polkit's pkexec reads its own options (no abbreviations); systemd's run0 reads getopt_long's.
-    wrapper("pkexec", value=("--user",), no_command=("--version", "--help")),
+    # Without a command, both start a root shell.
+    wrapper("pkexec", value=("--user",), no_command=("--version", "--help"), starts_shell=True),
     wrapper("run0", value=_RUN0_VALUES, no_command=("--version", "-h", "--help"), starts_shell=True,
             abbreviations=True),
     wrapper("env", value=("-u", "--unset", "-C", "--chdir", "-P", "--default-signal", "--ignore-signal",
