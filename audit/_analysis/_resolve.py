@@ -14,7 +14,7 @@ from .._model import Span
 from .._syntax import ast
 from .._tables import Tables
 from ..programs import downloaded_files
-from ._bindings import DECLARATION_BUILTINS, split_assignment_word
+from ._bindings import DECLARATION_BUILTINS, declaration_flags, split_assignment_word
 from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words, uses_default
 from ._subjects import Arg, AssignmentSubject, Location, NameSource, RedirectSubject, Risk, Stdin, StdinKind
 from ._variables import Env
@@ -165,7 +165,7 @@ def declared_assignments(
     node: ast.SimpleCommand, builtin: str, env: Env, location: Location
 ) -> list[AssignmentSubject]:
     """The names `export`, `declare`, `local`... assign (and export)."""
-    flags = "".join(word.source[1:] for word in node.words[1:] if word.source.startswith("-"))
+    flags = declaration_flags(node.words[1:])
     exported = builtin == "export" or "x" in flags
     subjects: list[AssignmentSubject] = []
     for word in node.words[1:]:
