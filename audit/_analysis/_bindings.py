@@ -237,6 +237,9 @@ class _Collector(Visitor[_Input, None]):
                 split = split_assignment_word(word)
                 if split is not None:
                     self.add(split[0], declared_binding(split[1], flags))
+                elif "n" in flags and not word.source.startswith("-"):
+                    # `declare -n r` alone: r's later plain assignment names its target.
+                    self.add(word.source, Binding(BindingKind.REFERENCE))
         elif name == "set" and len(words) > 1 and words[1].source == "--":
             self.add("@", Binding(BindingKind.ARRAY, words[2:]))
         elif name in ("read", "mapfile", "readarray"):

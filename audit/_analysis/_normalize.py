@@ -216,6 +216,11 @@ def _add_fields(current: list[str], pieces: list[str], fields: list[list[str]]) 
     return current
 
 
+def has_list_expansion(word: ast.Word) -> bool:
+    """Whether a word holds "$@", "${a[@]}", "${a[*]}"...: a word that may become several fields."""
+    return any(type(part) is ast.ParamExpansion and _list_selector(part) is not None for part in word.parts)
+
+
 def _list_selector(part: ast.ParamExpansion) -> str | None:
     """`@` or `*` for "$@", "$*", "${a[@]}", "${a[*]}"; None for any other parameter."""
     if part.subscript is None:

@@ -98,7 +98,9 @@ class RiskAnswers:
             # Every binding is walked (no early exit): a silent walk registers the
             # functions it meets, and which ones it meets must not depend on order.
             risky = [bool(_binding_risks(binding, env, walk)) for binding in bindings]
-            tainted = any(risky)
+            # A `declare -n` name reference holds what the variable it names holds.
+            targets = env.reference_targets(bindings) or ()
+            tainted = any(risky) or any([self.is_tainted(target, env, walk) for target in targets])
         finally:
             self._in_progress.discard(key)
         self._taint.setdefault(env, {})[name] = tainted

@@ -143,12 +143,12 @@ class Env:
         if name != "@" and all(binding.kind is BindingKind.VALUE for binding in bindings):
             scalar = self.candidates(name)
             return (("0", scalar[0]),) if scalar is not None and len(scalar) == 1 else None
-        if len(bindings) != 1:
+        targets = self.reference_targets(bindings)
+        if targets:
+            return self.entries(targets[0]) if len(targets) == 1 else None
+        if len(bindings) != 1 or targets is None:
             return None
         binding = bindings[0]
-        if binding.kind is BindingKind.REFERENCE:
-            target = self.reference_target(binding)
-            return None if target is None else self.entries(target)
         if binding.kind is not BindingKind.ARRAY:
             return None
         self._in_progress.add(name)
@@ -218,21 +218,35 @@ class Env:
         bindings = self.bindings.get(name)
         if bindings is None:
             return self.parent.associative(name) if self.parent is not None else False
-        if len(bindings) == 1 and bindings[0].kind is BindingKind.REFERENCE:
-            target = self.reference_target(bindings[0])
-            return target is not None and self.associative(target)
+        targets = self.reference_targets(bindings)
+        if targets:
+            return len(targets) == 1 and self.associative(targets[0])
         return any(binding.associative for binding in bindings)
 
-    def reference_target(self, binding: Binding) -> str | None:
-        """The variable a `declare -n` name reference stands for, when its name is literal."""
-        fields = normalize_words(binding.words, self)
-        value = fields[0].value if len(fields) == 1 else None
-        return value if value is not None and _is_name(value) else None
+    def reference_targets(self, bindings: list[Binding]) -> tuple[str, ...] | None:
+        """The variables a `declare -n` name reference stands for (() when the name is no reference,
+        None when unknown). `declare -n r` without a value makes r's plain assignments name the target."""
+        if not any(binding.kind is BindingKind.REFERENCE for binding in bindings):
+            return ()
+        targets: list[str] = []
+        for binding in bindings:
+            if binding.kind not in (BindingKind.REFERENCE, BindingKind.VALUE):
+                return None
+            fields = normalize_words(binding.words, self)
+            if any(field.value is None or not _is_name(field.value) for field in fields):
+                return None
+            targets.extend(field.value for field in fields if field.value is not None)
+        return tuple(dict.fromkeys(targets))
+
+    def indirect_targets(self, name: str) -> tuple[str, ...] | None:
+        """The variables `${!name}` reads: `name`'s values, when all are known names."""
+        targets = self.candidates(name)
+        return targets if targets is not None and all(_is_name(target) for target in targets) else None
 
     def indirect(self, name: str) -> tuple[str, ...] | None:
         """`${!name}`: the values of the variables `name`'s values name."""
-        targets = self.candidates(name)
-        if targets is None or not all(_is_name(target) for target in targets):
+        targets = self.indirect_targets(name)
+        if targets is None:
             return None
         values: list[str] = []
         for target in targets:
@@ -245,14 +259,17 @@ class Env:
 
     def _resolve(self, bindings: list[Binding]) -> tuple[str, ...] | None:
         values: list[str] = []
-        for binding in bindings:
-            if binding.kind is BindingKind.REFERENCE:
-                target = self.reference_target(binding)
-                found = None if target is None else self.candidates(target)
+        targets = self.reference_targets(bindings)
+        if targets is None:
+            return None
+        if targets:
+            for target in targets:
+                found = self.candidates(target)
                 if found is None:
                     return None
                 values.extend(found)
-                continue
+            bindings = []
+        for binding in bindings:
             if binding.kind is BindingKind.ARRAY:
                 # `$a` of an array is its first element.
                 fields = normalize_words(binding.words, self)
