@@ -45,7 +45,7 @@ class Env:
         self.arguments_unknown = arguments_unknown
         self._bindings: dict[str, list[Binding]] | None = None
         self._candidates: dict[str, tuple[str, ...] | None] = {}
-        self._elements: dict[str, tuple[str, ...] | None] = {}
+        self._entries: dict[str, tuple[tuple[str, str], ...] | None] = {}
         self._in_progress: set[str] = set()
 
     def child(self, script: ast.Script, positional: tuple[Arg, ...] | None = None) -> Env:
@@ -125,12 +125,8 @@ class Env:
         bindings = self.bindings.get(name)
         if bindings is None:
             return self.parent.elements(name) if self.parent is not None else None
-        if name in self._elements:
-            return self._elements[name]
         entries = self.entries(name)
-        result = None if entries is None else tuple(value for _, value in entries)
-        self._elements[name] = result
-        return result
+        return None if entries is None else tuple(value for _, value in entries)
 
     def entries(self, name: str) -> tuple[tuple[str, str], ...] | None:
         """The keys and literal values of array `name` in written order (indexed keys as
@@ -138,24 +134,31 @@ class Env:
         bindings = self.bindings.get(name)
         if bindings is None:
             return self.parent.entries(name) if self.parent is not None else None
-        if name in self._in_progress:
-            return None
+        if name in self._entries:
+            return self._entries[name]
         if name != "@" and all(binding.kind is BindingKind.VALUE for binding in bindings):
+            # A scalar with one literal value is an array of one element, as in bash.
             scalar = self.candidates(name)
-            return (("0", scalar[0]),) if scalar is not None and len(scalar) == 1 else None
+            entries = (("0", scalar[0]),) if scalar is not None and len(scalar) == 1 else None
+        elif name in self._in_progress:
+            return None
+        else:
+            self._in_progress.add(name)
+            try:
+                entries = self._binding_entries(bindings)
+            finally:
+                self._in_progress.discard(name)
+        self._entries[name] = entries
+        return entries
+
+    def _binding_entries(self, bindings: list[Binding]) -> tuple[tuple[str, str], ...] | None:
         targets = self.reference_targets(bindings)
         if targets:
             return self.entries(targets[0]) if len(targets) == 1 else None
         if len(bindings) != 1 or targets is None:
             return None
         binding = bindings[0]
-        if binding.kind is not BindingKind.ARRAY:
-            return None
-        self._in_progress.add(name)
-        try:
-            return self._array_entries(binding)
-        finally:
-            self._in_progress.discard(name)
+        return self._array_entries(binding) if binding.kind is BindingKind.ARRAY else None
 
     def _array_entries(self, binding: Binding) -> tuple[tuple[str, str], ...] | None:
         entries: dict[str, str] = {}
@@ -271,7 +274,9 @@ class Env:
             bindings = []
         for binding in bindings:
             if binding.kind is BindingKind.ARRAY:
-                # `$a` of an array is its first element.
+                # `$a` of an array is its first element (element 0: unknown here when keys are written).
+                if any(_keyed_item(word) is not None for word in binding.words):
+                    return None
                 fields = normalize_words(binding.words, self)
                 if any(field.is_dynamic for field in fields):
                     return None
