@@ -14,7 +14,7 @@ from .._model import Span
 from .._syntax import ast
 from .._tables import Tables
 from ..programs import downloaded_files
-from ._bindings import DECLARATION_BUILTINS, declaration_flags, split_assignment_word
+from ._bindings import DECLARATION_BUILTINS, array_literal_items, declaration_flags, split_assignment_word
 from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words, uses_default
 from ._subjects import Arg, AssignmentSubject, Location, NameSource, RedirectSubject, Risk, Stdin, StdinKind
 from ._variables import Env
@@ -172,7 +172,8 @@ def declared_assignments(
         split = split_assignment_word(word)
         if split is not None:
             name, value_word = split
-            fields = normalize_word(value_word, env)
+            # An array literal has no single value (its elements are bound in `_bindings`).
+            fields = normalize_word(value_word, env) if array_literal_items(value_word) is None else []
             value = fields[0] if len(fields) == 1 else None
             subjects.append(AssignmentSubject(name, value, exported, builtin, word.span, location))
         elif exported and not word.source.startswith("-"):
