@@ -4,7 +4,7 @@ Loading every pack's rules (and the program declarations they read) is most of
 the engine's start-up; a hook audits one command and needs the packs of its
 program at most. The engine reads this index to validate a policy's `[packs]`
 patterns, to tell which packs are on, and to load a pack the first time a
-command names one of its programs. `tests/audit/test_pack_index.py` rebuilds it
+command names one of its programs. `tests/audit/test_lazy_loading.py` rebuilds it
 from the real modules, so it cannot go stale.
 """
 
