@@ -82,15 +82,12 @@ class Dispatch:
         self.any_command: Groups = _grouped(any_command)
         self.by_kind: dict[Inspects, Groups] = {kind: _grouped(by_kind[kind]) for kind in Inspects}
         self._by_name: Memo[str, Groups] = Memo(COMMAND_NAMES)
-        # A `[rules]` setting may turn on a rule of a pack that is off: then every pack is
-        # loaded now, since which pack holds the rule is known only from its module.
-        load_all = settings.turns_on_pack_rules()
+        self._loaded: set[str] = set()
         self._unloaded: dict[str, PackEntry] = {
-            entry.name: entry for entry in PACK_INDEX if load_all or entry.name in settings.packs
+            entry.name: entry for entry in PACK_INDEX if entry.name in settings.packs
         }
-        if load_all:
-            for entry in PACK_INDEX:
-                self._load(entry)
+        if settings.turns_on_pack_rules():
+            self.load_every_pack()
 
     def _entry(self, declared: Rule) -> Entry | None:
         severity = self.settings.severity_of(declared)
@@ -103,6 +100,7 @@ class Dispatch:
         """List the rules of a pack not loaded yet (each listed for command names only; a test pins that)."""
         if self._unloaded.pop(entry.name, None) is None:
             return
+        self._loaded.add(entry.name)
         touched: set[str] = set()
         for declared in load_pack(entry).rules:
             listed = self._entry(declared)
@@ -114,6 +112,14 @@ class Dispatch:
         for name in touched:
             # registry order (by id), as if the pack had been listed with the core rules
             self.by_command[name] = _grouped(sorted(self._listed[name], key=lambda listed: listed[0].id))
+
+    def load_every_pack(self) -> None:
+        """List the rules of every pack now, those of packs that are off included (which
+        pack holds a rule that a `[rules]` setting turns on is known only from its module)."""
+        self._unloaded.update((entry.name, entry) for entry in PACK_INDEX if entry.name not in self._loaded)
+        for entry in PACK_INDEX:
+            self._load(entry)
+        self._by_name = Memo(COMMAND_NAMES)
 
     def _load_packs_of(self, name: str) -> None:
         for entry in PACKS_BY_COMMAND.get(name, ()):
