@@ -54,7 +54,8 @@ class _Programs(Mapping[str, Program]):
             self._unloaded.discard(family)
             _add(self._known, getattr(importlib.import_module(family.module, __package__), family.attribute))
 
-    def get(self, name: str, default: Program | None = None) -> Program | None:  # type: ignore[override]
+    # Mapping.get's behaviour without its KeyError round trip (most command names are undeclared).
+    def get(self, name: str, default: Program | None = None) -> Program | None:  # pyright: ignore[reportIncompatibleMethodOverride]
         program = self._known.get(name)
         if program is None:
             family = FAMILY_OF.get(name)
