@@ -318,7 +318,10 @@ def _reachable_compound(children: st.SearchStrategy[Fragment]) -> st.SearchStrat
         st.builds(lambda body: Fragment(f"bash -c {single_quoted(body.text)}"), children),
         st.builds(lambda body: Fragment(f"eval {single_quoted(body.text)}"), children),
         st.builds(lambda body: Fragment(f'echo "{command_substitution(body)}"'), children),
-        st.builds(lambda body: Fragment(f'echo "${{arr[{command_substitution(body)}]}}"'), children),
+        # A subscript is arithmetic: a stub's marker there is no expression and bash
+        # would abort the line on it (a campaign found that), so its output is
+        # discarded; the subscript's commands still run.
+        st.builds(lambda body: Fragment(f'echo "${{arr[$( {group(body).text} >/dev/null)]}}"'), children),
         st.builds(
             lambda body: Fragment(f"cat <<EOF\n{command_substitution(body)}\nEOF", ends_with_heredoc=True),
             children.filter(lambda body: "<<" not in body.text),

@@ -35,7 +35,7 @@ from hypothesis import HealthCheck, Phase, settings
 
 from audit import Verdict, audit_command
 
-from .oracle import BashOracle, OracleUnavailable, bash_oracle
+from .oracle import BashOracle, BashRun, OracleUnavailable, bash_oracle
 
 TEST_MODULES = ("fuzz.fuzz_total", "fuzz.fuzz_metamorphic", "fuzz.fuzz_differential", "fuzz.fuzz_oracle")
 # Modules whose checks judge commands: the campaign records what they audit.
@@ -81,24 +81,40 @@ def discover() -> list[Property]:
 
 
 @contextmanager
-def _recording(recorder: _Recorder, last_input: Path) -> Iterator[None]:
+def _recording(recorder: _Recorder, last_input: Path, oracle: BashOracle | None) -> Iterator[None]:
+    """Record every command audited, and every command the oracle runs (a property may
+    fail on bash's side before it audits anything)."""
     modules: list[ModuleType] = [importlib.import_module(name) for name in _AUDITING_MODULES]
     descriptor = os.open(last_input, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
 
-    def recorded(command: str, **keywords: Any) -> Verdict:
+    def remember(command: str) -> None:
         recorder.current.append(command)
         # No fsync: a crashing process keeps what it wrote; only the machine could lose it.
         os.ftruncate(descriptor, 0)
         os.pwrite(descriptor, command.encode("utf-8", "surrogatepass"), 0)
+
+    def recorded(command: str, **keywords: Any) -> Verdict:
+        remember(command)
         return audit_command(command, **keywords)
 
     for module in modules:
         module.audit_command = recorded  # type: ignore[attr-defined]
+    run_in_sandbox = oracle.run if oracle is not None else None
+
+    def recorded_run(command: str, **keywords: Any) -> BashRun:
+        remember(command)
+        assert run_in_sandbox is not None
+        return run_in_sandbox(command, **keywords)
+
+    if oracle is not None:
+        oracle.run = recorded_run  # type: ignore[method-assign]
     try:
         yield
     finally:
         for module in modules:
             module.audit_command = audit_command  # type: ignore[attr-defined]
+        if oracle is not None:
+            del oracle.run  # the instance attribute goes: the class's method is back
         os.close(descriptor)
 
 
@@ -120,10 +136,19 @@ def _campaign_settings(prop: Property, examples: int) -> Property:
     return Property(prop.name, configured, prop.needs_oracle)
 
 
-def _run_once(prop: Property, oracle: BashOracle | None, recorder: _Recorder) -> Failure | None:
+class _TimeUp(BaseException):
+    """The campaign's time ran out in the middle of a property (hypothesis lets it through:
+    some properties take a second an example, so a round of them could outlast the campaign).
+    A property that has failed is left to shrink its failure first."""
+
+
+def _run_once(prop: Property, oracle: BashOracle | None, recorder: _Recorder, deadline: float) -> Failure | None:
     inner = prop.test.hypothesis.inner_test  # type: ignore[attr-defined]
+    recorder.failing = []
 
     def remembering(*args: Any, **kwargs: Any) -> None:
+        if time.monotonic() >= deadline and not recorder.failing:
+            raise _TimeUp
         recorder.current = []
         try:
             inner(*args, **kwargs)
@@ -156,13 +181,16 @@ def run(
     recorder = _Recorder()
     failures: dict[tuple[str, tuple[str, ...]], Failure] = {}
     rounds = 0
-    with _recording(recorder, last_input):
+    with _recording(recorder, last_input, oracle):
         while time.monotonic() < deadline:
             rounds += 1
             for prop in properties:
                 if time.monotonic() >= deadline:
                     break
-                failure = _run_once(prop, oracle, recorder)
+                try:
+                    failure = _run_once(prop, oracle, recorder, deadline)
+                except _TimeUp:
+                    break
                 if failure is not None and (failure.prop, failure.commands) not in failures:
                     failures[(failure.prop, failure.commands)] = failure
                     log(f"round {rounds}: {prop.name} failed: {failure.message}")

@@ -35,7 +35,7 @@ def heredoc_into_bash(payload: str) -> str:
 # Words whose meaning a backslash changes: escaped, a reserved word is an
 # ordinary command name and `\x=1` is a command, not an assignment.
 _PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*(?=[ \t\n;&|]|\Z)")
-_RESERVED_WORDS = frozenset(
+RESERVED_WORDS = frozenset(
     {"if", "then", "elif", "else", "fi", "case", "esac", "for", "select", "while", "until", "do", "done",
      "in", "function", "time", "coproc", "{", "}", "!", "[[", "]]"}
 )  # fmt: skip
@@ -44,7 +44,7 @@ _RESERVED_WORDS = frozenset(
 def escaped_name(payload: str) -> str:
     """The payload with its first letter backslash-escaped when that leaves its meaning alone (`\\rm -rf /`)."""
     match = _PLAIN_NAME.match(payload)
-    if match is None or match.group() in _RESERVED_WORDS:
+    if match is None or match.group() in RESERVED_WORDS:
         return payload
     return "\\" + payload
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from .bash_grammar import script_texts
@@ -20,6 +20,8 @@ def valid_bash(texts: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
 
 @pin_known_gaps
 @given(valid_bash(script_texts()))
+# A campaign's find: shfmt rejects `arr=(a b) ls`, and bashlex reads no command inside `${...}`.
+@example("ls \"${arr[$(if python3 -c 'print(1)'; then if ls; then arr=(a b) ls; fi; fi)]}\"")
 def test_parsers_agree_on_the_commands_or_the_engine_reports_a_parse_finding(text: str) -> None:
     check_parsers_agree_or_parse_finding(text)
 

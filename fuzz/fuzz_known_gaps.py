@@ -11,8 +11,14 @@ from .known_gaps import KNOWN_GAPS, KnownGap
 
 
 def _texts(pinned: object) -> list[str]:
+    """The commands a pinned argument holds: itself, the strings of a tuple, or an object's `text`."""
     values = pinned if isinstance(pinned, tuple) else (pinned,)
-    return [value for value in values if isinstance(value, str)]
+    texts = []
+    for value in values:
+        text = getattr(value, "text", value)
+        if isinstance(text, str):
+            texts.append(text)
+    return texts
 
 
 @pytest.mark.parametrize("gap", KNOWN_GAPS, ids=lambda gap: gap.name)

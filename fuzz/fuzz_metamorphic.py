@@ -3,7 +3,10 @@
 - a blocked command stays blocked wherever bash would run it;
 - a risky substitution in value position is never a command-position finding;
 - equivalent spellings of a word give the same verdict;
-- a harmless prefix never lowers a decision.
+- a harmless prefix never lowers a decision;
+- a command hidden from a reader (its name a glob, behind abbreviated wrapper
+  options, in an array, on stdin, behind a runner) keeps its findings;
+- a fork bomb, however spelled, is blocked, and its bounded neighbour is not.
 """
 
 from __future__ import annotations
@@ -14,17 +17,23 @@ from hypothesis import strategies as st
 
 from .bash_grammar import script_texts
 from .embeddings import EMBEDDINGS, Embedding, is_simple_command
+from .fork_bombs import Script, fork_bomb_scripts
 from .known_gaps import (
+    BOMBS,
+    HIDDEN,
     STAYS_BLOCKED,
     VALUE_POSITION,
     excluded,
     pin_known_gaps,
     without_known_gaps,
 )
+from .obfuscations import Hidden, hidden_commands
 from .properties import (
     HARMLESS_PREFIXES,
     bash_accepts,
     blocked_seeds,
+    check_fork_bomb_verdict,
+    check_hidden_command_keeps_its_findings,
     check_prefix_never_lowers,
     check_same_verdict,
     check_stays_blocked,
@@ -209,3 +218,18 @@ corpus_commands = st.deferred(lambda: st.sampled_from(corpus_cases())).map(lambd
 @given(st.sampled_from(HARMLESS_PREFIXES), st.one_of(corpus_commands, script_texts()).filter(str.strip))
 def test_a_harmless_prefix_never_lowers_a_decision(prefix: str, text: str) -> None:
     check_prefix_never_lowers(prefix, text)
+
+
+# -- hidden commands and fork bombs (issue 19) -------------------------------------------------
+
+
+@pin_known_gaps
+@given(hidden_commands().filter(lambda hidden: not excluded(HIDDEN, hidden.text) and bash_accepts(hidden.text)))
+def test_a_command_hidden_from_a_reader_keeps_its_findings(hidden: Hidden) -> None:
+    check_hidden_command_keeps_its_findings(hidden.payload, hidden.rules, hidden.adds, hidden.text)
+
+
+@pin_known_gaps
+@given(fork_bomb_scripts().filter(lambda script: not excluded(BOMBS, script.text) and bash_accepts(script.text)))
+def test_a_fork_bomb_is_blocked_and_its_bounded_neighbour_is_not(script: Script) -> None:
+    check_fork_bomb_verdict(script.text, script.is_bomb)

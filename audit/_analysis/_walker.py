@@ -388,9 +388,11 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
             found = wrapper_code(unwrapped, index < len(argv), span, frame, stdin, self)
             if found:
                 risks = risks | found
+        # xargs reads the pipe as arguments; the commands it starts read /dev/null (or the terminal with -o).
+        code_stdin = None if "xargs" in wrappers else stdin
         for each in dict.fromkeys(name.names):
             if each is not None:
-                found = contexts_of(each, args, span, frame, stdin, self)
+                found = contexts_of(each, args, span, frame, code_stdin, self)
                 if found:
                     risks = risks | found
                 found = self.call_function(each, args, span, frame)
@@ -582,7 +584,9 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
             risks = nested | _TAINT if tainted else nested
             return DynamicPart(part.span, part_source(part), risks, part.name, tainted or Risk.TAINT in nested)
         risks = self.silent().parts((part,), Frame.silent(env), Position.VALUE)
-        return DynamicPart(part.span, part_source(part), risks, None, Risk.TAINT in risks)
+        read_back = env.read_back(part.body) if type(part) is ast.CommandSubstitution else None
+        reads_file = read_back is not None and read_back != "-"
+        return DynamicPart(part.span, part_source(part), risks, None, Risk.TAINT in risks, reads_file)
 
     # -- risk questions (SilentWalk) ------------------------------------------------------------
 

@@ -14,9 +14,11 @@ the parsers see:
   with offsets, for the adapters to re-attach;
 * the `<>` operator, which tree-sitter rejects, becomes `> ` and is recorded;
 * a blank is inserted before a backslash that starts a line, which
-  tree-sitter would otherwise read as continuing the previous command.
+  tree-sitter would otherwise read as continuing the previous command;
+* `$(< file)`, which tree-sitter rejects, gets a `;` before its closing
+  parenthesis (a redirect-only command either way).
 
-Lengths are preserved except for removed continuations and inserted blanks,
+Lengths are preserved except for removed continuations and inserted blanks and `;`,
 so a per-character map back to the original offsets is enough to report spans.
 """
 
@@ -26,6 +28,9 @@ import re
 from dataclasses import dataclass
 
 _WORD_BREAK = frozenset(" \t\n;&|()<>")
+# The body of `$(< file)`: one input redirect and nothing else (not `<<`, `<(`, `<>` or `<&`).
+_FILE_READ = re.compile(r"[ \t\n]*<(?![<(>&])[^;&|<>()\n]*\Z")
+_FILE_READ_SUBSTITUTION = re.compile(r"\$\([ \t\n]*<")
 _COMMAND_START_BEFORE = frozenset(";&|(\n")
 
 # Runs of characters that a context copies as they are, taken in one step
@@ -83,7 +88,13 @@ class Prepared:
 
 def needs_prepass(source: str) -> bool:
     """Cheap test: only these constructs need repairing before parsing."""
-    return "<<" in source or "\\\n" in source or "<>" in source or "\n\\" in source
+    return (
+        "<<" in source
+        or "\\\n" in source
+        or "<>" in source
+        or "\n\\" in source
+        or ("$(" in source and _FILE_READ_SUBSTITUTION.search(source) is not None)
+    )
 
 
 def prepare(source: str) -> Prepared:
@@ -341,6 +352,17 @@ class _Scanner:
             else:
                 self._copy_plain(_PLAIN_ARITHMETIC)
 
+    def _end_file_read(self, body_start: int) -> None:
+        """`$(< file)` (bash's file read) as `$(< file;)`: tree-sitter rejects a
+        substitution that holds nothing but a redirect, and a `;` mapped to the
+        closing parenthesis ends the redirect the same way for every reader."""
+        out = self.out
+        if not out or out[-1] != ")" or len(out) <= body_start:
+            return
+        if _FILE_READ.match("".join(out[body_start:-1])):
+            out.insert(len(out) - 1, ";")
+            self.offsets.insert(len(self.offsets) - 1, self.offsets[-1])
+
     def _scan_dollar(self) -> None:
         src, i = self.src, self.i
         if src.startswith("$((", i):
@@ -348,7 +370,9 @@ class _Scanner:
             self.scan_arithmetic()
         elif src.startswith("$(", i):
             self._copy(2)
+            body_start = len(self.out)
             self.scan_code(closer=")")
+            self._end_file_read(body_start)
         elif src.startswith("${", i):
             self._copy(2)
             self.scan_parameter()

@@ -3,7 +3,7 @@
 Per program: its options (spellings, and how each takes a value), its option
 syntax (clusters, `--long=value`, unique prefixes of long options, options
 after operands), its subcommands and global options, its operand positions,
-and the files it writes. One lexer (`lex`) and one reader (`read`) interpret
+and the files it writes, deletes or unpacks into. One lexer (`lex`) and one reader (`read`) interpret
 every declaration; the wrapper and interpreter readers of the analysis, the
 writers and the rules all go through them.
 
@@ -13,12 +13,13 @@ utilities in `files.py`, network clients in `network.py`, process and
 account tools in `system.py`, git and the code hosts' CLIs in `vcs.py`,
 container engines in `containers.py`, Kubernetes in `kubernetes.py`, cloud
 and object-storage CLIs in `cloud.py`, infrastructure as code in `iac.py`,
-secrets managers in `secrets.py`, volume managers in `disks.py`, hosting
-platforms and vendors' CLIs in `vendors.py`, programs that run a command
-on another host in `remote.py`), listed in `KNOWN`
-(`_known.py`). A CLI with many nested subcommands is declared by its paths
-(`_tree.tree`). The threat packs (`audit/packs`) read these declarations:
-a pack that judges an option declares it here, never in the rule.
+secrets managers in `secrets.py`, disks, volume managers and power in
+`disks.py`, package managers in `packages.py`, hosting platforms and vendors'
+CLIs in `vendors.py`, programs that run a command on another host in
+`remote.py`), listed in `KNOWN` (`_known.py`). A CLI with many nested
+subcommands is declared by its paths (`_tree.tree`). The threat packs
+(`audit/packs`) read these declarations: a pack that judges an option declares
+it here, never in the rule.
 """
 
 from ._arg import Arg
@@ -39,12 +40,13 @@ from ._grammar import (
     lex,
     valued,
 )
-from ._known import KNOWN, WRITERS, read_command, written_files
+from ._known import KNOWN, REMOVERS, WRITERS, extraction_directories, read_command, removed_files, written_files
 from ._program import Program, Reading, Subcommand, read
 from .find import EXEC_ACTIONS, FindScope, find_scope
 from .interpreters import INTERPRETERS, InterpreterSpec
 from .kubernetes import KINDS, resource_kind
 from .network import downloaded_files
+from .packages import installs_only_the_lock_file
 from .remote import SSH_LOCAL_COMMANDS, SSH_NO_STDIN, SSH_RUNS_NOTHING
 from .wrappers import WRAPPERS, WrapperSpec
 
@@ -56,6 +58,7 @@ __all__ = [
     "KINDS",
     "KNOWN",
     "POSIX",
+    "REMOVERS",
     "SSH_LOCAL_COMMANDS",
     "SSH_NO_STDIN",
     "SSH_RUNS_NOTHING",
@@ -78,11 +81,14 @@ __all__ = [
     "attached",
     "digits",
     "downloaded_files",
+    "extraction_directories",
     "find_scope",
     "flag",
+    "installs_only_the_lock_file",
     "lex",
     "read",
     "read_command",
+    "removed_files",
     "resource_kind",
     "valued",
     "written_files",

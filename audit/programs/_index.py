@@ -35,11 +35,6 @@ LAZY_FAMILIES: tuple[Family, ...] = (
     Family(".secrets", "SECRETS_PROGRAMS", ("vault", "bao")),
     Family(".iac", "IAC_PROGRAMS", ("terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls")),
     Family(
-        ".disks",
-        "DISK_PROGRAMS",
-        ("zfs", "zpool", "lvremove", "vgremove", "pvremove", "mdadm", "cryptsetup", "btrfs", "nvme", "hdparm"),
-    ),
-    Family(
         ".databases",
         "DATABASE_PROGRAMS",
         (

@@ -11,9 +11,12 @@ from ._arg import Arg
 from ._index import FAMILY_OF, LAZY_FAMILIES, Family
 from ._program import Program, Reading, read
 from .builtins import BUILTIN_PROGRAMS
+from .disks import DISK_PROGRAMS
 from .files import FILE_PROGRAMS
+from .find import FIND
 from .kubernetes import KUBERNETES_PROGRAMS
 from .network import NETWORK_PROGRAMS
+from .packages import PACKAGE_PROGRAMS
 from .remote import REMOTE_PROGRAMS
 from .system import SYSTEM_PROGRAMS
 
@@ -23,9 +26,12 @@ _UNDECLARED = Program(("<undeclared>",))
 _CORE_PROGRAMS = (
     *BUILTIN_PROGRAMS,
     *FILE_PROGRAMS,
+    FIND,
     *NETWORK_PROGRAMS,
     *SYSTEM_PROGRAMS,
     *KUBERNETES_PROGRAMS,
+    *DISK_PROGRAMS,
+    *PACKAGE_PROGRAMS,
     *REMOTE_PROGRAMS,
 )
 
@@ -88,6 +94,11 @@ WRITERS: tuple[str, ...] = tuple(
 )
 """The commands `written_files` knows how to read (all of them core programs: a test pins that)."""
 
+REMOVERS: tuple[str, ...] = tuple(
+    name for program in _CORE_PROGRAMS if program.removes is not None for name in program.names
+)
+"""The commands `removed_files` knows how to read (all of them core programs: a test pins that)."""
+
 
 def read_command(name: str | None, args: Sequence[Arg]) -> Reading:
     """The command line `name ARGS...` read against the program's declaration
@@ -100,3 +111,15 @@ def written_files(reading: Reading) -> tuple[Arg, ...]:
     """The files the command read opens for writing (none for a program that is not a writer)."""
     writes = reading.program.writes
     return tuple(writes(reading)) if writes is not None else ()
+
+
+def removed_files(reading: Reading) -> tuple[Arg, ...]:
+    """The files the command read deletes (none for a program that deletes nothing)."""
+    removes = reading.program.removes
+    return tuple(removes(reading)) if removes is not None else ()
+
+
+def extraction_directories(reading: Reading) -> tuple[Arg, ...]:
+    """The directories the command read unpacks an archive into (any file below them may be written)."""
+    extracts = reading.program.extracts
+    return tuple(extracts(reading)) if extracts is not None else ()

@@ -29,7 +29,7 @@ class Subcommand:
 
 
 Writes = Callable[["Reading"], Sequence[Arg]]
-"""The files a command opens for writing, given its reading."""
+"""Paths a command changes, given its reading: the files it writes, deletes, or unpacks into."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +40,9 @@ class Program:
     its global options, read before the subcommand (`git -C dir`, `docker -H
     h`), and with `global_options_anywhere` after it too (`kubectl delete ns x
     -n prod`, `aws s3 rm s3://b --profile p`). `writes` says which files the
-    command opens for writing (the writers rules read it).
+    command opens for writing (the writers rules read it), `removes` which it
+    deletes (`rm`'s operands, the files `mv` moves away), and `extracts` the
+    directories it unpacks an archive into, where any file below may land.
     """
 
     names: tuple[str, ...]
@@ -50,6 +52,8 @@ class Program:
     operands: tuple[str, ...] = ()
     global_options_anywhere: bool = False
     writes: Writes | None = None
+    removes: Writes | None = None
+    extracts: Writes | None = None
     root: _Node = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

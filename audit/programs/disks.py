@@ -1,12 +1,137 @@
-"""Volume managers and storage devices: ZFS, LVM, mdadm, cryptsetup, btrfs,
-nvme-cli and hdparm. (Partitioning and formatting tools are the core rule
-FS004's and need no declaration.)"""
+"""Disks, volume managers and power: filesystem makers and signature wipers
+(which operand is the device, which options only show: the core FS rules),
+ZFS, LVM, mdadm, cryptsetup, btrfs, nvme-cli and hdparm (the disks pack), and
+the commands that stop the machine (which options only show or cancel: DO)."""
 
 from __future__ import annotations
 
-from ._grammar import Syntax, flag, valued
-from ._program import Program
+from ._arg import Arg
+from ._grammar import Syntax, attached, flag, valued
+from ._program import Program, Reading
 from ._tree import leaf, tree
+
+_HELP = (flag("-h", "--help"), flag("--version"))
+# glibc getopt without long options (e2fsprogs, xfsprogs): options may follow the device.
+_GETOPT = Syntax()
+
+# e2fsprogs' mke2fs (mkfs.ext2/3/4 are mke2fs): `-n` shows what it would do, `-V` its version.
+MKE2FS = Program(
+    ("mke2fs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4"),
+    syntax=_GETOPT,
+    options=(
+        valued("-b"), valued("-C"), valued("-d"), valued("-E"), valued("-e"), valued("-G"), valued("-g"),
+        valued("-I"), valued("-i"), valued("-J"), valued("-L"), valued("-l"), valued("-M"), valued("-m"),
+        valued("-N"), valued("-O"), valued("-o"), valued("-r"), valued("-T"), valued("-t"), valued("-U"),
+        valued("-z"), flag("-c"), flag("-D"), flag("-F"), flag("-j"), flag("-K"), flag("-n"), flag("-q"),
+        flag("-S"), flag("-v"), flag("-V"),
+    ),
+    operands=("DEVICE", "SIZE"),
+)  # fmt: skip
+
+# util-linux's mkfs front end: `-V` is verbose there, `--version` its version.
+MKFS = Program(
+    ("mkfs",),
+    options=(valued("-t", "--type"), flag("-V", "--verbose"), *_HELP),
+    operands=("DEVICE", "SIZE"),
+)
+
+MKFS_XFS = Program(
+    ("mkfs.xfs",),
+    syntax=_GETOPT,
+    options=(
+        valued("-b"), valued("-d"), valued("-i"), valued("-l"), valued("-L"), valued("-m"), valued("-n"),
+        valued("-p"), valued("-r"), valued("-s"), flag("-f"), flag("-K"), flag("-N"), flag("-q"), flag("-V"),
+    ),
+    operands=("DEVICE",),
+)  # fmt: skip
+
+# dosfstools: `-C` creates the image file named as the device.
+MKFS_FAT = Program(
+    ("mkfs.fat", "mkfs.vfat", "mkfs.msdos", "mkdosfs"),
+    options=(
+        valued("-a"), valued("-A"), valued("-b"), valued("-D"), valued("-f"), valued("-F"), valued("-g"),
+        valued("-h"), valued("-i"), valued("-l"), valued("-m"), valued("-M"), valued("-n"), valued("-r"),
+        valued("-R"), valued("-s"), valued("-S"), valued("--codepage"), valued("--offset"), flag("-c"),
+        flag("-C"), flag("-I"), flag("-v"), flag("--help"), flag("--version"),
+    ),
+    operands=("DEVICE", "BLOCK-COUNT"),
+)  # fmt: skip
+
+MKFS_BTRFS = Program(
+    ("mkfs.btrfs",),
+    options=(
+        valued("-d", "--data"), valued("-m", "--metadata"), valued("-n", "--nodesize"), valued("-s", "--sectorsize"),
+        valued("-L", "--label"), valued("-U", "--uuid"), valued("-O", "--features"), valued("-r", "--rootdir"),
+        valued("-b", "--byte-count"), valued("--csum"), flag("-f", "--force"), flag("-K", "--nodiscard"),
+        flag("-q", "--quiet"), flag("-V", "--version"), flag("--help"),
+    ),
+    operands=("DEVICE...",),
+)  # fmt: skip
+
+MKSWAP = Program(
+    ("mkswap",),
+    options=(
+        valued("-L", "--label"), valued("-U", "--uuid"), valued("-p", "--pagesize"), attached("--lock"),
+        valued("-e", "--endianness"), valued("-o", "--offset"), valued("-s", "--size"), flag("-c", "--check"),
+        flag("-f", "--force"), flag("-q", "--quiet"), flag("-v", "--swapversion"), flag("--verbose"),
+        valued("-F", "--file"), *_HELP, flag("-V"),
+    ),
+    operands=("DEVICE", "SIZE"),
+)  # fmt: skip
+
+# wipefs erases only with -a or -o; `-n` (--no-act) only shows, and without either it lists.
+WIPEFS = Program(
+    ("wipefs",),
+    options=(
+        flag("-a", "--all"), valued("-o", "--offset"), valued("-t", "--types"), flag("-n", "--no-act"),
+        flag("-f", "--force"), flag("-b", "--backup"), valued("-O", "--output"), flag("-J", "--json"),
+        flag("-i", "--noheadings"), flag("-p", "--parsable"), flag("-q", "--quiet"), attached("--lock"),
+        *_HELP, flag("-V"),
+    ),
+    operands=("DEVICE...",),
+)  # fmt: skip
+
+
+def _written_test(reading: Reading) -> tuple[Arg, ...]:
+    """`badblocks -w DEVICE` overwrites the device with test patterns (read-only without -w)."""
+    return reading.operands[:1] if reading.has("-w") else ()
+
+
+BADBLOCKS = Program(
+    ("badblocks",),
+    syntax=_GETOPT,
+    options=(
+        valued("-b"), valued("-c"), valued("-d"), valued("-e"), valued("-i"), valued("-o"), valued("-p"),
+        valued("-t"), flag("-f"), flag("-n"), flag("-s"), flag("-v"), flag("-w"), flag("-B"), flag("-X"),
+    ),
+    operands=("DEVICE", "LAST-BLOCK", "FIRST-BLOCK"),
+    writes=_written_test,
+)  # fmt: skip
+
+# systemd's shutdown: `-c` cancels a pending shutdown, `-k` only sends the warning, `--show` shows it.
+SHUTDOWN = Program(
+    ("shutdown",),
+    options=(
+        flag("-H", "--halt"), flag("-P", "--poweroff"), flag("-r", "--reboot"), flag("-h"), flag("-k"),
+        flag("--no-wall"), flag("-c"), flag("--show"), flag("--help"), flag("--version"),
+    ),
+    operands=("TIME", "WALL..."),
+)  # fmt: skip
+
+# systemctl's options that take a value; `--when cancel` cancels a scheduled power-off.
+SYSTEMCTL = Program(
+    ("systemctl",),
+    options=(
+        valued("-H", "--host"), valued("-M", "--machine"), valued("-t", "--type"), valued("-p", "--property"),
+        valued("-P"), valued("--state"), valued("-n", "--lines"), valued("-o", "--output"), valued("-s", "--signal"),
+        valued("--kill-whom", "--kill-value"), valued("--root"), valued("--image"), valued("--when"),
+        valued("--message"), valued("--reboot-argument"), valued("--boot-loader-entry"),
+        valued("--boot-loader-menu"), valued("--timestamp"), valued("--what"), valued("--job-mode"),
+        valued("--preset-mode"), valued("--check-inhibitors"), valued("--drop-in"), flag("-i", "--ignore-inhibitors"),
+        flag("-f", "--force"), flag("--user"), flag("--system"), flag("--now"), flag("-q", "--quiet"),
+        flag("--no-block"), flag("--no-wall"), flag("-a", "--all"), flag("-l", "--full"),
+    ),
+)  # fmt: skip
 
 _FORCE = flag("-f", "--force")
 
@@ -92,4 +217,7 @@ HDPARM = Program(
     operands=("DEVICE...",),
 )  # fmt: skip
 
-DISK_PROGRAMS: tuple[Program, ...] = (ZFS, ZPOOL, LVREMOVE, VGREMOVE, PVREMOVE, MDADM, CRYPTSETUP, BTRFS, NVME, HDPARM)
+DISK_PROGRAMS: tuple[Program, ...] = (
+    MKE2FS, MKFS, MKFS_XFS, MKFS_FAT, MKFS_BTRFS, MKSWAP, WIPEFS, BADBLOCKS, SHUTDOWN, SYSTEMCTL, ZFS, ZPOOL,
+    LVREMOVE, VGREMOVE, PVREMOVE, MDADM, CRYPTSETUP, BTRFS, NVME, HDPARM,
+)  # fmt: skip

@@ -3,13 +3,17 @@
 `writes` says which arguments a command writes (`cp`'s destination, `sed
 -i`'s files, `dd of=`...); the writer rules (SY001, SY003, SY005, DO003) ask
 `written_files`, and every program declared with `writes` is a writer.
+`removes` says which it deletes (`rm`, `rmdir`, `unlink`, `shred -u`, what
+`mv` moves away) and `extracts` where it unpacks an archive (`tar -x -C`,
+`unzip -d`, `7z x -o`): SY001 asks `removed_files` and
+`extraction_directories`.
 """
 
 from __future__ import annotations
 
 from ._arg import Arg
 from ._grammar import attached, flag, valued
-from ._program import Program, Reading, Writes
+from ._program import Program, Reading, Subcommand, Writes
 from .interpreters import interpreter_program
 
 _TARGET_DIRECTORY = valued("-t", "--target-directory")
@@ -36,6 +40,18 @@ def _destination(reading: Reading) -> tuple[Arg, ...]:
 
 def _operands(reading: Reading) -> tuple[Arg, ...]:
     return reading.operands
+
+
+def _moved_away(reading: Reading) -> tuple[Arg, ...]:
+    """What `mv` takes away: every operand with `-t DIR`, else all but the destination."""
+    if reading.has("--target-directory"):
+        return reading.operands
+    return reading.operands[:-1]
+
+
+def _shredded_and_removed(reading: Reading) -> tuple[Arg, ...]:
+    """`shred -u` (`--remove`) deletes the files after overwriting them."""
+    return reading.operands if reading.has("-u", "--remove") else ()
 
 
 def _installed(reading: Reading) -> tuple[Arg, ...]:
@@ -77,6 +93,11 @@ def _tar_extraction(reading: Reading) -> tuple[Arg, ...]:
     return ()
 
 
+def _seven_zip_extraction(reading: Reading) -> tuple[Arg, ...]:
+    """`7z x -oDIR` and `7z e -oDIR` unpack into DIR."""
+    return reading.values("-o") if reading.path[:1] in (("x",), ("e",)) else ()
+
+
 def _script_in_place(reading: Reading) -> tuple[Arg, ...]:
     """`perl -i`/`ruby -i` edit the files after the program (the -e code, or the script)."""
     if not reading.has("-i"):
@@ -109,7 +130,17 @@ RM = Program(
         _VERBOSE,
     ),
     operands=("FILE...",),
+    removes=_operands,
 )
+
+RMDIR = Program(
+    ("rmdir",),
+    options=(flag("-p", "--parents"), flag("--ignore-fail-on-non-empty"), _VERBOSE),
+    operands=("DIRECTORY...",),
+    removes=_operands,
+)
+
+UNLINK = Program(("unlink",), operands=("FILE",), removes=_operands)
 
 _COPY_OPTIONS = (
     _TARGET_DIRECTORY, _SUFFIX, _NO_TARGET_DIRECTORY, *_BACKUP, _VERBOSE, _FORCE, _INTERACTIVE, *_CONTEXT,
@@ -148,6 +179,7 @@ MV = Program(
     options=(*_COPY_OPTIONS, flag("--exchange"), flag("--no-copy")),
     operands=("SOURCE...", "DEST"),
     writes=_destination,
+    removes=_moved_away,
 )
 
 INSTALL = Program(
@@ -229,6 +261,7 @@ SHRED = Program(
         flag("-x", "--exact"), flag("-z", "--zero"), flag("-u"), attached("--remove"),
     ),
     operands=("FILE...",),
+    removes=_shredded_and_removed,
 )  # fmt: skip
 
 SED = Program(
@@ -269,6 +302,7 @@ TAR = Program(
         valued("-L", "--tape-length"), valued("-V", "--label"),
     ),
     writes=_tar_extraction,
+    extracts=_tar_extraction,
 )  # fmt: skip
 
 UNZIP = Program(
@@ -276,7 +310,24 @@ UNZIP = Program(
     options=(valued("-d"), valued("-P"), valued("-O"), valued("-I")),
     operands=("ARCHIVE", "FILE..."),
     writes=_values_of("-d"),
+    extracts=_values_of("-d"),
 )
+
+_SEVEN_ZIP_COMMANDS = ("a", "b", "d", "e", "h", "i", "l", "rn", "t", "u", "x")
+# 7-Zip's switches are one word each, their value attached (`-o/out`, `-pSECRET`, `-aoa`,
+# `-tzip`); read as clusters, a switch with a value still takes the rest of its word.
+SEVEN_ZIP = Program(
+    ("7z", "7za", "7zr", "7zz"),
+    options=(
+        attached("-o"), attached("-p"), attached("-a"), attached("-t"), attached("-m"), attached("-v"),
+        attached("-w"), attached("-x"), attached("-i"), attached("-r"), attached("-s"), attached("-b"),
+        attached("-u"), flag("-y"),
+    ),
+    subcommands=tuple(Subcommand((command,), operands=("ARCHIVE", "FILE...")) for command in _SEVEN_ZIP_COMMANDS),
+    global_options_anywhere=True,
+    writes=_seven_zip_extraction,
+    extracts=_seven_zip_extraction,
+)  # fmt: skip
 
 _MODE_CHANGE = (
     flag("-R", "--recursive"), flag("-c", "--changes"), flag("-f", "--silent", "--quiet"), _VERBOSE,
@@ -297,6 +348,6 @@ RUBY = interpreter_program("ruby", ("ruby",), _script_in_place)
 AWK = interpreter_program("awk", ("awk", "gawk"), _awk_in_place)
 
 FILE_PROGRAMS: tuple[Program, ...] = (
-    RM, CP, MV, INSTALL, LN, RSYNC, TEE, TOUCH, TRUNCATE, DD, SHRED, SED, SORT, SPONGE, TAR, UNZIP, CHMOD, CHOWN,
-    CHGRP, PERL, RUBY, AWK,
+    RM, RMDIR, UNLINK, CP, MV, INSTALL, LN, RSYNC, TEE, TOUCH, TRUNCATE, DD, SHRED, SED, SORT, SPONGE, TAR, UNZIP,
+    SEVEN_ZIP, CHMOD, CHOWN, CHGRP, PERL, RUBY, AWK,
 )  # fmt: skip

@@ -1,5 +1,6 @@
 """find: its global options, starting points and expression, as far as the
-engine needs them (what a `find` acts on, and the commands `-exec` runs)."""
+engine needs them (what a `find` acts on, the commands `-exec` runs, the
+files its actions write and delete)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from dataclasses import dataclass
 
 from .._model import Span
 from ._arg import Arg
+from ._grammar import Syntax
+from ._program import Program, Reading
 
 EXEC_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 """The actions that run a command of their own, up to `;` or `+`."""
@@ -61,3 +64,37 @@ def find_scope(args: tuple[Arg, ...]) -> FindScope:
         ):
             unfiltered = False
     return FindScope(tuple(starting) or (Arg((".",), ".", Span(0, 0)),), unfiltered)
+
+
+# Actions that write the list they print into a file: the file, then (-fprintf) a format.
+_OUTPUT_ACTIONS = frozenset({"-fprint", "-fprint0", "-fls", "-fprintf"})
+
+
+def _output_files(reading: Reading) -> tuple[Arg, ...]:
+    """The files `-fprint FILE`, `-fprint0 FILE`, `-fls FILE` and `-fprintf FILE FORMAT` write."""
+    args = reading.args
+    files: list[Arg] = []
+    in_exec = False
+    for index, arg in enumerate(args):
+        value = arg.value
+        if in_exec:
+            in_exec = value not in (";", "+")
+        elif value in EXEC_ACTIONS:
+            in_exec = True
+        elif value in _OUTPUT_ACTIONS and index + 1 < len(args):
+            files.append(args[index + 1])
+    return tuple(files)
+
+
+def _deleted(reading: Reading) -> tuple[Arg, ...]:
+    """`-delete` deletes what each starting point holds: read as `START/*`."""
+    if not any(arg.value == "-delete" for arg in reading.args):
+        return ()
+    return tuple(
+        Arg(tuple(f"{value.rstrip('/')}/*" for value in start.values), start.source, start.span, True, start.word)
+        for start in find_scope(reading.args).starting_points
+    )
+
+
+FIND = Program(("find",), syntax=Syntax(clusters=False), writes=_output_files, removes=_deleted)
+"""find as a program: only what it writes and deletes; its expression is read by `find_scope`."""

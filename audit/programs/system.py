@@ -1,10 +1,12 @@
-"""System administration: processes (pkill, killall), accounts (getent) and
-scheduled jobs (crontab)."""
+"""System administration: processes (pkill, killall), accounts (getent),
+scheduled jobs (crontab) and the sudoers editors (visudo, sudoedit)."""
 
 from __future__ import annotations
 
+from .._model import Span
+from ._arg import Arg
 from ._grammar import Syntax, flag, valued
-from ._program import Program
+from ._program import Program, Reading
 
 # `pkill -9 name`: a signal given as a number is one option.
 _PROCPS = Syntax(abbreviations=True, numbers=True)
@@ -48,4 +50,40 @@ CRONTAB = Program(
     operands=("FILE",),
 )
 
-SYSTEM_PROGRAMS: tuple[Program, ...] = (PKILL, KILLALL, GETENT, CRONTAB)
+SUDOERS = "/etc/sudoers"
+
+
+def implicit_file(path: str) -> Arg:
+    """A file a program writes without a word naming it (visudo's /etc/sudoers): an empty span, which a
+    rule reports at the command itself."""
+    return Arg((path,), path, Span(0, 0))
+
+
+def _visudo_writes(reading: Reading) -> tuple[Arg, ...]:
+    """visudo saves what its editor ($SUDO_EDITOR, $VISUAL, $EDITOR: any program) left in the file."""
+    if reading.has("-c", "--check", "-h", "--help", "-V", "--version"):
+        return ()
+    return reading.values("-f", "--file") or (implicit_file(SUDOERS),)
+
+
+VISUDO = Program(
+    ("visudo",),
+    options=(
+        valued("-f", "--file"), flag("-c", "--check"), flag("-q", "--quiet"), flag("-s", "--strict"),
+        flag("-I", "--no-includes"), flag("-O", "--owner"), flag("-P", "--perms"), flag("-h", "--help"),
+        flag("-V", "--version"),
+    ),
+    writes=_visudo_writes,
+)  # fmt: skip
+
+# sudoedit (sudo -e) copies each file, runs the editor on the copy and writes it back as root.
+SUDOEDIT = Program(
+    ("sudoedit",),
+    options=(valued("-u", "--user"), valued("-g", "--group"), valued("-h", "--host"), valued("-C", "--close-from"),
+             valued("-D", "--chdir"), valued("-p", "--prompt"), flag("-n", "--non-interactive"),
+             flag("-k", "--reset-timestamp"), flag("-S", "--stdin")),
+    operands=("FILE...",),
+    writes=lambda reading: reading.operands,
+)  # fmt: skip
+
+SYSTEM_PROGRAMS: tuple[Program, ...] = (PKILL, KILLALL, GETENT, CRONTAB, VISUDO, SUDOEDIT)

@@ -14,6 +14,8 @@ from ._grammar import Grammar, Option, Syntax, Takes
 
 _WRAPPER_SYNTAX = Syntax(permute=False, numbers=True)
 """How wrappers are read: `nice -10` is one option; the command ends the options."""
+_GNU_WRAPPER_SYNTAX = Syntax(permute=False, numbers=True, abbreviations=True)
+"""The same, for wrappers that read options with getopt_long: `timeout --sig KILL` is `--signal KILL`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,12 +32,13 @@ class WrapperSpec:
     `joins_command` joins the operands into one shell string (watch);
     `permute` lets options follow operands (GNU getopt: `su - app -c CODE`);
     `starts_shell`: without a command or code it starts a shell, which reads
-    standard input (`curl ... | su`). `place` says where the command runs when
-    that is somewhere else (`in chroot {operand}`: a chroot, another process's
-    namespaces, the host outside a flatpak sandbox), for the findings' path;
-    `option_places` say it instead when one of their options is given (the
-    last given wins). `{operand}` is the wrapper's first operand, `{value}`
-    the option's value.
+    standard input (`curl ... | su`); `abbreviations`: a unique prefix of a
+    long option names it, as getopt_long reads (`sudo --us root`). `place`
+    says where the command runs when that is somewhere else (`in chroot
+    {operand}`: a chroot, another process's namespaces, the host outside a
+    flatpak sandbox), for the findings' path; `option_places` say it instead
+    when one of their options is given (the last given wins). `{operand}` is
+    the wrapper's first operand, `{value}` the option's value.
     """
 
     name: str
@@ -52,9 +55,10 @@ class WrapperSpec:
     permute: bool = False
     command_options: frozenset[str] = frozenset()
     starts_shell: bool = False
+    abbreviations: bool = False
     place: str = ""
     option_places: tuple[tuple[str, str], ...] = ()
-    syntax: Syntax = _WRAPPER_SYNTAX
+    syntax: Syntax = field(init=False, repr=False, compare=False)
     grammar: Grammar = field(init=False, repr=False, compare=False)
 
     def policy_table(self) -> dict[str, object]:
@@ -80,7 +84,9 @@ class WrapperSpec:
         flags = (self.no_command_options | self.shell_options | self.exec_options | self.command_options) - valued
         options = [Option((spelling,), Takes.VALUE) for spelling in sorted(valued)]
         options += [Option((spelling,)) for spelling in sorted(flags)]
-        object.__setattr__(self, "grammar", Grammar(options, self.syntax, where=f"wrapper {self.name}"))
+        syntax = _GNU_WRAPPER_SYNTAX if self.abbreviations else _WRAPPER_SYNTAX
+        object.__setattr__(self, "syntax", syntax)
+        object.__setattr__(self, "grammar", Grammar(options, syntax, where=f"wrapper {self.name}"))
 
 
 OPTION_KEYS = (
@@ -93,7 +99,7 @@ OPTION_KEYS = (
     "command_options",
 )
 """The fields that list option spellings (a policy adds to them)."""
-FLAG_KEYS = ("assignments", "no_command", "joins_command", "permute", "starts_shell")
+FLAG_KEYS = ("assignments", "no_command", "joins_command", "permute", "starts_shell", "abbreviations")
 """The true/false fields (False unless declared)."""
 POLICY_KEYS = frozenset({*OPTION_KEYS, *FLAG_KEYS, "positionals", "place", "option_places"})
 """The keys of a policy's `[wrappers.NAME]` table."""
@@ -115,6 +121,7 @@ def wrapper(
     joins_command: bool = False,
     permute: bool = False,
     starts_shell: bool = False,
+    abbreviations: bool = False,
     place: str = "",
     option_places: tuple[tuple[str, str], ...] = (),
 ) -> WrapperSpec:
@@ -134,6 +141,7 @@ def wrapper(
         permute=permute,
         command_options=frozenset(command),
         starts_shell=starts_shell,
+        abbreviations=abbreviations,
         place=place,
         option_places=option_places,
     )
@@ -200,44 +208,47 @@ _NUMACTL_VALUES = (
 
 WRAPPERS: tuple[WrapperSpec, ...] = (
     wrapper("sudo", value=_SUDO_VALUES, no_command=_SUDO_NO_COMMAND, shell=("-s", "--shell", "-i", "--login"),
-            assignments=True),
+            assignments=True, abbreviations=True),
     wrapper("doas", value=("-u", "-a"), no_command=("-C", "-L"), shell=("-s",)),
     wrapper("env", value=("-u", "--unset", "-C", "--chdir", "-P", "--default-signal", "--ignore-signal",
                           "--block-signal"),
-            split=("-S", "--split-string"), assignments=True),
+            split=("-S", "--split-string"), assignments=True, abbreviations=True),
     wrapper("nohup"),
-    wrapper("time", value=("-f", "--format", "-o", "--output")),
-    wrapper("timeout", value=("-s", "--signal", "-k", "--kill-after"), positionals=1),
-    wrapper("nice", value=("-n", "--adjustment")),
+    wrapper("time", value=("-f", "--format", "-o", "--output"), abbreviations=True),
+    wrapper("timeout", value=("-s", "--signal", "-k", "--kill-after"), positionals=1, abbreviations=True),
+    wrapper("nice", value=("-n", "--adjustment"), abbreviations=True),
     wrapper("ionice", value=("-c", "--class", "-n", "--classdata"),
-            no_command=("-p", "--pid", "-P", "--pgid", "-u", "--uid")),
-    wrapper("stdbuf", value=("-i", "--input", "-o", "--output", "-e", "--error")),
-    wrapper("setsid"),
+            no_command=("-p", "--pid", "-P", "--pgid", "-u", "--uid"), abbreviations=True),
+    wrapper("stdbuf", value=("-i", "--input", "-o", "--output", "-e", "--error"), abbreviations=True),
+    wrapper("setsid", abbreviations=True),
     wrapper("chrt", value=("-T", "--sched-runtime", "-P", "--sched-period", "-D", "--sched-deadline"),
-            no_command=("-p", "--pid", "-m", "--max"), positionals=1),
-    wrapper("taskset", no_command=("-p", "--pid"), positionals=1),
+            no_command=("-p", "--pid", "-m", "--max"), positionals=1, abbreviations=True),
+    wrapper("taskset", no_command=("-p", "--pid"), positionals=1, abbreviations=True),
     wrapper("flock", value=("-w", "--timeout", "-E", "--conflict-exit-code"), code=("-c", "--command"),
-            positionals=1),
+            positionals=1, abbreviations=True),
     wrapper("unbuffer"),
     wrapper("exec", value=("-a",)),
     wrapper("command", no_command=("-v", "-V")),
     wrapper("builtin"),
-    wrapper("xargs", value=_XARGS_VALUES),
+    wrapper("xargs", value=_XARGS_VALUES, abbreviations=True),
     wrapper("busybox"),
     wrapper("coproc"),
-    wrapper("chroot", value=("--userspec", "--groups"), positionals=1, place="in chroot {operand}"),
+    wrapper("chroot", value=("--userspec", "--groups"), positionals=1, place="in chroot {operand}",
+            abbreviations=True),
     wrapper("runuser", value=("-u", "--user", "-g", "--group", "-G", "--supp-group", "-s", "--shell", "-w",
                               "--whitelist-environment"),
             code=("-c", "--command"), command=("-u", "--user"), runs_nothing_by_default=True, permute=True,
-            starts_shell=True),
+            starts_shell=True, abbreviations=True),
     wrapper("su", value=("-g", "--group", "-G", "--supp-group", "-s", "--shell", "-w", "--whitelist-environment"),
             code=("-c", "--command", "--session-command"), runs_nothing_by_default=True, permute=True,
-            starts_shell=True),
-    wrapper("script", value=_SCRIPT_VALUES, code=("-c", "--command"), runs_nothing_by_default=True, permute=True),
+            starts_shell=True, abbreviations=True),
+    wrapper("script", value=_SCRIPT_VALUES, code=("-c", "--command"), runs_nothing_by_default=True, permute=True,
+            abbreviations=True),
     wrapper("torsocks"),
     wrapper("proxychains", value=("-f",)),
     wrapper("proxychains4", value=("-f",)),
-    wrapper("watch", value=("-n", "--interval", "-q", "--equexit"), exec_=("-x", "--exec"), joins_command=True),
+    wrapper("watch", value=("-n", "--interval", "-q", "--equexit"), exec_=("-x", "--exec"), joins_command=True,
+            abbreviations=True),
     wrapper("caffeinate", value=("-t", "-w")),
     # Programs that set something up and then run their operands as a command.
     wrapper("ssh-agent", value=("-a", "-E", "-t", "-P", "-O"), no_command=("-k",)),
@@ -251,19 +262,20 @@ WRAPPERS: tuple[WrapperSpec, ...] = (
     wrapper("chronic"),
     wrapper("catchsegv"),
     wrapper("firejail"),
-    wrapper("strace", value=_STRACE_VALUES, no_command=("-p", "--attach", "-V", "--version", "-h", "--help")),
+    wrapper("strace", value=_STRACE_VALUES, no_command=("-p", "--attach", "-V", "--version", "-h", "--help"),
+            abbreviations=True),
     wrapper("ltrace", value=_LTRACE_VALUES, no_command=("-p", "-V", "--version", "-h", "--help")),
     wrapper("valgrind"),
     wrapper("xvfb-run", value=_XVFB_VALUES),
     wrapper("systemd-run", value=_SYSTEMD_RUN_VALUES, place="in a transient unit via systemd-run",
-            option_places=_SYSTEMD_RUN_PLACES),
-    wrapper("unshare", value=_UNSHARE_VALUES),
+            option_places=_SYSTEMD_RUN_PLACES, abbreviations=True),
+    wrapper("unshare", value=_UNSHARE_VALUES, abbreviations=True),
     wrapper("nsenter", value=("-t", "--target", "-S", "--setuid", "-G", "--setgid", "-r", "--root", "-w", "--wd"),
-            place="in another process's namespaces via nsenter", option_places=_NSENTER_PLACES),
+            place="in another process's namespaces via nsenter", option_places=_NSENTER_PLACES, abbreviations=True),
     wrapper("flatpak-spawn", value=_FLATPAK_SPAWN_VALUES, place="in a new sandbox via flatpak-spawn",
             option_places=(("--host", "on the host, outside the flatpak sandbox, via flatpak-spawn --host"),)),
-    wrapper("setpriv", value=_SETPRIV_VALUES, no_command=("-d", "--dump")),
-    wrapper("prlimit", no_command=("-p", "--pid")),
+    wrapper("setpriv", value=_SETPRIV_VALUES, no_command=("-d", "--dump"), abbreviations=True),
+    wrapper("prlimit", no_command=("-p", "--pid"), abbreviations=True),
     wrapper("numactl", value=_NUMACTL_VALUES, no_command=("-H", "--hardware", "-s", "--show")),
     wrapper("cpulimit", value=("-l", "--limit", "-c", "--cpu"), no_command=("-p", "--pid", "-e", "--exe")),
     wrapper("trickle", value=("-d", "-u", "-w", "-t", "-l", "-n")),

@@ -30,7 +30,8 @@ def _risky_hits(subject: ExecContextSubject, kind: ContextKind) -> Iterator[Hit]
     summary="A pipeline feeds its output to an interpreter that runs it as a program.",
     rationale=(
         "`curl ... | sh` runs whatever arrives on the pipe, unreviewed; the classic way to install "
-        "malware. Any feeder counts: the interpreter's program is never visible in the command."
+        "malware. Any feeder counts, except echo and printf of literal text: the program they print "
+        "is audited as code instead."
     ),
     safer_alternative="Save the script to a file, read it, then run the file (`bash ./install.sh`).",
     inspects=Inspects.CONTEXT,
@@ -49,6 +50,7 @@ def _risky_hits(subject: ExecContextSubject, kind: ContextKind) -> Iterator[Hit]
         "echo '{}' | python3 -m json.tool",
         "cat data.csv | python3 analyze.py",
         "echo hi | bash -c 'cat'",
+        "echo 'ls -la' | bash",
         "curl -s u | tee install.sh",
         "grep -rn 'curl.*| sh' .",
     ),
@@ -180,11 +182,11 @@ def interpreter_runs_risky_process_substitution(subject: ExecContextSubject, tab
     id="EX007",
     name="dynamic-code",
     severity=Severity.MEDIUM,
-    summary="Shell code is built from a variable whose value is not known before it runs.",
-    rationale='`eval "$cmd"` and `bash -c "$script"` run whatever the variable holds at run time.',
-    safer_alternative="Write the code out literally, or call the command directly with its arguments.",
+    summary="Shell code is built from a variable whose value is not known before it runs, or from a file read back.",
+    rationale='`eval "$cmd"`, `bash -c "$script"` and `eval "$(cat setup.sh)"` run whatever the variable or file holds at run time.',
+    safer_alternative="Write the code out literally, call the command directly with its arguments, or run the file as a script.",
     inspects=Inspects.CONTEXT,
-    must_match=('eval "$cmd"', 'bash -c "$SCRIPT"', 'eval "$1"', 'watch "$CHECK"'),
+    must_match=('eval "$cmd"', 'bash -c "$SCRIPT"', 'eval "$1"', 'watch "$CHECK"', 'eval "$(< setup.sh)"'),
     must_not_match=(
         'eval "$(ssh-agent -s)"',
         'x=ls; eval "$x"',
@@ -196,7 +198,7 @@ def dynamic_code(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:
     if subject.language != "shell" or subject.kind in (ContextKind.PROMPT_EXPANSION, ContextKind.STDIN_PIPE):
         return
     for part in subject.dynamic_parts:
-        if part.variable is not None and not part.tainted and not part.risks:
+        if (part.variable is not None or part.reads_file) and not part.tainted and not part.risks:
             yield Hit(part.span, f"`{subject.label}` runs code from `{part.source}`, unknown until run time")
 
 

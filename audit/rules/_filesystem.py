@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from fnmatch import fnmatchcase
 
 from .._analysis import Arg, CommandSubject, RedirectSubject
 from .._model import Severity
@@ -12,16 +13,29 @@ from ..programs import find_scope
 from ._paths import cleaned_values, contents_glob, path_is, reading, written_paths
 from ._rule import Hit, Inspects, rule
 
-# Block devices and raw memory. Partitions and whole disks both match.
+# Block devices and raw memory. Partitions and whole disks both match, by kernel name or
+# by the stable names udev gives them (/dev/disk/by-id/..., /dev/block/8:0).
 _DEVICE = re.compile(
-    r"^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|md\d|dm-\d|loop\d|disk\d|rdisk\d|mapper/|mem$|kmem$|port$)"
+    r"^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|md\d|dm-\d|loop\d|disk\d|rdisk\d|mapper/"
+    r"|disk/by-[a-z-]+/|block/|mem$|kmem$|port$)"
 )
+# One name of each kind of device: a glob over /dev (`/dev/nvme?n1`, `/dev/sd[ab]`) that
+# matches one of them can expand to a device.
+_DEVICE_NAMES = (
+    "/dev/sda", "/dev/sdb1", "/dev/hda", "/dev/vda", "/dev/xvda1", "/dev/nvme0n1", "/dev/nvme0n1p1", "/dev/mmcblk0",
+    "/dev/mmcblk0p1", "/dev/md0", "/dev/dm-0", "/dev/loop0", "/dev/disk0", "/dev/rdisk0", "/dev/mem",
+)  # fmt: skip
 
 
 def _is_device(arg: Arg) -> bool:
     if not any("dev" in value for value in arg.values):
         return False
-    return any(_DEVICE.match(value) for value in cleaned_values(arg))
+    for value in cleaned_values(arg):
+        if _DEVICE.match(value):
+            return True
+        if arg.pattern and value.startswith("/dev/") and any(fnmatchcase(name, value) for name in _DEVICE_NAMES):
+            return True
+    return False
 
 
 @rule(
@@ -93,9 +107,10 @@ def recursive_delete(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     rationale="Writing to /dev/sda (dd, shred, cp, a redirect) destroys the filesystem on it.",
     safer_alternative="Write to a regular file (`dd if=... of=./disk.img`).",
     inspects=Inspects.COMMAND,
-    commands=("dd", "shred", "cp", "tee", "install", "mv", "truncate"),
+    commands=("dd", "shred", "cp", "tee", "install", "mv", "truncate", "badblocks"),
     must_match=(
         "dd if=/dev/zero of=/dev/sda bs=1M",
+        "badblocks -w /dev/sdb",
         "dd of=/dev/nvme0n1 if=image.iso",
         "shred -n 3 /dev/sdb",
         "cp disk.img /dev/mmcblk0",
@@ -131,7 +146,16 @@ def block_device_redirect(subject: RedirectSubject, tables: Tables) -> Iterator[
         yield Hit(subject.span, f"redirect writes to the device `{subject.target.display()}`")
 
 
-_FORMATTERS = frozenset({"mke2fs", "mkswap", "wipefs", "mkdosfs", "mkntfs", "mkexfatfs"})
+# Filesystem makers by their declared names; other `mkfs.*` and these are read undeclared.
+_MAKERS = frozenset({"mkfs", "mke2fs", "mkswap", "mkdosfs", "mkntfs", "mkexfatfs"})
+# Options with which a maker only shows what it would do, its usage or its version, by program
+# (`-V` is mkfs's --verbose, mke2fs's version).
+_MAKER_SHOWS_ONLY: dict[str, tuple[str, ...]] = {
+    "mke2fs": ("-n", "-V"),
+    "mkfs.xfs": ("-N", "-V"),
+    "mkswap": ("-V", "--help", "--version"),
+}
+_SHOWS_ONLY = ("-h", "--help", "--version")
 # Tools that rewrite a device's partition table, and the arguments with which
 # each only reads it.
 _PARTITIONERS: dict[str, frozenset[str]] = {
@@ -146,21 +170,45 @@ _PARTITIONERS: dict[str, frozenset[str]] = {
 _HELP = frozenset({"-h", "--help", "-V", "--version"})
 
 
+def _is_maker(name: str) -> bool:
+    return name in _MAKERS or name.startswith("mkfs.")
+
+
+def _may_be_device(arg: Arg) -> bool:
+    """A device, or a word known only at run time, which may name one."""
+    return not arg.values or _is_device(arg)
+
+
+def _wiped_devices(subject: CommandSubject) -> tuple[str, tuple[Arg, ...]]:
+    """What the command does to which of its operands, when it formats or wipes: (verb, operands)."""
+    name = subject.name or ""
+    read = reading(subject)
+    if _is_maker(name):
+        program = read.program.name if read.program.name != "<undeclared>" else name
+        if read.has(*_SHOWS_ONLY, *_MAKER_SHOWS_ONLY.get(program, ())):
+            return "", ()
+        return "formats", read.operands
+    if name == "wipefs" and read.has("--all", "--offset") and not read.has("--no-act"):
+        return "wipes the signatures of", read.operands
+    return "", ()
+
+
 @rule(
     id="FS004",
     name="format-filesystem",
     severity=Severity.HIGH,
-    summary="Creates or wipes a filesystem or partition table (mkfs*, mke2fs, mkswap, wipefs, fdisk/parted on a device).",
+    summary="Creates or wipes a filesystem or partition table on a device (mkfs*, mkswap, wipefs -a, fdisk/parted, blkdiscard; encrypted volumes and drive erases are the disks pack's).",
     rationale="Formatting or repartitioning destroys everything on the target device.",
     safer_alternative="Work on an image file in the workspace, never on host devices.",
     inspects=Inspects.COMMAND,
-    commands=("mkfs", "mkfs.*", *_FORMATTERS, *_PARTITIONERS, "blkdiscard"),
+    commands=("mkfs.*", *_MAKERS, "wipefs", *_PARTITIONERS, "blkdiscard"),
     must_match=(
         "mkfs.ext4 /dev/sda1",
         "mkfs -t xfs /dev/sdb",
         "sudo mke2fs /dev/sdc",
         "wipefs -a /dev/sda",
         "mkswap /dev/sda2",
+        "mkfs.ext4 $DEV",
         "sfdisk /dev/sda < layout",
         "parted -s /dev/nvme0n1 mklabel gpt",
         "blkdiscard /dev/sdb",
@@ -173,13 +221,15 @@ _HELP = frozenset({"-h", "--help", "-V", "--version"})
         "fdisk -l /dev/sda",
         "parted /dev/sda print",
         "fdisk disk.img",
+        "mkfs.ext4 disk.img",
+        "mkswap /swapfile",
+        "wipefs -n /dev/sda",
+        "mke2fs -n /dev/sda1",
     ),
 )
 def format_filesystem(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     name = subject.name
-    if name is not None and (name == "mkfs" or name.startswith("mkfs.") or name in _FORMATTERS):
-        yield Hit(subject.span, f"`{name}` formats or wipes a filesystem")
-    elif name == "blkdiscard" or name in _PARTITIONERS:
+    if name == "blkdiscard" or name in _PARTITIONERS:
         read_only = _PARTITIONERS.get(name, frozenset()) | _HELP
         if any(arg.value in read_only for arg in subject.args):
             return
@@ -187,6 +237,11 @@ def format_filesystem(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
         for arg in subject.args:
             if _is_device(arg):
                 yield Hit(arg.span, f"`{name}` {action} `{arg.display()}`")
+        return
+    verb, operands = _wiped_devices(subject)
+    for arg in operands:
+        if _may_be_device(arg):
+            yield Hit(arg.span, f"`{name}` {verb} `{arg.display()}`")
 
 
 @rule(

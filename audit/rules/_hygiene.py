@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from .._analysis import CommandSubject
 from .._model import Severity
 from .._tables import Tables
-from ..programs import read_command
+from ..programs import installs_only_the_lock_file, read_command
 from ._paths import reading
 from ._rule import Hit, Inspects, rule
 
@@ -122,6 +122,10 @@ def _installer_names(tables: Tables) -> frozenset[str]:
         "npm run build",
         "pip freeze",
         "python -m pytest",
+        "npm ci",
+        "pnpm install --frozen-lockfile",
+        "pip install --require-hashes -r requirements.txt",
+        "pip download requests",
     ),
 )
 def package_install(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
@@ -139,6 +143,8 @@ def package_install(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     if not subcommands:
         return
     read = read_command(name, args)
+    if installs_only_the_lock_file(read):
+        return
     for subcommand in subcommands:
         if read.selects(subcommand):
             yield Hit(subject.span, f"`{name} {' '.join(subcommand)}` installs packages")

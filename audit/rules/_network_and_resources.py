@@ -197,21 +197,33 @@ def _signal_all(subject: CommandSubject) -> bool:
         "kill -0 -1",
         "shutdown --help",
         "pkill -f 'node server.js'",
+        "shutdown -c",
+        "systemctl poweroff --when cancel",
     ),
 )
 def shutdown_or_kill_everything(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     name = subject.name
     values = [arg.value for arg in subject.args]
     if (
-        (name in _POWER_COMMANDS and not _HELP_OPTIONS.intersection(values))
+        (name in _POWER_COMMANDS and not _HELP_OPTIONS.intersection(values) and not _shutdown_stops_nothing(subject))
         or name == "killall5"
         or (name in ("init", "telinit") and values[:1] and values[0] in _POWER_RUNLEVELS)
-        or (name == "systemctl" and any(value in _POWER_UNITS for value in values))
+        or (name == "systemctl" and any(value in _POWER_UNITS for value in values) and not _cancels(subject))
         or (name == "kill" and _signal_all(subject))
         or (name in ("pkill", "killall") and _matches_every_process(subject))
         or (_names_sysrq_trigger(subject) and any(target.value == SYSRQ_TRIGGER for target in written_paths(subject)))
     ):
         yield Hit(subject.span, f"`{name}` stops the whole machine or every process")
+
+
+def _shutdown_stops_nothing(subject: CommandSubject) -> bool:
+    """`shutdown -c` cancels a pending shutdown, `-k` only warns the users, `--show` shows it."""
+    return subject.name == "shutdown" and reading(subject).has("-c", "-k", "--show")
+
+
+def _cancels(subject: CommandSubject) -> bool:
+    """`systemctl poweroff --when cancel` cancels a scheduled power-off."""
+    return any(value.value == "cancel" for value in reading(subject).values("--when"))
 
 
 def _names_sysrq_trigger(subject: CommandSubject) -> bool:

@@ -16,17 +16,20 @@ from .._analysis import (
     autorun_location,
     cleaned_values,
     contents_glob,
+    directory_held,
     literal_prefix,
     path_is,
     path_under,
 )
-from ..programs import Reading, read_command, written_files
+from ..programs import Reading, extraction_directories, read_command, removed_files, written_files
 
 __all__ = [
     "CLIMB_TO_ROOT",
     "autorun_location",
     "cleaned_values",
     "contents_glob",
+    "directory_held",
+    "extracted_into",
     "keep_last",
     "literal_prefix",
     "path_is",
@@ -34,6 +37,7 @@ __all__ = [
     "per_subject",
     "reading",
     "redirect_writes_file",
+    "removed_paths",
     "written_paths",
 ]
 
@@ -78,6 +82,18 @@ def reading(subject: CommandSubject) -> Reading:
 def written_paths(subject: CommandSubject) -> tuple[Arg, ...]:
     """The files a writer command opens for writing."""
     return written_files(reading(subject))
+
+
+@per_subject
+def removed_paths(subject: CommandSubject) -> tuple[Arg, ...]:
+    """The files a command deletes (`rm`'s operands, what `mv` moves away, `find -delete`'s START/*)."""
+    return removed_files(reading(subject))
+
+
+@per_subject
+def extracted_into(subject: CommandSubject) -> tuple[Arg, ...]:
+    """The directories a command unpacks an archive into."""
+    return extraction_directories(reading(subject))
 
 
 def redirect_writes_file(subject: RedirectSubject) -> Arg | None:

@@ -15,9 +15,19 @@ from .._analysis import (
 )
 from .._model import Severity
 from .._tables import Tables
-from ..programs import WRITERS
+from ..programs import REMOVERS, WRITERS
 from ..programs.readers import CREDENTIAL_USERS, PATH_ONLY
-from ._paths import path_is, path_under, per_subject, reading, redirect_writes_file, written_paths
+from ._paths import (
+    directory_held,
+    extracted_into,
+    path_is,
+    path_under,
+    per_subject,
+    reading,
+    redirect_writes_file,
+    removed_paths,
+    written_paths,
+)
 from ._rule import Hit, Inspects, rule
 
 
@@ -191,16 +201,24 @@ def _writes_paths(subject: CommandSubject) -> bool:
     return bool(written_paths(subject))
 
 
+def _changes_files(subject: CommandSubject) -> bool:
+    """SY001's test: a command that writes, deletes or unpacks into some path it names."""
+    return bool(written_paths(subject) or removed_paths(subject) or extracted_into(subject))
+
+
 @rule(
     id="SY001",
     name="write-to-system-directory",
     severity=Severity.HIGH,
-    summary="Writes into /etc, /usr/bin, /usr/sbin, /bin, /sbin or another system directory.",
-    rationale="System files control authentication, services and every program's behaviour; changing them is persistence or sabotage.",
+    summary="Writes, deletes or moves files in /etc, /usr/bin, /bin, /sbin or another system directory, or unpacks an archive over one.",
+    rationale=(
+        "System files control authentication, services and every program's behaviour; changing or removing them "
+        "is persistence or sabotage, and an archive unpacked over `/` can replace any of them."
+    ),
     safer_alternative="Change configuration in the project or the user's own config directory, or ask a human to make the system change.",
     inspects=Inspects.COMMAND,
-    applies=_writes_paths,
-    commands=WRITERS,
+    applies=_changes_files,
+    commands=(*WRITERS, *REMOVERS),
     must_match=(
         "tee -a /etc/sudoers",
         "cp evil /usr/bin/ls",
@@ -211,20 +229,44 @@ def _writes_paths(subject: CommandSubject) -> bool:
         "ln -sf /tmp/x /etc/cron.d/x",
         "cat x | sudo tee /etc/apt/sources.list.d/x.list",
         "curl -o /usr/bin/tool https://example.com/tool",
+        "rm /etc/hosts",
+        "mv /usr/bin/sudo /tmp/",
+        "find /etc -name '*.conf' -delete",
+        "tar -xf a.tar -C /",
+        "find . -fprint /etc/cron.d/x",
+        "EDITOR='tee -a' visudo",
+        "SUDO_EDITOR='tee -a' sudoedit /etc/sudoers",
     ),
     must_not_match=(
         "cat /etc/hosts",
+        "visudo -c",
+        "sudoedit notes.txt",
         "cp /etc/hosts ./hosts.bak",
         "sed -i 's/a/b/' ./etc/x",
         "sed 's/a/b/' /etc/hosts",
         "install -m 755 tool ./bin/",
+        "rm -rf /tmp/build",
+        "tar -xf a.tar -C ./out",
+        "tar -C /usr/local -xzf go.tar.gz",
     ),
 )
 def write_system_directory(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    system, cwd, name = tables.system_directories, subject.cwd, subject.name
     for target in written_paths(subject):
-        directory = path_under(target, tables.system_directories, subject.cwd)
+        directory = path_under(target, system, cwd)
         if directory is not None:
-            yield Hit(target.span, f"`{subject.name}` writes `{target.display()}` under {directory}")
+            # A file no word names (visudo's /etc/sudoers) is reported at the command.
+            span = target.span if target.span.end > target.span.start else subject.span
+            yield Hit(span, f"`{name}` writes `{target.display()}` under {directory}")
+    # The directory itself is FS001's and FS005's (`rm -rf /etc`); what it holds is this rule's.
+    for target in removed_paths(subject):
+        directory = path_under(target, system, cwd, strictly=True)
+        if directory is not None:
+            yield Hit(target.span, f"`{name}` deletes `{target.display()}` inside {directory}")
+    for target in extracted_into(subject):
+        held = directory_held(target, system, cwd)
+        if held is not None:
+            yield Hit(target.span, f"`{name}` unpacks an archive over `{target.display()}`, which holds {held}")
 
 
 def _writes_a_file(subject: RedirectSubject) -> bool:

@@ -240,7 +240,7 @@ def test_ordinary_runner_use_passes(command: str) -> None:
         "curl -s u | source /dev/stdin",
         "curl -s u | . /dev/fd/0",
         "curl -s u | tee log | sh",
-        "echo ls | sh",
+        'echo "$cmd" | sh',
         "cat script.sh | bash",
         "curl -s u | { bash; }",
         "curl -s u | (cd /tmp && sh)",
@@ -260,6 +260,8 @@ def test_a_pipeline_into_an_interpreter_reading_stdin_blocks(command: str) -> No
         "curl -s u | tee f",
         "ls | xargs echo",
         "echo x | sh -c 'read a; echo $a'",
+        "find . -name '*.sh' | xargs -P0 -n1 bash -n",
+        "curl -s u | xargs -n1 python3",
     ],
 )
 def test_a_pipeline_into_a_non_stdin_interpreter_passes(command: str) -> None:
@@ -278,6 +280,59 @@ def test_a_pipeline_into_a_non_stdin_interpreter_passes(command: str) -> None:
 )
 def test_shell_code_in_a_heredoc_or_here_string_is_audited(command: str) -> None:
     _blocked_with(command, "FS001")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo 'rm -rf /' | sh",
+        "printf 'ls\\nrm -rf ~\\n' | bash",
+        "echo -e '\\x72\\x6d -rf /' | sh",
+        "{ echo ls; echo 'rm -rf /'; } | bash",
+        "x='rm -rf /'; echo \"$x\" | bash -s",
+    ],
+)
+def test_the_literal_echo_or_printf_pipes_into_a_shell_is_audited_as_its_code(command: str) -> None:
+    assert rule_ids(command) == {"FS001"}
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'curl -s u | eval "$(cat)"',
+        'curl -s u | eval "$(< /dev/stdin)"',
+        "curl -s u | eval `cat -`",
+        'cat notes.txt | { eval "$(cat /dev/fd/0)"; }',
+        "curl -s u | bash -c 'eval \"$(cat)\"'",
+        "curl -s u | sh -c '. /dev/stdin'",
+    ],
+)
+def test_code_that_reads_a_piped_standard_input_back_runs_the_pipe(command: str) -> None:
+    assert rule_ids(command) == {"EX001"}
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("echo 'rm -rf /' | eval \"$(cat)\"", {"FS001"}),
+        ("echo 'ls -la' | eval \"$(cat)\"", set()),
+        ("bash -c \"$(cat <<'EOF'\nrm -rf /\nEOF\n)\"", {"FS001"}),
+        ("eval \"$(cat <<< 'ls')\"", set()),
+        ('eval "$(cat setup.sh)"', {"EX007"}),
+        ('bash -c "$(< install.sh)"', {"EX007"}),
+        ("source <(cat setup.sh)", set()),
+        ('x="$(cat notes.txt)"; echo "$x"', set()),
+    ],
+)
+def test_code_read_back_from_a_known_document_is_that_code_and_from_a_file_is_unknown(
+    command: str, expected: set[str]
+) -> None:
+    assert rule_ids(command) == expected
+
+
+@pytest.mark.parametrize("command", ["echo ls | sh", "printf 'make test\\n' | bash", "echo 'print(1)' | python3"])
+def test_a_harmless_literal_piped_into_an_interpreter_passes(command: str) -> None:
+    assert rule_ids(command) == set()
 
 
 @pytest.mark.parametrize(

@@ -140,7 +140,7 @@ def test_valid_heredoc_shapes_pass_without_a_parse_finding(command: str) -> None
 
 def test_operators_after_the_heredoc_delimiter_belong_to_the_command_list() -> None:
     assert "FS001" in rule_ids("cat <<EOF && rm -rf /\nhi\nEOF")
-    assert "EX001" in rule_ids("cat <<EOF | sh\necho hi\nEOF")
+    assert "FS001" in rule_ids("cat <<EOF | sh\nrm -rf /\nEOF")
 
 
 def test_an_unquoted_heredoc_body_runs_its_substitutions() -> None:

@@ -25,11 +25,15 @@ from audit.programs import (
     WrapperSpec,
     attached,
     digits,
+    extraction_directories,
     flag,
+    installs_only_the_lock_file,
     lex,
     read,
     read_command,
+    removed_files,
     valued,
+    written_files,
 )
 
 
@@ -196,7 +200,28 @@ SUBCOMMANDS = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("name", "words", "path", "options", "operands"), SUBCOMMANDS)
+# -- disks and power (issue 19 items 6 and 11) ------------------------------------------------
+
+DISKS = [
+    ("wipefs", ("--no-a", "-a", "/dev/sda"), (), ["--no-act", "--all"], ["/dev/sda"]),
+    ("mkfs.ext4", ("-L", "data", "/dev/vdb", "-F"), (), ["-L", "-F"], ["/dev/vdb"]),
+    ("mkfs.ext4", ("-d", "rootfs/", "out.img", "512M"), (), ["-d"], ["out.img", "512M"]),
+    ("mkfs", ("-t", "xfs", "/dev/sdb"), (), ["--type"], ["/dev/sdb"]),
+    (
+        "cryptsetup",
+        ("-q", "luksFormat", "--type", "luks2", "/dev/sdb1"),
+        ("luksFormat",),
+        ["--batch-mode", "--type"],
+        ["/dev/sdb1"],
+    ),
+    ("hdparm", ("--security-erase", "pass", "/dev/sda"), (), ["--security-erase"], ["/dev/sda"]),
+    ("nvme", ("format", "/dev/nvme0n1", "-f"), ("format",), ["--force"], ["/dev/nvme0n1"]),
+    ("shutdown", ("-c", "maintenance"), (), ["-c"], ["maintenance"]),
+    ("systemctl", ("poweroff", "--when", "cancel"), (), ["--when"], ["poweroff"]),
+]
+
+
+@pytest.mark.parametrize(("name", "words", "path", "options", "operands"), [*SUBCOMMANDS, *DISKS])
 def test_tools_are_read_through_their_global_options_and_subcommands(
     name: str, words: tuple[str, ...], path: tuple[str, ...], options: list[str], operands: list[str]
 ) -> None:
@@ -290,6 +315,101 @@ def test_the_suffix_of_a_word_known_only_at_run_time_stays_unknown() -> None:
 
 
 # -- the built-in wrappers and interpreters, as a policy declares them -------------------------
+
+
+# -- what a command deletes and where it unpacks (issue 19 item 10) -----------------------------
+
+REMOVED = [
+    ("rm", ("-rf", "/etc/nginx", "./b"), ["/etc/nginx", "./b"]),
+    ("rmdir", ("-p", "/etc/x"), ["/etc/x"]),
+    ("unlink", ("/etc/resolv.conf",), ["/etc/resolv.conf"]),
+    ("mv", ("/etc/hosts", "/etc/ssh", "/tmp/"), ["/etc/hosts", "/etc/ssh"]),
+    ("mv", ("-t", "/tmp", "/etc/hosts"), ["/etc/hosts"]),
+    ("shred", ("-u", "/etc/x"), ["/etc/x"]),
+    ("shred", ("--remove=wipe", "/etc/x"), ["/etc/x"]),
+    ("shred", ("-n", "3", "/dev/sda"), []),
+    ("find", ("/etc", "-name", "*.conf", "-delete"), ["/etc/*"]),
+    ("find", ("/etc", "-name", "*.conf"), []),
+    ("cp", ("/etc/hosts", "/tmp/"), []),
+]
+
+
+@pytest.mark.parametrize(("name", "words", "removed"), REMOVED)
+def test_a_remover_names_the_files_it_deletes(name: str, words: tuple[str, ...], removed: list[str]) -> None:
+    assert [arg.value for arg in removed_files(read_command(name, args(*words)))] == removed
+
+
+EXTRACTED = [
+    ("tar", ("-xf", "a.tar", "-C", "/"), ["/"]),
+    ("tar", ("xzf", "a.tgz", "--directory=/usr"), ["/usr"]),
+    ("tar", ("-cf", "a.tar", "-C", "/", "etc"), []),
+    ("unzip", ("a.zip", "-d", "/"), ["/"]),
+    ("7z", ("x", "-o/etc", "a.7z"), ["/etc"]),
+    ("7za", ("x", "a.7z", "-aoa", "-o./out"), ["./out"]),
+    ("7z", ("a", "-o/etc", "a.7z"), []),
+    ("7z", ("l", "a.7z"), []),
+]
+
+
+@pytest.mark.parametrize(("name", "words", "directories"), EXTRACTED)
+def test_an_archiver_names_the_directory_it_unpacks_into(
+    name: str, words: tuple[str, ...], directories: list[str]
+) -> None:
+    assert [arg.value for arg in extraction_directories(read_command(name, args(*words)))] == directories
+
+
+@pytest.mark.parametrize(
+    ("words", "written"),
+    [
+        (("/", "-fprint", "/etc/x"), ["/etc/x"]),
+        ((".", "-name", "*.py", "-fls", "list"), ["list"]),
+        ((".", "-fprintf", "out", "%p\\n"), ["out"]),
+        ((".", "-exec", "tool", "-fprint", "x", ";", "-print"), []),
+    ],
+)
+def test_find_writes_the_files_of_its_output_actions(words: tuple[str, ...], written: list[str]) -> None:
+    assert [arg.value for arg in written_files(read_command("find", args(*words)))] == written
+
+
+# -- the sudoers editors (issue 19 item 8) -------------------------------------------------------
+
+SUDOERS_EDITS = [
+    ("visudo", (), ["/etc/sudoers"]),
+    ("visudo", ("-s",), ["/etc/sudoers"]),
+    ("visudo", ("-f", "/etc/sudoers.d/agent"), ["/etc/sudoers.d/agent"]),
+    ("visudo", ("-c",), []),
+    ("visudo", ("--check", "-f", "/etc/sudoers.d/agent"), []),
+    ("sudoedit", ("-u", "root", "/etc/hosts", "/etc/passwd"), ["/etc/hosts", "/etc/passwd"]),
+]
+
+
+@pytest.mark.parametrize(("name", "words", "written"), SUDOERS_EDITS)
+def test_visudo_writes_the_sudoers_file_it_edits_unless_it_only_checks(
+    name: str, words: tuple[str, ...], written: list[str]
+) -> None:
+    assert [arg.value for arg in written_files(read_command(name, args(*words)))] == written
+
+
+# -- package managers (issue 19 item 13) ---------------------------------------------------------
+
+LOCK_FILE_INSTALLS = [
+    ("npm", ("ci", "--ignore-scripts"), True),
+    ("pnpm", ("i", "--frozen-lockfile"), True),
+    ("yarn", ("install", "--immut"), True),
+    ("pip3", ("install", "-r", "requirements.txt", "--require-h"), True),
+    ("pnpm", ("install", "--frozen-lockfile=false"), False),
+    ("pip", ("install", "--require-hashes", "requests==2.31.0"), False),
+    ("pip", ("install", "-r", "requirements.txt"), False),
+    ("npm", ("install",), False),
+    ("yarn", ("add", "left-pad", "--frozen-lockfile"), False),
+]
+
+
+@pytest.mark.parametrize(("name", "words", "locked"), LOCK_FILE_INSTALLS)
+def test_an_install_takes_only_the_lock_file_with_its_locking_options_and_no_named_package(
+    name: str, words: tuple[str, ...], locked: bool
+) -> None:
+    assert installs_only_the_lock_file(read_command(name, args(*words))) is locked
 
 
 @pytest.mark.parametrize("spec", INTERPRETERS, ids=[spec.family for spec in INTERPRETERS])

@@ -106,6 +106,12 @@ EQUIVALENT_SPELLINGS = [
     ("(pipe (cmd a) | (cmd b))", ["a | b", "a|b", "a |\nb", "a |\n\nb"]),
     ("(group (cmd ls); (cmd pwd))", ["{ ls; pwd; }", "{\nls\npwd\n}", "{ ls\npwd; }"]),
     ("(list (cmd a) && (cmd b))", ["a && b", "a&&b", "a &&\nb"]),
+    # `|` binds tighter than `&&`, also when the command after `&&` has a redirect, which tree-sitter
+    # reads as `(a && b < f) | c` (issue 19 item 6: a relay after `cd /tmp &&` lost its finding)
+    ("(list (cmd a) && (pipe (cmd b (< f)) | (cmd c)))", ["a && b < f | c", "a && b <f|c", "a &&\nb < f | c"]),
+    ("(list (cmd a) || (pipe (cmd b (2>& 1)) | (cmd c) | (cmd d)))", ["a || b 2>&1 | c | d"]),
+    # bash's `$(< file)`, which tree-sitter rejects: repaired by the pre-pass (issue 19 item 14)
+    ("(cmd echo $((cmd (< f))))", ["echo $(< f)", "echo $(<f)", "echo $( < f )", "echo $(\n< f\n)"]),
 ]
 
 
@@ -116,7 +122,7 @@ def test_equivalent_spellings_give_one_tree(expected: str, spellings: list[str])
 
 SECOND_OPINIONS = [
     # (input, tree-sitter's reading, the second reading, which parser gave it)
-    ("echo $(< f)", "(cmd echo $((group (cmd f))))", "(cmd echo $((cmd (< f))))", "bashlex"),
+    ("echo $(> f)", "(cmd echo $((group (cmd f))))", "(cmd echo $((cmd (> f))))", "bashlex"),
     ('echo "unterminated', "(cmd echo)", "(cmd echo 'unterminated')", "fallback"),
 ]
 

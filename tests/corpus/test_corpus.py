@@ -36,6 +36,8 @@ CONTEXT_FILES = (
     "script-substitution",
     "taint",
     "prompt-expansion",
+    "stdin-code",
+    "schedulers",
     "remote",
     "written-then-run",
     "exfiltration-sources",
@@ -53,6 +55,9 @@ PARSING_FILES = (
     "positions",
     "substitutions",
     "variables",
+    "command-globs",
+    "gnu-abbreviations",
+    "arrays",
 )
 MINIMUM_CASES = 800
 

@@ -17,15 +17,13 @@ from ..._model import Span
 from ..._syntax import Origin, ast
 from ...programs import InterpreterSpec
 from .._normalize import basename, is_unresolved, normalize_word, parameter_values, part_source
+from .._resolve import known_input
 from .._risks import NO_RISKS
 from .._state import Frame
 from .._subjects import Arg, ContextKind, DynamicPart, ExecContextSubject, Risk, Stdin, StdinKind
-from .._variables import Env
+from .._variables import STDIN_PATHS, Env
 from ._call import ContextWalk
 from ._languages import RUN_TIME_OUTPUT, RUN_TIME_VALUE, language_code
-
-STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
-"""Script operands that name standard input."""
 
 
 def code_string(
@@ -52,10 +50,21 @@ def code_string(
                 continue
             dynamic.extend(walk.dynamic_part(part, frame) for part in arg.word.parts if is_unresolved(part, frame.env))
         walk.emit(ExecContextSubject(kind, label, language, span, frame.location, tuple(dynamic)))
+    # The code shares its runner's standard input unless the runner hands it another.
+    stdin = stdin if stdin is not None else frame.stdin
+    stdin_text = known_input(stdin, frame.env)
+    if stdin_text is None and stdin is not None and stdin.kind is StdinKind.PIPE and _reads_stdin(args, frame.env):
+        # `curl | eval "$(cat)"`: the code is whatever the pipe carries, as in `curl | sh`.
+        whole = Span(stdin.span.start, span.end)
+        walk.emit(
+            ExecContextSubject(
+                ContextKind.STDIN_PIPE, f"{stdin.label} {label}", language, whole, frame.location, (), stdin.span
+            )
+        )
     risks = NO_RISKS
     shell = language == "shell"
     for variant in _candidate_variants(args):
-        code, origin = code_text(variant, frame.env, _placeholder if shell else inert)
+        code, origin = code_text(variant, frame.env, _placeholder if shell else inert, stdin_text)
         if shell:
             found = walk.nested_code(code, origin, label, span, frame, positional, stdin)
         else:
@@ -75,12 +84,14 @@ def stdin_code(
     if stdin.kind is StdinKind.PIPE:
         whole = Span(stdin.span.start, span.end)
         label = f"{stdin.label} {name}"
-        walk.emit(ExecContextSubject(ContextKind.STDIN_PIPE, label, spec.language, whole, location, (), stdin.span))
-        # `echo 'import os; ...' | python3`: the program is what echo/printf print.
-        printed = piped_text(stdin, frame.env) if not spec.is_shell else None
+        printed = piped_text(stdin, frame.env)
         if printed is None:
+            walk.emit(ExecContextSubject(ContextKind.STDIN_PIPE, label, spec.language, whole, location, (), stdin.span))
             return NO_RISKS
-        return language_code(walk, label, printed[0], printed[1], spec.language, stdin.span, frame)
+        # `echo 'ls' | bash`, `echo 'import os; ...' | python3`: the program is what echo/printf print,
+        # judged as a heredoc would be.
+        walk.emit(ExecContextSubject(ContextKind.STDIN_DOCUMENT, label, spec.language, whole, location, ()))
+        return audit_code(walk, label, printed[0], printed[1], spec.language, stdin.span, frame)
     dynamic = _dynamic_parts(walk, stdin.parts, frame, lambda part: type(part) is not ast.Literal)
     if stdin.kind is StdinKind.PROCESS_SUBSTITUTION:
         risks = printed_script(walk, name, stdin.parts, frame, spec)
@@ -203,8 +214,11 @@ Placeholder = Callable[[ast.WordPart | None, str], str]
 """What a run-time part of code (the part, when it is one, and its source) reads as in the code text."""
 
 
-def code_text(args: tuple[Arg, ...], env: Env, placeholder: Placeholder) -> tuple[str, Origin]:
-    """The code an eval/-c string holds, dynamic parts replaced by a placeholder."""
+def code_text(
+    args: tuple[Arg, ...], env: Env, placeholder: Placeholder, stdin_text: str | None = None
+) -> tuple[str, Origin]:
+    """The code an eval/-c string holds, dynamic parts replaced by a placeholder (`stdin_text`: what
+    `$(cat)` reads back, when the input is known)."""
     chars: list[str] = []
     offsets: list[int] = []
     for position, arg in enumerate(args):
@@ -221,7 +235,7 @@ def code_text(args: tuple[Arg, ...], env: Env, placeholder: Placeholder) -> tupl
             )
             continue
         for part in arg.word.parts:
-            _append_part(chars, offsets, part, env, placeholder)
+            _append_part(chars, offsets, part, env, placeholder, stdin_text)
     end = args[-1].span.end if args else 0
     offsets.append(end)
     return "".join(chars), Origin(tuple(offsets), exact=True)
@@ -232,8 +246,10 @@ def piped_text(stdin: Stdin, env: Env) -> tuple[str, Origin] | None:
     where each character came from: in the words `echo` prints as written, else the writing command."""
     writer = stdin.writer
     printed = env.command_output(writer) if writer is not None else None
-    if printed is None or not isinstance(writer, ast.SimpleCommand):
+    if printed is None:
         return None
+    if not isinstance(writer, ast.SimpleCommand):  # `{ echo ls; echo pwd; }`
+        return printed, Origin.derived_from(stdin.span)
     fields = [normalize_word(word, env) for word in writer.words[1:]]
     args = tuple(field[0] for field in fields if len(field) == 1)
     if len(args) == len(fields) and args:
@@ -254,8 +270,24 @@ def text_of_parts(
     return "".join(chars), Origin(tuple(offsets), exact=True)
 
 
+def _reads_stdin(args: tuple[Arg, ...], env: Env) -> bool:
+    """Whether a substitution in the code reads standard input back (`$(cat)`, `$(< /dev/stdin)`)."""
+    for arg in args:
+        if arg.word is None:
+            continue
+        for part in arg.word.parts:
+            if type(part) is ast.CommandSubstitution and env.read_back(part.body) == "-":
+                return True
+    return False
+
+
 def _append_part(
-    chars: list[str], offsets: list[int], part: ast.WordPart, env: Env | None, placeholder: Placeholder
+    chars: list[str],
+    offsets: list[int],
+    part: ast.WordPart,
+    env: Env | None,
+    placeholder: Placeholder,
+    stdin_text: str | None = None,
 ) -> None:
     if type(part) is ast.Literal:
         text = part.text
@@ -278,6 +310,9 @@ def _append_part(
     if type(part) is ast.CommandSubstitution and env is not None:
         # `eval "$(echo rm -rf /)"`: the output of a literal echo/printf is the code.
         output = env.substitution_output(part.body)
+        if output is None and stdin_text is not None and env.read_back(part.body) == "-":
+            # `echo 'ls' | eval "$(cat)"`: the known input, read back.
+            output = stdin_text.rstrip("\n")
         if output is not None:
             _append_text(chars, offsets, output, part.span)
             return

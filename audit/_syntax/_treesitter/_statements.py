@@ -220,7 +220,11 @@ class StatementBuilder(ElementBuilder):
                     operators.extend(command.operators)
                 elif command is not None:
                     commands.append(command)
-        return ast.Pipeline(tuple(commands), tuple(operators[: max(len(commands) - 1, 0)]), False, self.span(node))
+        span = self.span(node)
+        operators = operators[: max(len(commands) - 1, 0)]
+        if commands and type(commands[0]) is ast.AndOrList:
+            return _pipeline_ends_the_list(commands[0], commands[1:], operators, span)
+        return ast.Pipeline(tuple(commands), tuple(operators), False, span)
 
     def negated(self, node: Node) -> ast.Command:
         inner = [self.command(c) for c in node.children if c.is_named]
@@ -391,6 +395,20 @@ class StatementBuilder(ElementBuilder):
         return ast.Statement(command, False, command.span)
 
     # -- assignments and redirects ---------------------------------------------
+
+
+def _pipeline_ends_the_list(
+    listed: ast.AndOrList, rest: list[ast.Command], operators: list[str], span: Span
+) -> ast.Command:
+    """`a && b > f | c` arrives as `(a && b > f) | c` when the command after `&&` has a redirect;
+    in bash `|` binds tighter: `a && (b > f | c)`. The list's last command starts the pipeline."""
+    last = listed.commands[-1]
+    if type(last) is ast.Pipeline and not last.negated:
+        stages, joins = (*last.commands, *rest), (*last.operators, *operators)
+    else:
+        stages, joins = (last, *rest), tuple(operators)
+    pipeline = ast.Pipeline(tuple(stages), tuple(joins), False, Span(last.span.start, span.end))
+    return ast.AndOrList((*listed.commands[:-1], pipeline), listed.operators, span)
 
 
 def _attach_redirects(
