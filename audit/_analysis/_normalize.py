@@ -292,7 +292,8 @@ def parameter_values(part: ast.ParamExpansion, bindings: Bindings) -> tuple[str,
     if _list_selector(part) is not None:
         elements = bindings.elements(part.name)
         return None if elements is None else (" ".join(elements),)
-    if part.subscript is None:
+    # `${x[0]}` is `$x`, array or not.
+    if part.subscript is None or part.subscript.source == "0":
         values = bindings.candidates(part.name)
         if uses_default(part, values, bindings):
             return _default_value(part, bindings)

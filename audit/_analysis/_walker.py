@@ -32,6 +32,7 @@ from ._resolve import (
     constant_condition,
     display,
     endless,
+    endless_xargs,
     redirect_subject,
     resolve,
     stdin_of,
@@ -164,10 +165,12 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
 
     def visit_function_definition(self, node: ast.FunctionDefinition, frame: Frame) -> frozenset[Risk]:
         self.state.definitions[node.name] = node
-        body_frame = frame.labelled(f"{node.name}()", frame.env.function_body(node.body))
+        body_frame = frame.labelled(f"{node.name}()", frame.env.function_body(node.name, node.body))
         with self.state.in_function(node.name) as scope:
             risks = self.visit(node.body, body_frame)
-        self.sink.function(FunctionSubject(node.name, node.span, frame.location, tuple(scope.spawns)))
+        # Only a reporting walk records calls: a silent one must not overwrite the call graph.
+        spawns = self.state.recursive_spawns(scope) if self.reporting else ()
+        self.sink.function(FunctionSubject(node.name, node.span, frame.location, spawns))
         return risks
 
     def visit_arithmetic_command(self, node: ast.ArithmeticCommand, frame: Frame) -> frozenset[Risk]:
@@ -360,6 +363,10 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
         if reporting and state.written and program is not None and "/" in (program.value or ""):
             # `./x.sh` after `echo ... > x.sh`: its content, in the language its #! line names.
             risks = run_written(self, program.display(), program, frame, None)
+        if reporting and program is not None and endless_xargs(unwrapped, stdin, frame.env):
+            # The loop rules judge what such an xargs starts, as what an endless loop starts in the background.
+            spawns = tuple((each, span) for each in name.names)
+            self.sink.loop(LoopSubject(span, frame.location, True, spawns))
         for each in name.names:
             if reporting:
                 subject = CommandSubject(
@@ -369,7 +376,7 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
                 )  # fmt: skip
                 self.sink.command(subject)
                 if state.functions or state.loops:
-                    state.track_spawn(each, span, in_pipeline=frame.in_pipeline, background=frame.background)
+                    state.track_call(each, span, in_pipeline=frame.in_pipeline, background=frame.background)
                 if each in SENDERS:
                     flow = self.config.secrets.sender(each, args, span, frame.location, frame.env, stdin, state.view())
                     if flow is not None:
@@ -417,7 +424,7 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
         if call in state.walked_calls:
             return NO_RISKS
         state.walked_calls.add(call)
-        env = frame.env.function_call(definition.body, (Arg((name,), name, span), *args))
+        env = frame.env.function_call(name, definition.body, (Arg((name,), name, span), *args))
         with state.calling(name):
             return self.visit(definition.body, frame.labelled(f"call {name}", env))
 

@@ -212,6 +212,15 @@ class _WrapperOptions:
         self.argv = self.argv[: self.index] + split + self.argv[self.index :]
 
 
+def xargs_unbounded(options: tuple[tuple[str, str | None], ...]) -> bool:
+    """Whether `xargs` starts as many commands at once as its input asks for (`-P 0`; the last -P counts)."""
+    limit: str | None = None
+    for option, value in options:
+        if option in ("-P", "--max-procs"):
+            limit = value
+    return limit is not None and limit.strip() == "0"
+
+
 def xargs_commands(
     argv: tuple[Arg, ...], index: int, options: tuple[tuple[str, str | None], ...], data: str, data_span: Span
 ) -> list[tuple[Arg, ...]]:

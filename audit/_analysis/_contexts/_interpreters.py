@@ -26,7 +26,7 @@ def interpreter_code(call: Call, spec: InterpreterSpec, walk: ContextWalk) -> fr
     risks = NO_RISKS
     if invocation.code is not None:
         label = f"{name} {invocation.code_option}"
-        positional = _after(args, invocation.code) if spec.is_shell else None
+        positional = (_after(args, invocation.code) or (Arg((name,), name, call.span),)) if spec.is_shell else None
         kind = ContextKind.CODE_STRING
         risks = code_string(walk, kind, label, (invocation.code,), spec.language, call.frame, positional)
     elif invocation.script is not None:
@@ -37,7 +37,7 @@ def interpreter_code(call: Call, spec: InterpreterSpec, walk: ContextWalk) -> fr
 
 
 def _after(args: tuple[Arg, ...], code: Arg) -> tuple[Arg, ...]:
-    """The arguments after the code string (`sh -c CODE $0 $1...`)."""
+    """The arguments after the code string (`sh -c CODE $0 $1...`; without them $0 is the shell's name)."""
     for position, arg in enumerate(args):
         if arg is code:
             return args[position + 1 :]
