@@ -20,8 +20,9 @@ from .._model import CommandRecord, Position, Span
 from .._syntax import Origin, Visitor, ast
 from ..programs.sending import SENDERS
 from ._contexts import contexts_of, record_writes, run_written, wrapper_code
-from ._normalize import is_unresolved, normalize_word, part_source
+from ._normalize import is_unresolved, normalize_word, parameter_values, part_source
 from ._paths import literal_prefix
+from ._prompt import prompt_parts
 from ._resolve import (
     CommandName,
     changed_directory,
@@ -236,8 +237,24 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
         if part.name and self.is_tainted(part.name, frame.env):
             risks = risks | _TAINT
         if part.operator.endswith("@P"):
-            kind = ContextKind.PROMPT_EXPANSION
-            self.sink.context(ExecContextSubject(kind, "${...@P}", "prompt", part.span, frame.location))
+            risks = risks | self.prompt_expansion(part, frame, position)
+        return risks
+
+    def prompt_expansion(self, part: ast.ParamExpansion, frame: Frame, position: Position) -> frozenset[Risk]:
+        """`${x@P}`: a known value runs the substitutions it holds, walked where the expansion stands;
+        an unknown one is a context for the rules (which see whether it holds downloaded data)."""
+        values = parameter_values(_plain(part), frame.env)
+        origin = Origin.derived_from(part.span)
+        readings = [prompt_parts(value, origin, self.config.parse_code) for value in values or ()]
+        if values is None or any(parts is None for parts in readings):
+            if self.reporting:
+                kind = ContextKind.PROMPT_EXPANSION
+                dynamic = (self.dynamic_part(_plain(part), frame),)
+                self.sink.context(ExecContextSubject(kind, "${...@P}", "prompt", part.span, frame.location, dynamic))
+            return NO_RISKS
+        risks = NO_RISKS
+        for parts in readings:
+            risks = risks | self.parts(parts or (), frame, position)
         return risks
 
     def arithmetic(
@@ -625,3 +642,8 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
         if redirect.heredoc is not None:
             risks = risks | walker.parts(redirect.heredoc.parts, frame, Position.VALUE)
         return risks
+
+
+def _plain(part: ast.ParamExpansion) -> ast.ParamExpansion:
+    """`${x@P}` without its operator: the value that is expanded as a prompt."""
+    return part._replace(operator="", argument=())
