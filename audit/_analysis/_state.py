@@ -131,11 +131,11 @@ class WalkState:
     """
 
     __slots__ = (
+        "call_graph",
         "calls_in_progress",
         "cwd",
         "definitions",
         "downloads",
-        "call_graph",
         "functions",
         "loops",
         "records",

@@ -382,7 +382,7 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
             risks = run_written(self, program.display(), program, frame, None)
         if reporting and program is not None and endless_xargs(unwrapped, stdin, frame.env):
             # The loop rules judge what such an xargs starts, as what an endless loop starts in the background.
-            spawns = tuple((each, span) for each in name.names)
+            spawns = tuple((each, span) for each in name.names if each is not None)
             self.sink.loop(LoopSubject(span, frame.location, True, spawns))
         for each in name.names:
             if reporting:
