@@ -19,7 +19,7 @@ from .._budget import STEPS_PER_COMMAND, Budget
 from .._model import CommandRecord, Position, Span
 from .._syntax import Origin, Visitor, ast
 from ..programs.sending import SENDERS
-from ._contexts import contexts_of, record_writes, run_written, wrapper_code
+from ._contexts import STARTUP_VARIABLES, contexts_of, record_writes, run_written, startup_code, wrapper_code
 from ._normalize import is_unresolved, normalize_word, parameter_values, part_source
 from ._paths import literal_prefix
 from ._prompt import prompt_parts
@@ -301,6 +301,9 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
                 self.sink.redirect(redirect)
         if feeders is not None:
             feeders.update(dict.fromkeys(each for each in name.names if each))
+        if argv:
+            for variable, value in _startup_assignments(node, unwrapped):
+                risks = risks | startup_code(self, variable, value, node.span, frame, stdin)
         for command_argv in commands_run(argv, index, unwrapped, stdin, env):
             if self.reporting:
                 record = CommandRecord(display(command_argv), node.span, location.position, location.path)
@@ -647,3 +650,21 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
 def _plain(part: ast.ParamExpansion) -> ast.ParamExpansion:
     """`${x@P}` without its operator: the value that is expanded as a prompt."""
     return part._replace(operator="", argument=())
+
+
+def _startup_assignments(node: ast.SimpleCommand, unwrapped: Unwrapped | None) -> list[tuple[str, ast.Word]]:
+    """`BASH_ENV=FILE cmd`, `env ENV=FILE cmd`: the start-up file set for the shells the command starts."""
+    found = [
+        (assignment.name, assignment.value)
+        for assignment in node.assignments
+        if assignment.name in STARTUP_VARIABLES and assignment.value is not None and assignment.subscript is None
+    ]
+    for arg in unwrapped.assignments if unwrapped is not None else ():
+        first = arg.word.parts[0] if arg.word is not None and arg.word.parts else None
+        if type(first) is not ast.Literal or arg.word is None:
+            continue
+        variable, _, rest = first.text.partition("=")
+        if variable in STARTUP_VARIABLES:
+            parts = ((first._replace(text=rest),) if rest else ()) + arg.word.parts[1:]
+            found.append((variable, arg.word._replace(parts=parts)))
+    return found

@@ -28,13 +28,24 @@ from .._subjects import Arg, ContextKind, Risk, Stdin
 from .._wrappers import Unwrapped
 from ._builtins import alias_code, eval_code, let_arithmetic, sourced_file, trap_code
 from ._call import Call, ContextWalk, Handler
-from ._code import code_string, run_written, stdin_code
+from ._code import STARTUP_VARIABLES, code_string, run_written, startup_code, stdin_code
 from ._find import find_exec
 from ._interpreters import interpreter_code
 from ._remote import container_code, gcloud_code, kubectl_code, lxc_code, ssh_code, vagrant_code
 from ._written import crontab_code, record_writes
 
-__all__ = ["HANDLERS", "Call", "ContextWalk", "Handler", "contexts_of", "record_writes", "run_written", "wrapper_code"]
+__all__ = [
+    "HANDLERS",
+    "STARTUP_VARIABLES",
+    "Call",
+    "ContextWalk",
+    "Handler",
+    "contexts_of",
+    "record_writes",
+    "run_written",
+    "startup_code",
+    "wrapper_code",
+]
 
 HANDLERS: dict[str, Handler] = {
     "eval": eval_code,
