@@ -19,7 +19,15 @@ from .._budget import STEPS_PER_COMMAND, Budget
 from .._model import CommandRecord, Position, Span
 from .._syntax import Origin, Visitor, ast
 from ..programs.sending import SENDERS
-from ._contexts import STARTUP_VARIABLES, contexts_of, record_writes, run_written, startup_code, wrapper_code
+from ._contexts import (
+    STARTUP_VARIABLES,
+    contexts_of,
+    record_writes,
+    run_written,
+    startup_code,
+    wrapper_code,
+    xargs_piped_code,
+)
 from ._normalize import is_unresolved, normalize_word, parameter_values, part_source
 from ._paths import literal_prefix
 from ._prompt import prompt_parts
@@ -59,7 +67,7 @@ from ._subjects import (
     StdinKind,
 )
 from ._variables import Env
-from ._wrappers import Unwrapped, unwrap
+from ._wrappers import Unwrapped, unwrap, xargs_replace_string
 
 _DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
 _TAINT = frozenset({Risk.TAINT})
@@ -417,6 +425,12 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
                 risks = risks | found
         # xargs reads the pipe as arguments; the commands it starts read /dev/null (or the terminal with -o).
         code_stdin = None if "xargs" in wrappers else stdin
+        xargs = unwrapped is not None and wrappers[-1:] == ("xargs",)
+        replace = xargs_replace_string(unwrapped.innermost_options) if unwrapped is not None and xargs else None
+        if replace is not None:
+            for each in dict.fromkeys(name.names):
+                if each is not None:
+                    xargs_piped_code(each, args, span, frame, stdin, replace, self)
         for each in dict.fromkeys(name.names):
             if each is not None:
                 found = contexts_of(each, args, span, frame, code_stdin, self)

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..._model import Span
 from ...programs import Arg, InterpreterSpec, OptionUse, WordKind, lex
+from .._resolve import known_input
 from .._risks import NO_RISKS
-from .._subjects import ContextKind, Risk
+from .._subjects import ContextKind, ExecContextSubject, Risk, Stdin, StdinKind
 from ._call import Call, ContextWalk
 from ._code import code_string, script_operand, stdin_code
 
@@ -34,6 +36,23 @@ def interpreter_code(call: Call, spec: InterpreterSpec, walk: ContextWalk) -> fr
     if invocation.reads_stdin:
         risks = risks | stdin_code(walk, spec, name, call.stdin, call.span, call.frame)
     return risks
+
+
+def xargs_line_as_code(call: Call, spec: InterpreterSpec, replace: str, stdin: Stdin | None, walk: ContextWalk) -> None:
+    """`curl u | xargs -I{} sh -c '{}'`: each line of the pipe becomes the command a shell runs,
+    as in `curl u | sh`, when the replace string stands first in the code string."""
+    if not spec.is_shell or stdin is None or stdin.kind is not StdinKind.PIPE or not walk.reporting:
+        return
+    code = read_invocation(spec, call.args).code
+    if code is None or code.value is None or known_input(stdin, call.frame.env) is not None:
+        return
+    first = code.value.lstrip().split(maxsplit=1)
+    if first and first[0].startswith(replace):
+        label = f"{stdin.label} xargs -I {replace} {call.name} -c"
+        whole = Span(stdin.span.start, call.span.end)
+        walk.emit(
+            ExecContextSubject(ContextKind.STDIN_PIPE, label, spec.language, whole, call.frame.location, (), stdin.span)
+        )
 
 
 def _after(args: tuple[Arg, ...], code: Arg) -> tuple[Arg, ...]:
