@@ -130,13 +130,6 @@ KNOWN_GAPS += (
         pinned={HIDDEN: _hidden("bash -c 'rm -rf /'", {"FS001"}, "array"), HIDDEN_ORACLE: None},
         corpus_command="c=(bash -c 'rm -rf /'); \"${c[@]}\"",
     ),
-    KnownGap(
-        name="pkexec, run0, faketime, parallel, tmux and screen do not run their commands",
-        reason="`pkexec rm -rf /` runs rm as root; the engine sees only a privilege change",
-        pattern=re.compile(r"(^|\|\s*)(pkexec|run0|faketime|parallel|tmux|screen)\b"),
-        pinned={HIDDEN: _hidden("rm -rf /", {"FS001"}, "pkexec")},
-        corpus_command="pkexec rm -rf /",
-    ),
 )
 
 
