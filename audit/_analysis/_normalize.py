@@ -324,7 +324,8 @@ def parameter_values(part: ast.ParamExpansion, bindings: Bindings) -> tuple[str,
     # `${x:-default}` is x itself when x is known; other operators compute.
     if part.operator and part.operator not in (":-", "-"):
         return None
-    if part.subscript is None:
+    # `${x[0]}` is `$x`, array or not.
+    if part.subscript is None or part.subscript.source == "0":
         values = bindings.candidates(part.name)
         if uses_default(part, values, bindings):
             return _default_value(part, bindings)

@@ -18,7 +18,7 @@ from ._bindings import DECLARATION_BUILTINS, array_literal_items, declaration_fl
 from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words, uses_default
 from ._subjects import Arg, AssignmentSubject, Location, NameSource, RedirectSubject, Risk, Stdin, StdinKind
 from ._variables import Env
-from ._wrappers import Unwrapped, unwrap, xargs_commands
+from ._wrappers import Unwrapped, unwrap, xargs_commands, xargs_unbounded
 
 _SHELL_VARIABLES = frozenset({"SHELL", "BASH"})
 _OUTPUT_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
@@ -252,6 +252,9 @@ def known_input(stdin: Stdin | None, env: Env) -> str | None:
 # -- loops and tests --------------------------------------------------------------------------
 
 
+_INFINITE_NUMBERS = frozenset({"inf", "infinity"})
+
+
 def endless(node: ast.WhileLoop, env: Env) -> bool:
     """A `while` loop whose condition never ends it (`while :`, `while [ 1 ]`, `until false`)."""
     statements = node.condition.statements
@@ -267,6 +270,23 @@ def endless(node: ast.WhileLoop, env: Env) -> bool:
     if node.until:
         return argv == ["false"]
     return argv in ([":"], ["true"]) or _constant_test(argv)
+
+
+def endless_xargs(unwrapped: Unwrapped | None, stdin: Stdin | None, env: Env) -> bool:
+    """`yes | xargs -P0 CMD`: xargs starts CMD without bound, as an endless loop in the background would."""
+    if unwrapped is None or unwrapped.wrappers[-1:] != ("xargs",) or not xargs_unbounded(unwrapped.innermost_options):
+        return False
+    return _endless_input(stdin, env)
+
+
+def _endless_input(stdin: Stdin | None, env: Env) -> bool:
+    """Standard input that never ends: a pipe from `yes` or `seq ... inf`."""
+    if stdin is None or stdin.kind is not StdinKind.PIPE or not isinstance(stdin.writer, ast.SimpleCommand):
+        return False
+    argv = [arg.value for arg in normalize_words(stdin.writer.words, env)]
+    if argv[:1] == ["yes"]:
+        return True
+    return argv[:1] == ["seq"] and len(argv) > 1 and (argv[-1] or "").lower().lstrip("+") in _INFINITE_NUMBERS
 
 
 def _constant_test(argv: list[str | None]) -> bool:

@@ -97,12 +97,21 @@ class Frame(NamedTuple):
         return Frame(location, self.depth, env or self.env, self.stdin, self.in_pipeline, self.background)
 
 
-@dataclass(slots=True)
-class FunctionScope:
-    """A function body being walked, and where it spawns copies of itself."""
+class Call(NamedTuple):
+    """A command a function body runs: a function it may start, and whether in a new process of its own
+    (in the background or in a pipeline)."""
 
     name: str
-    spawns: list[Span]
+    span: Span
+    spawned: bool
+
+
+@dataclass(slots=True)
+class FunctionScope:
+    """A function body being walked, and the commands it runs."""
+
+    name: str
+    calls: list[Call]
 
 
 @dataclass(slots=True)
@@ -122,6 +131,7 @@ class WalkState:
     """
 
     __slots__ = (
+        "call_graph",
         "calls_in_progress",
         "cwd",
         "definitions",
@@ -148,6 +158,8 @@ class WalkState:
         # call adds nothing, and skipping it keeps call chains linear.
         self.definitions: dict[str, ast.FunctionDefinition] = {}
         self.calls_in_progress: set[str] = set()
+        # What each function defined so far runs (its last definition's), to find functions that start each other.
+        self.call_graph: dict[str, tuple[Call, ...]] = {}
         self.walked_calls: set[tuple[str, tuple[tuple[str, ...], ...]]] = set()
         # The working directory after the `cd` commands seen so far (None: unknown).
         self.cwd: str | None = None
@@ -168,6 +180,7 @@ class WalkState:
         silent.loops = []
         silent.definitions = self.definitions
         silent.calls_in_progress = self.calls_in_progress
+        silent.call_graph = self.call_graph
         # A call walked silently still has to be walked for the rules.
         silent.walked_calls = set(self.walked_calls)
         silent.cwd = self.cwd
@@ -217,6 +230,35 @@ class WalkState:
         """`with state.in_function(name) as scope:` the body of a function being walked."""
         return _Entered(self.functions, FunctionScope(name, []))
 
+    def recursive_spawns(self, scope: FunctionScope) -> tuple[Span, ...]:
+        """Record what the function just walked runs; where a cycle of calls through it starts a new
+        process (a fork bomb: `f() { f | f & }`, or `a() { b & }; b() { a & a; }`)."""
+        self.call_graph[scope.name] = tuple(scope.calls)
+        reached = self._reachable(scope.name, forward=True)
+        reaching = self._reachable(scope.name, forward=False)
+        return tuple(
+            call.span
+            for caller in reached
+            for call in self.call_graph.get(caller, ())
+            if call.spawned and call.name in reaching
+        )
+
+    def _reachable(self, start: str, *, forward: bool) -> set[str]:
+        """The functions `start` calls, directly or not (forward), or those calling it; `start` included."""
+        edges: dict[str, set[str]] = {}
+        for caller, calls in self.call_graph.items():
+            for call in calls:
+                source, target = (caller, call.name) if forward else (call.name, caller)
+                edges.setdefault(source, set()).add(target)
+        seen = {start}
+        frontier = [start]
+        while frontier:
+            for following in edges.get(frontier.pop(), ()):
+                if following not in seen:
+                    seen.add(following)
+                    frontier.append(following)
+        return seen
+
     def in_loop(self) -> _Entered[LoopScope]:
         """`with state.in_loop() as scope:` the body of a loop being walked."""
         return _Entered(self.loops, LoopScope([]))
@@ -225,13 +267,13 @@ class WalkState:
         """`with state.calling(name):` a call of a function defined in the command, being walked."""
         return _Calling(self.calls_in_progress, name)
 
-    def track_spawn(self, name: str | None, span: Span, *, in_pipeline: bool, background: bool) -> None:
-        """What the enclosing functions and loops start (recursive or background spawns)."""
-        if not (in_pipeline or background) or name is None:
+    def track_call(self, name: str | None, span: Span, *, in_pipeline: bool, background: bool) -> None:
+        """What the enclosing functions run and the loops start in the background."""
+        if name is None:
             return
+        call = Call(name, span, in_pipeline or background)
         for scope in self.functions:
-            if scope.name == name:
-                scope.spawns.append(span)
+            scope.calls.append(call)
         if background and self.loops:
             self.loops[-1].spawns.append((name, span))
 

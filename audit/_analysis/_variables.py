@@ -21,6 +21,8 @@ from ._subjects import Arg
 _ALL_POSITIONAL = frozenset({"@", "*", "#"})
 STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
 """Paths that name standard input (as a script operand or a file read back)."""
+TOP_LEVEL_SHELL = "bash"
+"""$0 of the command line: the shell the agent's command runs in."""
 
 
 class Env:
@@ -34,6 +36,7 @@ class Env:
         positional: tuple[Arg, ...] | None = None,
         *,
         arguments_unknown: bool = False,
+        function: str | None = None,
     ) -> None:
         self._script = script
         # The audit's budget: what expansions make is charged to it.
@@ -43,6 +46,8 @@ class Env:
         self.positional = positional
         # A function body walked at its definition: $1... are whatever a caller passes.
         self.arguments_unknown = arguments_unknown
+        # The function whose body this is: what $FUNCNAME names inside it.
+        self.function = function
         self._bindings: dict[str, list[Binding]] | None = None
         self._candidates: dict[str, tuple[str, ...] | None] = {}
         self._entries: dict[str, tuple[tuple[str, str], ...] | None] = {}
@@ -51,13 +56,14 @@ class Env:
     def child(self, script: ast.Script, positional: tuple[Arg, ...] | None = None) -> Env:
         return Env(script, self.budget, self, positional)
 
-    def function_body(self, body: ast.Command) -> Env:
+    def function_body(self, name: str, body: ast.Command) -> Env:
         """The variables a function body sees at its definition: its own and these, with unknown arguments."""
-        return Env(_as_script(body), self.budget, self, arguments_unknown=True)
+        return Env(_as_script(body), self.budget, self, arguments_unknown=True, function=name)
 
-    def function_call(self, body: ast.Command, arguments: tuple[Arg, ...]) -> Env:
-        """The variables a function body sees when called: its own and these, with `arguments` as $0, $1..."""
-        return Env(_as_script(body), self.budget, self, arguments)
+    def function_call(self, name: str, body: ast.Command, arguments: tuple[Arg, ...]) -> Env:
+        """The variables a function body sees when called: its own and these, with `arguments` as $1, $2...
+        (`arguments[0]` stands for $0, which inside a function is still the shell's)."""
+        return Env(_as_script(body), self.budget, self, arguments, function=name)
 
     def charge(self, steps: int) -> None:
         self.budget.charge(steps, "expanding words")
@@ -71,6 +77,8 @@ class Env:
     def candidates(self, name: str) -> tuple[str, ...] | None:
         if name.isdigit() or name in _ALL_POSITIONAL:
             return self._positional_candidates(name)
+        if name == "FUNCNAME":
+            return self._running_function()
         if name in self._candidates:
             return self._candidates[name]
         bindings = self.bindings.get(name)
@@ -97,10 +105,13 @@ class Env:
     def _positional_candidates(self, name: str) -> tuple[str, ...] | None:
         """$0, $1..., "$@", "$*" and $#: from `sh -c CODE a0 a1...` or `set -- ...`."""
         if name == "0":
+            if self.function is not None and self.parent is not None:
+                return self.parent.candidates(name)
             if self.positional is not None:
                 value = self.positional[0].value if self.positional else None
                 return None if value is None else (value,)
-            return self.parent.candidates(name) if self.parent is not None else None
+            # The command line itself runs in bash, started as `bash`.
+            return self.parent.candidates(name) if self.parent is not None else (TOP_LEVEL_SHELL,)
         elements = self.elements("@")
         if elements is None:
             return None
@@ -110,6 +121,15 @@ class Env:
             return (" ".join(elements),)
         index = int(name) - 1
         return (elements[index] if index < len(elements) else "",)
+
+    def _running_function(self) -> tuple[str, ...] | None:
+        """$FUNCNAME (bash ignores assignments to it): the innermost function whose body this is;
+        unknown at the top level and in a new shell (`sh -c CODE`), where no function runs."""
+        if self.function is not None:
+            return (self.function,)
+        if self.positional is not None or self.parent is None:
+            return None
+        return self.parent._running_function()
 
     def elements(self, name: str) -> tuple[str, ...] | None:
         """The elements of array `name` ("@" or "*": the positional parameters), when all are literal.

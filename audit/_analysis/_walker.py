@@ -19,9 +19,18 @@ from .._budget import STEPS_PER_COMMAND, Budget
 from .._model import CommandRecord, Position, Span
 from .._syntax import Origin, Visitor, ast
 from ..programs.sending import SENDERS
-from ._contexts import contexts_of, record_writes, run_written, wrapper_code
-from ._normalize import is_unresolved, normalize_word, part_source
+from ._contexts import (
+    STARTUP_VARIABLES,
+    contexts_of,
+    record_writes,
+    run_written,
+    startup_code,
+    wrapper_code,
+    xargs_piped_code,
+)
+from ._normalize import is_unresolved, normalize_word, parameter_values, part_source
 from ._paths import literal_prefix
+from ._prompt import prompt_parts
 from ._resolve import (
     CommandName,
     changed_directory,
@@ -32,6 +41,7 @@ from ._resolve import (
     constant_condition,
     display,
     endless,
+    endless_xargs,
     redirect_subject,
     resolve,
     stdin_of,
@@ -57,7 +67,7 @@ from ._subjects import (
     StdinKind,
 )
 from ._variables import Env
-from ._wrappers import Unwrapped, unwrap
+from ._wrappers import Unwrapped, unwrap, xargs_replace_string
 
 _DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
 _TAINT = frozenset({Risk.TAINT})
@@ -164,10 +174,12 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
 
     def visit_function_definition(self, node: ast.FunctionDefinition, frame: Frame) -> frozenset[Risk]:
         self.state.definitions[node.name] = node
-        body_frame = frame.labelled(f"{node.name}()", frame.env.function_body(node.body))
+        body_frame = frame.labelled(f"{node.name}()", frame.env.function_body(node.name, node.body))
         with self.state.in_function(node.name) as scope:
             risks = self.visit(node.body, body_frame)
-        self.sink.function(FunctionSubject(node.name, node.span, frame.location, tuple(scope.spawns)))
+        # Only a reporting walk records calls: a silent one must not overwrite the call graph.
+        spawns = self.state.recursive_spawns(scope) if self.reporting else ()
+        self.sink.function(FunctionSubject(node.name, node.span, frame.location, spawns))
         return risks
 
     def visit_arithmetic_command(self, node: ast.ArithmeticCommand, frame: Frame) -> frozenset[Risk]:
@@ -233,8 +245,24 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
         if part.name and self.is_tainted(part, frame.env):
             risks = risks | _TAINT
         if part.operator.endswith("@P"):
-            kind = ContextKind.PROMPT_EXPANSION
-            self.sink.context(ExecContextSubject(kind, "${...@P}", "prompt", part.span, frame.location))
+            risks = risks | self.prompt_expansion(part, frame, position)
+        return risks
+
+    def prompt_expansion(self, part: ast.ParamExpansion, frame: Frame, position: Position) -> frozenset[Risk]:
+        """`${x@P}`: a known value runs the substitutions it holds, walked where the expansion stands;
+        an unknown one is a context for the rules (which see whether it holds downloaded data)."""
+        values = parameter_values(_plain(part), frame.env)
+        origin = Origin.derived_from(part.span)
+        readings = [prompt_parts(value, origin, self.config.parse_code) for value in values or ()]
+        if values is None or any(parts is None for parts in readings):
+            if self.reporting:
+                kind = ContextKind.PROMPT_EXPANSION
+                dynamic = (self.dynamic_part(_plain(part), frame),)
+                self.sink.context(ExecContextSubject(kind, "${...@P}", "prompt", part.span, frame.location, dynamic))
+            return NO_RISKS
+        risks = NO_RISKS
+        for parts in readings:
+            risks = risks | self.parts(parts or (), frame, position)
         return risks
 
     def arithmetic(
@@ -281,6 +309,9 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
                 self.sink.redirect(redirect)
         if feeders is not None:
             feeders.update(dict.fromkeys(each for each in name.names if each))
+        if argv:
+            for variable, value in _startup_assignments(node, unwrapped):
+                risks = risks | startup_code(self, variable, value, node.span, frame, stdin)
         for command_argv in commands_run(argv, index, unwrapped, stdin, env):
             if self.reporting:
                 record = CommandRecord(display(command_argv), node.span, location.position, location.path)
@@ -360,6 +391,10 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
         if reporting and state.written and program is not None and "/" in (program.value or ""):
             # `./x.sh` after `echo ... > x.sh`: its content, in the language its #! line names.
             risks = run_written(self, program.display(), program, frame, None)
+        if reporting and program is not None and endless_xargs(unwrapped, stdin, frame.env):
+            # The loop rules judge what such an xargs starts, as what an endless loop starts in the background.
+            spawns = tuple((each, span) for each in name.names if each is not None)
+            self.sink.loop(LoopSubject(span, frame.location, True, spawns))
         for each in name.names:
             if reporting:
                 subject = CommandSubject(
@@ -369,7 +404,7 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
                 )  # fmt: skip
                 self.sink.command(subject)
                 if state.functions or state.loops:
-                    state.track_spawn(each, span, in_pipeline=frame.in_pipeline, background=frame.background)
+                    state.track_call(each, span, in_pipeline=frame.in_pipeline, background=frame.background)
                 if each in SENDERS:
                     flow = self.config.secrets.sender(each, args, span, frame.location, frame.env, stdin, state.view())
                     if flow is not None:
@@ -390,6 +425,12 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
                 risks = risks | found
         # xargs reads the pipe as arguments; the commands it starts read /dev/null (or the terminal with -o).
         code_stdin = None if "xargs" in wrappers else stdin
+        xargs = unwrapped is not None and wrappers[-1:] == ("xargs",)
+        replace = xargs_replace_string(unwrapped.innermost_options) if unwrapped is not None and xargs else None
+        if replace is not None:
+            for each in dict.fromkeys(name.names):
+                if each is not None:
+                    xargs_piped_code(each, args, span, frame, stdin, replace, self)
         for each in dict.fromkeys(name.names):
             if each is not None:
                 found = contexts_of(each, args, span, frame, code_stdin, self)
@@ -417,7 +458,7 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
         if call in state.walked_calls:
             return NO_RISKS
         state.walked_calls.add(call)
-        env = frame.env.function_call(definition.body, (Arg((name,), name, span), *args))
+        env = frame.env.function_call(name, definition.body, (Arg((name,), name, span), *args))
         with state.calling(name):
             return self.visit(definition.body, frame.labelled(f"call {name}", env))
 
@@ -624,3 +665,26 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
         if redirect.heredoc is not None:
             risks = risks | walker.parts(redirect.heredoc.parts, frame, Position.VALUE)
         return risks
+
+
+def _plain(part: ast.ParamExpansion) -> ast.ParamExpansion:
+    """`${x@P}` without its operator: the value that is expanded as a prompt."""
+    return part._replace(operator="", argument=())
+
+
+def _startup_assignments(node: ast.SimpleCommand, unwrapped: Unwrapped | None) -> list[tuple[str, ast.Word]]:
+    """`BASH_ENV=FILE cmd`, `env ENV=FILE cmd`: the start-up file set for the shells the command starts."""
+    found = [
+        (assignment.name, assignment.value)
+        for assignment in node.assignments
+        if assignment.name in STARTUP_VARIABLES and assignment.value is not None and assignment.subscript is None
+    ]
+    for arg in unwrapped.assignments if unwrapped is not None else ():
+        first = arg.word.parts[0] if arg.word is not None and arg.word.parts else None
+        if type(first) is not ast.Literal or arg.word is None:
+            continue
+        variable, _, rest = first.text.partition("=")
+        if variable in STARTUP_VARIABLES:
+            parts = ((first._replace(text=rest),) if rest else ()) + arg.word.parts[1:]
+            found.append((variable, arg.word._replace(parts=parts)))
+    return found

@@ -212,6 +212,24 @@ class _WrapperOptions:
         self.argv = self.argv[: self.index] + split + self.argv[self.index :]
 
 
+def xargs_unbounded(options: tuple[tuple[str, str | None], ...]) -> bool:
+    """Whether `xargs` starts as many commands at once as its input asks for (`-P 0`; the last -P counts)."""
+    limit: str | None = None
+    for option, value in options:
+        if option in ("-P", "--max-procs"):
+            limit = value
+    return limit is not None and limit.strip() == "0"
+
+
+def xargs_replace_string(options: tuple[tuple[str, str | None], ...]) -> str | None:
+    """What `xargs -I R` (`--replace`, `-i`) replaces with each input line; None without it."""
+    replace: str | None = None
+    for option, value in options:
+        if option in ("-I", "--replace", "-i"):
+            replace = value or "{}"
+    return replace
+
+
 def xargs_commands(
     argv: tuple[Arg, ...], index: int, options: tuple[tuple[str, str | None], ...], data: str, data_span: Span
 ) -> list[tuple[Arg, ...]]:
@@ -223,7 +241,7 @@ def xargs_commands(
     split (an unbalanced quote).
     """
     delimiter: str | None = None
-    replace: str | None = None
+    replace = xargs_replace_string(options)
     for option, value in options:
         if option in ("-a", "--arg-file"):
             return []
@@ -231,8 +249,6 @@ def xargs_commands(
             delimiter = "\0"
         elif option in ("-d", "--delimiter") and value:
             delimiter = ansi_c_decode(value)[:1]
-        elif option in ("-I", "--replace", "-i"):
-            replace = value or "{}"
     items = _xargs_items(data, delimiter, by_line=replace is not None)
     if not items:
         return []

@@ -214,7 +214,8 @@ def dynamic_code(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:
     must_not_match=('echo "${x@Q}"', 'echo "$PS1"'),
 )
 def prompt_expansion(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:
-    if subject.kind is ContextKind.PROMPT_EXPANSION:
+    # Downloaded or decoded data expanded as a prompt is TA002's, more severe.
+    if subject.kind is ContextKind.PROMPT_EXPANSION and not subject.tainted_parts:
         yield Hit(subject.span, "prompt expansion can run command substitutions held in the value")
 
 

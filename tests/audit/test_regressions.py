@@ -98,3 +98,31 @@ def test_redirect_repairs_reach_commands_inside_lists_and_pipelines(command: str
 
 def test_a_lone_descriptor_redirect_is_not_a_command() -> None:
     assert [record.argv for record in verdict("0<&196; ls").commands] == [("ls",)]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        pytest.param("""f() { "$0" -c 'rm -rf /'; }; f x""", id="in a function called with arguments"),
+        pytest.param("""bash -c '$0 -c "rm -rf /"'""", id="in bash -c without arguments"),
+        pytest.param("""$0 -c 'rm -rf /'""", id="on the command line"),
+    ],
+)
+def test_dollar_zero_is_the_shell_not_the_function(command: str) -> None:
+    # A function call bound $0 to the function's name, and $0 of the command line was unknown.
+    assert "FS001" in rule_ids(command)
+
+
+@pytest.mark.parametrize(
+    ("command", "bomb"),
+    [
+        pytest.param("f() { ${FUNCNAME} & ${FUNCNAME} & }; f", True, id="FUNCNAME in braces"),
+        pytest.param("g() { h | h & }; h() { g; }; g", True, id="a cycle through two functions"),
+        pytest.param("a() { b & }; b() { c; }; c() { a; a; }; a", True, id="a cycle through three functions"),
+        pytest.param("g() { h & }; h() { i; }; i() { echo done; }; g", False, id="a chain without a cycle"),
+        pytest.param("g() { h; }; h() { g; }; g", False, id="a cycle in the foreground"),
+        pytest.param('g() { echo "$FUNCNAME" | tee log; }; g', False, id="FUNCNAME as data in a pipe"),
+    ],
+)
+def test_functions_that_start_one_another_in_a_cycle_are_a_fork_bomb(command: str, bomb: bool) -> None:
+    assert ("DO001" in rule_ids(command)) is bomb

@@ -28,14 +28,26 @@ from .._subjects import Arg, ContextKind, Risk, Stdin
 from .._wrappers import Unwrapped
 from ._builtins import alias_code, eval_code, let_arithmetic, sourced_file, trap_code
 from ._call import Call, ContextWalk, Handler
-from ._code import code_string, run_written, stdin_code
+from ._code import STARTUP_VARIABLES, code_string, run_written, startup_code, stdin_code
 from ._find import find_exec
-from ._interpreters import interpreter_code
+from ._interpreters import interpreter_code, xargs_line_as_code
 from ._remote import container_code, gcloud_code, kubectl_code, lxc_code, ssh_code, vagrant_code
 from ._runners import at_job, entr_code, parallel_code, tmux_code
 from ._written import crontab_code, record_writes
 
-__all__ = ["HANDLERS", "Call", "ContextWalk", "Handler", "contexts_of", "record_writes", "run_written", "wrapper_code"]
+__all__ = [
+    "HANDLERS",
+    "STARTUP_VARIABLES",
+    "Call",
+    "ContextWalk",
+    "Handler",
+    "contexts_of",
+    "record_writes",
+    "run_written",
+    "startup_code",
+    "wrapper_code",
+    "xargs_piped_code",
+]
 
 HANDLERS: dict[str, Handler] = {
     "eval": eval_code,
@@ -78,6 +90,15 @@ def contexts_of(
     if spec is None:
         return NO_RISKS  # most commands: no Call is made for them
     return interpreter_code(Call(name, args, span, frame, stdin), spec, walk)
+
+
+def xargs_piped_code(
+    name: str, args: tuple[Arg, ...], span: Span, frame: Frame, stdin: Stdin | None, replace: str, walk: ContextWalk
+) -> None:
+    """`... | xargs -I R NAME ARGS`: whether the lines of an unknown pipe become the code NAME runs."""
+    spec = walk.tables.interpreter(name)
+    if spec is not None:
+        xargs_line_as_code(Call(name, args, span, frame, stdin), spec, replace, stdin, walk)
 
 
 def wrapper_code(

@@ -78,8 +78,10 @@ def stdin_code(
     walk: ContextWalk, spec: InterpreterSpec, name: str, stdin: Stdin | None, span: Span, frame: Frame
 ) -> frozenset[Risk]:
     """An interpreter reading its program from standard input."""
-    if stdin is None or stdin.kind is StdinKind.FILE:
+    if stdin is None:
         return NO_RISKS
+    if stdin.kind is StdinKind.FILE:
+        return _file_on_stdin(walk, name, stdin, frame, spec)
     location = frame.location
     if stdin.kind is StdinKind.PIPE:
         whole = Span(stdin.span.start, span.end)
@@ -107,6 +109,34 @@ def stdin_code(
     # The outer shell expands an unquoted heredoc before the interpreter reads it.
     code, origin = text_of_parts(stdin.parts, stdin.span, frame.env, inert)
     return language_code(walk, label, code, origin, spec.language, stdin.span, frame)
+
+
+STARTUP_VARIABLES = ("BASH_ENV", "ENV")
+"""Variables naming a file the shells a command starts run before their own code:
+bash reads BASH_ENV when it runs a script or `-c` code, an interactive sh reads ENV."""
+
+
+def startup_code(
+    walk: ContextWalk, variable: str, value: ast.Word, span: Span, frame: Frame, stdin: Stdin | None
+) -> frozenset[Risk]:
+    """`BASH_ENV=<(curl u) make`: every shell the command starts runs the named file first, as a script operand."""
+    shell = walk.tables.interpreter("bash")
+    fields = normalize_word(value, frame.env)
+    # `-` is a file of that name here, not standard input as for a script operand.
+    if shell is None or len(fields) != 1 or fields[0].value == "-":
+        return NO_RISKS
+    script = fields[0]._replace(word=value)
+    return script_operand(walk, variable, script, span, frame, stdin, shell)
+
+
+def _file_on_stdin(walk: ContextWalk, name: str, stdin: Stdin, frame: Frame, spec: InterpreterSpec) -> frozenset[Risk]:
+    """`bash < x.sh`: the program is the file, as in `bash x.sh`, when this command downloaded or wrote it."""
+    if stdin.file is None:
+        return NO_RISKS
+    script = Arg((stdin.file,), stdin.file, stdin.span)
+    label = f"{name} < {stdin.file}"
+    walk.check_downloaded(script, frame, label)
+    return run_written(walk, label, script, frame, spec)
 
 
 def script_operand(

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..._model import Span
 from ...programs import Arg, InterpreterSpec, OptionUse, WordKind, lex
+from .._resolve import known_input
 from .._risks import NO_RISKS
-from .._subjects import ContextKind, Risk
+from .._subjects import ContextKind, ExecContextSubject, Risk, Stdin, StdinKind
 from ._call import Call, ContextWalk
 from ._code import code_string, script_operand, stdin_code
 
@@ -26,7 +28,7 @@ def interpreter_code(call: Call, spec: InterpreterSpec, walk: ContextWalk) -> fr
     risks = NO_RISKS
     if invocation.code is not None:
         label = f"{name} {invocation.code_option}"
-        positional = _after(args, invocation.code) if spec.is_shell else None
+        positional = (_after(args, invocation.code) or (Arg((name,), name, call.span),)) if spec.is_shell else None
         kind = ContextKind.CODE_STRING
         risks = code_string(walk, kind, label, (invocation.code,), spec.language, call.frame, positional)
     elif invocation.script is not None:
@@ -36,8 +38,25 @@ def interpreter_code(call: Call, spec: InterpreterSpec, walk: ContextWalk) -> fr
     return risks
 
 
+def xargs_line_as_code(call: Call, spec: InterpreterSpec, replace: str, stdin: Stdin | None, walk: ContextWalk) -> None:
+    """`curl u | xargs -I{} sh -c '{}'`: each line of the pipe becomes the command a shell runs,
+    as in `curl u | sh`, when the replace string stands first in the code string."""
+    if not spec.is_shell or stdin is None or stdin.kind is not StdinKind.PIPE or not walk.reporting:
+        return
+    code = read_invocation(spec, call.args).code
+    if code is None or code.value is None or known_input(stdin, call.frame.env) is not None:
+        return
+    first = code.value.lstrip().split(maxsplit=1)
+    if first and first[0].startswith(replace):
+        label = f"{stdin.label} xargs -I {replace} {call.name} -c"
+        whole = Span(stdin.span.start, call.span.end)
+        walk.emit(
+            ExecContextSubject(ContextKind.STDIN_PIPE, label, spec.language, whole, call.frame.location, (), stdin.span)
+        )
+
+
 def _after(args: tuple[Arg, ...], code: Arg) -> tuple[Arg, ...]:
-    """The arguments after the code string (`sh -c CODE $0 $1...`)."""
+    """The arguments after the code string (`sh -c CODE $0 $1...`; without them $0 is the shell's name)."""
     for position, arg in enumerate(args):
         if arg is code:
             return args[position + 1 :]
