@@ -92,17 +92,6 @@ def _hidden(payload: str, rules: set[str], obfuscation: str) -> Hidden:
 
 KNOWN_GAPS += (
     KnownGap(
-        name="command names from pathname expansion are not resolved",
-        reason="`/usr/bin/[l]s` runs ls, `/bin/[r]m -rf /` rm: the engine takes the glob for a literal name",
-        pattern=re.compile(r"(^|[;&|(]\s*|\{\s+)(?!\[\[?\s|\w+\[[^\]]*\]\+?=)[^\s=$\"']*[*?[]"),
-        pinned={
-            ORACLE_CORPUS: None,
-            HIDDEN: _hidden("rm -rf /", {"FS001"}, "name: a bracketed first letter"),
-            HIDDEN_ORACLE: None,
-        },
-        corpus_command="/bin/[r]m -rf /",
-    ),
-    KnownGap(
         name="arrays and name references declared with declare/typeset/local/readonly are not resolved",
         reason='`declare -a c=(make all); "${c[@]}"` runs make; the engine knows only plain `c=(...)` arrays',
         pattern=re.compile(r"\b(declare|typeset|local|readonly)\s+(-\w+\s+)*-\w*[aAn]"),

@@ -48,6 +48,7 @@ from .kubernetes import KINDS, resource_kind
 from .network import downloaded_files
 from .packages import installs_only_the_lock_file
 from .remote import SSH_LOCAL_COMMANDS, SSH_NO_STDIN, SSH_RUNS_NOTHING
+from .standard import STANDARD_PROGRAMS
 from .wrappers import WRAPPERS, WrapperSpec
 
 __all__ = [
@@ -62,6 +63,7 @@ __all__ = [
     "SSH_LOCAL_COMMANDS",
     "SSH_NO_STDIN",
     "SSH_RUNS_NOTHING",
+    "STANDARD_PROGRAMS",
     "WRAPPERS",
     "WRITERS",
     "Arg",
