@@ -121,6 +121,9 @@ class Tables:
         ]
         if not directories:
             return ()
+        if not any(char in name_pattern for char in "*?["):
+            # `/usr/b?n/iconv`: only the directory is a glob; the name is the name, known to the tables or not.
+            return (f"{directories[0]}/{name_pattern}",)
         names = sorted(name for name in self.program_names if fnmatchcase(name, name_pattern))
         return tuple(f"{directories[0]}/{name}" for name in names)
 

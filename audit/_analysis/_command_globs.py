@@ -22,6 +22,9 @@ from ._subjects import Arg
 # A wildcard bash expands: `*`, `?`, or a bracket expression closed by `]` (a `]`
 # right after `[` or `[!` is a member). A lone `[` (the test command) matches itself.
 _WILDCARD = re.compile(r"[*?]|\[[!^]?.[^]]*\]")
+# `[r]`: a bracket expression of one character matches only that character. A quoted
+# glob character is kept as such a bracket (`"*"` is `[*]`): it stays one, read by fnmatch.
+_ONE_CHARACTER_BRACKET = re.compile(r"\[([^]!^*?[])\]")
 
 
 def expand_command_name(argv: tuple[Arg, ...], index: int, tables: Tables) -> tuple[Arg, ...]:
@@ -35,9 +38,10 @@ def expand_command_name(argv: tuple[Arg, ...], index: int, tables: Tables) -> tu
     arg = argv[index]
     if not arg.pattern or len(arg.values) != 1:
         return argv
-    value = arg.values[0]
+    value = _ONE_CHARACTER_BRACKET.sub(r"\1", arg.values[0])
     if _WILDCARD.search(value) is None:
-        expanded = arg._replace(pattern=False)
+        # `/usr/bin/[i]conv`, `[`: the word matches only this text (or nothing, and bash looks for this name).
+        expanded = arg._replace(values=(value,), pattern=False)
     elif value.startswith("/"):
         paths = tables.standard_programs_matching(value)
         if len(paths) == 1:
