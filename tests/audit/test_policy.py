@@ -122,6 +122,8 @@ def test_limits_come_from_the_policy(tmp_path: Path) -> None:
         ('[names]\nallowed_destinations = ["https://x.example"]\n', "names.allowed_destinations[0]: must be a host"),
         ('[names]\nallowed_destinations = ["x.example:443"]\n', "no scheme, port or path"),
         ('[names]\nsecret_printers = [{ name = "gh" }]\n', "names.secret_printers[0].subcommands"),
+        ('[names]\nbinary_directories = ["bin"]\n', "names.binary_directories[0]: must be an absolute directory"),
+        ('[names]\nbinary_directories = ["/opt/*/bin"]\n', "without wildcards"),
         ("limits = 3\n", "limits: must be a table, got int 3"),
         ("version = 2\n", "version: must be between 1 and 1, got 2"),
         ("[limits\n", "not valid TOML"),
@@ -163,3 +165,10 @@ def test_the_default_policy_ships_as_a_copyable_file(tmp_path: Path) -> None:
 def test_a_policy_from_a_mapping_is_validated_the_same_way() -> None:
     with pytest.raises(PolicyError, match=r"<mapping>: limits\.max_length"):
         policy_from_mapping({"limits": {"max_length": "x"}})
+
+
+def test_a_policy_adds_standard_binary_directories_for_globs_in_command_position(tmp_path: Path) -> None:
+    command = "/opt/acme/bin/[r]m* -rf /"
+    assert audit_command(command).decision is Decision.WARN
+    policy = load_policy(_write(tmp_path, '[names]\nbinary_directories = ["/opt/acme/bin"]\n'))
+    assert {f.rule_id for f in audit_command(command, policy=policy).findings} == {"CP002", "FS001"}
