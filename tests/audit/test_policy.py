@@ -165,10 +165,3 @@ def test_the_default_policy_ships_as_a_copyable_file(tmp_path: Path) -> None:
 def test_a_policy_from_a_mapping_is_validated_the_same_way() -> None:
     with pytest.raises(PolicyError, match=r"<mapping>: limits\.max_length"):
         policy_from_mapping({"limits": {"max_length": "x"}})
-
-
-def test_a_policy_adds_standard_binary_directories_for_globs_in_command_position(tmp_path: Path) -> None:
-    command = "/opt/acme/bin/[r]m* -rf /"
-    assert audit_command(command).decision is Decision.WARN
-    policy = load_policy(_write(tmp_path, '[names]\nbinary_directories = ["/opt/acme/bin"]\n'))
-    assert {f.rule_id for f in audit_command(command, policy=policy).findings} == {"CP002", "FS001"}
