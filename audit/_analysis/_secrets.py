@@ -27,18 +27,9 @@ from .._model import Span
 from .._syntax import Visitor, ast
 from .._tables import Tables
 from ..programs import WRITERS, Arg, read_command, written_files
+from ..programs.destinations import Destination, Form, destination_hosts, url_credential_parts, url_hosts
 from ..programs.readers import ARCHIVERS, EXTRACTORS, KEEP_CREDENTIALS, PATH_ONLY, keeps_input, prints_environment
-from ..programs.sending import (
-    Destination,
-    Form,
-    Sending,
-    Slot,
-    destination_hosts,
-    sent_data,
-    sftp_uploads,
-    url_credential_parts,
-    url_hosts,
-)
+from ..programs.sending import Sending, Slot, sent_data, sftp_uploads
 from ._normalize import basename, normalize_word, resolve_path
 from ._paths import HARMLESS_DEVICES, path_holding, path_is, read_arguments
 from ._resolve import known_input, resolve

@@ -13,7 +13,8 @@ from typing import NamedTuple
 from .._model import Position, Span
 from .._syntax import ParseTrouble, ast
 from ..programs import Arg
-from ..programs.sending import Host, Slot
+from ..programs.destinations import Host
+from ..programs.sending import Slot
 
 
 class Risk(str, Enum):

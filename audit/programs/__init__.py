@@ -48,22 +48,26 @@ from .kubernetes import KINDS, resource_kind
 from .network import downloaded_files
 from .packages import installs_only_the_lock_file
 from .remote import SSH_LOCAL_COMMANDS, SSH_NO_STDIN, SSH_RUNS_NOTHING
+from .runners import AT_QUERIES, PARALLEL_SOURCES, TMUX_SHELL_COMMANDS
 from .standard import STANDARD_PROGRAMS
 from .wrappers import WRAPPERS, WrapperSpec
 
 __all__ = [
+    "AT_QUERIES",
     "EXEC_ACTIONS",
     "GNU",
     "GO_FLAGS",
     "INTERPRETERS",
     "KINDS",
     "KNOWN",
+    "PARALLEL_SOURCES",
     "POSIX",
     "REMOVERS",
     "SSH_LOCAL_COMMANDS",
     "SSH_NO_STDIN",
     "SSH_RUNS_NOTHING",
     "STANDARD_PROGRAMS",
+    "TMUX_SHELL_COMMANDS",
     "WRAPPERS",
     "WRITERS",
     "Arg",

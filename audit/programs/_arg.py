@@ -69,21 +69,32 @@ class Arg(NamedTuple):
 
 
 def _word_suffix(word: ast.Word, start: int) -> ast.Word | None:
-    """`word` without its first `start` characters, when those are exact unquoted literal text."""
+    """`word` without its first `start` characters, when those are literal text.
+
+    The rest keeps its syntax, and so the substitutions a rule must see, even
+    when the text before it is quoted or escaped or its spans only approximate
+    the original (a code string inside a code string); it is then located at
+    the literal it starts in, or at the whole word.
+    """
     remaining = start
     for index, part in enumerate(word.parts):
         if remaining == 0:
             return _word_of(word.parts[index:], word)
-        if type(part) is not ast.Literal or part.span.end - part.span.start != len(part.text):
+        if type(part) is not ast.Literal:
             return None
         if len(part.text) > remaining:
-            rest = ast.Literal(part.text[remaining:], part.quoted, Span(part.span.start + remaining, part.span.end))
+            exact = part.span.end - part.span.start == len(part.text)
+            span = Span(part.span.start + remaining, part.span.end) if exact else part.span
+            rest = ast.Literal(part.text[remaining:], part.quoted, span)
             return _word_of((rest, *word.parts[index + 1 :]), word)
         remaining -= len(part.text)
     return _word_of((), word) if remaining == 0 else None
 
 
 def _word_of(parts: tuple[ast.WordPart, ...], word: ast.Word) -> ast.Word:
+    if word.span.end - word.span.start != len(word.source):
+        # Spans that only approximate the original: the rest is located at the whole word.
+        return ast.Word(parts, word.span, word.source)
     start = parts[0].span.start if parts else word.span.end
     cut = len(word.source) - (word.span.end - start)
     return ast.Word(parts, Span(start, word.span.end), word.source[max(cut, 0) :])

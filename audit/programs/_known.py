@@ -21,6 +21,7 @@ from .kubernetes import KUBERNETES_PROGRAMS
 from .network import NETWORK_PROGRAMS
 from .packages import PACKAGE_PROGRAMS
 from .remote import REMOTE_PROGRAMS
+from .runners import RUNNER_PROGRAMS
 from .secrets import SECRETS_PROGRAMS
 from .system import SYSTEM_PROGRAMS
 from .vcs import VCS_PROGRAMS
@@ -47,6 +48,7 @@ KNOWN: Mapping[str, Program] = _by_name(
         FIND,
         *NETWORK_PROGRAMS,
         *SYSTEM_PROGRAMS,
+        *RUNNER_PROGRAMS,
         *VCS_PROGRAMS,
         *CONTAINER_PROGRAMS,
         *KUBERNETES_PROGRAMS,

@@ -5,22 +5,27 @@ hosts that receive it.
 `sent_data(name, args)` reads the command line with the program's
 declaration (`network.py`, `files.py` for rsync); the analysis follows
 secrets into what it finds (`_analysis/_secrets.py`) and the rule SE005
-judges the flows. `destination_hosts` names the hosts a destination word
-reaches, for the policy's `allowed_destinations`.
+judges the flows; `destinations.py` says which hosts a destination reaches.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from enum import Enum
 from typing import NamedTuple
 
 from .._model import Span
-from .._syntax import ast
 from ._arg import Arg
 from ._known import KNOWN
 from ._program import Reading, read
+from .destinations import (
+    CREDENTIAL_HEADER_MARKS,
+    RUN_TIME,
+    SOCAT_PROXIES,
+    Destination,
+    Form,
+    word_shape,
+)
 from .remote import SSH_NO_STDIN
 
 
@@ -36,25 +41,6 @@ class Slot(str, Enum):
     HOST_NAME = "host name"
     """A name looked up in the DNS: the name itself reaches the name's servers."""
     REMOTE_COMMAND = "remote command"
-
-
-class Form(str, Enum):
-    """How a destination word names its host."""
-
-    URL = "url"
-    """`scheme://[user@]host[:port]/path`, or `host/path` without a scheme."""
-    HOST = "host"
-    """`host` or `user@host`."""
-    HOST_PORT = "host:port"
-    REMOTE_PATH = "remote path"
-    """scp and rsync: `[user@]host:path`, `host::module`, `scheme://host/path`."""
-    MAIL_ADDRESS = "mail address"
-    SOCKET_ADDRESS = "socket address"
-    """socat's `TCP:host:port,options`."""
-    CONNECT_TO = "connect-to"
-    """curl's `--connect-to HOST1:PORT1:HOST2:PORT2`: the request for HOST1 goes to HOST2."""
-    RESOLVE = "resolve"
-    """curl's `--resolve HOST:PORT:ADDRESS[,ADDRESS]`: the request for HOST goes to those addresses."""
 
 
 class SentWord(NamedTuple):
@@ -74,11 +60,6 @@ class SentFile(NamedTuple):
     recursive: bool = False
 
 
-class Destination(NamedTuple):
-    arg: Arg
-    form: Form
-
-
 class Sending(NamedTuple):
     """What one command of a network sender sends."""
 
@@ -91,14 +72,6 @@ class Sending(NamedTuple):
     """It listens: whoever connects receives the data, so no destination can be allowed."""
     batch_uploads: bool = False
     """Standard input holds commands that upload files (`sftp host <<< 'put FILE'`)."""
-
-
-class Host(NamedTuple):
-    """A host a destination reaches: its name, or only the end of it (`exact` False)
-    when the start is known only at run time (`$(cat key).example.com`)."""
-
-    name: str
-    exact: bool = True
 
 
 # -- the senders ------------------------------------------------------------------------------
@@ -130,7 +103,7 @@ _HTTP_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPT
 _HTTPIE_SEPARATORS = (":=@", "==", "=@", ":=", "@", "=", ":")
 _HTTPIE_FILES = frozenset({":=@", "=@", "@"})
 # Header names that carry the request's credentials (compared in lower case, by substring).
-_CREDENTIAL_HEADER_MARKS = ("auth", "token", "key", "secret", "password", "session", "cookie", "credential")
+
 # dig's record types and classes: words of a query that are not names.
 _DNS_WORDS = frozenset(
     {
@@ -144,7 +117,7 @@ _SOCAT_CONNECTS = frozenset(
     {"tcp", "tcp4", "tcp6", "udp", "udp4", "udp6", "ssl", "openssl", "sctp", "sctp-connect", "tcp-connect",
      "udp-connect", "udp-sendto", "dccp-connect"}
 )  # fmt: skip
-_SOCAT_PROXIES = frozenset({"socks", "socks4", "socks4a", "socks5", "proxy", "proxy-connect"})
+
 _SOCAT_STDIN = frozenset({"-", "stdin", "stdio", "fd:0", "/dev/stdin"})
 _SOCAT_FILES = frozenset({"file", "open", "gopen", "pipe"})
 
@@ -203,7 +176,7 @@ def _curl(reading: Reading) -> Sending:
             continue
         label = f"curl {use.spelling}"
         # The literal shape: `-F f=@"$DIR/.env"` is a file even when its directory is known only at run time.
-        text = _shape(value)
+        text = word_shape(value)
         if use.named(*_CURL_DATA) and text.startswith("@"):
             _file_or_stdin(value.suffix(1), f"{label} {value.source}", files, stdin)
         elif use.named(*_CURL_URLENCODED) and _urlencoded_file_at(text) is not None:
@@ -269,7 +242,7 @@ def _file_or_stdin(path: Arg, label: str, files: list[SentFile], stdin: list[str
 
 def _header_slot(header: Arg) -> Slot:
     name = (header.value or header.source).partition(":")[0].lower()
-    return Slot.CREDENTIAL if any(mark in name for mark in _CREDENTIAL_HEADER_MARKS) else Slot.HEADER
+    return Slot.CREDENTIAL if any(mark in name for mark in CREDENTIAL_HEADER_MARKS) else Slot.HEADER
 
 
 def _wget(reading: Reading) -> Sending:
@@ -330,7 +303,7 @@ def _socat(reading: Reading) -> Sending | None:
             files.append(SentFile(address.suffix(len(kind) + 1), f"socat {address.source}"))
         elif not colon and "/" in text:
             files.append(SentFile(address, f"socat {address.source}"))
-        elif kind in _SOCAT_CONNECTS or kind in _SOCAT_PROXIES:
+        elif kind in _SOCAT_CONNECTS or kind in SOCAT_PROXIES:
             destinations.append(Destination(address, Form.SOCKET_ADDRESS))
         elif "listen" in kind or kind.endswith(("-l", "-recv", "-recvfrom")):
             anyone = True
@@ -380,7 +353,7 @@ def _storage_copy(name: str, reading: Reading) -> Sending | None:
 
 def _is_remote(arg: Arg) -> bool:
     """`host:path`, `user@host:path`, `host::module`, `scp://...`: a path on another machine."""
-    shape = _shape(arg)
+    shape = word_shape(arg)
     if "://" in shape:
         return True
     head = shape.partition("/")[0]
@@ -389,7 +362,7 @@ def _is_remote(arg: Arg) -> bool:
 
 def _may_be_remote(arg: Arg) -> bool:
     """A target known only at run time (`"$DEST"`) may be remote too."""
-    return _is_remote(arg) or (not arg.values and _RUN_TIME in _shape(arg).partition("/")[0])
+    return _is_remote(arg) or (not arg.values and RUN_TIME in word_shape(arg).partition("/")[0])
 
 
 def _sftp(reading: Reading) -> Sending:
@@ -487,7 +460,7 @@ def _gh(reading: Reading) -> Sending | None:
             label = f"{command} {use.spelling}"
             if value is None:
                 continue
-            text = _shape(value)
+            text = word_shape(value)
             name, equals, content = text.partition("=")
             if use.named("--field") and equals and content.startswith("@"):
                 _file_or_stdin(value.suffix(len(name) + 2), f"{label} {value.source}", files, stdin)
@@ -513,7 +486,7 @@ def _httpie(name: str, reading: Reading) -> Sending | None:
     words = [SentWord(url, Slot.URL, f"{name} URL")]
     files: list[SentFile] = []
     for item in items:
-        text = _shape(item)
+        text = word_shape(item)
         found = [(text.find(separator), -len(separator), separator) for separator in _HTTPIE_SEPARATORS]
         at, _, separator = min((found_at for found_at in found if found_at[0] > 0), default=(-1, 0, ""))
         label = f"{name} {item.source}"
@@ -521,7 +494,7 @@ def _httpie(name: str, reading: Reading) -> Sending | None:
             files.append(SentFile(item.suffix(at + len(separator)), label))
         elif separator == ":":
             words.append(SentWord(item, _header_slot(item), label))
-        elif separator == "==" and any(mark in text[:at].lower() for mark in _CREDENTIAL_HEADER_MARKS):
+        elif separator == "==" and any(mark in text[:at].lower() for mark in CREDENTIAL_HEADER_MARKS):
             words.append(SentWord(item, Slot.CREDENTIAL, label))
         elif separator:
             words.append(SentWord(item, Slot.DATA, label))
@@ -529,7 +502,7 @@ def _httpie(name: str, reading: Reading) -> Sending | None:
     data = len(words) > 1 or files
     stdin = () if data or reading.has("--ignore-stdin") else (name,)
     # `--proxy PROTOCOL:URL`: the proxy receives the request too.
-    proxies = [proxy.suffix(len(_shape(proxy).partition(":")[0]) + 1) for proxy in reading.values("--proxy")]
+    proxies = [proxy.suffix(len(word_shape(proxy).partition(":")[0]) + 1) for proxy in reading.values("--proxy")]
     destinations = tuple(Destination(each, Form.URL) for each in (url, *proxies))
     return Sending(tuple(words), tuple(files), stdin, destinations)
 
@@ -537,114 +510,3 @@ def _httpie(name: str, reading: Reading) -> Sending | None:
 _GITHUB = "github.com"
 # Where a word gh implies stands: nowhere in the command (only its value is used).
 _NOWHERE = Span(0, 0)
-
-
-# -- destinations -----------------------------------------------------------------------------
-
-_RUN_TIME = "\x00"
-
-
-def _shape(arg: Arg) -> str:
-    """The word with each part known only at run time as one marker character."""
-    if arg.value is not None:
-        return arg.value
-    if arg.word is None:
-        return _RUN_TIME
-    return "".join(part.text if type(part) is ast.Literal else _RUN_TIME for part in arg.word.parts)
-
-
-def destination_hosts(destination: Destination) -> tuple[Host | None, ...]:
-    """The hosts a destination reaches (None: known only at run time), one per value it may have."""
-    arg = destination.arg
-    shapes = arg.values if len(arg.values) > 1 else (_shape(arg),)
-    return tuple(_host(name) for shape in shapes for name in _host_names(shape, destination.form))
-
-
-_CODE_VARIABLE = re.compile(r"\$\{?\w+\}?")
-
-
-def url_hosts(url: str | None) -> tuple[Host | None, ...]:
-    """The host of a URL another language's analyser reports (`$NAME` marks a part known only at run time)."""
-    if url is None:
-        return (None,)
-    return tuple(_host(name) for name in _host_names(_CODE_VARIABLE.sub(_RUN_TIME, url), Form.URL))
-
-
-def url_credential_parts(word: ast.Word) -> frozenset[int]:
-    """The parts of a URL word that stand where a request carries its own credential, as
-    an Authorization header does: the user information (`https://me:$TOKEN@host/`) or the
-    value of a query parameter named like one (`?access_token=$TOKEN`, `&api_key=...`)."""
-    parts = word.parts
-    shape = "".join(part.text if type(part) is ast.Literal else _RUN_TIME for part in parts)
-    found: set[int] = set()
-    offset = 0
-    for index, part in enumerate(parts):
-        if type(part) is ast.Literal:
-            offset += len(part.text)
-            continue
-        if _in_credential(shape, offset):
-            found.add(index)
-        offset += 1
-    return frozenset(found)
-
-
-def _in_credential(shape: str, at: int) -> bool:
-    scheme = shape.find("://")
-    authority = scheme + 3 if scheme >= 0 else 0
-    authority_end = min(
-        (end for end in (shape.find(mark, authority) for mark in "/?#") if end >= 0), default=len(shape)
-    )
-    if authority <= at < authority_end:
-        return "@" in shape[at:authority_end]
-    query = shape.find("?", authority_end)
-    fragment = shape.find("#", authority_end)
-    if query < 0 or at < query or 0 <= fragment < at:
-        return False
-    start = max(shape.rfind("&", 0, at), shape.rfind("?", 0, at)) + 1
-    name, equals, _ = shape[start:at].partition("=")
-    lowered = name.lower()
-    return bool(equals) and _RUN_TIME not in name and any(mark in lowered for mark in _CREDENTIAL_HEADER_MARKS)
-
-
-def _host(name: str) -> Host | None:
-    name = name.lower().strip("[]")
-    if _RUN_TIME not in name:
-        return Host(name) if name else None
-    tail = name.rpartition(_RUN_TIME)[2]
-    return Host(tail, exact=False) if tail else None
-
-
-def _host_names(shape: str, form: Form) -> list[str]:
-    if form is Form.URL or "://" in shape:
-        authority = shape.partition("://")[2] if "://" in shape else shape
-        authority = authority.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0]
-        return [_without_port(authority.rpartition("@")[2])]
-    if form is Form.HOST:
-        return [shape.rpartition("@")[2]]
-    if form is Form.HOST_PORT:
-        return [_without_port(shape)]
-    if form is Form.REMOTE_PATH:
-        host = shape.partition("::")[0] if "::" in shape else shape.partition(":")[0]
-        if shape.startswith("["):
-            host = shape.partition("]")[0] + "]"
-        return [host.rpartition("@")[2]]
-    if form in (Form.CONNECT_TO, Form.RESOLVE):
-        target = shape.split(":", 2)[2] if shape.count(":") >= 2 else _RUN_TIME
-        if form is Form.RESOLVE:
-            return target.split(",")
-        # An empty HOST2 keeps the request's own host, which the URL names already.
-        return [name] if (name := _without_port(target)) else []
-    if form is Form.MAIL_ADDRESS:
-        local, at, domain = shape.rpartition("@")
-        return [domain] if at and local else [""]
-    kind, _, rest = shape.partition(":")
-    fields = rest.split(",", 1)[0].split(":")
-    if kind.lower() in _SOCAT_PROXIES:
-        return [field for field in fields[:2] if field]
-    return [":".join(fields[:-1]) if len(fields) > 1 else fields[0]]
-
-
-def _without_port(authority: str) -> str:
-    if authority.startswith("["):
-        return authority.partition("]")[0] + "]"
-    return authority.rpartition(":")[0] if authority.count(":") == 1 else authority

@@ -182,6 +182,10 @@ _SYSTEMD_RUN_VALUES = (
     "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property", "--path-property",
     "--socket-property", "--service-type",
 )  # fmt: skip
+_RUN0_VALUES = (
+    "-u", "--user", "-g", "--group", "-D", "--chdir", "--nice", "--setenv", "--unit", "--property", "--description",
+    "--slice", "--background", "--machine", "--shell-prompt-prefix", "--area",
+)  # fmt: skip
 _SYSTEMD_RUN_PLACES = (
     ("-H", "on host {value} via systemd-run"), ("--host", "on host {value} via systemd-run"),
     ("-M", "in machine {value} via systemd-run"), ("--machine", "in machine {value} via systemd-run"),
@@ -210,10 +214,18 @@ WRAPPERS: tuple[WrapperSpec, ...] = (
     wrapper("sudo", value=_SUDO_VALUES, no_command=_SUDO_NO_COMMAND, shell=("-s", "--shell", "-i", "--login"),
             assignments=True, abbreviations=True),
     wrapper("doas", value=("-u", "-a"), no_command=("-C", "-L"), shell=("-s",)),
+    # polkit's pkexec reads its own options (no abbreviations); systemd's run0 reads getopt_long's.
+    # Without a command, both start a root shell.
+    wrapper("pkexec", value=("--user",), no_command=("--version", "--help"), starts_shell=True),
+    wrapper("run0", value=_RUN0_VALUES, no_command=("--version", "-h", "--help"), starts_shell=True,
+            abbreviations=True),
     wrapper("env", value=("-u", "--unset", "-C", "--chdir", "-P", "--default-signal", "--ignore-signal",
                           "--block-signal"),
             split=("-S", "--split-string"), assignments=True, abbreviations=True),
     wrapper("nohup"),
+    # screen [-dm] [-S NAME] CMD: a (detached) session running CMD; -ls, -r, -x, -X, -wipe run none.
+    wrapper("screen", value=("-S", "-c", "-e", "-h", "-p", "-s", "-t", "-T", "-Logfile"),
+            no_command=("-ls", "-list", "-r", "-x", "-X", "-wipe", "-v", "-Q")),
     wrapper("time", value=("-f", "--format", "-o", "--output"), abbreviations=True),
     wrapper("timeout", value=("-s", "--signal", "-k", "--kill-after"), positionals=1, abbreviations=True),
     wrapper("nice", value=("-n", "--adjustment"), abbreviations=True),
@@ -258,6 +270,8 @@ WRAPPERS: tuple[WrapperSpec, ...] = (
     wrapper("fakechroot", value=("-l", "--lib", "-d", "--elfloader", "-e", "--environment", "-b", "--bindir", "-c",
                                  "--config-dir")),
     wrapper("eatmydata"),
+    # faketime TIMESTAMP CMD: the program runs with a fake clock.
+    wrapper("faketime", value=("--date-prog",), positionals=1),
     wrapper("nocache"),
     wrapper("chronic"),
     wrapper("catchsegv"),

@@ -10,7 +10,8 @@ from fnmatch import fnmatchcase
 from .._analysis import Secret, SecretFlowSubject, SecretKind, SentSecret
 from .._model import Severity, Span
 from .._tables import Tables
-from ..programs.sending import Host, Slot
+from ..programs.destinations import Host
+from ..programs.sending import Slot
 from ._rule import Hit, Inspects, rule
 
 # How each part of a request is named in a finding.

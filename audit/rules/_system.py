@@ -15,7 +15,7 @@ from .._analysis import (
 )
 from .._model import Severity
 from .._tables import Tables
-from ..programs import REMOVERS, WRITERS
+from ..programs import AT_QUERIES, REMOVERS, WRITERS
 from ..programs.readers import CREDENTIAL_USERS, PATH_ONLY
 from ._paths import (
     directory_held,
@@ -482,6 +482,53 @@ def risky_code_in_autorun_file(subject: ExecContextSubject, tables: Tables) -> I
 
 
 @rule(
+    id="SY010",
+    name="scheduled-job",
+    severity=Severity.MEDIUM,
+    summary="Queues a command to run later, outside this session (at, batch, a systemd-run timer).",
+    rationale=(
+        "A deferred job runs after the agent's session ends, unobserved and outside any sandbox; like a "
+        "crontab it deserves a second look. The job's own code is audited too."
+    ),
+    safer_alternative="Run the command now, in the session, or ask a human to schedule it.",
+    inspects=Inspects.COMMAND,
+    commands=("at", "batch", "systemd-run"),
+    must_match=(
+        "echo 'make test' | at now",
+        "at -f job.sh now + 1 hour",
+        "batch <<< 'make'",
+        "at 23:00 < job.txt",
+        "systemd-run --on-calendar=daily /usr/local/bin/backup",
+        "systemd-run --user --on-act 30 touch done",
+        "sudo systemd-run --on-boot=5min /opt/x",
+    ),
+    must_not_match=(
+        "at -l",
+        "atq",
+        "at -c 4",
+        "at -r 3",
+        "atrm 3",
+        "systemd-run --user --scope make test",
+        "echo at now",
+        "systemctl status cron",
+    ),
+)
+def scheduled_job(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    if subject.name in ("at", "batch"):
+        if not reading(subject).has(*AT_QUERIES):
+            yield Hit(subject.span, f"`{subject.name}` queues a job that runs later, outside this session")
+        return
+    if "systemd-run" not in subject.wrappers:
+        return
+    # Every systemd-run option that starts with --on- (or abbreviates one) makes a timer.
+    timer = next(
+        (arg.value for arg in subject.argv[: subject.command_index] if (arg.value or "").startswith("--on-")), None
+    )
+    if timer is not None:
+        yield Hit(subject.span, f"systemd-run `{timer}` starts a timer: the command runs later, outside this session")
+
+
+@rule(
     id="EV001",
     name="path-modification",
     severity=Severity.MEDIUM,
@@ -515,6 +562,7 @@ SYSTEM_RULES = (
     redirect_authorized_keys,
     crontab_change,
     risky_code_in_autorun_file,
+    scheduled_job,
     dynamic_linker_hijack,
     path_modification,
 )

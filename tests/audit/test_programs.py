@@ -299,10 +299,19 @@ def test_an_attached_value_keeps_the_part_of_the_word_after_the_option() -> None
     assert value.word is not None and value.span == Span(5, 15) and value.source == "'rm -rf /'"
 
 
-def test_an_attached_value_after_an_option_not_written_as_is_keeps_no_word() -> None:
+def test_an_attached_value_after_an_option_not_written_as_is_keeps_its_syntax() -> None:
     value = _word_of("su $'-c'rm", 1).suffix(2)
     assert value.value == "rm"
-    assert value.word is None
+    assert value.word is not None and value.span == Span(8, 10) and value.source == "rm"
+
+
+def test_a_value_after_a_quoted_prefix_keeps_its_process_substitution() -> None:
+    """Regression (fuzz campaign): `curl -F 'f=@'<(env)` lost the substitution, so the upload was missed."""
+    from audit._syntax import ast
+
+    value = _word_of("curl 'f=@'<(env)", 1).suffix(3)
+    assert value.word is not None
+    assert [type(part) for part in value.word.parts] == [ast.ProcessSubstitution]
 
 
 def test_the_suffix_of_a_word_known_only_at_run_time_stays_unknown() -> None:

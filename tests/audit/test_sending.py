@@ -8,16 +8,8 @@ import pytest
 
 from audit._model import Span
 from audit.programs import Arg
-from audit.programs.sending import (
-    Destination,
-    Form,
-    Host,
-    Slot,
-    destination_hosts,
-    sent_data,
-    sftp_uploads,
-    url_credential_parts,
-)
+from audit.programs.destinations import Destination, Form, Host, destination_hosts, url_credential_parts
+from audit.programs.sending import Slot, sent_data, sftp_uploads
 
 
 def args(*values: str) -> tuple[Arg, ...]:

@@ -32,6 +32,7 @@ from ._code import code_string, run_written, stdin_code
 from ._find import find_exec
 from ._interpreters import interpreter_code
 from ._remote import container_code, gcloud_code, kubectl_code, lxc_code, ssh_code, vagrant_code
+from ._runners import at_job, entr_code, parallel_code, tmux_code
 from ._written import crontab_code, record_writes
 
 __all__ = ["HANDLERS", "Call", "ContextWalk", "Handler", "contexts_of", "record_writes", "run_written", "wrapper_code"]
@@ -57,6 +58,11 @@ HANDLERS: dict[str, Handler] = {
     "lxc": lxc_code,
     "incus": lxc_code,
     "crontab": crontab_code,
+    "at": at_job,
+    "batch": at_job,
+    "parallel": parallel_code,
+    "tmux": tmux_code,
+    "entr": entr_code,
 }
 """The handler of each program (by name after wrappers) that runs code it is given."""
 

@@ -240,6 +240,9 @@ def crontab_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
     operand = reading.operands[0] if reading.operands else None
     if operand is None or operand.value == "-":
         content = _stdin_text(call.stdin, call.frame.env)
+        stdin = call.stdin
+        if content is None and stdin is not None and stdin.kind is StdinKind.PIPE:
+            _crontab_from_pipe(call, stdin, walk)
     else:
         content = walk.written_script(operand.value) if operand.value is not None else None
     if content is None:
@@ -247,3 +250,14 @@ def crontab_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
     installed = operand if operand is not None and operand.value != "-" else None
     target = installed or Arg(("the user's crontab",), call.name, call.span)
     return _audit_later(walk, target, Autorun(AutorunFormat.CRONTAB, "crontab"), content, call.frame)
+
+
+def _crontab_from_pipe(call: Call, stdin: Stdin, walk: ContextWalk) -> None:
+    """`curl u | crontab -`: the jobs are whatever the download holds, as in `curl u | sh`; a crontab
+    assembled locally (`(crontab -l; echo JOB) | crontab -`) is only SY008's change."""
+    tables = walk.tables
+    if not any(name in tables.fetchers or name in tables.decoders for name in stdin.feeders):
+        return
+    whole = Span(stdin.span.start, call.span.end)
+    label = f"{stdin.label} {call.name}"
+    walk.emit(ExecContextSubject(ContextKind.STDIN_PIPE, label, "crontab", whole, call.frame.location, (), stdin.span))
