@@ -13,7 +13,7 @@ from ._batch import BatchSummary
 from ._display import ELISION_STYLE, Trimmed, one_line
 from ._model import Decision
 from ._report import DECISION_STYLE
-from .rules import REGISTRY
+from .rules._core import find_rule
 
 TOP_RULES = 10
 MAX_BLOCKED_SHOWN = 20
@@ -57,7 +57,7 @@ class BatchSummaryReport:
         table.add_column("name")
         table.add_column("commands", justify="right")
         for rule_id, count in self.summary.rules.most_common(TOP_RULES):
-            declared = REGISTRY.get(rule_id)
+            declared = find_rule(rule_id)
             table.add_row(rule_id, declared.name if declared else "", f"{count:,}")
         return table
 

@@ -25,10 +25,12 @@ from ._budget import DEFAULT_MAX_STEPS
 from ._model import Severity
 from ._tables import Tables
 from .errors import PolicyError
-from .programs import INTERPRETERS, KNOWN, STANDARD_PROGRAMS, WRAPPERS, InterpreterSpec, WrapperSpec
+from .packs._index import PACK_INDEX, PACK_NAMES, PACKS_BY_COMMAND
+from .programs import INTERPRETERS, KNOWN_NAMES, STANDARD_PROGRAMS, WRAPPERS, InterpreterSpec, WrapperSpec
 from .programs import interpreters as interpreter_keys
 from .programs import wrappers as wrapper_keys
-from .rules import REGISTRY
+from .rules._core import CORE
+from .rules._settings import RuleSettings
 
 _RULE_SETTING_VALUES = {"high": Severity.HIGH, "medium": Severity.MEDIUM, "off": None}
 
@@ -52,7 +54,7 @@ class Policy:
 
     limits: Limits
     tables: Tables
-    rule_settings: Mapping[str, Severity | None]
+    rule_settings: RuleSettings
     """The rules whose severity differs from their declaration: off for every rule of a pack
     that is off, and each `[rules]` setting (which names the rule itself, and so wins)."""
     source: str
@@ -222,20 +224,17 @@ class _Draft:
         )
         tables = dataclasses.replace(tables, program_names=_program_names(tables))
         packs = _enabled_packs(self.packs_enabled, self.packs_disabled)
-        settings: dict[str, Severity | None] = {
-            declared.id: None for declared in REGISTRY if declared.pack is not None and declared.pack not in packs
-        }
-        settings.update(self.rule_settings)
-        return Policy(self.limits, tables, MappingProxyType(settings), source, packs)
+        return Policy(self.limits, tables, RuleSettings(self.rule_settings, packs), source, packs)
 
 
 def _program_names(tables: Tables) -> frozenset[str]:
     """Every program the engine knows by name: declared programs, everyday utilities, wrappers, interpreters, the
-    name tables, and the commands rules are for. A glob in command position is matched against these."""
-    names: set[str] = set(KNOWN) | STANDARD_PROGRAMS
+    name tables, and the commands rules and packs are for (from the static indexes: nothing is loaded for this).
+    A glob in command position is matched against these."""
+    names: set[str] = set(KNOWN_NAMES) | STANDARD_PROGRAMS | set(PACKS_BY_COMMAND)
     names.update(tables.wrappers, tables.interpreters_by_name, tables.fetchers, tables.decoders, tables.privilege)
     names.update(tables.installers, tables.secret_printers)
-    for declared in REGISTRY:
+    for declared in CORE:
         if declared.commands is not None:
             names.update(declared.commands(tables))
     return frozenset(names)
@@ -245,7 +244,7 @@ def _enabled_packs(enabled: list[str], disabled: list[str]) -> frozenset[str]:
     """The packs on by default or enabled by a pattern, less those a pattern disables (disable wins)."""
     return frozenset(
         pack.name
-        for pack in REGISTRY.packs
+        for pack in PACK_INDEX
         if (pack.default or _matches_any(pack.name, enabled)) and not _matches_any(pack.name, disabled)
     )
 
@@ -266,7 +265,7 @@ def _built_in_draft() -> _Draft:
     return _Draft(Limits(), {}, {name: [] for name in _NAME_LISTS}, {}, subcommands, interpreters, wrappers, [], [])
 
 
-def _apply(draft: _Draft, document: Mapping[str, Any], origin: str, known_rules: Callable[[], frozenset[str]]) -> None:
+def _apply(draft: _Draft, document: Mapping[str, Any], origin: str, is_rule: Callable[[str], bool]) -> None:
     """Validate `document` completely and merge it into `draft`.
 
     Everything is read into locals first and assigned at the end, so a
@@ -276,7 +275,7 @@ def _apply(draft: _Draft, document: Mapping[str, Any], origin: str, known_rules:
     root.only({"version", "limits", "rules", "names", "packs", "interpreters", "wrappers"})
     root.integer("version", 1, 1, 1)
     limits = _limits(root.sub("limits"), draft.limits)
-    rule_settings = _rule_settings(root.sub("rules"), draft.rule_settings, known_rules())
+    rule_settings = _rule_settings(root.sub("rules"), draft.rule_settings, is_rule)
     names, decoders, subcommands = _names(root.sub("names"), draft)
     packs_reader = root.sub("packs")
     packs_reader.only({"enable", "disable"})
@@ -308,7 +307,7 @@ def _apply(draft: _Draft, document: Mapping[str, Any], origin: str, known_rules:
 
 def _pack_patterns(reader: _Reader, key: str) -> list[str]:
     """Pack names or fnmatch patterns over them (`database.*`, `*`); each must name at least one pack."""
-    names = [pack.name for pack in REGISTRY.packs]
+    names = list(PACK_NAMES)
     patterns = list(reader.strings(key))
     for index, pattern in enumerate(patterns):
         if any(fnmatchcase(name, pattern) for name in names):
@@ -332,11 +331,11 @@ def _limits(reader: _Reader, previous: Limits) -> Limits:
 
 
 def _rule_settings(
-    reader: _Reader, previous: dict[str, Severity | None], rule_ids: frozenset[str]
+    reader: _Reader, previous: dict[str, Severity | None], is_rule: Callable[[str], bool]
 ) -> dict[str, Severity | None]:
     settings = dict(previous)
     for rule_id, setting in reader.table.items():
-        if rule_id not in rule_ids:
+        if not is_rule(rule_id):
             raise reader.fail(rule_id, "unknown rule id (see `audit-cmd rules`)")
         if setting not in _RULE_SETTING_VALUES:
             raise reader.fail(rule_id, f'must be "high", "medium" or "off", got {_describe(setting)}')
@@ -445,8 +444,13 @@ def _option_places(reader: _Reader, previous: tuple[tuple[str, str], ...]) -> tu
     return tuple(places.items())
 
 
-def _known_rule_ids() -> frozenset[str]:
-    return frozenset(REGISTRY.by_id)
+def _is_rule_id(rule_id: str) -> bool:
+    """Whether a rule has this id; a core rule's id needs no pack loaded."""
+    if rule_id in CORE.by_id:
+        return True
+    from .rules import REGISTRY  # every pack, loaded only for a setting that names a pack's rule
+
+    return rule_id in REGISTRY.by_id
 
 
 def _parse_toml(text: str, origin: str) -> Mapping[str, Any]:
@@ -464,9 +468,9 @@ def _default_draft_document() -> Mapping[str, Any]:
 
 def _build(user_document: Mapping[str, Any] | None, origin: str) -> Policy:
     draft = _built_in_draft()
-    _apply(draft, _default_draft_document(), "default_policy.toml", _known_rule_ids)
+    _apply(draft, _default_draft_document(), "default_policy.toml", _is_rule_id)
     if user_document is not None:
-        _apply(draft, user_document, origin, _known_rule_ids)
+        _apply(draft, user_document, origin, _is_rule_id)
     return draft.freeze(origin)
 
 

@@ -20,7 +20,7 @@ from ._display import (
     one_line,
 )
 from ._model import CommandRecord, Decision, Finding, Position, Severity, Span, Verdict
-from .rules import REGISTRY
+from .rules._core import find_rule
 
 DECISION_STYLE = {
     Decision.BLOCK: "bold white on red",
@@ -108,7 +108,7 @@ class VerdictReport:
             location = Text(f"at {finding.span.start}-{finding.span.end}: ", "dim")
             location.append_text(one_line(finding.evidence, limit=_EVIDENCE_LIMIT))
             details.append(location)
-            declared = REGISTRY.get(finding.rule_id)
+            declared = find_rule(finding.rule_id)
             if declared is not None:
                 details.append(Text.assemble(("safer: ", "green"), declared.safer_alternative))
             yield title

@@ -29,7 +29,7 @@ from typing import Any, cast
 from ._engine import audit_command_cached
 from ._model import Decision, Finding, Verdict
 from ._policy import Policy
-from .rules import REGISTRY
+from .rules._core import find_rule
 
 AUDIT_LOGGER_NAME = "agent_shell_guard.audit"
 AUDIT_EVENT = "audit.tool_call"
@@ -180,7 +180,7 @@ def explain_findings(findings: tuple[Finding, ...]) -> str:
     for finding in findings[:_EXPLAINED_FINDINGS]:
         where = f" (at `{_printable_excerpt(finding.evidence)}`)" if finding.evidence.strip() else ""
         lines.append(f"- {finding.rule_id} {finding.rule_name} ({finding.severity.value}): {finding.message}{where}")
-        rule = REGISTRY.get(finding.rule_id)
+        rule = find_rule(finding.rule_id)
         if rule is not None and finding.rule_id not in advised:
             advised.add(finding.rule_id)
             lines.append(f"  Safer alternative: {rule.safer_alternative}")

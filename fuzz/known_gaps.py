@@ -92,35 +92,6 @@ def _hidden(payload: str, rules: set[str], obfuscation: str) -> Hidden:
 
 KNOWN_GAPS += (
     KnownGap(
-        name="arrays and name references declared with declare/typeset/local/readonly are not resolved",
-        reason='`declare -a c=(make all); "${c[@]}"` runs make; the engine knows only plain `c=(...)` arrays',
-        pattern=re.compile(r"\b(declare|typeset|local|readonly)\s+(-\w+\s+)*-\w*[aAn]"),
-        pinned={ORACLE_CORPUS: None, HIDDEN: _hidden("rm -rf /", {"FS001"}, "declare -a"), HIDDEN_ORACLE: None},
-        corpus_command='declare -a c=(rm -rf /); "${c[@]}"',
-    ),
-    KnownGap(
-        name="array slices are not resolved",
-        reason='`c=(x rm -rf /); "${c[@]:1}"` runs rm -rf /',
-        pattern=re.compile(r"\$\{\w+\[[@*]\]:"),
-        pinned={HIDDEN: _hidden("rm -rf /", {"FS001"}, "array slice"), HIDDEN_ORACLE: None},
-        corpus_command='c=(x rm -rf /); "${c[@]:1}"',
-    ),
-    KnownGap(
-        name="${!name} indirection is not resolved",
-        reason="`n=c; c=rm; ${!n} -rf /` runs rm",
-        pattern=re.compile(r"\$\{!\w+\}"),
-        pinned={HIDDEN: _hidden("rm -rf /", {"FS001"}, "name by indirection"), HIDDEN_ORACLE: None},
-        corpus_command="n=c; c=rm; ${!n} -rf /",
-    ),
-    KnownGap(
-        name="a code string that comes out of an array is not audited",
-        reason="`c=(bash -c 'rm -rf /'); \"${c[@]}\"` runs rm; the engine audits only the code's first word "
-        "(and code in another language, `c=(lua -e '...')`, arrives unreadable: LA003)",
-        pattern=re.compile(r"=\(\s.*\s-\w*[ce]\w*\s"),
-        pinned={HIDDEN: _hidden("bash -c 'rm -rf /'", {"FS001"}, "array"), HIDDEN_ORACLE: None},
-        corpus_command="c=(bash -c 'rm -rf /'); \"${c[@]}\"",
-    ),
-    KnownGap(
         name="BASH_ENV and ENV are not code",
         reason="a shell runs the file BASH_ENV names before its code: `BASH_ENV=<(curl ...) bash -c ...`",
         pattern=re.compile(r"\b(BASH_)?ENV="),

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
 
+from .._model import Span
 from .._syntax import Visitor, ast
 from ..programs import Arg, read_command
 
@@ -22,6 +23,7 @@ class BindingKind(Enum):
     VALUE = "value"
     ITEMS = "items"
     ARRAY = "array"
+    REFERENCE = "reference"
     READ = "read"
     UNKNOWN = "unknown"
 
@@ -34,13 +36,17 @@ class Binding:
     each in turn), ARRAY the elements of `name=(...)` or `set -- ...`; READ
     holds what feeds the read: the commands earlier in its pipeline and its
     own redirects. UNKNOWN may hold the words of a value it cannot follow
-    (`a+=(...)`, `a[i]=...`), which still carry taint.
+    (`a+=(...)`, `a[i]=...`), which still carry taint. REFERENCE holds the
+    word naming the variable a `declare -n` name reference stands for.
+    `associative` marks an array declared with `-A` (its keys are strings,
+    not arithmetic).
     """
 
     kind: BindingKind
     words: tuple[ast.Word, ...] = ()
     feeders: tuple[ast.Command, ...] = ()
     redirects: tuple[ast.Redirect, ...] = ()
+    associative: bool = False
 
 
 def split_assignment_word(word: ast.Word) -> tuple[str, ast.Word] | None:
@@ -64,6 +70,63 @@ def split_assignment_word(word: ast.Word) -> tuple[str, ast.Word] | None:
             parts = (part._replace(text=rest), *parts)
         return name, ast.Word(parts, word.span, word.source)
     return None
+
+
+def declaration_flags(words: tuple[ast.Word, ...]) -> str:
+    """The option letters of `declare -a -r`, `local -ag`...: every argument starting with `-`, joined."""
+    return "".join(word.source[1:] for word in words if word.source.startswith("-"))
+
+
+def declared_binding(value: ast.Word, flags: str) -> Binding:
+    """What `declare FLAGS NAME=value` binds NAME to: a name reference (-n), an array literal, or a value."""
+    if "n" in flags:
+        return Binding(BindingKind.REFERENCE, (value,))
+    items = array_literal_items(value)
+    if items is not None:
+        return Binding(BindingKind.ARRAY, items, associative="A" in flags)
+    return Binding(BindingKind.VALUE, (value,))
+
+
+def array_literal_items(value: ast.Word) -> tuple[ast.Word, ...] | None:
+    """The elements of `(a b 'c d')` when a declaration's value is an array literal, else None.
+
+    tree-sitter reads `declare -a c=(rm -rf /)` as one argv word whose parts are
+    the elements, with the blanks between them dropped: the word's source text
+    between two parts tells whether they were one element (quotes only) or two.
+    """
+    parts = value.parts
+    if not parts:
+        return None
+    first, last = parts[0], parts[-1]
+    if type(first) is not ast.Literal or type(last) is not ast.Literal or first.quoted or last.quoted:
+        return None
+    if not first.text.startswith("(") or not last.text.endswith(")"):
+        return None
+    start = value.span.start
+    source = value.source
+    # The parts keep their spans in the whole `NAME=(...)` word: the parentheses come off both.
+    opening = source.find("=(") + 2
+    if opening < 2:
+        return None
+    first = first._replace(text=first.text[1:], span=Span(start + opening, first.span.end))
+    last = first if len(parts) == 1 else last
+    last = last._replace(text=last.text[:-1], span=Span(last.span.start, last.span.end - 1))
+    parts = (last,) if len(parts) == 1 else (first, *parts[1:-1], last)
+    groups: list[list[ast.WordPart]] = []
+    previous_end: int | None = None
+    for part in parts:
+        gap = source[previous_end - start : part.span.start - start] if previous_end is not None else ""
+        if previous_end is None or any(char.isspace() for char in gap):
+            groups.append([])
+        groups[-1].append(part)
+        previous_end = part.span.end
+    items: list[ast.Word] = []
+    for group in groups:
+        kept = tuple(part for part in group if type(part) is not ast.Literal or part.text or part.quoted)
+        if kept:
+            span = Span(kept[0].span.start, kept[-1].span.end)
+            items.append(ast.Word(kept, span, source[span.start - start : span.end - start]))
+    return tuple(items)
 
 
 def collect_bindings(script: ast.Script) -> dict[str, list[Binding]]:
@@ -169,10 +232,14 @@ class _Collector(Visitor[_Input, None]):
             return
         name = "".join([part.text for part in words[0].parts if type(part) is ast.Literal])
         if name in DECLARATION_BUILTINS:
+            flags = declaration_flags(words[1:])
             for word in words[1:]:
                 split = split_assignment_word(word)
                 if split is not None:
-                    self.add(split[0], Binding(BindingKind.VALUE, (split[1],)))
+                    self.add(split[0], declared_binding(split[1], flags))
+                elif "n" in flags and not word.source.startswith("-"):
+                    # `declare -n r` alone: r's later plain assignment names its target.
+                    self.add(word.source, Binding(BindingKind.REFERENCE))
         elif name == "set" and len(words) > 1 and words[1].source == "--":
             self.add("@", Binding(BindingKind.ARRAY, words[2:]))
         elif name in ("read", "mapfile", "readarray"):

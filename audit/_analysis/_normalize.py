@@ -37,6 +37,18 @@ class Bindings(Protocol):
         """The literal elements of array `name` ("@": the positional parameters), or None."""
         ...
 
+    def element(self, name: str, key: str) -> str | None:
+        """`${name[KEY]}` with KEY as written, or None when unknown."""
+        ...
+
+    def slice(self, name: str, offset: int, length: int | None) -> tuple[str, ...] | None:
+        """`${name[@]:OFFSET:LENGTH}`: the elements it selects, or None when unknown."""
+        ...
+
+    def indirect(self, name: str) -> tuple[str, ...] | None:
+        """`${!name}`: the possible values of the variable `name`'s value names, or None."""
+        ...
+
     def defines(self, name: str) -> bool:
         """Whether the command string assigns `name` anywhere."""
         ...
@@ -204,6 +216,11 @@ def _add_fields(current: list[str], pieces: list[str], fields: list[list[str]]) 
     return current
 
 
+def has_list_expansion(word: ast.Word) -> bool:
+    """Whether a word holds "$@", "${a[@]}", "${a[*]}"...: a word that may become several fields."""
+    return any(type(part) is ast.ParamExpansion and _list_selector(part) is not None for part in word.parts)
+
+
 def _list_selector(part: ast.ParamExpansion) -> str | None:
     """`@` or `*` for "$@", "$*", "${a[@]}", "${a[*]}"; None for any other parameter."""
     if part.subscript is None:
@@ -215,9 +232,7 @@ def _list_selector(part: ast.ParamExpansion) -> str | None:
 def _list_fields(part: ast.ParamExpansion, bindings: Bindings) -> list[str] | None:
     """The fields a list expansion becomes: "$@" one per element, "$*" joined
     by the first IFS character, unquoted either one split by IFS."""
-    if part.operator:
-        return None
-    elements = bindings.elements(part.name)
+    elements = _selected_elements(part, bindings)
     if elements is None:
         return None
     if part.quoted and _list_selector(part) == "@":
@@ -230,6 +245,21 @@ def _list_fields(part: ast.ParamExpansion, bindings: Bindings) -> list[str] | No
     if not separators:
         return list(elements)
     return [piece for element in elements for piece in _split_fields(element, separators)]
+
+
+def _selected_elements(part: ast.ParamExpansion, bindings: Bindings) -> tuple[str, ...] | None:
+    """The elements `${a[@]}` or a slice of it (`${a[@]:1}`, `${a[*]: -2:1}`) stands for; None when unknown."""
+    if part.operator in ("", ":-", "-"):
+        elements = bindings.elements(part.name)
+        # `${a[@]:-word}` is the default only when the array is empty.
+        return elements if not part.operator or elements else None
+    if part.operator not in (":", "::") or part.subscript is None:
+        return None
+    bounds = [word.source.strip() for word in part.argument]
+    if not bounds or len(bounds) > 2 or not all(bound.lstrip("-").isdigit() for bound in bounds):
+        return None  # arithmetic bounds are known only at run time
+    length = int(bounds[1]) if len(bounds) == 2 else None
+    return bindings.slice(part.name, int(bounds[0]), length)
 
 
 def _dynamic(word: ast.Word) -> Arg:
@@ -286,23 +316,34 @@ def parameter_values(part: ast.ParamExpansion, bindings: Bindings) -> tuple[str,
     A list expansion ("$@", "${a[@]}") is its elements joined by blanks, which
     is what code built from it (`eval "$@"`) sees.
     """
+    if _list_selector(part) is not None:
+        elements = _selected_elements(part, bindings)
+        return None if elements is None else (" ".join(elements),)
+    if part.operator == "!" and part.subscript is None:
+        return bindings.indirect(part.name)
     # `${x:-default}` is x itself when x is known; other operators compute.
     if part.operator and part.operator not in (":-", "-"):
         return None
-    if _list_selector(part) is not None:
-        elements = bindings.elements(part.name)
-        return None if elements is None else (" ".join(elements),)
     if part.subscript is None:
         values = bindings.candidates(part.name)
         if uses_default(part, values, bindings):
             return _default_value(part, bindings)
         return values
-    index = part.subscript.source
-    elements = bindings.elements(part.name) if index.isdigit() else None
-    if elements is None:
+    if part.operator:
         return None
-    position = int(index)
-    return (elements[position] if position < len(elements) else "",)
+    key = _literal_key(part.subscript)
+    element = None if key is None else bindings.element(part.name, key)
+    return None if element is None else (element,)
+
+
+def _literal_key(subscript: ast.Word) -> str | None:
+    """A subscript's text after quote removal, when it holds no expansion (`${m["a b"]}` is key `a b`)."""
+    texts: list[str] = []
+    for part in subscript.parts:
+        if type(part) is not ast.Literal:
+            return None
+        texts.append(part.text)
+    return "".join(texts)
 
 
 def uses_default(part: ast.ParamExpansion, values: tuple[str, ...] | None, bindings: Bindings) -> bool:

@@ -14,7 +14,7 @@ from .._model import Span
 from .._syntax import ast
 from .._tables import Tables
 from ..programs import downloaded_files
-from ._bindings import DECLARATION_BUILTINS, split_assignment_word
+from ._bindings import DECLARATION_BUILTINS, array_literal_items, declaration_flags, split_assignment_word
 from ._command_globs import expand_command_name, glob_candidates
 from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words, uses_default
 from ._subjects import Arg, AssignmentSubject, Location, NameSource, RedirectSubject, Risk, Stdin, StdinKind
@@ -177,14 +177,15 @@ def declared_assignments(
     node: ast.SimpleCommand, builtin: str, env: Env, location: Location
 ) -> list[AssignmentSubject]:
     """The names `export`, `declare`, `local`... assign (and export)."""
-    flags = "".join(word.source[1:] for word in node.words[1:] if word.source.startswith("-"))
+    flags = declaration_flags(node.words[1:])
     exported = builtin == "export" or "x" in flags
     subjects: list[AssignmentSubject] = []
     for word in node.words[1:]:
         split = split_assignment_word(word)
         if split is not None:
             name, value_word = split
-            fields = normalize_word(value_word, env)
+            # An array literal has no single value (its elements are bound in `_bindings`).
+            fields = normalize_word(value_word, env) if array_literal_items(value_word) is None else []
             value = fields[0] if len(fields) == 1 else None
             subjects.append(AssignmentSubject(name, value, exported, builtin, word.span, location))
         elif exported and not word.source.startswith("-"):

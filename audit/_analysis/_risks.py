@@ -98,6 +98,8 @@ class RiskAnswers:
             # Every binding is walked (no early exit): a silent walk registers the
             # functions it meets, and which ones it meets must not depend on order.
             risky = [bool(_binding_risks(binding, env, walk)) for binding in bindings]
+            # A `declare -n` name reference holds what the variable it names holds.
+            risky += [self.is_tainted(target, env, walk) for target in env.reference_targets(bindings) or ()]
             tainted = any(risky)
         finally:
             self._in_progress.discard(key)

@@ -45,7 +45,7 @@ class Env:
         self.arguments_unknown = arguments_unknown
         self._bindings: dict[str, list[Binding]] | None = None
         self._candidates: dict[str, tuple[str, ...] | None] = {}
-        self._elements: dict[str, tuple[str, ...] | None] = {}
+        self._entries: dict[str, tuple[tuple[str, str], ...] | None] = {}
         self._in_progress: set[str] = set()
 
     def child(self, script: ast.Script, positional: tuple[Arg, ...] | None = None) -> Env:
@@ -125,29 +125,158 @@ class Env:
         bindings = self.bindings.get(name)
         if bindings is None:
             return self.parent.elements(name) if self.parent is not None else None
-        if name in self._elements:
-            return self._elements[name]
-        if all(binding.kind is BindingKind.VALUE for binding in bindings) and name != "@":
+        entries = self.entries(name)
+        return None if entries is None else tuple(value for _, value in entries)
+
+    def entries(self, name: str) -> tuple[tuple[str, str], ...] | None:
+        """The keys and literal values of array `name` in written order (indexed keys as
+        decimal numbers), or None when any is known only at run time."""
+        bindings = self.bindings.get(name)
+        if bindings is None:
+            return self.parent.entries(name) if self.parent is not None else None
+        if name in self._entries:
+            return self._entries[name]
+        if name != "@" and all(binding.kind is BindingKind.VALUE for binding in bindings):
+            # A scalar with one literal value is an array of one element, as in bash.
             scalar = self.candidates(name)
-            result = scalar if scalar is not None and len(scalar) == 1 else None
-        elif len(bindings) == 1 and bindings[0].kind is BindingKind.ARRAY and name not in self._in_progress:
+            entries = (("0", scalar[0]),) if scalar is not None and len(scalar) == 1 else None
+        elif name in self._in_progress:
+            return None
+        else:
             self._in_progress.add(name)
             try:
-                fields = normalize_words(bindings[0].words, self)
+                entries = self._binding_entries(bindings)
             finally:
                 self._in_progress.discard(name)
-            literal = not any(field.pattern for field in fields)
-            result = _all_known(field.value for field in fields) if literal else None
-        else:
-            result = None
-        self._elements[name] = result
-        return result
+        self._entries[name] = entries
+        return entries
+
+    def _binding_entries(self, bindings: list[Binding]) -> tuple[tuple[str, str], ...] | None:
+        targets = self.reference_targets(bindings)
+        if targets:
+            return self.entries(targets[0]) if len(targets) == 1 else None
+        if len(bindings) != 1 or targets is None:
+            return None
+        binding = bindings[0]
+        return self._array_entries(binding) if binding.kind is BindingKind.ARRAY else None
+
+    def _array_entries(self, binding: Binding) -> tuple[tuple[str, str], ...] | None:
+        entries: dict[str, str] = {}
+        next_index = 0
+        for word in binding.words:
+            keyed = _keyed_item(word)
+            key = str(next_index)
+            if keyed is not None:
+                key, word = keyed
+                if not binding.associative:
+                    if not key.isdigit():
+                        return None  # an arithmetic key: known only at run time
+                    next_index = int(key)
+            elif binding.associative:
+                return None
+            fields = normalize_word(word, self)
+            values = _all_known(field.value for field in fields)
+            if values is None or any(field.pattern for field in fields):
+                return None
+            if keyed is not None and len(values) == 1:
+                entries[key] = values[0]
+                next_index += 1
+                continue
+            if keyed is not None:
+                return None
+            for value in values:
+                entries[str(next_index)] = value
+                next_index += 1
+        return tuple(entries.items())
+
+    def element(self, name: str, key: str) -> str | None:
+        """`${name[KEY]}` with KEY as written: a string key of an associative array, a
+        number (negative: from the end) of an indexed one; None when unknown."""
+        entries = self.entries(name)
+        if entries is None:
+            return None
+        if self.associative(name):
+            return dict(entries).get(key, "")
+        if not key.lstrip("-").isdigit() or not all(each.isdigit() for each, _ in entries):
+            return None
+        index = int(key)
+        if index < 0:
+            # bash counts a negative index back from one past the highest index.
+            index += max((int(each) for each, _ in entries), default=-1) + 1
+        return dict(entries).get(str(index), "")
+
+    def slice(self, name: str, offset: int, length: int | None) -> tuple[str, ...] | None:
+        """`${name[@]:OFFSET:LENGTH}`: the elements whose index is OFFSET or more (a negative
+        OFFSET counts back from one past the highest index), at most LENGTH of them."""
+        entries = self.entries(name)
+        if entries is None or self.associative(name) or (length is not None and length < 0):
+            return None
+        indexed = [(int(key), value) for key, value in entries]
+        if offset < 0:
+            offset += max((index for index, _ in indexed), default=-1) + 1
+        selected = [value for index, value in indexed if index >= offset]
+        return tuple(selected if length is None else selected[:length])
+
+    def associative(self, name: str) -> bool:
+        bindings = self.bindings.get(name)
+        if bindings is None:
+            return self.parent.associative(name) if self.parent is not None else False
+        targets = self.reference_targets(bindings)
+        if targets:
+            return len(targets) == 1 and self.associative(targets[0])
+        return any(binding.associative for binding in bindings)
+
+    def reference_targets(self, bindings: list[Binding]) -> tuple[str, ...] | None:
+        """The variables a `declare -n` name reference stands for (() when the name is no reference,
+        None when unknown). `declare -n r` without a value makes r's plain assignments name the target."""
+        if not any(binding.kind is BindingKind.REFERENCE for binding in bindings):
+            return ()
+        targets: list[str] = []
+        for binding in bindings:
+            if binding.kind not in (BindingKind.REFERENCE, BindingKind.VALUE):
+                return None
+            fields = normalize_words(binding.words, self)
+            if any(field.value is None or not _is_name(field.value) for field in fields):
+                return None
+            targets.extend(field.value for field in fields if field.value is not None)
+        return tuple(dict.fromkeys(targets))
+
+    def indirect_targets(self, name: str) -> tuple[str, ...] | None:
+        """The variables `${!name}` reads: `name`'s values, when all are known names."""
+        targets = self.candidates(name)
+        return targets if targets is not None and all(_is_name(target) for target in targets) else None
+
+    def indirect(self, name: str) -> tuple[str, ...] | None:
+        """`${!name}`: the values of the variables `name`'s values name."""
+        targets = self.indirect_targets(name)
+        if targets is None:
+            return None
+        values: list[str] = []
+        for target in targets:
+            found = self.candidates(target)
+            if found is None:
+                return None
+            values.extend(found)
+        unique = tuple(dict.fromkeys(values))
+        return unique if len(unique) <= MAX_CANDIDATES else None
 
     def _resolve(self, bindings: list[Binding]) -> tuple[str, ...] | None:
         values: list[str] = []
+        targets = self.reference_targets(bindings)
+        if targets is None:
+            return None
+        if targets:
+            for target in targets:
+                found = self.candidates(target)
+                if found is None:
+                    return None
+                values.extend(found)
+            bindings = []
         for binding in bindings:
             if binding.kind is BindingKind.ARRAY:
-                # `$a` of an array is its first element.
+                # `$a` of an array is its first element (element 0: unknown here when keys are written).
+                if any(_keyed_item(word) is not None for word in binding.words):
+                    return None
                 fields = normalize_words(binding.words, self)
                 if any(field.is_dynamic for field in fields):
                     return None
@@ -273,6 +402,24 @@ def _all_known(values: Iterable[str | None]) -> tuple[str, ...] | None:
             return None
         known.append(value)
     return tuple(known)
+
+
+def _is_name(text: str) -> bool:
+    return bool(text) and not text[0].isdigit() and text.replace("_", "a").isalnum() and text.isascii()
+
+
+def _keyed_item(word: ast.Word) -> tuple[str, ast.Word] | None:
+    """`[KEY]=value` inside an array literal -> the key as written and the value word."""
+    first = word.parts[0] if word.parts else None
+    if type(first) is not ast.Literal or first.quoted or not first.text.startswith("["):
+        return None
+    key, bracket, rest = first.text[1:].partition("]=")
+    if not bracket:
+        return None
+    parts: tuple[ast.WordPart, ...] = word.parts[1:]
+    if rest:
+        parts = (first._replace(text=rest), *parts)
+    return key, ast.Word(parts, word.span, word.source)
 
 
 def _as_script(command: ast.Command) -> ast.Script:

@@ -231,7 +231,7 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
             risks = risks | self.parts(word.parts, frame, position)
         if part.subscript is not None:
             risks = risks | self.arithmetic(part.subscript.parts, frame, position, "${...[...]}", part.span)
-        if part.name and self.is_tainted(part.name, frame.env):
+        if part.name and self.is_tainted(part, frame.env):
             risks = risks | _TAINT
         if part.operator.endswith("@P"):
             kind = ContextKind.PROMPT_EXPANSION
@@ -577,7 +577,7 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
     def dynamic_part(self, part: ast.WordPart, frame: Frame) -> DynamicPart:
         env = frame.env
         if type(part) is ast.ParamExpansion:
-            tainted = bool(part.name) and self.is_tainted(part.name, env)
+            tainted = bool(part.name) and self.is_tainted(part, env)
             nested = self.silent().parameter(part, Frame.silent(env), Position.VALUE)
             risks = nested | _TAINT if tainted else nested
             return DynamicPart(part.span, part_source(part), risks, part.name, tainted or Risk.TAINT in nested)
@@ -592,12 +592,18 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
         """A walker for a risk question: it works on a copy of this walk's state and reports nothing."""
         return Walker(self.config, self.state.silenced())
 
-    def is_tainted(self, name: str, env: Env) -> bool:
-        return self.config.answers.is_tainted(name, env, self)
+    def is_tainted(self, part: ast.ParamExpansion, env: Env) -> bool:
+        """Whether the parameter holds risky data; `${!name}` holds what the variables it names hold."""
+        answers = self.config.answers
+        if part.operator == "!" and part.subscript is None:
+            targets = env.indirect_targets(part.name)
+            if targets is not None:
+                return any(answers.is_tainted(target, env, self) for target in targets)
+        return answers.is_tainted(part.name, env, self)
 
     def tainted_span(self, parts: tuple[ast.WordPart, ...], env: Env) -> Span | None:
         for part in parts:
-            if type(part) is ast.ParamExpansion and part.name and self.is_tainted(part.name, env):
+            if type(part) is ast.ParamExpansion and part.name and self.is_tainted(part, env):
                 return part.span
         return None
 

@@ -40,7 +40,16 @@ from ._grammar import (
     lex,
     valued,
 )
-from ._known import KNOWN, REMOVERS, WRITERS, extraction_directories, read_command, removed_files, written_files
+from ._known import (
+    KNOWN,
+    KNOWN_NAMES,
+    REMOVERS,
+    WRITERS,
+    extraction_directories,
+    read_command,
+    removed_files,
+    written_files,
+)
 from ._program import Program, Reading, Subcommand, read
 from .find import EXEC_ACTIONS, FindScope, find_scope
 from .interpreters import INTERPRETERS, InterpreterSpec
@@ -60,6 +69,7 @@ __all__ = [
     "INTERPRETERS",
     "KINDS",
     "KNOWN",
+    "KNOWN_NAMES",
     "PARALLEL_SOURCES",
     "POSIX",
     "REMOVERS",

@@ -3,72 +3,106 @@ of a command line against its declaration."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from types import MappingProxyType
+import importlib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from ..errors import ProgramError
 from ._arg import Arg
+from ._index import FAMILY_OF, LAZY_FAMILIES, Family
 from ._program import Program, Reading, read
 from .builtins import BUILTIN_PROGRAMS
-from .cloud import CLOUD_PROGRAMS
-from .containers import CONTAINER_PROGRAMS
-from .databases import DATABASE_PROGRAMS
 from .disks import DISK_PROGRAMS
 from .files import FILE_PROGRAMS
 from .find import FIND
-from .iac import IAC_PROGRAMS
 from .kubernetes import KUBERNETES_PROGRAMS
 from .network import NETWORK_PROGRAMS
 from .packages import PACKAGE_PROGRAMS
 from .remote import REMOTE_PROGRAMS
 from .runners import RUNNER_PROGRAMS
-from .secrets import SECRETS_PROGRAMS
 from .system import SYSTEM_PROGRAMS
-from .vcs import VCS_PROGRAMS
-from .vendors import VENDOR_PROGRAMS
 
 _UNDECLARED = Program(("<undeclared>",))
 """How a program nobody declared is read: GNU getopt with every option a flag."""
 
+_CORE_PROGRAMS = (
+    *BUILTIN_PROGRAMS,
+    *FILE_PROGRAMS,
+    FIND,
+    *NETWORK_PROGRAMS,
+    *SYSTEM_PROGRAMS,
+    *RUNNER_PROGRAMS,
+    *KUBERNETES_PROGRAMS,
+    *DISK_PROGRAMS,
+    *PACKAGE_PROGRAMS,
+    *REMOTE_PROGRAMS,
+)
 
-def _by_name(programs: Iterable[Program]) -> Mapping[str, Program]:
-    known: dict[str, Program] = {}
+
+def _add(known: dict[str, Program], programs: Iterable[Program]) -> None:
     for program in programs:
         for name in program.names:
             if name in known:
                 raise ProgramError(f"program {name!r} declared twice")
             known[name] = program
-    return MappingProxyType(known)
 
 
-KNOWN: Mapping[str, Program] = _by_name(
-    (
-        *BUILTIN_PROGRAMS,
-        *FILE_PROGRAMS,
-        FIND,
-        *NETWORK_PROGRAMS,
-        *SYSTEM_PROGRAMS,
-        *RUNNER_PROGRAMS,
-        *VCS_PROGRAMS,
-        *CONTAINER_PROGRAMS,
-        *KUBERNETES_PROGRAMS,
-        *CLOUD_PROGRAMS,
-        *SECRETS_PROGRAMS,
-        *IAC_PROGRAMS,
-        *DISK_PROGRAMS,
-        *DATABASE_PROGRAMS,
-        *VENDOR_PROGRAMS,
-        *PACKAGE_PROGRAMS,
-        *REMOTE_PROGRAMS,
-    )
-)
+class _Programs(Mapping[str, Program]):
+    """The declared programs by command name: the core families' at once, every other
+    family's (`_index.py`) when a command first names one of its programs."""
+
+    def __init__(self, core: Iterable[Program]) -> None:
+        self._known: dict[str, Program] = {}
+        _add(self._known, core)
+        self._unloaded: set[Family] = set(LAZY_FAMILIES)
+        # Listed in declaration order whichever family a command happened to load first.
+        self._order = (*self._known, *(name for family in LAZY_FAMILIES for name in family.names))
+
+    def _load(self, family: Family) -> None:
+        if family in self._unloaded:
+            self._unloaded.discard(family)
+            _add(self._known, getattr(importlib.import_module(family.module, __package__), family.attribute))
+
+    # Mapping.get's behaviour without its KeyError round trip (most command names are undeclared).
+    def get(self, name: str, default: Program | None = None) -> Program | None:  # pyright: ignore[reportIncompatibleMethodOverride]
+        program = self._known.get(name)
+        if program is None:
+            family = FAMILY_OF.get(name)
+            if family is None or family not in self._unloaded:
+                return default
+            self._load(family)
+            program = self._known[name]
+        return program
+
+    def __getitem__(self, name: str) -> Program:
+        program = self.get(name)
+        if program is None:
+            raise KeyError(name)
+        return program
+
+    def __iter__(self) -> Iterator[str]:
+        for family in LAZY_FAMILIES:
+            self._load(family)
+        return iter(self._order)
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+
+KNOWN: Mapping[str, Program] = _Programs(_CORE_PROGRAMS)
 """The declared programs by command name (interpreters and wrappers are in their own tables)."""
 
-WRITERS: tuple[str, ...] = tuple(name for name, program in KNOWN.items() if program.writes is not None)
-"""The commands `written_files` knows how to read."""
+KNOWN_NAMES: frozenset[str] = frozenset((*(name for program in _CORE_PROGRAMS for name in program.names), *FAMILY_OF))
+"""Every declared program's name, read from the static index (loads no family)."""
 
-REMOVERS: tuple[str, ...] = tuple(name for name, program in KNOWN.items() if program.removes is not None)
-"""The commands `removed_files` knows how to read."""
+WRITERS: tuple[str, ...] = tuple(
+    name for program in _CORE_PROGRAMS if program.writes is not None for name in program.names
+)
+"""The commands `written_files` knows how to read (all of them core programs: a test pins that)."""
+
+REMOVERS: tuple[str, ...] = tuple(
+    name for program in _CORE_PROGRAMS if program.removes is not None for name in program.names
+)
+"""The commands `removed_files` knows how to read (all of them core programs: a test pins that)."""
 
 
 def read_command(name: str | None, args: Sequence[Arg]) -> Reading:

@@ -1,11 +1,20 @@
 """The rule catalogue: one declaration per rule, the registry of all, and the
 dispatch that runs them on what the analysis finds.
 
-Ids are permanent. A rule that is removed moves to `RETIRED` (`_registry.py`)
+Ids are permanent. A rule that is removed moves to `RETIRED` (`_core.py`)
 with its reason and its id is never given to another rule.
+
+`REGISTRY` and `PACKS` are loaded on first use: they load every pack, which the
+engine does not need to audit a command.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_names
 from ..errors import RegistryError
+from ._core import RETIRED
 from ._dispatch import Dispatch, RuleRunner
 from ._engine_rules import (
     BUDGET_EXCEEDED,
@@ -17,7 +26,6 @@ from ._engine_rules import (
 )
 from ._pack import Pack
 from ._paths import autorun_location
-from ._registry import PACKS, REGISTRY, RETIRED
 from ._rule import (
     ENGINE_EMITTED,
     Applies,
@@ -53,3 +61,9 @@ __all__ = [
     "RuleRunner",
     "autorun_location",
 ]
+
+if TYPE_CHECKING:  # what the names are, for type checkers; `__getattr__` loads them at run time
+    from ._registry import PACKS as PACKS
+    from ._registry import REGISTRY as REGISTRY
+
+__getattr__, __dir__ = lazy_names(__name__, {"PACKS": "._registry", "REGISTRY": "._registry"}, globals())

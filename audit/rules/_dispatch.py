@@ -5,7 +5,6 @@ to, which runs them and keeps their findings."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
 
 from .._analysis import (
     AssignmentSubject,
@@ -25,9 +24,11 @@ from .._model import Position, Severity, Span
 from .._syntax import ParseTrouble
 from .._tables import Tables
 from .._verdict import Findings
+from ..packs._index import PACK_INDEX, PACKS_BY_COMMAND, PackEntry, load_pack
+from ._core import CORE
 from ._engine_rules import NESTING_TOO_DEEP, PARSE_TROUBLE
-from ._registry import REGISTRY
 from ._rule import Applies, Check, Inspects, Rule
+from ._settings import RuleSettings
 
 Entry = tuple[Rule, Severity, Check]
 # Entries in registry order, in runs that share one `applies` test (None: no test).
@@ -46,43 +47,98 @@ def _grouped(entries: list[Entry]) -> Groups:
 
 
 class Dispatch:
-    """Which rules see which subjects, for one set of rule settings (built once per policy)."""
+    """Which rules see which subjects, for one set of rule settings (built once per policy).
 
-    def __init__(self, settings: Mapping[str, Severity | None], tables: Tables) -> None:
-        by_command: dict[str, list[Entry]] = defaultdict(list)
+    The core rules are listed when it is built; a pack that is on is loaded, and its rules
+    listed, the first time a command names one of its programs (`audit/packs/_index.py`),
+    so that a process that audits `ls` never loads the packs.
+    """
+
+    def __init__(self, settings: RuleSettings, tables: Tables) -> None:
+        self.settings = settings
+        self.tables = tables
+        self.severity: dict[str, Severity | None] = {}
+        self._listed: dict[str, list[Entry]] = defaultdict(list)
+        self.by_command: dict[str, Groups] = {}
         by_prefix: list[tuple[str, Entry]] = []
         any_command: list[Entry] = []
         by_kind: dict[Inspects, list[Entry]] = defaultdict(list)
-        self.severity: dict[str, Severity | None] = {}
-        for declared in REGISTRY:
-            severity = settings.get(declared.id, declared.severity)
-            self.severity[declared.id] = severity
-            if severity is None or declared.check is None:
+        for declared in CORE:
+            entry = self._entry(declared)
+            if entry is None:
                 continue
-            entry = (declared, severity, declared.check)
             if declared.inspects is Inspects.COMMAND and declared.commands is not None:
                 for name in declared.commands(tables):
                     if name.endswith("*"):
                         by_prefix.append((name[:-1], entry))
                     else:
-                        by_command[name].append(entry)
+                        self._listed[name].append(entry)
             elif declared.inspects is Inspects.COMMAND:
                 any_command.append(entry)
             else:
                 by_kind[declared.inspects].append(entry)
-        self.by_command: dict[str, Groups] = {name: _grouped(entries) for name, entries in by_command.items()}
+        self.by_command = {name: _grouped(entries) for name, entries in self._listed.items()}
         self.by_prefix: list[tuple[str, Groups]] = [(prefix, _grouped([entry])) for prefix, entry in by_prefix]
         self.any_command: Groups = _grouped(any_command)
         self.by_kind: dict[Inspects, Groups] = {kind: _grouped(by_kind[kind]) for kind in Inspects}
-        self.tables = tables
         self._by_name: Memo[str, Groups] = Memo(COMMAND_NAMES)
+        self._loaded: set[str] = set()
+        self._unloaded: dict[str, PackEntry] = {
+            entry.name: entry for entry in PACK_INDEX if entry.name in settings.packs
+        }
+        if settings.turns_on_pack_rules():
+            self.load_every_pack()
+
+    def _entry(self, declared: Rule) -> Entry | None:
+        severity = self.settings.severity_of(declared)
+        self.severity[declared.id] = severity
+        if severity is None or declared.check is None:
+            return None
+        return (declared, severity, declared.check)
+
+    def _load(self, entry: PackEntry) -> None:
+        """List the rules of a pack not loaded yet (each listed for command names only; a test pins that)."""
+        if self._unloaded.pop(entry.name, None) is None:
+            return
+        self._loaded.add(entry.name)
+        touched: set[str] = set()
+        for declared in load_pack(entry).rules:
+            listed = self._entry(declared)
+            if listed is None or declared.commands is None:
+                continue
+            for name in declared.commands(self.tables):
+                self._listed[name].append(listed)
+                touched.add(name)
+        for name in touched:
+            # registry order (by id), as if the pack had been listed with the core rules
+            self.by_command[name] = _grouped(sorted(self._listed[name], key=lambda listed: listed[0].id))
+
+    def load_every_pack(self) -> None:
+        """List the rules of every pack now, those of packs that are off included (which
+        pack holds a rule that a `[rules]` setting turns on is known only from its module)."""
+        self._unloaded.update((entry.name, entry) for entry in PACK_INDEX if entry.name not in self._loaded)
+        for entry in PACK_INDEX:
+            self._load(entry)
+        self._by_name = Memo(COMMAND_NAMES)
+
+    def _load_packs_of(self, name: str) -> None:
+        for entry in PACKS_BY_COMMAND.get(name, ()):
+            if entry.name in self._unloaded:
+                self._load(entry)
+
+    def listed_for(self, name: str) -> Groups | None:
+        """The rules listed for exactly this command name (its packs loaded first)."""
+        if self._unloaded:
+            self._load_packs_of(name)
+        return self.by_command.get(name)
 
     def for_name(self, name: str) -> Groups:
         """The rules listed for a command name (or its table name), then those
         for its prefixes; remembered, as names repeat."""
         groups = self._by_name.get(name)
         if groups is None:
-            groups = self.by_command.get(name) or self.by_command.get(self.tables.table_name(name)) or ()
+            table_name = self.tables.table_name(name)
+            groups = self.listed_for(name) or self.listed_for(table_name) or ()
             for prefix, prefixed in self.by_prefix:
                 if name.startswith(prefix):
                     groups += prefixed
@@ -127,7 +183,7 @@ class RuleRunner(Sink):
             self._run(dispatch.for_name(name), subject, location)
         if subject.wrappers:
             for wrapper in dict.fromkeys(subject.wrappers):
-                groups = dispatch.by_command.get(wrapper)
+                groups = dispatch.listed_for(wrapper)
                 if groups and wrapper != name:
                     self._run(groups, subject, location)
         if subject.name_source is not NameSource.STATIC:

@@ -1,31 +1,16 @@
-"""The registry: every rule of the catalogue and of the threat packs, checked for consistency when built."""
+"""The registry: every rule of the catalogue and of the threat packs, checked for consistency when built.
+
+Building it loads every pack; the engine itself needs only the core rules and
+the packs of the programs it meets (`Dispatch`), so only listings, lookups and
+checks of the whole catalogue import this module.
+"""
 
 from __future__ import annotations
 
 from ..packs._all import PACKS
-from ._code import CODE_RULES
-from ._command_position import COMMAND_POSITION_RULES
-from ._contexts import CONTEXT_RULES
-from ._engine_rules import ENGINE_RULES
-from ._exfiltration import EXFILTRATION_RULES
-from ._filesystem import FILESYSTEM_RULES
-from ._hygiene import HYGIENE_RULES
-from ._network_and_resources import NETWORK_AND_RESOURCE_RULES
-from ._rule import Registry, RetiredRule
-from ._system import SYSTEM_RULES
+from ._core import CORE, RETIRED
+from ._rule import Registry
 
-RETIRED: tuple[RetiredRule, ...] = ()
+REGISTRY = Registry(CORE.rules, RETIRED, PACKS)
 
-REGISTRY = Registry(
-    ENGINE_RULES
-    + COMMAND_POSITION_RULES
-    + CONTEXT_RULES
-    + CODE_RULES
-    + FILESYSTEM_RULES
-    + SYSTEM_RULES
-    + EXFILTRATION_RULES
-    + NETWORK_AND_RESOURCE_RULES
-    + HYGIENE_RULES,
-    RETIRED,
-    PACKS,
-)
+__all__ = ["PACKS", "REGISTRY"]

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from ..._model import Span
 from ..._syntax import Origin, ast
 from ...programs import InterpreterSpec
-from .._normalize import basename, is_unresolved, normalize_word, parameter_values, part_source
+from .._normalize import basename, has_list_expansion, is_unresolved, normalize_word, parameter_values, part_source
 from .._resolve import known_input
 from .._risks import NO_RISKS
 from .._state import Frame
@@ -229,7 +229,8 @@ def code_text(
             chars.extend(arg.source)  # an attached code string written as is: exact offsets
             offsets.extend(range(arg.span.start, arg.span.end))
             continue
-        if arg.word is None:
+        # A field of `"${c[@]}"` is one element, not the whole word: its known value is the code.
+        if arg.word is None or (arg.value is not None and has_list_expansion(arg.word)):
             _append_text(
                 chars, offsets, arg.value if arg.value is not None else placeholder(None, arg.source), arg.span
             )

@@ -1,0 +1,207 @@
+"""Which pack lives where, what it is about and whether it is on, without loading any pack.
+
+Loading every pack's rules (and the program declarations they read) is most of
+the engine's start-up; a hook audits one command and needs the packs of its
+program at most. The engine reads this index to validate a policy's `[packs]`
+patterns, to tell which packs are on, and to load a pack the first time a
+command names one of its programs. `tests/audit/test_lazy_loading.py` rebuilds it
+from the real modules, so it cannot go stale.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from ..errors import RegistryError
+
+if TYPE_CHECKING:
+    from ..rules._pack import Pack
+
+
+@dataclass(frozen=True, slots=True)
+class PackEntry:
+    """One pack as the index knows it."""
+
+    name: str
+    module: str
+    """The module that declares it, relative to `audit.packs`."""
+    default: bool
+    """Whether it is on when no policy says otherwise (the declaration's `Pack.default`)."""
+    commands: frozenset[str]
+    """Every command name its rules are listed for."""
+
+
+PACK_INDEX: tuple[PackEntry, ...] = (
+    PackEntry("backup.borg", ".vendors", False, frozenset(("borg",))),
+    PackEntry("backup.restic", ".vendors", False, frozenset(("restic",))),
+    PackEntry(
+        "cdn.cloudflare", ".vendors", False, frozenset(("curl", "http", "https", "wget", "wrangler", "xh", "xhs"))
+    ),
+    PackEntry("cdn.fastly", ".vendors", False, frozenset(("curl", "fastly", "http", "https", "wget", "xh", "xhs"))),
+    PackEntry("ci.circleci", ".vendors", False, frozenset(("circleci", "curl", "http", "https", "wget", "xh", "xhs"))),
+    PackEntry("cloud.aws", ".cloud.aws", True, frozenset(("aws", "eksctl"))),
+    PackEntry("cloud.azure", ".cloud.azure", True, frozenset(("az",))),
+    PackEntry(
+        "cloud.digitalocean", ".vendors", True, frozenset(("curl", "doctl", "http", "https", "wget", "xh", "xhs"))
+    ),
+    PackEntry("cloud.gcp", ".cloud.gcp", True, frozenset(("bq", "gcloud"))),
+    PackEntry(
+        "containers.docker",
+        ".containers.docker",
+        True,
+        frozenset(("docker", "docker-compose", "nerdctl", "podman", "podman-compose")),
+    ),
+    PackEntry(
+        "containers.host-escape", ".containers.host_escape", True, frozenset(("docker", "nerdctl", "nsenter", "podman"))
+    ),
+    PackEntry("containers.podman", ".containers.podman", True, frozenset(("podman",))),
+    PackEntry("database.cassandra", ".database.cassandra", True, frozenset(("cqlsh",))),
+    PackEntry("database.clickhouse", ".database.clickhouse", True, frozenset(("clickhouse", "clickhouse-client"))),
+    PackEntry("database.cockroachdb", ".database.cockroachdb", True, frozenset(("cockroach", "cockroach-sql"))),
+    PackEntry(
+        "database.migrations",
+        ".database.migrations",
+        True,
+        frozenset(
+            (
+                "alembic",
+                "dotnet",
+                "flyway",
+                "knex",
+                "liquibase",
+                "mix",
+                "php",
+                "prisma",
+                "python",
+                "python3",
+                "rails",
+                "rake",
+                "sequelize",
+                "sequelize-cli",
+                "supabase",
+                "typeorm",
+                "typeorm-ts-node-commonjs",
+                "typeorm-ts-node-esm",
+            )
+        ),
+    ),
+    PackEntry("database.mongodb", ".database.mongodb", True, frozenset(("mongo", "mongorestore", "mongosh"))),
+    PackEntry(
+        "database.mysql", ".database.mysql", True, frozenset(("mariadb", "mariadb-admin", "mysql", "mysqladmin"))
+    ),
+    PackEntry(
+        "database.postgresql",
+        ".database.postgresql",
+        True,
+        frozenset(("dropdb", "pg_dropcluster", "pg_restore", "psql")),
+    ),
+    PackEntry("database.redis", ".database.redis", True, frozenset(("redis-cli", "valkey-cli"))),
+    PackEntry("database.sqlite", ".database.sqlite", True, frozenset(("duckdb", "sqlite3"))),
+    PackEntry("database.sqlserver", ".database.sqlserver", True, frozenset(("sqlcmd",))),
+    PackEntry(
+        "disks",
+        ".disks",
+        True,
+        frozenset(
+            ("btrfs", "cryptsetup", "hdparm", "lvremove", "mdadm", "nvme", "pvremove", "vgremove", "zfs", "zpool")
+        ),
+    ),
+    PackEntry("email.mailgun", ".vendors", False, frozenset(("curl", "http", "https", "wget", "xh", "xhs"))),
+    PackEntry("email.sendgrid", ".vendors", False, frozenset(("curl", "http", "https", "wget", "xh", "xhs"))),
+    PackEntry("filesystem.home", ".filesystem.home", True, frozenset(("find", "mv", "rm", "shred"))),
+    PackEntry(
+        "flags.launchdarkly", ".vendors", False, frozenset(("curl", "http", "https", "ldcli", "wget", "xh", "xhs"))
+    ),
+    PackEntry("gateway.kong", ".vendors", False, frozenset(("curl", "deck", "http", "https", "wget", "xh", "xhs"))),
+    PackEntry("git", ".git", True, frozenset(("git",))),
+    PackEntry("iac.stacks", ".iac.stacks", True, frozenset(("cdk", "cdktf", "pulumi", "serverless", "sls"))),
+    PackEntry("iac.terraform", ".iac.terraform", True, frozenset(("terraform", "terragrunt", "tofu"))),
+    PackEntry("kubernetes", ".kubernetes", True, frozenset(("helm", "k3d", "kind", "kubectl", "minikube", "oc"))),
+    PackEntry("messaging.kafka", ".vendors", False, frozenset(("kafka-topics", "kafka-topics.sh"))),
+    PackEntry(
+        "messaging.rabbitmq",
+        ".vendors",
+        False,
+        frozenset(("curl", "http", "https", "rabbitmqadmin", "rabbitmqctl", "wget", "xh", "xhs")),
+    ),
+    PackEntry(
+        "messaging.twilio", ".vendors", False, frozenset(("curl", "http", "https", "twilio", "wget", "xh", "xhs"))
+    ),
+    PackEntry("monitoring.datadog", ".vendors", False, frozenset(("curl", "http", "https", "wget", "xh", "xhs"))),
+    PackEntry("monitoring.grafana", ".vendors", False, frozenset(("curl", "http", "https", "wget", "xh", "xhs"))),
+    PackEntry("monitoring.pagerduty", ".vendors", False, frozenset(("curl", "http", "https", "wget", "xh", "xhs"))),
+    PackEntry(
+        "monitoring.sentry", ".vendors", False, frozenset(("curl", "http", "https", "sentry-cli", "wget", "xh", "xhs"))
+    ),
+    PackEntry(
+        "payments.stripe", ".vendors", False, frozenset(("curl", "http", "https", "stripe", "wget", "xh", "xhs"))
+    ),
+    PackEntry(
+        "platform.fly", ".vendors", True, frozenset(("curl", "fly", "flyctl", "http", "https", "wget", "xh", "xhs"))
+    ),
+    PackEntry(
+        "platform.github", ".platform.github", True, frozenset(("curl", "gh", "http", "https", "wget", "xh", "xhs"))
+    ),
+    PackEntry(
+        "platform.gitlab", ".platform.gitlab", True, frozenset(("curl", "glab", "http", "https", "wget", "xh", "xhs"))
+    ),
+    PackEntry("platform.heroku", ".vendors", True, frozenset(("curl", "heroku", "http", "https", "wget", "xh", "xhs"))),
+    PackEntry(
+        "platform.netlify", ".vendors", True, frozenset(("curl", "http", "https", "netlify", "wget", "xh", "xhs"))
+    ),
+    PackEntry("platform.vercel", ".vendors", True, frozenset(("curl", "http", "https", "vercel", "wget", "xh", "xhs"))),
+    PackEntry("remote.rsync", ".remote.rsync", True, frozenset(("rsync",))),
+    PackEntry(
+        "search.algolia", ".vendors", False, frozenset(("algolia", "curl", "http", "https", "wget", "xh", "xhs"))
+    ),
+    PackEntry("search.elasticsearch", ".vendors", False, frozenset(("curl", "http", "https", "wget", "xh", "xhs"))),
+    PackEntry("secrets.cloud", ".secrets.cloud", True, frozenset(("aws", "az", "gcloud"))),
+    PackEntry("secrets.vault", ".secrets.vault", True, frozenset(("bao", "vault"))),
+    PackEntry(
+        "storage.s3",
+        ".storage.s3",
+        True,
+        frozenset(("aws", "az", "azcopy", "gcloud", "gsutil", "mc", "rclone", "s3cmd")),
+    ),
+)
+
+
+def _by_command(entries: tuple[PackEntry, ...]) -> Mapping[str, tuple[PackEntry, ...]]:
+    by_command: dict[str, list[PackEntry]] = {}
+    for entry in entries:
+        for name in sorted(entry.commands):
+            by_command.setdefault(name, []).append(entry)
+    return MappingProxyType({name: tuple(listed) for name, listed in by_command.items()})
+
+
+PACKS_BY_COMMAND: Mapping[str, tuple[PackEntry, ...]] = _by_command(PACK_INDEX)
+"""The packs whose rules some command name is listed for (`curl`: the code hosts and vendors)."""
+
+PACK_NAMES: tuple[str, ...] = tuple(entry.name for entry in PACK_INDEX)
+
+
+_LOADED: dict[str, Pack] = {}
+
+
+def load_pack(entry: PackEntry) -> Pack:
+    """The pack's declaration, importing its module on first use."""
+    loaded = _LOADED.get(entry.name)
+    if loaded is not None:
+        return loaded
+    module = importlib.import_module(entry.module, __package__)
+    declared: Pack | None = getattr(module, "PACK", None)
+    candidates: tuple[Pack, ...] = (declared,) if declared is not None else module.VENDOR_PACKS
+    for pack in candidates:
+        if pack.name == entry.name:
+            _LOADED[entry.name] = pack
+            return pack
+    raise RegistryError(f"pack {entry.name!r} is not declared in audit.packs{entry.module}")
+
+
+def loaded_packs() -> tuple[Pack, ...]:
+    """The packs `load_pack` has loaded so far."""
+    return tuple(_LOADED.values())

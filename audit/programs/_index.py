@@ -1,0 +1,112 @@
+"""Which module declares each program of the families the core analysis does not need.
+
+A hook audits one command; importing every family's declarations (the cloud
+CLIs, databases, vendors) is much of the engine's start-up. `KNOWN` imports a
+family's module the first time a command names one of its programs.
+`tests/audit/test_lazy_loading.py` rebuilds this index from the real
+modules, so it cannot go stale.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+
+@dataclass(frozen=True, slots=True)
+class Family:
+    """A module of program declarations loaded on first use."""
+
+    module: str
+    """Relative to `audit.programs`."""
+    attribute: str
+    """The module's tuple of `Program`s."""
+    names: tuple[str, ...]
+    """Every name of every program it declares, in declaration order."""
+
+
+LAZY_FAMILIES: tuple[Family, ...] = (
+    Family(".vcs", "VCS_PROGRAMS", ("git", "gh", "glab")),
+    Family(".containers", "CONTAINER_PROGRAMS", ("docker", "podman", "nerdctl", "docker-compose", "podman-compose")),
+    Family(
+        ".cloud", "CLOUD_PROGRAMS", ("aws", "eksctl", "gcloud", "bq", "az", "gsutil", "rclone", "mc", "s3cmd", "azcopy")
+    ),
+    Family(".secrets", "SECRETS_PROGRAMS", ("vault", "bao")),
+    Family(".iac", "IAC_PROGRAMS", ("terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls")),
+    Family(
+        ".databases",
+        "DATABASE_PROGRAMS",
+        (
+            "psql",
+            "mysql",
+            "mariadb",
+            "sqlite3",
+            "duckdb",
+            "sqlcmd",
+            "clickhouse-client",
+            "cockroach-sql",
+            "redis-cli",
+            "valkey-cli",
+            "mongosh",
+            "mongo",
+            "cqlsh",
+            "clickhouse",
+            "cockroach",
+            "dropdb",
+            "pg_dropcluster",
+            "pg_restore",
+            "mysqladmin",
+            "mariadb-admin",
+            "mongorestore",
+            "python",
+            "python3",
+            "php",
+            "rails",
+            "rake",
+            "prisma",
+            "sequelize",
+            "sequelize-cli",
+            "typeorm",
+            "typeorm-ts-node-commonjs",
+            "typeorm-ts-node-esm",
+            "knex",
+            "alembic",
+            "dotnet",
+            "supabase",
+            "flyway",
+            "liquibase",
+            "mix",
+        ),
+    ),
+    Family(
+        ".vendors",
+        "VENDOR_PROGRAMS",
+        (
+            "heroku",
+            "vercel",
+            "netlify",
+            "fly",
+            "flyctl",
+            "doctl",
+            "stripe",
+            "wrangler",
+            "fastly",
+            "ldcli",
+            "twilio",
+            "algolia",
+            "sentry-cli",
+            "circleci",
+            "deck",
+            "restic",
+            "borg",
+            "kafka-topics",
+            "kafka-topics.sh",
+            "rabbitmqctl",
+            "rabbitmqadmin",
+        ),
+    ),
+)
+
+FAMILY_OF: Mapping[str, Family] = MappingProxyType({name: family for family in LAZY_FAMILIES for name in family.names})
+"""The family that declares a program, by command name."""

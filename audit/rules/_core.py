@@ -1,0 +1,50 @@
+"""The core catalogue: every rule that belongs to no threat pack, checked when built.
+
+The engine always runs these; the packs' rules are loaded per program
+(`audit/packs/_index.py`), and the full registry (`_registry.py`) joins both.
+"""
+
+from __future__ import annotations
+
+from ..packs._index import loaded_packs
+from ._code import CODE_RULES
+from ._command_position import COMMAND_POSITION_RULES
+from ._contexts import CONTEXT_RULES
+from ._engine_rules import ENGINE_RULES
+from ._exfiltration import EXFILTRATION_RULES
+from ._filesystem import FILESYSTEM_RULES
+from ._hygiene import HYGIENE_RULES
+from ._network_and_resources import NETWORK_AND_RESOURCE_RULES
+from ._rule import Registry, RetiredRule, Rule
+from ._system import SYSTEM_RULES
+
+RETIRED: tuple[RetiredRule, ...] = ()
+
+CORE = Registry(
+    ENGINE_RULES
+    + COMMAND_POSITION_RULES
+    + CONTEXT_RULES
+    + CODE_RULES
+    + FILESYSTEM_RULES
+    + SYSTEM_RULES
+    + EXFILTRATION_RULES
+    + NETWORK_AND_RESOURCE_RULES
+    + HYGIENE_RULES,
+    RETIRED,
+)
+"""The core rules alone (no pack), in id order."""
+
+
+def find_rule(rule_id: str) -> Rule | None:
+    """The rule with this id: a core rule, or one of a pack loaded so far (the rule of any
+    finding is), else from the full registry, which loads every pack."""
+    declared = CORE.get(rule_id)
+    if declared is not None:
+        return declared
+    for pack in loaded_packs():
+        for candidate in pack.rules:
+            if candidate.id == rule_id:
+                return candidate
+    from ._registry import REGISTRY  # every pack: only for an id no loaded pack has
+
+    return REGISTRY.get(rule_id)
