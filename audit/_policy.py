@@ -25,8 +25,8 @@ from ._budget import DEFAULT_MAX_STEPS
 from ._model import Severity
 from ._tables import Tables
 from .errors import PolicyError
-from .packs._index import PACK_INDEX, PACK_NAMES
-from .programs import INTERPRETERS, WRAPPERS, InterpreterSpec, WrapperSpec
+from .packs._index import PACK_INDEX, PACK_NAMES, PACKS_BY_COMMAND
+from .programs import INTERPRETERS, KNOWN_NAMES, STANDARD_PROGRAMS, WRAPPERS, InterpreterSpec, WrapperSpec
 from .programs import interpreters as interpreter_keys
 from .programs import wrappers as wrapper_keys
 from .rules._core import CORE
@@ -170,6 +170,7 @@ _NAME_LISTS = (
     "credential_stores",
     "disposable_home_directories",
     "protected_branches",
+    "binary_directories",
 )
 # `[names]` tables of commands with the words that select what they do (`pip install`, `gh auth token`).
 _SUBCOMMAND_TABLES = ("installers", "secret_printers")
@@ -216,11 +217,27 @@ class _Draft:
             credential_stores=tuple(dict.fromkeys(names["credential_stores"])),
             disposable_home_directories=tuple(dict.fromkeys(names["disposable_home_directories"])),
             protected_branches=tuple(dict.fromkeys(names["protected_branches"])),
+            binary_directories=tuple(dict.fromkeys(names["binary_directories"])),
+            program_names=frozenset(),
             interpreter_families=MappingProxyType(dict(self.interpreters)),
             wrappers=MappingProxyType(dict(self.wrappers)),
         )
+        tables = dataclasses.replace(tables, program_names=_program_names(tables))
         packs = _enabled_packs(self.packs_enabled, self.packs_disabled)
         return Policy(self.limits, tables, RuleSettings(self.rule_settings, packs), source, packs)
+
+
+def _program_names(tables: Tables) -> frozenset[str]:
+    """Every program the engine knows by name: declared programs, everyday utilities, wrappers, interpreters, the
+    name tables, and the commands rules and packs are for (from the static indexes: nothing is loaded for this).
+    A glob in command position is matched against these."""
+    names: set[str] = set(KNOWN_NAMES) | STANDARD_PROGRAMS | set(PACKS_BY_COMMAND)
+    names.update(tables.wrappers, tables.interpreters_by_name, tables.fetchers, tables.decoders, tables.privilege)
+    names.update(tables.installers, tables.secret_printers)
+    for declared in CORE:
+        if declared.commands is not None:
+            names.update(declared.commands(tables))
+    return frozenset(names)
 
 
 def _enabled_packs(enabled: list[str], disabled: list[str]) -> frozenset[str]:
@@ -334,6 +351,7 @@ def _names(
     names = {key: draft.names[key] + list(reader.strings(key)) for key in _NAME_LISTS}
     _check_file_names(reader, names["secret_file_names"][len(draft.names["secret_file_names"]) :])
     _check_hosts(reader, names["allowed_destinations"][len(draft.names["allowed_destinations"]) :])
+    _check_binary_directories(reader, names["binary_directories"][len(draft.names["binary_directories"]) :])
     decoders = {key: set(value) for key, value in draft.decoders.items()}
     for record in reader.records("decoders"):
         record.only({"name", "flags"})
@@ -350,6 +368,15 @@ def _names(
             table.setdefault(record.text("name"), []).extend(tuple(entry.split()) for entry in entries)
         subcommands[key] = table
     return names, decoders, subcommands
+
+
+def _check_binary_directories(reader: _Reader, directories: list[str]) -> None:
+    for index, directory in enumerate(directories):
+        if not directory.startswith("/") or directory.endswith("/") or any(char in directory for char in "*?["):
+            raise reader.fail(
+                f"binary_directories[{index}]",
+                f"must be an absolute directory path without wildcards or a trailing slash, got {directory!r}",
+            )
 
 
 def _check_file_names(reader: _Reader, patterns: list[str]) -> None:

@@ -54,12 +54,17 @@ class Tables:
     """Entries of the home directory that only hold caches (`~/.cache`): deleting them is not reported."""
     protected_branches: tuple[str, ...]
     """Branch names (globs) whose history a force push must not rewrite (`main`, `release/*`)."""
+    binary_directories: tuple[str, ...]
+    """Standard directories of programs (`/usr/bin`): where a glob in command position is matched."""
+    program_names: frozenset[str]
+    """Every program the engine knows by name (declarations, name tables, rules): what such a glob may match."""
     interpreter_families: Mapping[str, InterpreterSpec]
     wrappers: Mapping[str, WrapperSpec]
     interpreters_by_name: Mapping[str, InterpreterSpec] = field(init=False)
     # Asked several times for every command audited.
     _table_names: Memo[str, str] = field(init=False, repr=False, compare=False)
     _interpreters: Memo[str, InterpreterSpec | None] = field(init=False, repr=False, compare=False)
+    _standard_programs: Memo[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
     # Asked for the files and variables that reach a network sender.
     _secret_file_names: Memo[str, bool] = field(init=False, repr=False, compare=False)
     _secret_variables: Memo[str, bool] = field(init=False, repr=False, compare=False)
@@ -69,6 +74,7 @@ class Tables:
         object.__setattr__(self, "interpreters_by_name", MappingProxyType(by_name))
         object.__setattr__(self, "_table_names", Memo(COMMAND_NAMES))
         object.__setattr__(self, "_interpreters", Memo(COMMAND_NAMES))
+        object.__setattr__(self, "_standard_programs", Memo(COMMAND_NAMES))
         object.__setattr__(self, "_secret_file_names", Memo(COMMAND_NAMES))
         object.__setattr__(self, "_secret_variables", Memo(COMMAND_NAMES))
 
@@ -94,6 +100,32 @@ class Tables:
         if name in interpreters:
             return interpreters[name]
         return interpreters.remember(name, self.interpreters_by_name.get(self.table_name(name)))
+
+    def standard_programs_matching(self, pattern: str) -> tuple[str, ...]:
+        """The paths (standard directory x known program) an absolute glob matches, one per program name:
+        `/usr/b?n/c?rl` gives `/usr/bin/curl`. A wildcard matches within one path segment, as in bash."""
+        known = self._standard_programs.get(pattern)
+        if known is None:
+            known = self._standard_programs.remember(pattern, self._match_standard_programs(pattern))
+        return known
+
+    def _match_standard_programs(self, pattern: str) -> tuple[str, ...]:
+        # Bash reads `[^...]` as `[!...]`; fnmatch knows only the second spelling.
+        directory_pattern, _, name_pattern = pattern.replace("[^", "[!").rpartition("/")
+        wanted = directory_pattern.split("/")
+        directories = [
+            directory
+            for directory in self.binary_directories
+            if len(segments := directory.split("/")) == len(wanted)
+            and all(fnmatchcase(segment, glob) for segment, glob in zip(segments, wanted, strict=True))
+        ]
+        if not directories:
+            return ()
+        if not any(char in name_pattern for char in "*?["):
+            # `/usr/b?n/iconv`: only the directory is a glob; the name is the name, known to the tables or not.
+            return (f"{directories[0]}/{name_pattern}",)
+        names = sorted(name for name in self.program_names if fnmatchcase(name, name_pattern))
+        return tuple(f"{directories[0]}/{name}" for name in names)
 
     def table_name(self, name: str) -> str:
         """The name the tables know a command by: `python3.12` is `python`."""

@@ -89,21 +89,6 @@ def _hidden(payload: str, rules: set[str], obfuscation: str) -> Hidden:
     return Hidden(payload, frozenset(rules), obfuscation, text)
 
 
-KNOWN_GAPS += (
-    KnownGap(
-        name="command names from pathname expansion are not resolved",
-        reason="`/usr/bin/[l]s` runs ls, `/bin/[r]m -rf /` rm: the engine takes the glob for a literal name",
-        pattern=re.compile(r"(^|[;&|(]\s*|\{\s+)(?!\[\[?\s|\w+\[[^\]]*\]\+?=)[^\s=$\"']*[*?[]"),
-        pinned={
-            ORACLE_CORPUS: None,
-            HIDDEN: _hidden("rm -rf /", {"FS001"}, "name: a bracketed first letter"),
-            HIDDEN_ORACLE: None,
-        },
-        corpus_command="/bin/[r]m -rf /",
-    ),
-)
-
-
 def gaps_of(prop: str) -> tuple[KnownGap, ...]:
     return tuple(gap for gap in KNOWN_GAPS if prop in gap.pinned)
 

@@ -15,6 +15,7 @@ from .._syntax import ast
 from .._tables import Tables
 from ..programs import downloaded_files
 from ._bindings import DECLARATION_BUILTINS, array_literal_items, declaration_flags, split_assignment_word
+from ._command_globs import expand_command_name, glob_candidates
 from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words, uses_default
 from ._subjects import Arg, AssignmentSubject, Location, NameSource, RedirectSubject, Risk, Stdin, StdinKind
 from ._variables import Env
@@ -29,6 +30,13 @@ def resolve(words: tuple[ast.Word, ...], env: Env, tables: Tables) -> tuple[tupl
     """A simple command's argv after normalisation and unwrapping, the effective
     command's position in it (len(argv) when only wrappers run), and the wrappers."""
     argv = tuple(normalize_words(words, env)) if words else ()
+    return peel(argv, tables)
+
+
+def peel(argv: tuple[Arg, ...], tables: Tables) -> tuple[tuple[Arg, ...], int, Unwrapped | None]:
+    """argv with its command name expanded and its wrappers peeled off, the effective command's position, and
+    the wrappers."""
+    argv = expand_command_name(argv, 0, tables)
     unwrapped = unwrap(argv, tables) if argv else None
     if unwrapped is None:
         return argv, 0, None
@@ -51,6 +59,10 @@ def command_name(name_arg: Arg | None, name_risks: frozenset[Risk], env: Env, ta
     if name_arg is None:
         # Only wrappers (`su`, `sudo -s`): a command still runs; rules see the wrappers.
         return CommandName((None,), NameSource.STATIC, None)
+    candidates = glob_candidates(name_arg)
+    if candidates is not None:
+        # `/bin/r*`, `./*.sh`: several programs, or files only the run finds.
+        return CommandName(candidates, NameSource.DYNAMIC, name_arg.span)
     word = name_arg.word
     parts = word.parts if word is not None else ()
     if len(parts) == 1 and type(parts[0]) is ast.Literal:

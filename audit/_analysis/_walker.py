@@ -42,6 +42,7 @@ from ._resolve import (
     display,
     endless,
     endless_xargs,
+    peel,
     redirect_subject,
     resolve,
     stdin_of,
@@ -67,7 +68,7 @@ from ._subjects import (
     StdinKind,
 )
 from ._variables import Env
-from ._wrappers import Unwrapped, unwrap, xargs_replace_string
+from ._wrappers import Unwrapped, xargs_replace_string
 
 _DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
 _TAINT = frozenset({Risk.TAINT})
@@ -596,10 +597,7 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
         if child.depth > self.config.max_depth:
             self.sink.too_deep(span, frame.location, label)
             return NO_RISKS
-        unwrapped = unwrap(argv, self.tables)
-        index = 0
-        if unwrapped is not None:
-            argv, index = unwrapped.argv, unwrapped.command_index
+        argv, index, unwrapped = peel(argv, self.tables)
         name_arg = argv[index] if index < len(argv) else None
         name_risks = NO_RISKS
         if name_arg is not None and name_arg.word is not None:

@@ -13,6 +13,7 @@ from .._model import Span
 from .._syntax._words import ansi_c_decode
 from .._tables import Tables
 from ..programs import Arg, OptionUse, Takes, WordKind, WrapperSpec, lex
+from ._command_globs import expand_command_name
 from ._normalize import basename
 
 
@@ -59,6 +60,7 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped | None:
     places: list[str] = []
     index = 0
     while index < len(argv):
+        argv = expand_command_name(argv, index, tables)
         value = argv[index].value
         spec = tables.wrappers.get(basename(value)) if value is not None else None
         if spec is None:
@@ -95,6 +97,7 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped | None:
             break
     if not wrappers:
         return None
+    argv = expand_command_name(argv, index, tables)
     return Unwrapped(
         argv, index, tuple(wrappers), tuple(assignments), tuple(code), shell_option, options, tuple(places)
     )

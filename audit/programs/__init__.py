@@ -40,7 +40,16 @@ from ._grammar import (
     lex,
     valued,
 )
-from ._known import KNOWN, REMOVERS, WRITERS, extraction_directories, read_command, removed_files, written_files
+from ._known import (
+    KNOWN,
+    KNOWN_NAMES,
+    REMOVERS,
+    WRITERS,
+    extraction_directories,
+    read_command,
+    removed_files,
+    written_files,
+)
 from ._program import Program, Reading, Subcommand, read
 from .find import EXEC_ACTIONS, FindScope, find_scope
 from .interpreters import INTERPRETERS, InterpreterSpec
@@ -49,6 +58,7 @@ from .network import downloaded_files
 from .packages import installs_only_the_lock_file
 from .remote import SSH_LOCAL_COMMANDS, SSH_NO_STDIN, SSH_RUNS_NOTHING
 from .runners import AT_QUERIES, PARALLEL_SOURCES, TMUX_SHELL_COMMANDS
+from .standard import STANDARD_PROGRAMS
 from .wrappers import WRAPPERS, WrapperSpec
 
 __all__ = [
@@ -59,12 +69,14 @@ __all__ = [
     "INTERPRETERS",
     "KINDS",
     "KNOWN",
+    "KNOWN_NAMES",
     "PARALLEL_SOURCES",
     "POSIX",
     "REMOVERS",
     "SSH_LOCAL_COMMANDS",
     "SSH_NO_STDIN",
     "SSH_RUNS_NOTHING",
+    "STANDARD_PROGRAMS",
     "TMUX_SHELL_COMMANDS",
     "WRAPPERS",
     "WRITERS",

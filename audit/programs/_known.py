@@ -91,6 +91,9 @@ class _Programs(Mapping[str, Program]):
 KNOWN: Mapping[str, Program] = _Programs(_CORE_PROGRAMS)
 """The declared programs by command name (interpreters and wrappers are in their own tables)."""
 
+KNOWN_NAMES: frozenset[str] = frozenset((*(name for program in _CORE_PROGRAMS for name in program.names), *FAMILY_OF))
+"""Every declared program's name, read from the static index (loads no family)."""
+
 WRITERS: tuple[str, ...] = tuple(
     name for program in _CORE_PROGRAMS if program.writes is not None for name in program.names
 )

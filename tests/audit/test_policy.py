@@ -122,6 +122,8 @@ def test_limits_come_from_the_policy(tmp_path: Path) -> None:
         ('[names]\nallowed_destinations = ["https://x.example"]\n', "names.allowed_destinations[0]: must be a host"),
         ('[names]\nallowed_destinations = ["x.example:443"]\n', "no scheme, port or path"),
         ('[names]\nsecret_printers = [{ name = "gh" }]\n', "names.secret_printers[0].subcommands"),
+        ('[names]\nbinary_directories = ["bin"]\n', "names.binary_directories[0]: must be an absolute directory"),
+        ('[names]\nbinary_directories = ["/opt/*/bin"]\n', "without wildcards"),
         ("limits = 3\n", "limits: must be a table, got int 3"),
         ("version = 2\n", "version: must be between 1 and 1, got 2"),
         ("[limits\n", "not valid TOML"),

@@ -37,6 +37,13 @@ def test_the_json_on_the_engine_page_is_what_to_dict_returns() -> None:
     assert audit_command(verdict["command"]).to_dict() == verdict
 
 
+def test_the_command_globs_page_policy_adds_a_binary_directory() -> None:
+    [example] = page("command-globs").fenced("toml")
+    policy = policy_from_mapping(tomllib.loads(example), "the command globs page's example")
+    assert {f.rule_id for f in audit_command("/opt/acme/bin/[r]m* -rf /", policy=policy).findings} == {"CP002", "FS001"}
+    assert audit_command("/opt/acme/bin/[r]m* -rf /").decision is Decision.WARN
+
+
 def test_the_policy_page_example_loads_and_does_what_it_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     policy_page = page("policy")
     [example] = policy_page.fenced("toml")

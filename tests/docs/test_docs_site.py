@@ -25,6 +25,7 @@ EXAMPLE_TESTS = {
     ("languages", "pycon"): "tests/docs/test_docs_examples.py",
     ("exfiltration", "pycon"): "tests/docs/test_docs_examples.py",
     ("policy", "toml"): "tests/docs/test_docs_examples.py",
+    ("command-globs", "toml"): "tests/docs/test_docs_examples.py",
     ("policy", "pycon"): "tests/docs/test_docs_examples.py",
     ("corpus", "toml"): "tests/docs/test_docs_examples.py",
     ("authz", "toml"): "tests/authz/test_authz_docs.py",
