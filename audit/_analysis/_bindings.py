@@ -8,6 +8,8 @@ judge taint from them.
 
 from __future__ import annotations
 
+import re
+import shlex
 from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
@@ -108,6 +110,10 @@ def array_literal_items(value: ast.Word) -> tuple[ast.Word, ...] | None:
     opening = source.find("=(") + 2
     if opening < 2:
         return None
+    if value.span.end - start != len(source):
+        # Code inside a code string: its spans only approximate the original, so the
+        # blanks between parts cannot be found by position; the text itself is split.
+        return _items_of_text(value, source[opening:-1])
     first = first._replace(text=first.text[1:], span=Span(start + opening, first.span.end))
     last = first if len(parts) == 1 else last
     last = last._replace(text=last.text[:-1], span=Span(last.span.start, last.span.end - 1))
@@ -126,6 +132,26 @@ def array_literal_items(value: ast.Word) -> tuple[ast.Word, ...] | None:
         if kept:
             span = Span(kept[0].span.start, kept[-1].span.end)
             items.append(ast.Word(kept, span, source[span.start - start : span.end - start]))
+    return tuple(items)
+
+
+# One element of an array literal as written: unquoted characters, escapes, '...' and "...".
+_ELEMENT = re.compile(r"""(?:[^\s'"\\]|\\.|'[^']*'|"(?:[^"\\]|\\.)*")+""")
+_ELEMENTS = re.compile(rf"\s*(?:{_ELEMENT.pattern}\s*)*")
+
+
+def _items_of_text(value: ast.Word, inner: str) -> tuple[ast.Word, ...] | None:
+    """The elements of an array literal read from its text, located at the whole word;
+    None when an element holds an expansion (its value is known only at run time)."""
+    if "$" in inner or "`" in inner or any(type(part) is not ast.Literal for part in value.parts):
+        return None
+    if _ELEMENTS.fullmatch(inner) is None:
+        return None
+    items: list[ast.Word] = []
+    for raw in _ELEMENT.findall(inner):
+        text = "".join(shlex.split(raw))
+        literal = ast.Literal(text, raw != text, value.span)
+        items.append(ast.Word((literal,), value.span, raw))
     return tuple(items)
 
 

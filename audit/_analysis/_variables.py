@@ -430,13 +430,23 @@ def _is_name(text: str) -> bool:
 
 def _keyed_item(word: ast.Word) -> tuple[str, ast.Word] | None:
     """`[KEY]=value` inside an array literal -> the key as written and the value word."""
-    first = word.parts[0] if word.parts else None
-    if type(first) is not ast.Literal or first.quoted or not first.text.startswith("["):
+    # The unquoted text it starts with, whether the parser gave it as one literal or, in
+    # code whose spans only approximate the original, as several (`[`, `3`, `]`, `=rm`).
+    literals: list[ast.Literal] = []
+    for part in word.parts:
+        if type(part) is not ast.Literal or part.quoted:
+            break
+        literals.append(part)
+    if not literals:
         return None
-    key, bracket, rest = first.text[1:].partition("]=")
+    first, leading = literals[0], len(literals)
+    text = "".join(literal.text for literal in literals)
+    if not text.startswith("["):
+        return None
+    key, bracket, rest = text[1:].partition("]=")
     if not bracket:
         return None
-    parts: tuple[ast.WordPart, ...] = word.parts[1:]
+    parts: tuple[ast.WordPart, ...] = word.parts[leading:]
     if rest:
         parts = (first._replace(text=rest), *parts)
     return key, ast.Word(parts, word.span, word.source)
