@@ -308,12 +308,12 @@ def _literal_commands(nodes: Iterable[object]) -> Iterator[list[str]]:
     pending: list[object] = list(nodes)
     while pending:
         node = pending.pop()
-        if type(node) is ast.SimpleCommand:
+        if isinstance(node, ast.SimpleCommand):
             yield ["".join(part.text for part in word.parts if type(part) is ast.Literal) for word in node.words]
-        elif type(node) in (ast.Pipeline, ast.AndOrList):
-            pending.extend(node.commands)  # type: ignore[union-attr]
-        elif type(node) in (ast.Redirected, ast.Statement):
-            pending.append(node.command)  # type: ignore[union-attr]
+        elif isinstance(node, ast.Pipeline | ast.AndOrList):
+            pending.extend(node.commands)
+        elif isinstance(node, ast.Redirected | ast.Statement):
+            pending.append(node.command)
 
 
 # -- the rule declaration ----------------------------------------------------------------------

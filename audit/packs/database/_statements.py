@@ -129,9 +129,10 @@ def _from_written_files(client: DatabaseClient, read: Reading, subject: CommandS
 def _literal_argv(command: ast.SimpleCommand) -> list[str] | None:
     argv: list[str] = []
     for word in command.words:
-        if not all(type(part) is ast.Literal for part in word.parts):
+        literals = [part for part in word.parts if type(part) is ast.Literal]
+        if len(literals) != len(word.parts):
             return None
-        argv.append("".join(part.text for part in word.parts))  # type: ignore[union-attr]
+        argv.append("".join(literal.text for literal in literals))
     return argv
 
 
