@@ -173,7 +173,8 @@ INTERPRETERS: tuple[InterpreterSpec, ...] = (
         value=("-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions", "--title",
                "--input-type"),
     ),
-    interpreter("php", ("php", "php-cli"), "php", code=("-r",), value=("-c", "-d", "-z", "-t", "-S")),
+    # `php -S ADDR` runs the built-in web server: like a module, neither code nor standard input.
+    interpreter("php", ("php", "php-cli"), "php", code=("-r",), value=("-c", "-d", "-z", "-t"), module=("-S",)),
     interpreter("lua", ("lua", "luajit"), "lua", code=("-e",), value=("-l",)),
     interpreter("tcl", ("tclsh", "wish", "expect"), "tcl", code=("-c",)),
     interpreter(
