@@ -10,7 +10,6 @@ settings replace, name lists and interpreter/wrapper entries extend.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import functools
 import tomllib
 from collections.abc import Callable, Mapping, Set
@@ -312,6 +311,8 @@ def _pack_patterns(reader: _Reader, key: str) -> list[str]:
     for index, pattern in enumerate(patterns):
         if any(fnmatchcase(name, pattern) for name in names):
             continue
+        import difflib  # only a bad pattern needs suggestions
+
         families = sorted({f"{name.split('.', 1)[0]}.*" for name in names if "." in name})
         close = difflib.get_close_matches(pattern, names + families, n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(close)}?" if close else ""

@@ -7,14 +7,19 @@ them and `dump` renders them for tests and debugging.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._budget import Budget
+from .._lazy import lazy_names
 from ..errors import BudgetExceeded, SyntaxLayerError
 from . import _ast as ast
-from ._dump import dump
 from ._origin import Origin
 from ._parse import ParseResult, parse
 from ._session import ParseTrouble
 from ._traverse import Node, Visitor, children, walk
+
+if TYPE_CHECKING:  # `__getattr__` loads it at run time: only tests and debugging render trees
+    from ._dump import dump as dump
 
 __all__ = [
     "Budget",
@@ -31,3 +36,6 @@ __all__ = [
     "parse",
     "walk",
 ]
+
+
+__getattr__, __dir__ = lazy_names(__name__, {"dump": "._dump"}, globals())

@@ -11,8 +11,6 @@ from typing import NamedTuple
 from .._budget import Budget
 from ..errors import ParserUnavailable
 from . import _ast as ast
-from ._bashlex import parse_bashlex
-from ._fallback import parse_fallback
 from ._origin import Origin
 from ._session import ParseSession, ParseTrouble
 from ._treesitter import CANCELLABLE_FROM_BYTES, parse_tree_sitter, tree_sitter_fragment
@@ -39,6 +37,8 @@ def parse(source: str, *, budget: Budget, origin: Origin | None = None) -> Parse
         # tree-sitter's error recovery on thousands of stages and a final `|`
         # runs for 100+ ms without calling the progress callback, so it cannot
         # be cancelled. bash rejects such input anyway: read it lexically.
+        from ._fallback import parse_fallback  # loaded on first use, like bashlex below
+
         fallback = parse_fallback(ready, session)
         whole = origin.span(0, len(source))
         trouble = ParseTrouble("fallback", "the input ends with a dangling pipe; a lexical reading is judged", whole)
@@ -46,6 +46,11 @@ def parse(source: str, *, budget: Budget, origin: Origin | None = None) -> Parse
     script, has_error = parse_tree_sitter(ready, session)
     if not has_error and not session.troubles:
         return ParseResult(script, (), ())
+    # The second readings are only needed for text tree-sitter reports errors in,
+    # which most processes never audit: their modules load here, on first use.
+    from ._bashlex import parse_bashlex
+    from ._fallback import parse_fallback
+
     whole = origin.span(0, len(source))
     try:
         second = parse_bashlex(ready, session)
