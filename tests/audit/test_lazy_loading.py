@@ -191,3 +191,36 @@ def test_a_pack_that_is_off_is_not_loaded_by_its_commands() -> None:
 
 def test_validating_pack_patterns_loads_no_pack() -> None:
     assert loaded_lazy_modules({"packs": {"enable": ["database.*"], "disable": ["git"]}}) <= INDEXES
+
+
+# -- what only some inputs need -------------------------------------------------------------------------
+
+# Audits the commands given in a fresh interpreter and prints which modules it imported.
+MODULES_PROBE = """\
+import json, sys
+from audit import audit_command
+for command in sys.argv[1:]:
+    audit_command(command)
+print(json.dumps(sorted(sys.modules)))
+"""
+SECOND_READINGS = {"audit._syntax._bashlex", "audit._syntax._fallback", "bashlex"}
+"""What reads a text tree-sitter reports errors in: needed by few inputs, so loaded on first use."""
+DEBUGGING_AND_ERRORS = {"audit._syntax._dump", "difflib"}
+"""The tree dump (tests, debugging) and the suggestions of a policy error."""
+
+
+def modules_loaded_auditing(*commands: str) -> set[str]:
+    process = subprocess.run(
+        [sys.executable, "-c", MODULES_PROBE, *commands], capture_output=True, cwd=REPOSITORY, timeout=60, check=True
+    )
+    return set(json.loads(process.stdout))
+
+
+def test_auditing_commands_tree_sitter_reads_cleanly_loads_no_second_reading_nor_debugging_code() -> None:
+    loaded = modules_loaded_auditing("ls", "git status", "ls -la src | grep -v test > out.txt", "cat <<EOF\nhi\nEOF")
+    assert not loaded & (SECOND_READINGS | DEBUGGING_AND_ERRORS)
+
+
+@pytest.mark.parametrize("command", ["echo 'unterminated", "ls |& ) ("])
+def test_auditing_a_command_tree_sitter_rejects_loads_the_second_readings(command: str) -> None:
+    assert modules_loaded_auditing(command) >= SECOND_READINGS
