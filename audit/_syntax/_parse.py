@@ -1,7 +1,12 @@
 """The parse driver: prepare the text, read it with tree-sitter, and when that
 reports errors ask bashlex for a second opinion (the quote-aware lexical
 splitter is the last fallback). The readings are returned side by side, with
-the troubles, so the engine judges each and keeps the worst."""
+the troubles, so the engine judges each and keeps the worst.
+
+A text of plain words needs no parser (`_plain`); most commands an agent runs
+are such texts, so the parsers' modules (tree-sitter and its builder, bashlex,
+the lexical reading) are imported by the first text that needs them.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +17,8 @@ from .._budget import Budget
 from ..errors import ParserUnavailable
 from . import _ast as ast
 from ._origin import Origin
-from ._session import ParseSession, ParseTrouble
-from ._treesitter import CANCELLABLE_FROM_BYTES, parse_tree_sitter, tree_sitter_fragment
+from ._plain import plain_script
+from ._session import ParseSession, ParseTrouble, PreparedText
 
 _DANGLING_PIPE = re.compile(r"\|&?\s*\Z")
 # The origin of the user's own string (origins are immutable: one serves every parse).
@@ -30,24 +35,30 @@ class ParseResult(NamedTuple):
 
 def parse(source: str, *, budget: Budget, origin: Origin | None = None) -> ParseResult:
     """Parse `source` (or a code string inside it, located by `origin`)."""
-    session = ParseSession(budget, tree_sitter_fragment)
+    session = ParseSession(budget, _tree_sitter_fragment)
     origin = origin or _VERBATIM
     ready = session.prepare(source, origin)
-    if len(ready.text) >= CANCELLABLE_FROM_BYTES and _DANGLING_PIPE.search(ready.text):
-        # tree-sitter's error recovery on thousands of stages and a final `|`
-        # runs for 100+ ms without calling the progress callback, so it cannot
-        # be cancelled. bash rejects such input anyway: read it lexically.
-        from ._fallback import parse_fallback  # loaded on first use, like bashlex below
+    script = plain_script(ready, session)
+    if script is not None:
+        has_error = False
+    else:
+        from ._treesitter import CANCELLABLE_FROM_BYTES, parse_tree_sitter
 
-        fallback = parse_fallback(ready, session)
-        whole = origin.span(0, len(source))
-        trouble = ParseTrouble("fallback", "the input ends with a dangling pipe; a lexical reading is judged", whole)
-        return ParseResult(fallback, (), (*session.troubles, trouble))
-    script, has_error = parse_tree_sitter(ready, session)
+        if len(ready.text) >= CANCELLABLE_FROM_BYTES and _DANGLING_PIPE.search(ready.text):
+            # tree-sitter's error recovery on thousands of stages and a final `|`
+            # runs for 100+ ms without calling the progress callback, so it cannot
+            # be cancelled. bash rejects such input anyway: read it lexically.
+            from ._fallback import parse_fallback
+
+            fallback = parse_fallback(ready, session)
+            whole = origin.span(0, len(source))
+            trouble = ParseTrouble(
+                "fallback", "the input ends with a dangling pipe; a lexical reading is judged", whole
+            )
+            return ParseResult(fallback, (), (*session.troubles, trouble))
+        script, has_error = parse_tree_sitter(ready, session)
     if not has_error and not session.troubles:
         return ParseResult(script, (), ())
-    # The second readings are only needed for text tree-sitter reports errors in,
-    # which most processes never audit: their modules load here, on first use.
     from ._bashlex import parse_bashlex
     from ._fallback import parse_fallback
 
@@ -63,3 +74,10 @@ def parse(source: str, *, budget: Budget, origin: Origin | None = None) -> Parse
             "fallback", f"bashlex could not read it either ({reason}); a lexical reading is judged too", whole
         )
     return ParseResult(script, (second,), (*session.troubles, note))
+
+
+def _tree_sitter_fragment(session: ParseSession, ready: PreparedText) -> ast.Script:
+    """The session's parser of nested code: tree-sitter's, loaded when first needed."""
+    from ._treesitter import tree_sitter_fragment
+
+    return tree_sitter_fragment(session, ready)

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+import audit._syntax._parse
 import audit._syntax._treesitter
 from audit import Policy, Verdict, audit_command, default_policy, policy_from_mapping
 from audit._budget import Budget
@@ -26,9 +27,11 @@ from corpus import load_corpus
 
 @contextmanager
 def _full_path() -> Iterator[None]:
-    """Every text through tree-sitter, as before the fast path."""
+    """Every text through tree-sitter, as before the fast path (which the driver takes for
+    the whole text, and tree-sitter's adapter for nested code)."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(audit._syntax._treesitter, "plain_script", lambda _ready, _session: None)
+        for module in (audit._syntax._parse, audit._syntax._treesitter):
+            patch.setattr(module, "plain_script", lambda _ready, _session: None)
         yield
 
 
@@ -76,7 +79,7 @@ def test_the_fast_path_is_taken_for_plain_commands_and_not_for_others() -> None:
         assert fast == full
     with pytest.MonkeyPatch.context() as patch:
         taken: list[str] = []
-        original = audit._syntax._treesitter.plain_script
+        original = audit._syntax._parse.plain_script
 
         def recording(ready: Any, session: Any) -> Any:
             script = original(ready, session)
@@ -84,7 +87,7 @@ def test_the_fast_path_is_taken_for_plain_commands_and_not_for_others() -> None:
                 taken.append(ready.text)
             return script
 
-        patch.setattr(audit._syntax._treesitter, "plain_script", recording)
+        patch.setattr(audit._syntax._parse, "plain_script", recording)
         for command in ("ls -la", "a=1 ls", "export PATH=x", "ls > out", "echo $HOME", "ls  'a b'", " ls", "if x"):
             parse(command, budget=Budget(60.0, 10**9))
     assert taken == ["ls -la"]

@@ -209,6 +209,10 @@ DEBUGGING_AND_ERRORS = {"audit._syntax._dump", "difflib"}
 """The tree dump (tests, debugging) and the suggestions of a policy error."""
 
 
+TREE_SITTER = {"tree_sitter", "tree_sitter_bash", "audit._syntax._treesitter"}
+"""The primary parser, which a text of plain words does not need (the fast path)."""
+
+
 def modules_loaded_auditing(*commands: str) -> set[str]:
     process = subprocess.run(
         [sys.executable, "-c", MODULES_PROBE, *commands], capture_output=True, cwd=REPOSITORY, timeout=60, check=True
@@ -224,3 +228,12 @@ def test_auditing_commands_tree_sitter_reads_cleanly_loads_no_second_reading_nor
 @pytest.mark.parametrize("command", ["echo 'unterminated", "ls |& ) ("])
 def test_auditing_a_command_tree_sitter_rejects_loads_the_second_readings(command: str) -> None:
     assert modules_loaded_auditing(command) >= SECOND_READINGS
+
+
+def test_auditing_plain_words_loads_no_parser() -> None:
+    assert not modules_loaded_auditing("ls", "git status", "kubectl get pods -n staging -o wide") & TREE_SITTER
+
+
+@pytest.mark.parametrize("command", ["ls | sh", "echo $HOME", "cat <<EOF\nhi\nEOF"])
+def test_auditing_a_command_that_is_not_plain_words_loads_tree_sitter(command: str) -> None:
+    assert modules_loaded_auditing(command) >= TREE_SITTER
