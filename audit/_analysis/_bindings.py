@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
 
@@ -30,8 +29,7 @@ class BindingKind(Enum):
     UNKNOWN = "unknown"
 
 
-@dataclass(frozen=True, slots=True)
-class Binding:
+class Binding(NamedTuple):
     """One way a name gets a value.
 
     VALUE holds the value word, ITEMS a `for` loop's words (the name takes

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from types import MappingProxyType
+from typing import NamedTuple
 
 from .._caches import PATH_ANSWERS, PATH_TABLES, Memo
 from .._syntax import ast
@@ -281,8 +282,7 @@ ANY_DIRECTORY = "**/"
 """An autorun entry starting with this matches in any directory (`**/.git/hooks/*`)."""
 
 
-@dataclass(frozen=True, slots=True)
-class _AutorunTable:
+class _AutorunTable(NamedTuple):
     """The policy's autorun entries, prepared: rooted entries by their format, and the `**/` ones by theirs."""
 
     rooted: tuple[str, ...]

@@ -9,7 +9,6 @@ never leaks back.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Generic, NamedTuple, TypeVar
 
 from .._budget import Budget
@@ -106,16 +105,14 @@ class Call(NamedTuple):
     spawned: bool
 
 
-@dataclass(slots=True)
-class FunctionScope:
+class FunctionScope(NamedTuple):
     """A function body being walked, and the commands it runs."""
 
     name: str
     calls: list[Call]
 
 
-@dataclass(slots=True)
-class LoopScope:
+class LoopScope(NamedTuple):
     """A loop body being walked, and what it starts in the background."""
 
     spawns: list[tuple[str, Span]]

@@ -6,7 +6,6 @@ the wrappers were given. `xargs` with known input runs known commands."""
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from .._model import Span
@@ -17,8 +16,7 @@ from ._command_globs import expand_command_name
 from ._normalize import basename
 
 
-@dataclass(frozen=True, slots=True)
-class CodeArgument:
+class CodeArgument(NamedTuple):
     """A code string found in argv (`su -c CODE`, `flock F -c CODE`)."""
 
     label: str

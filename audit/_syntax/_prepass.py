@@ -25,7 +25,7 @@ so a per-character map back to the original offsets is enough to report spans.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 _WORD_BREAK = frozenset(" \t\n;&|()<>")
 # The body of `$(< file)`: one input redirect and nothing else (not `<<`, `<(`, `<>` or `<&`).
@@ -52,8 +52,7 @@ def _plain_until(closer: str, quotes: bool, nested: bool) -> re.Pattern[str]:
     return pattern
 
 
-@dataclass(frozen=True, slots=True)
-class HeredocBody:
+class HeredocBody(NamedTuple):
     """One heredoc, found by the pre-pass.
 
     `text` is the body with continuations already removed where bash removes
@@ -68,8 +67,7 @@ class HeredocBody:
     offsets: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Prepared:
+class Prepared(NamedTuple):
     """The text for the parsers and how to map it back.
 
     `offsets[i]` is the offset in `source` (the pre-pass input) of `text[i]`
@@ -132,8 +130,7 @@ def find_substitution_end(text: str, start: int, opener: str) -> int:
     return scanner.i
 
 
-@dataclass(slots=True)
-class _PendingHeredoc:
+class _PendingHeredoc(NamedTuple):
     mask_offset: int
     operator: str
     delimiter: str

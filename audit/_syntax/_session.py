@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from .._budget import Budget
@@ -15,8 +14,7 @@ from ._origin import Origin
 from ._prepass import Prepared, needs_prepass, prepare
 
 
-@dataclass(frozen=True, slots=True)
-class ParseTrouble:
+class ParseTrouble(NamedTuple):
     """Something a parser could not read, or where parsers disagreed."""
 
     parser: str

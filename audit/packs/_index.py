@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import RegistryError
 
@@ -22,8 +21,7 @@ if TYPE_CHECKING:
     from ..rules._pack import Pack
 
 
-@dataclass(frozen=True, slots=True)
-class PackEntry:
+class PackEntry(NamedTuple):
     """One pack as the index knows it."""
 
     name: str

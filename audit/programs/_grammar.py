@@ -64,8 +64,7 @@ def digits(*spellings: str) -> Option:
     return Option(spellings, Takes.DIGITS)
 
 
-@dataclass(frozen=True, slots=True)
-class Syntax:
+class Syntax(NamedTuple):
     """How a program reads its options (getopt and its relatives differ)."""
 
     clusters: bool = True

@@ -10,12 +10,11 @@ modules, so it cannot go stale.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Family:
+class Family(NamedTuple):
     """A module of program declarations loaded on first use."""
 
     module: str

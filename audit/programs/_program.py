@@ -13,8 +13,7 @@ from ._arg import Arg
 from ._grammar import GNU, Grammar, Option, OptionUse, Syntax, read_options
 
 
-@dataclass(frozen=True, slots=True)
-class Subcommand:
+class Subcommand(NamedTuple):
     """A subcommand (`git stash`, `aws s3`, `kubectl delete`): its own options,
     its own subcommands (`git stash clear`) and its operand positions."""
 

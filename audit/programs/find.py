@@ -4,7 +4,7 @@ files its actions write and delete)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .._model import Span
 from ._arg import Arg
@@ -24,8 +24,7 @@ _FIND_VALUED_UNFILTERED = frozenset({"-type", "-xtype", "-maxdepth", "-mindepth"
 _FIND_GLOBAL_OPTIONS = frozenset({"-H", "-L", "-P", "-O0", "-O1", "-O2", "-O3"})
 
 
-@dataclass(frozen=True, slots=True)
-class FindScope:
+class FindScope(NamedTuple):
     """What a `find` acts on: its starting points, and whether any test narrows them."""
 
     starting_points: tuple[Arg, ...]

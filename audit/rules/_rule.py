@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .._model import Severity, Span
 from .._tables import Tables
@@ -54,8 +54,7 @@ EMITTED_BY_ENGINE: None = None
 """The 'check' of a rule whose findings the engine emits itself."""
 
 
-@dataclass(frozen=True, slots=True)
-class Hit:
+class Hit(NamedTuple):
     """A rule's match: where it is and what exactly is wrong there."""
 
     span: Span
@@ -67,8 +66,7 @@ CommandNames = Callable[[Tables], Iterable[str]]
 Applies = Callable[[Any], bool]
 
 
-@dataclass(frozen=True, slots=True)
-class Example:
+class Example(NamedTuple):
     """A command for a rule's executable examples, with an optional policy.
 
     `policy` is a policy document (as parsed TOML) applied when running the
@@ -151,8 +149,7 @@ def _command_names(commands: CommandNames | Iterable[str] | None) -> CommandName
     return lambda _tables: names
 
 
-@dataclass(frozen=True, slots=True)
-class RetiredRule:
+class RetiredRule(NamedTuple):
     id: str
     name: str
     reason: str

@@ -10,7 +10,7 @@ known.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..._model import Span
 from ...programs import Arg, InterpreterSpec, OptionUse, WordKind, lex
@@ -63,8 +63,7 @@ def _after(args: tuple[Arg, ...], code: Arg) -> tuple[Arg, ...]:
     return ()
 
 
-@dataclass(frozen=True, slots=True)
-class Invocation:
+class Invocation(NamedTuple):
     """How an interpreter was asked to get its program."""
 
     spec: InterpreterSpec
