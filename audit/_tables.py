@@ -17,7 +17,8 @@ from types import MappingProxyType
 from ._caches import COMMAND_NAMES, Memo
 from .programs import InterpreterSpec, WrapperSpec
 
-_VERSION_SUFFIX = re.compile(r"[0-9][0-9.]*$")
+# Compiled on first use (re's own cache), not at import: only some commands need it.
+_VERSION_SUFFIX = r"[0-9][0-9.]*$"
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +135,7 @@ class Tables:
             return known
         resolved = name
         if name not in self.interpreters_by_name:
-            base = _VERSION_SUFFIX.sub("", name).rstrip("-")
+            base = re.sub(_VERSION_SUFFIX, "", name).rstrip("-")
             spec = self.interpreters_by_name.get(base)
             if base != name and spec is not None and spec.versioned:
                 resolved = base

@@ -133,9 +133,10 @@ def array_literal_items(value: ast.Word) -> tuple[ast.Word, ...] | None:
     return tuple(items)
 
 
+# Compiled on first use (re's own cache), not at import: only some commands need these patterns.
 # One element of an array literal as written: unquoted characters, escapes, '...' and "...".
-_ELEMENT = re.compile(r"""(?:[^\s'"\\]|\\.|'[^']*'|"(?:[^"\\]|\\.)*")+""")
-_ELEMENTS = re.compile(rf"\s*(?:{_ELEMENT.pattern}\s*)*")
+_ELEMENT = r"""(?:[^\s'"\\]|\\.|'[^']*'|"(?:[^"\\]|\\.)*")+"""
+_ELEMENTS = rf"\s*(?:{_ELEMENT}\s*)*"
 
 
 def _items_of_text(value: ast.Word, inner: str) -> tuple[ast.Word, ...] | None:
@@ -143,10 +144,10 @@ def _items_of_text(value: ast.Word, inner: str) -> tuple[ast.Word, ...] | None:
     None when an element holds an expansion (its value is known only at run time)."""
     if "$" in inner or "`" in inner or any(type(part) is not ast.Literal for part in value.parts):
         return None
-    if _ELEMENTS.fullmatch(inner) is None:
+    if re.fullmatch(_ELEMENTS, inner) is None:
         return None
     items: list[ast.Word] = []
-    for raw in _ELEMENT.findall(inner):
+    for raw in re.findall(_ELEMENT, inner):
         text = "".join(shlex.split(raw))
         literal = ast.Literal(text, raw != text, value.span)
         items.append(ast.Word((literal,), value.span, raw))

@@ -31,9 +31,10 @@ STEPS_PER_WORD = 3
 CHARACTERS_PER_STEP = 64
 GROUP_MARKS_PER_STEP = 2
 
-_GROUP_CHARACTERS = re.compile(r"[{},]")
-_SEQUENCE = re.compile(r"(?P<start>-?\d+)\.\.(?P<end>-?\d+)(?:\.\.(?P<step>-?\d+))?")
-_LETTERS = re.compile(r"(?P<start>[A-Za-z])\.\.(?P<end>[A-Za-z])(?:\.\.(?P<step>-?\d+))?")
+# Compiled on first use (re's own cache), not at import: only some commands need these patterns.
+_GROUP_CHARACTERS = r"[{},]"
+_SEQUENCE = r"(?P<start>-?\d+)\.\.(?P<end>-?\d+)(?:\.\.(?P<step>-?\d+))?"
+_LETTERS = r"(?P<start>[A-Za-z])\.\.(?P<end>[A-Za-z])(?:\.\.(?P<step>-?\d+))?"
 
 
 def expand_braces(value: str, charge: Charge) -> Iterator[str]:
@@ -79,7 +80,7 @@ def _first_group(text: str) -> tuple[int, int, Iterator[str]] | None:
     # Per open brace: where it opens, and where its own commas are.
     open_braces: list[tuple[int, list[int]]] = []
     found: tuple[int, int, list[int]] | None = None
-    for match in _GROUP_CHARACTERS.finditer(text):
+    for match in re.finditer(_GROUP_CHARACTERS, text):
         index, char = match.start(), match.group()
         if char == "{":
             open_braces.append((index, []))
@@ -104,14 +105,14 @@ def _first_group(text: str) -> tuple[int, int, Iterator[str]] | None:
 
 def _sequence(inner: str) -> Iterator[str] | None:
     """The words of a sequence expression (`1..10`, `a..e`, `01..10..3`), or None."""
-    match = _SEQUENCE.fullmatch(inner)
+    match = re.fullmatch(_SEQUENCE, inner)
     if match is not None:
         first, last = match["start"], match["end"]
         start, end = int(first), int(last)
         # `{01..10}`: a leading zero on either end pads every word to the longer end's width.
         width = max(len(first), len(last)) if _zero_padded(first) or _zero_padded(last) else 0
         return (f"{number:0{width}d}" for number in _steps(start, end, match["step"]))
-    match = _LETTERS.fullmatch(inner)
+    match = re.fullmatch(_LETTERS, inner)
     if match is not None:
         # Between Z and a lies a backslash, which quote removal then takes out of its word.
         return (chr(code).replace("\\", "") for code in _steps(ord(match["start"]), ord(match["end"]), match["step"]))

@@ -9,8 +9,9 @@ import re
 
 from .._syntax._words import ansi_c_decode
 
-_ECHO_FLAGS = re.compile(r"^-[neE]+$")
-_CONVERSION = re.compile(r"%(?:%|[-+ #0]*\d*(?:\.\d+)?([sbdiuxXoc]))")
+# Compiled on first use (re's own cache), not at import: only some commands need these patterns.
+_ECHO_FLAGS = r"^-[neE]+$"
+_CONVERSION = r"%(?:%|[-+ #0]*\d*(?:\.\d+)?([sbdiuxXoc]))"
 # Longer printf output than this is not something a command name is built from.
 _MAX_OUTPUT = 4096
 
@@ -53,7 +54,7 @@ def _basename(path: str, suffix: str = "") -> str:
 
 def _echo(args: list[str]) -> str:
     newline, escapes = True, False
-    while args and _ECHO_FLAGS.match(args[0]):
+    while args and re.match(_ECHO_FLAGS, args[0]):
         flags = args[0][1:]
         newline = newline and "n" not in flags
         escapes = ("e" in flags) or (escapes and "E" not in flags)
@@ -73,7 +74,7 @@ def _printf(format_string: str, args: list[str]) -> str | None:
     while True:
         consumed_any = False
         position = 0
-        for match in _CONVERSION.finditer(format_string):
+        for match in re.finditer(_CONVERSION, format_string):
             pieces.append(ansi_c_decode(format_string[position : match.start()]))
             position = match.end()
             conversion = match.group(1)

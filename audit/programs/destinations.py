@@ -71,14 +71,15 @@ def destination_hosts(destination: Destination) -> tuple[Host | None, ...]:
     return tuple(_host(name) for shape in shapes for name in _host_names(shape, destination.form))
 
 
-_CODE_VARIABLE = re.compile(r"\$\{?\w+\}?")
+# Compiled on first use (re's own cache), not at import: only some commands need it.
+_CODE_VARIABLE = r"\$\{?\w+\}?"
 
 
 def url_hosts(url: str | None) -> tuple[Host | None, ...]:
     """The host of a URL another language's analyser reports (`$NAME` marks a part known only at run time)."""
     if url is None:
         return (None,)
-    return tuple(_host(name) for name in _host_names(_CODE_VARIABLE.sub(RUN_TIME, url), Form.URL))
+    return tuple(_host(name) for name in _host_names(re.sub(_CODE_VARIABLE, RUN_TIME, url), Form.URL))
 
 
 def url_credential_parts(word: ast.Word) -> frozenset[int]:

@@ -14,8 +14,9 @@ from ._paths import cleaned_values, contents_glob, path_is, reading, written_pat
 from ._rule import Hit, Inspects, rule
 
 # Block devices and raw memory. Partitions and whole disks both match, by kernel name or
-# by the stable names udev gives them (/dev/disk/by-id/..., /dev/block/8:0).
-_DEVICE = re.compile(
+# by the stable names udev gives them (/dev/disk/by-id/..., /dev/block/8:0). Compiled on
+# first use (re's own cache), not at import: only some commands need it.
+_DEVICE = (
     r"^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|md\d|dm-\d|loop\d|disk\d|rdisk\d|mapper/"
     r"|disk/by-[a-z-]+/|block/|mem$|kmem$|port$)"
 )
@@ -31,7 +32,7 @@ def _is_device(arg: Arg) -> bool:
     if not any("dev" in value for value in arg.values):
         return False
     for value in cleaned_values(arg):
-        if _DEVICE.match(value):
+        if re.match(_DEVICE, value):
             return True
         if arg.pattern and value.startswith("/dev/") and any(fnmatchcase(name, value) for name in _DEVICE_NAMES):
             return True

@@ -12,15 +12,16 @@ from ..programs import installs_only_the_lock_file, read_command
 from ._paths import reading
 from ._rule import Hit, Inspects, rule
 
-_NUMERIC_MODE = re.compile(r"^[0-7]{3,4}$")
-_SYMBOLIC_CLAUSE = re.compile(r"^([ugoa]*)([-+=])([rwxXst]*)$")
+# Compiled on first use (re's own cache), not at import: only some commands need these patterns.
+_NUMERIC_MODE = r"^[0-7]{3,4}$"
+_SYMBOLIC_CLAUSE = r"^([ugoa]*)([-+=])([rwxXst]*)$"
 
 
 def _world_writable(mode: str) -> bool:
-    if _NUMERIC_MODE.match(mode):
+    if re.match(_NUMERIC_MODE, mode):
         return int(mode[-1]) & 2 == 2
     for clause in mode.split(","):
-        match = _SYMBOLIC_CLAUSE.match(clause)
+        match = re.match(_SYMBOLIC_CLAUSE, clause)
         if match is None:
             continue
         who, operator, permissions = match.groups()
@@ -61,10 +62,10 @@ def world_writable(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
 
 
 def _sets_id_bit(mode: str) -> bool:
-    if _NUMERIC_MODE.match(mode):
+    if re.match(_NUMERIC_MODE, mode):
         return len(mode) == 4 and int(mode[0]) & 6 != 0
     for clause in mode.split(","):
-        match = _SYMBOLIC_CLAUSE.match(clause)
+        match = re.match(_SYMBOLIC_CLAUSE, clause)
         if match is not None and match.group(2) in "+=" and "s" in match.group(3):
             return True
     return False

@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 from ..errors import RegistryError
 from ._rule import Rule
 
-PACK_NAME = re.compile(r"^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*$")
+# Compiled on first use (re's own cache), not at import: only some commands need it (a pack's declaration).
+PACK_NAME = r"^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*$"
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +36,7 @@ class Pack:
     rules: tuple[Rule, ...]
 
     def __post_init__(self) -> None:
-        if not PACK_NAME.match(self.name):
+        if not re.match(PACK_NAME, self.name):
             raise RegistryError(f"pack {self.name!r}: name must be dotted lower-case words (database.postgresql)")
         if not self.rules:
             raise RegistryError(f"pack {self.name}: has no rules")

@@ -19,11 +19,12 @@ from ._code import code_string, run_written, stdin_code
 
 _MAX_PARALLEL_JOBS = 16
 """How many of parallel's input combinations are audited (each is a command line)."""
-_REPLACEMENT = re.compile(r"\{(?:\d+)?(?:\.|/|//|/\.|\.\.|\+/|\+\.|\+\.\.)?\}")
+# Compiled on first use (re's own cache), not at import: only some commands need these patterns.
+_REPLACEMENT = r"\{(?:\d+)?(?:\.|/|//|/\.|\.\.|\+/|\+\.|\+\.\.)?\}"
 """GNU parallel's replacement strings (`{}`, `{.}`, `{/}`, `{2}`...): where an input goes in the command."""
 _TMUX_ENTER_KEYS = frozenset({"Enter", "C-m", "KPEnter", "C-j"})
-_TMUX_KEY_NAME = re.compile(r"^(?:[CMS]-.+|F\d+|Escape|Tab|BTab|BSpace|Up|Down|Left|Right|Home|End|[NP]Page|PgUp|PgDn"
-                            r"|IC|DC|Space|Any)$")  # fmt: skip
+_TMUX_KEY_NAME = (r"^(?:[CMS]-.+|F\d+|Escape|Tab|BTab|BSpace|Up|Down|Left|Right|Home|End|[NP]Page|PgUp|PgDn"
+                  r"|IC|DC|Space|Any)$")  # fmt: skip
 """Key names send-keys presses rather than types (anything else is typed as text)."""
 
 
@@ -66,7 +67,7 @@ def parallel_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
             return NO_RISKS
         return stdin_code(walk, shell, label, call.stdin, call.span, call.frame)
     replacement = reading.values("-I")
-    marker = re.compile(re.escape(replacement[-1].value)) if replacement and replacement[-1].value else _REPLACEMENT
+    marker = re.compile(re.escape(replacement[-1].value) if replacement and replacement[-1].value else _REPLACEMENT)
     risks = NO_RISKS
     for inputs in islice(product(*groups), _MAX_PARALLEL_JOBS):
         if command:
@@ -167,7 +168,7 @@ def _typed(key: str) -> str:
         return "\n"
     if key == "Space":
         return " "
-    return "" if _TMUX_KEY_NAME.match(key) else key
+    return "" if re.match(_TMUX_KEY_NAME, key) else key
 
 
 def _code_arguments(walk: ContextWalk, codes: tuple[Arg, ...], call: Call) -> frozenset[Risk]:
