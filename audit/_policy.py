@@ -175,7 +175,8 @@ _NAME_LISTS = (
 _SUBCOMMAND_TABLES = ("installers", "secret_printers")
 
 
-@dataclass(slots=True)
+# Filled in and frozen into a Policy, never compared or printed: only __init__ is generated.
+@dataclass(slots=True, eq=False, repr=False)
 class _Draft:
     """A policy being assembled; becomes a frozen Policy only when complete."""
 

@@ -76,7 +76,8 @@ _PathKey = tuple[tuple[str, ...], bool, "str | None"]
 _ContainingKey = tuple[tuple[str, ...], bool, "str | None", bool]
 
 
-@dataclass(frozen=True, slots=True)
+# Made once per path list and only queried: no generated __eq__ or __repr__ to compile at import.
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class _PathTable:
     """A table of paths with their home aliases, and a cheap pre-filter.
 

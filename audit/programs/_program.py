@@ -31,7 +31,9 @@ Writes = Callable[["Reading"], Sequence[Arg]]
 """Paths a command changes, given its reading: the files it writes, deletes, or unpacks into."""
 
 
-@dataclass(frozen=True, slots=True)
+# One declaration per program, told apart by identity and never printed whole: no generated
+# __eq__ or __repr__ to compile at import (a third of the class's creation).
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Program:
     """What the engine knows about one program's command line.
 
