@@ -175,8 +175,7 @@ _NAME_LISTS = (
 _SUBCOMMAND_TABLES = ("installers", "secret_printers")
 
 
-# Filled in and frozen into a Policy, never compared or printed: only __init__ is generated.
-@dataclass(slots=True, eq=False, repr=False)
+@dataclass(slots=True)
 class _Draft:
     """A policy being assembled; becomes a frozen Policy only when complete."""
 
