@@ -9,8 +9,7 @@ from __future__ import annotations
 import io
 import os
 import sys
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO, cast
 
 from ._base import PROGRAM
 
@@ -18,8 +17,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 
-@dataclass(frozen=True, slots=True)
-class Streams:
+class Streams(NamedTuple):
     """The process's standard streams; tests inject string buffers with a fixed width and no colour.
 
     `width` None follows the terminal; `colour` None follows the terminal and
