@@ -53,6 +53,10 @@ class Bindings(Protocol):
         """Whether the command string assigns `name` anywhere."""
         ...
 
+    def globbed(self, name: str) -> bool:
+        """Whether `name` takes the files a glob matches (`for f in ~/.ssh/id_*`): its values are patterns."""
+        ...
+
     def substitution_output(self, body: ast.Script) -> str | None:
         """The output of a substitution known without running it (`$(echo rm)`)."""
         ...
@@ -96,26 +100,36 @@ def normalize_word(word: ast.Word, bindings: Bindings, max_values: int | None = 
     return _normalize_general(word, bindings, max_values)
 
 
+def is_glob_word(word: ast.Word) -> bool:
+    """A word bash expands as a pathname pattern: an unquoted literal part holds a glob character."""
+    return any(
+        type(part) is ast.Literal and not part.quoted and not _GLOB_CHARS.isdisjoint(part.text) for part in word.parts
+    )
+
+
 def _normalize_general(word: ast.Word, bindings: Bindings, max_values: int | None) -> list[Arg]:
     # Quoted glob characters are escaped only in a word that is a pattern
     # (`"[a]"*`); elsewhere they are the argument's plain text.
-    pattern = any(
-        type(part) is ast.Literal and not part.quoted and not _GLOB_CHARS.isdisjoint(part.text) for part in word.parts
-    )
+    pattern = is_glob_word(word)
     joined = _joined_fields(word, bindings, pattern)
     if joined is None:
         return [_dynamic(word)]
-    fields, braces = joined
-    args = _field_args(word, fields, braces, pattern, bindings, max_values)
+    fields, braces, expanded_glob = joined
+    # bash expands a glob that an unquoted expansion produced too (`x='/etc/*'; rm -rf $x`),
+    # and a loop variable over a glob holds the files it matched, quoted or not (`for f in
+    # ~/.ssh/id_*; do cat "$f"`). Quoted glob characters elsewhere in such a word were not escaped above:
+    # the pattern is then wider than bash's, which can only find more.
+    args = _field_args(word, fields, braces, pattern or expanded_glob, bindings, max_values)
     return [_dynamic(word)] if args is None else args
 
 
-def _joined_fields(word: ast.Word, bindings: Bindings, pattern: bool) -> tuple[list[list[str]], bool] | None:
-    """The fields a word's parts make, each a list of its possible values, and whether an unquoted
-    literal holds a brace; None when a part is known only at run time."""
+def _joined_fields(word: ast.Word, bindings: Bindings, pattern: bool) -> tuple[list[list[str]], bool, bool] | None:
+    """The fields a word's parts make, each a list of its possible values, whether an unquoted
+    literal holds a brace, and whether an unquoted expansion's value holds a glob character;
+    None when a part is known only at run time."""
     fields: list[list[str]] = []
     current: list[str] = [""]
-    braces = False
+    braces = expanded_glob = False
     for index, part in enumerate(word.parts):
         if type(part) is ast.Literal:
             text = part.text
@@ -141,7 +155,12 @@ def _joined_fields(word: ast.Word, bindings: Bindings, pattern: bool) -> tuple[l
         if values is None:
             return None
         separators = bindings.field_separators()
-        if not _quoted(part) and any(_splits(value, separators) for value in values):
+        unquoted = not _quoted(part)
+        if not expanded_glob:
+            expanded_glob = (unquoted and any(not _GLOB_CHARS.isdisjoint(value) for value in values)) or (
+                type(part) is ast.ParamExpansion and bindings.globbed(part.name)
+            )
+        if unquoted and any(_splits(value, separators) for value in values):
             if len(values) != 1 or separators is None:
                 return None
             pieces = _split_fields(values[0], separators)
@@ -154,7 +173,7 @@ def _joined_fields(word: ast.Word, bindings: Bindings, pattern: bool) -> tuple[l
         _charge_joins(bindings, current, values)
         current = [prefix + value for prefix in current for value in values]
     fields.append(current)
-    return fields, braces
+    return fields, braces, expanded_glob
 
 
 def _field_args(

@@ -35,6 +35,7 @@ from ._resolve import known_input
 from ._secret_search import NO_TRAILS, SecretSearch, Trails, WalkView, bounded
 from ._subjects import Location, SecretFlowSubject, SentSecret, Stdin, Trail
 from ._variables import Env
+from ._wrappers import XargsInput
 
 
 class SecretFlows:
@@ -57,13 +58,21 @@ class SecretFlows:
         env: Env,
         stdin: Stdin | None,
         state: WalkView,
+        xargs_input: XargsInput | None = None,
     ) -> SecretFlowSubject | None:
-        """The secrets the network sender `name ARGS` sends (`name` is one of `SENDERS`), if any reach it."""
+        """The secrets the network sender `name ARGS` sends (`name` is one of `SENDERS`), if any reach it.
+        `xargs_input`: xargs starts the sender, adding the items it reads as arguments."""
         sending = sent_data(name, args)
         if sending is None:
             return None
         search = SecretSearch(self, env, state)
         flows: list[SentSecret] = []
+        if xargs_input is not None:
+            # `cat .env | xargs curl -d`, `xargs -a .env curl -d`: what xargs reads becomes arguments
+            # (a value to send, a file to upload); either way it leaves the machine.
+            source = xargs_input.file
+            trails = search.file(source, "xargs", span, None) if source is not None else search.stdin(stdin)
+            flows.extend(SentSecret(trail, None, "the arguments xargs adds") for trail in trails)
         for word in sending.words:
             syntax = word.arg.word
             if syntax is None:

@@ -14,7 +14,15 @@ from collections.abc import Iterable
 from .._budget import Budget
 from .._syntax import ast
 from ._bindings import Binding, BindingKind, collect_bindings
-from ._normalize import DEFAULT_IFS, HOME, MAX_CANDIDATES, normalize_word, normalize_words, parameter_values
+from ._normalize import (
+    DEFAULT_IFS,
+    HOME,
+    MAX_CANDIDATES,
+    is_glob_word,
+    normalize_word,
+    normalize_words,
+    parameter_values,
+)
 from ._static_output import static_output
 from ._subjects import Arg
 
@@ -327,6 +335,15 @@ class Env:
             return DEFAULT_IFS
         values = self.candidates("IFS")
         return values[0] if values is not None and len(values) == 1 else None
+
+    def globbed(self, name: str) -> bool:
+        bindings = self.bindings.get(name)
+        if bindings is None:
+            return self.parent is not None and self.parent.globbed(name)
+        return any(
+            binding.kind is BindingKind.ITEMS and any(is_glob_word(word) for word in binding.words)
+            for binding in bindings
+        )
 
     def substitution_output(self, body: ast.Script) -> str | None:
         """`$(echo WORDS)` / `$(printf FORMAT ARGS)` with literal words: the output."""

@@ -64,7 +64,7 @@ from ._subjects import (
     StdinKind,
 )
 from ._word_walker import WordWalker
-from ._wrappers import Unwrapped, xargs_replace_string
+from ._wrappers import Unwrapped, XargsInput, xargs_input, xargs_replace_string
 
 _DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
 
@@ -254,9 +254,10 @@ class Walker(WordWalker):
         program = argv[index] if index < len(argv) else None
         args = argv[index + 1 :]
         risks = self.report_program(program, name, unwrapped, span, frame, stdin) if reporting else NO_RISKS
+        xargs = xargs_input(unwrapped, span) if reporting else None
         for each in name.names:
             if reporting:
-                self.report_command(argv, index, each, name, wrappers, span, frame, stdin)
+                self.report_command(argv, index, each, name, wrappers, span, frame, stdin, xargs)
             own = command_risks(each, args, name.source, self.tables)
             downloaded_to = None
             if own:
@@ -308,9 +309,10 @@ class Walker(WordWalker):
         span: Span,
         frame: Frame,
         stdin: Stdin | None,
+        xargs: XargsInput | None,
     ) -> None:
         """Hand the command run under one of its possible names to the rules, the call graph and the
-        secret-flow checks."""
+        secret-flow checks (`xargs`: the input of the xargs that starts it)."""
         state = self.state
         subject = CommandSubject(
             argv, index, each, name.source, name.evidence, wrappers, span, frame.location, stdin,
@@ -322,7 +324,9 @@ class Walker(WordWalker):
             state.track_call(each, span, in_pipeline=frame.in_pipeline, background=frame.background)
         if each in SENDERS:
             args = argv[index + 1 :]
-            flow = self.config.secrets.sender(each, args, span, frame.location, frame.env, stdin, state.view())
+            flow = self.config.secrets.sender(
+                each, args, span, frame.location, frame.env, stdin, state.view(), xargs_input=xargs
+            )
             if flow is not None:
                 self.sink.flow(flow)
 

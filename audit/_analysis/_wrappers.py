@@ -232,6 +232,23 @@ def xargs_unbounded(options: tuple[tuple[str, str | None], ...]) -> bool:
     return limit is not None and limit.strip() == "0"
 
 
+class XargsInput(NamedTuple):
+    """Where the xargs that starts a command reads the arguments it adds: `file` (`-a FILE`), else its standard input."""
+
+    file: Arg | None
+
+
+def xargs_input(unwrapped: Unwrapped | None, span: Span) -> XargsInput | None:
+    """The input of the xargs that starts the command (its innermost wrapper), if one does."""
+    if unwrapped is None or unwrapped.wrappers[-1:] != ("xargs",):
+        return None
+    file: Arg | None = None
+    for option, value in unwrapped.innermost_options:
+        if option in ("-a", "--arg-file") and value is not None:
+            file = Arg((value,), value, span)
+    return XargsInput(file)
+
+
 def xargs_replace_string(options: tuple[tuple[str, str | None], ...]) -> str | None:
     """What `xargs -I R` (`--replace`, `-i`) replaces with each input line; None without it."""
     replace: str | None = None
