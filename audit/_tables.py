@@ -17,8 +17,7 @@ from types import MappingProxyType
 from ._caches import COMMAND_NAMES, Memo
 from .programs import InterpreterSpec, WrapperSpec
 
-# Compiled on first use (re's own cache), not at import: only some commands need it.
-_VERSION_SUFFIX = r"[0-9][0-9.]*$"
+_VERSION_SUFFIX = re.compile(r"[0-9][0-9.]*$")
 
 
 # Tables are never compared (their mappings cannot even be hashed) and 39 fields make a
@@ -137,7 +136,7 @@ class Tables:
             return known
         resolved = name
         if name not in self.interpreters_by_name:
-            base = re.sub(_VERSION_SUFFIX, "", name).rstrip("-")
+            base = _VERSION_SUFFIX.sub("", name).rstrip("-")
             spec = self.interpreters_by_name.get(base)
             if base != name and spec is not None and spec.versioned:
                 resolved = base

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from ..errors import RegistryError
 from ._rule import Rule
 
-# Compiled on first use (re's own cache), not at import: only some commands need it (a pack's declaration).
+# Compiled on first use (re's own cache), not at import: only declaring a pack checks it.
 PACK_NAME = r"^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*$"
 
 

@@ -21,9 +21,8 @@ from ..errors import RegistryError
 if TYPE_CHECKING:
     from ._pack import Pack
 
-# Compiled on first use (re's own cache), not at import: only some commands need these (the registry's checks).
-RULE_ID = r"^[A-Z]{2}[0-9]{3}$"
-RULE_NAME = r"^[a-z0-9]+(-[a-z0-9]+)+$"
+RULE_ID = re.compile(r"^[A-Z]{2}[0-9]{3}$")
+RULE_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)+$")
 
 
 class Inspects(str, Enum):
@@ -169,9 +168,9 @@ class Registry:
         names: set[str] = set()
         retired_ids = {entry.id for entry in self.retired}
         for declared in self.rules:
-            if not re.match(RULE_ID, declared.id):
+            if not RULE_ID.match(declared.id):
                 raise RegistryError(f"rule {declared.id!r}: id must be two capital letters and three digits")
-            if not re.match(RULE_NAME, declared.name):
+            if not RULE_NAME.match(declared.name):
                 raise RegistryError(f"rule {declared.id}: name {declared.name!r} must be kebab-case")
             if declared.id in by_id or declared.id in retired_ids:
                 raise RegistryError(f"rule {declared.id}: id used twice (ids are never reused)")
