@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from . import _ast as ast
-from ._session import ParseSession, PreparedText
+from ._session import STEPS_PER_COMMAND_NODE, ParseSession, PreparedText
 
 _PLAIN = re.compile(r"[A-Za-z0-9_./:,-]+(?: +[A-Za-z0-9_./:,+=-]+)*")
 _WORD = re.compile(r"[^ ]+")
@@ -32,8 +32,6 @@ _NOT_A_PLAIN_COMMAND = frozenset(
         "declare", "export", "local", "readonly", "typeset", "unset", "unsetenv",
     }
 )  # fmt: skip
-# What the tree-sitter builder charges for one command node (see _budget).
-STEPS_PER_COMMAND_NODE = 2
 
 
 def plain_script(ready: PreparedText, session: ParseSession) -> ast.Script | None:
