@@ -16,11 +16,12 @@ from tree_sitter import Node
 
 from ..._model import Span
 from .. import _ast as ast
+from .._ast import new_node
 from .._session import STEPS_PER_COMMAND_NODE, PreparedText
 from ._elements import REDIRECT_NODES, ElementBuilder, is_split_here_string
 from ._kinds import kinds
 from ._parser import run_parser
-from ._words import WORD_NODES, new_node
+from ._words import WORD_NODES
 
 _COMPOUND_NODES = kinds("subshell", "compound_statement", "if_statement", "while_statement", "for_statement")
 _HEADER_KEYWORDS = kinds("case", "for", "select")

@@ -11,6 +11,7 @@ from tree_sitter import Node
 
 from ..._model import Span
 from .. import _ast as ast
+from .._ast import new_node
 from .._origin import Origin
 from .._prepass import find_substitution_end
 from .._session import STEPS_PER_FRAGMENT, ParseSession, PreparedText
@@ -61,11 +62,6 @@ _SUBSCRIPT = kinds("subscript")
 _EXPANSION_BRACES = kinds("${", "}")
 _BARE_NAMES = kinds("word", "variable_name")
 _TEST_BRACKETS = kinds("[[", "]]", "[", "]")
-
-# A NamedTuple's generated `__new__` is a Python function around this call; the
-# builder makes several nodes per tree-sitter node, so its hottest paths call it
-# directly (same tuple, one Python frame less: about half the cost).
-new_node = tuple.__new__
 
 
 class WordBuilder:
