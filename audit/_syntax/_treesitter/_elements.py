@@ -27,6 +27,8 @@ _INPUT = kinds("<")
 class ElementBuilder(WordBuilder):
     """Assignments and redirects, on top of the words."""
 
+    __slots__ = ()
+
     def assignment(self, node: Node) -> ast.Assignment:
         name_node = node.child_by_field_name("name")
         value_node = node.child_by_field_name("value")

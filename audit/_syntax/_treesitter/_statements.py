@@ -55,6 +55,8 @@ _HEADER_ENDS = kinds(";", "\n", "do")
 class StatementBuilder(ElementBuilder):
     """Converts one tree into frozen nodes with original-string spans: the whole builder."""
 
+    __slots__ = ()
+
     def script(self, node: Node) -> ast.Script:
         return new_node(ast.Script, (self.statements(node.children), self.span(node)))
 

@@ -67,6 +67,20 @@ _TEST_BRACKETS = kinds("[[", "]]", "[", "]")
 class WordBuilder:
     """Converts the word nodes of one tree into frozen nodes with original-string spans."""
 
+    __slots__ = (
+        "base",
+        "byte_to_char",
+        "data",
+        "multiline",
+        "origin",
+        "prepared",
+        "repaired_errors",
+        "session",
+        "source_origin",
+        "span_shift",
+        "text",
+    )
+
     def __init__(self, ready: PreparedText, data: bytes, session: ParseSession, base: int = 0) -> None:
         text = ready.text
         origin = ready.origin
@@ -172,7 +186,7 @@ class WordBuilder:
             parts = _merge_literals(parts)
         end = self.chars(nodes[-1])[1]
         source = self.source_slice(start, end)[0] if self.prepared is not None else self.text[start:end]
-        return ast.Word(tuple(parts), self.origin.span(start, end), source)
+        return new_node(ast.Word, (tuple(parts), self.origin.span(start, end), source))
 
     def word_parts(self, node: Node, parts: list[ast.WordPart]) -> None:
         kind = node.kind_id
@@ -224,7 +238,7 @@ class WordBuilder:
         opening = text.find('"', start, end)
         cursor = (opening if opening >= 0 else start) + 1
         stop = end - 1 if end - 1 >= cursor and text[end - 1] == '"' else end
-        if "`" in text[cursor:stop]:
+        if text.find("`", cursor, stop) >= 0:
             # Backquotes inside a string are misread as often as outside one.
             content, content_origin = self.source_slice(cursor, stop)
             parts.extend(double_quoted_parts(content, content_origin, self.session, heredoc=False))
@@ -270,7 +284,7 @@ class WordBuilder:
         every other literal keeps exact offsets for spans found in nested code."""
         raw = self.text[start:end]
         if "\\" not in raw:
-            return [ast.Literal(raw, True, self.origin.span(start, end))]
+            return [new_node(ast.Literal, (raw, True, self.origin.span(start, end)))]
         literals: list[ast.Literal] = []
         run_start = 0
         index = 0
