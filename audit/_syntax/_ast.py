@@ -11,11 +11,19 @@ recursive parse), so a node's span can be shown to the user as is.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple, Protocol, TypeVar, cast
 
 from .._model import Span
 
-new_node = tuple.__new__
+_Node = TypeVar("_Node", bound=tuple[Any, ...])
+
+
+class _NodeMaker(Protocol):
+    def __call__(self, cls: type[_Node], fields: tuple[Any, ...], /) -> _Node: ...
+
+
+_TUPLE: type[tuple[Any, ...]] = tuple
+new_node = cast(_NodeMaker, _TUPLE.__new__)
 """`new_node(Word, (parts, span, source))` makes the node from all its fields,
 defaults included, in order: what a NamedTuple's generated `__new__` does,
 without that Python frame (about half the cost). The builders make several

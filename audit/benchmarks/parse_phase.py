@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         lists = command_lists(Path("corpus"))
         results = {"now": {name: measure(commands, options.rounds) for name, commands in lists.items()}}
     if options.json:
-        print(json.dumps(results["now"] if "now" in results else results, indent=2))
+        print(json.dumps(results.get("now", results), indent=2))
     else:
         _print_table(results)
     return 0

@@ -19,7 +19,9 @@ def _ids_by_name() -> dict[str, frozenset[int]]:
         if name is not None:
             found.setdefault(name, set()).add(kind)
     # tree-sitter's own error symbol sits outside the grammar's numbered kinds.
-    found.setdefault("ERROR", set()).add(LANGUAGE.id_for_node_kind("ERROR", True))
+    error = LANGUAGE.id_for_node_kind("ERROR", True)
+    if error is not None:
+        found.setdefault("ERROR", set()).add(error)
     return {name: frozenset(ids) for name, ids in found.items()}
 
 

@@ -340,10 +340,7 @@ class StatementBuilder(ElementBuilder):
 
     def arithmetic_for(self, node: Node) -> ast.Command:
         header = tuple(
-            part
-            for child in node.children
-            if child.kind_id not in _DO_GROUP
-            for part in self.expansions_within(child)
+            part for child in node.children if child.kind_id not in _DO_GROUP for part in self.expansions_within(child)
         )
         condition = node.child_by_field_name("condition")
         condition_text = self.source(condition) if condition is not None else ""

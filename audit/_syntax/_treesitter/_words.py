@@ -19,25 +19,25 @@ from .._words import ansi_c_decode, double_quoted_parts, unescape_backquoted, un
 from ._kinds import kinds
 
 WORD_NODES = kinds(
-        "word",
-        "string",
-        "raw_string",
-        "ansi_c_string",
-        "translated_string",
-        "concatenation",
-        "simple_expansion",
-        "expansion",
-        "command_substitution",
-        "process_substitution",
-        "arithmetic_expansion",
-        "number",
-        "brace_expression",
-        "extglob_pattern",
-        "regex",
-        "test_operator",
-        "special_variable_name",
-        "variable_name",
-        "$",
+    "word",
+    "string",
+    "raw_string",
+    "ansi_c_string",
+    "translated_string",
+    "concatenation",
+    "simple_expansion",
+    "expansion",
+    "command_substitution",
+    "process_substitution",
+    "arithmetic_expansion",
+    "number",
+    "brace_expression",
+    "extglob_pattern",
+    "regex",
+    "test_operator",
+    "special_variable_name",
+    "variable_name",
+    "$",
 )
 _PLAIN_WORD_NODES = kinds("word", "number")
 EXPANSION_NODES = kinds(
@@ -394,11 +394,7 @@ class WordBuilder:
             child = stack.pop()
             if child.kind_id in EXPANSION_NODES:
                 found.append(self.expansion(child, quoted=False))
-            elif (
-                child.kind_id in _BARE_NAMES
-                and child.parent is not None
-                and child.parent.kind_id not in _EXPANSION
-            ):
+            elif child.kind_id in _BARE_NAMES and child.parent is not None and child.parent.kind_id not in _EXPANSION:
                 start, end = self.chars(child)
                 # A bare name in arithmetic is a variable reference.
                 found.append(ast.ParamExpansion(self.text[start:end], "", (), False, self.origin.span(start, end)))
