@@ -20,7 +20,7 @@ import contextlib
 import gc
 import threading
 import time
-from collections.abc import Generator
+from collections.abc import Generator, Hashable
 from typing import Any
 
 from .errors import BudgetExceeded
@@ -78,6 +78,7 @@ class Budget:
         "_collections_at_start",
         "_cpu_at_start",
         "_excluded",
+        "_shared_work",
         "max_steps",
         "seconds",
         "steps_left",
@@ -97,6 +98,7 @@ class Budget:
         self._cpu_at_start = time.thread_time()
         self._collections_at_start = _collection_seconds
         self._excluded = 0.0
+        self._shared_work: set[Hashable] | None = None
 
     def charge(self, steps: int, work: str) -> None:
         """Spend `steps` on `work` (named in the error); BudgetExceeded when the budget is spent."""
@@ -104,6 +106,21 @@ class Budget:
         self.steps_left = left
         if left < self._clock_at_steps:
             self._check(work)
+
+    def first_time(self, work: Hashable) -> bool:
+        """Whether this audit meets `work` for the first time (and remembers it).
+
+        Work whose result is kept between audits (the analysis of a snippet in
+        another language) is charged once per audit whether it ran or its
+        result was taken from the cache, so no verdict depends on what was
+        audited before; two walks of one audit reading the same snippet pay once.
+        """
+        if self._shared_work is None:
+            self._shared_work = set()
+        elif work in self._shared_work:
+            return False
+        self._shared_work.add(work)
+        return True
 
     def _check(self, work: str) -> None:
         if self.steps_left < 0:

@@ -428,20 +428,22 @@ def _wrapper(reader: _Reader, name: str, previous: WrapperSpec | None) -> Wrappe
         previous,
         positionals=reader.integer("positionals", previous.positionals, 0, 8),
         place=place,
-        option_places=_option_places(reader.sub("option_places"), previous.option_places),
+        option_places=_option_texts(reader.sub("option_places"), previous.option_places),
+        program_options=_option_texts(reader.sub("program_options"), previous.program_options),
         **options,
         **flags,
     )
 
 
-def _option_places(reader: _Reader, previous: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
-    """`option_places = { "--host" = "on the host via ..." }`, added to the wrapper's own."""
-    places = dict(previous)
+def _option_texts(reader: _Reader, previous: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """A table from option spellings to text, added to the wrapper's own:
+    `option_places = { "--host" = "on the host via ..." }`, `program_options = { "-e" = "sudoedit" }`."""
+    texts = dict(previous)
     for option in reader.table:
         if not option.startswith("-"):
             raise reader.fail(option, "must be an option spelling (starting with -)")
-        places[option] = reader.text(option)
-    return tuple(places.items())
+        texts[option] = reader.text(option)
+    return tuple(texts.items())
 
 
 def _is_rule_id(rule_id: str) -> bool:

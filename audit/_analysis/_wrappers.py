@@ -137,6 +137,7 @@ class _WrapperOptions:
         self.positionals_left = spec.positionals
         self.options: list[tuple[str, str | None]] = []
         self.operand: str | None = None
+        self.becomes: str | None = None
 
     def run(self) -> None:
         spec = self.spec
@@ -157,6 +158,11 @@ class _WrapperOptions:
                 self.index = lexed.next_index
                 for use in lexed.uses:
                     self._apply(use)
+                    if self.becomes is not None:
+                        # `sudo -e FILE` is `sudoedit FILE`: that program reads the words after the option.
+                        program = Arg((self.becomes,), arg.source, arg.span)
+                        self.argv = (*self.argv[: self.index], program, *self.argv[self.index :])
+                        return
                     if self.no_command:
                         return
             elif value == "-" and spec.permute:
@@ -188,6 +194,10 @@ class _WrapperOptions:
         if option in spec.no_command_options:
             self.no_command = True
             return
+        for spelling, program in spec.program_options:
+            if option == spelling:
+                self.becomes = program
+                return
         if option in spec.exec_options:
             self.exec_mode = True
         if option in spec.command_options:

@@ -28,7 +28,7 @@ from .._syntax import ast
 from .._tables import Tables
 from ..errors import ProgramError, RegistryError
 from ..programs import KNOWN, Arg, Option, OptionUse, Program, Reading
-from ..rules._paths import keep_last, per_subject, reading
+from ..rules._paths import keep_last, may_be_device, per_subject, reading
 from ..rules._rule import Applies, Example, Hit, Inspects, Rule, rule
 
 
@@ -199,6 +199,16 @@ def operand(position: str | int, *patterns: str) -> Predicate:
         return next((word for word in words if _value_matches(word, patterns)), None)
 
     return at_position
+
+
+def device_operand(position: str) -> Predicate:
+    """The operand at a named position is a block device, or a word known only at run time
+    that may name one (an image file in the workspace is not)."""
+
+    def device(found: Found) -> Arg | None:
+        return next((word for word in found.reading.operand(position) if may_be_device(word)), None)
+
+    return device
 
 
 def any_operand(*patterns: str) -> Predicate:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .._model import Severity
 from ..rules._pack import Pack
-from ._invocation import command, pack_rule
+from ._invocation import command, device_operand, pack_rule
 
 _LVM_TEST = ("--test",)
 
@@ -24,7 +24,8 @@ DESTROY = pack_rule(
         command(("lvremove", "vgremove", "pvremove"), unless=_LVM_TEST),
         command("mdadm", requires=("--zero-superblock",)),
         command("cryptsetup", "luksErase"),
-        command("cryptsetup", "luksFormat"),
+        # A new LUKS header on a device; on an image file it is the container being made, like mkfs on one.
+        command("cryptsetup", "luksFormat", where=device_operand("DEVICE")),
         command("cryptsetup", "luksKillSlot"),
         command("btrfs", "subvolume delete"),
         command("nvme", "format"),
@@ -37,6 +38,7 @@ DESTROY = pack_rule(
         "vgremove -f vg1",
         "lvremove -y vg0/scratch",
         "cryptsetup luksFormat /dev/sdb1",
+        'cryptsetup -q luksFormat "$DISK"',
         "btrfs sub del /mnt/@snapshots/old",
     ),
     must_not_match=(
@@ -44,6 +46,7 @@ DESTROY = pack_rule(
         "zfs list -t snapshot",
         "lvremove --test vg0/scratch",
         "cryptsetup open /dev/sdb1 data",
+        "cryptsetup luksFormat vault.img",
     ),
 )
 

@@ -27,7 +27,8 @@ class InterpreterSpec:
     word); `code_options` take the code string (for a shell, `-c` is a flag and
     the first operand is the code); `module_options` run a named module
     (neither code nor stdin); `script_options` name the script file (awk -f);
-    `stdin_options` read code from stdin explicitly; `attached_value_options`
+    `stdin_options` read code from stdin explicitly; `exit_options` print
+    information and exit (`--version`, `--help`): no program runs at all; `attached_value_options`
     take only the rest of their word (perl -I/lib), `digit_options` only the
     digits that follow (perl -l0). `code_operand`: the first operand is the
     code (awk). Without code, module or script, an interpreter reads its
@@ -45,6 +46,7 @@ class InterpreterSpec:
     module_options: frozenset[str] = frozenset()
     stdin_options: frozenset[str] = frozenset()
     script_options: frozenset[str] = frozenset()
+    exit_options: frozenset[str] = frozenset()
     code_operand: bool = False
     reads_stdin_code: bool = True
     grammar: Grammar = field(init=False, repr=False, compare=False)
@@ -83,6 +85,7 @@ class InterpreterSpec:
             (self.script_options, Takes.VALUE),
             (self.value_options, Takes.VALUE),
             (self.stdin_options, Takes.NOTHING),
+            (self.exit_options, Takes.NOTHING),
         )
         for spellings, how in ordered:
             for spelling in sorted(spellings):
@@ -99,6 +102,7 @@ OPTION_KEYS = (
     "module_options",
     "stdin_options",
     "script_options",
+    "exit_options",
 )
 """The fields that list option spellings (a policy adds to them)."""
 POLICY_KEYS = frozenset({"names", "language", "versioned", *OPTION_KEYS, "code_operand", "reads_stdin_code"})
@@ -118,6 +122,7 @@ def interpreter(
     module: tuple[str, ...] = (),
     stdin: tuple[str, ...] = (),
     script: tuple[str, ...] = (),
+    exits: tuple[str, ...] = (),
     code_operand: bool = False,
     reads_stdin_code: bool = True,
 ) -> InterpreterSpec:
@@ -133,6 +138,7 @@ def interpreter(
         module_options=frozenset(module),
         stdin_options=frozenset(stdin),
         script_options=frozenset(script),
+        exit_options=frozenset(exits),
         code_operand=code_operand,
         reads_stdin_code=reads_stdin_code,
     )
@@ -147,6 +153,8 @@ INTERPRETERS: tuple[InterpreterSpec, ...] = (
         code=("-c", "--command"),
         value=("-o", "+o", "-O", "+O", "--rcfile", "--init-file"),
         stdin=("-s",),
+        # Only the long spellings: a shell's -h and -v are set options.
+        exits=("--version", "--help"),
     ),
     interpreter(
         "python",
@@ -155,10 +163,12 @@ INTERPRETERS: tuple[InterpreterSpec, ...] = (
         code=("-c",),
         value=("-W", "-X", "-Q"),
         module=("-m",),
+        exits=("-V", "--version", "-h", "--help", "-?"),
     ),
     interpreter(
         "perl", ("perl",), "perl",
         code=("-e", "-E"), value=("-I",), attached=("-M", "-m", "-x", "-C", "-i", "-d", "-D"), digits=("-l", "-0"),
+        exits=("-v", "-h"),
     ),
     interpreter(
         "ruby", ("ruby", "jruby", "truffleruby", "irb"), "ruby",
@@ -166,16 +176,25 @@ INTERPRETERS: tuple[InterpreterSpec, ...] = (
         value=("-I", "-r", "-C", "-E", "--encoding", "-F", "-x", "-i", "-K", "-T", "-W"),
         attached=("-x", "-i", "-K", "-T", "-W"),
         digits=("-0",),
+        # Not -v: it prints the version and goes on as -w, reading a program.
+        exits=("--version", "-h", "--help"),
     ),
     interpreter(
         "node", ("node", "nodejs", "deno", "bun"), "javascript",
         code=("-e", "--eval", "-p", "--print"),
         value=("-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions", "--title",
                "--input-type"),
+        exits=("-v", "--version", "-h", "--help"),
     ),
     # `php -S ADDR` runs the built-in web server: like a module, neither code nor standard input.
-    interpreter("php", ("php", "php-cli"), "php", code=("-r",), value=("-c", "-d", "-z", "-t"), module=("-S",)),
-    interpreter("lua", ("lua", "luajit"), "lua", code=("-e",), value=("-l",)),
+    interpreter(
+        "php", ("php", "php-cli"), "php",
+        code=("-r",), value=("-c", "-d", "-z", "-t"), module=("-S",),
+        # -i prints the configuration, -m the modules.
+        exits=("-v", "--version", "-h", "--help", "-i", "--info", "-m", "--modules"),
+    ),
+    # lua -v with no script or -e prints its version and reads nothing.
+    interpreter("lua", ("lua", "luajit"), "lua", code=("-e",), value=("-l",), exits=("-v",)),
     interpreter("tcl", ("tclsh", "wish", "expect"), "tcl", code=("-c",)),
     interpreter(
         "powershell", ("pwsh", "powershell"), "powershell", versioned=False,
@@ -192,6 +211,7 @@ INTERPRETERS: tuple[InterpreterSpec, ...] = (
         code=("-e", "--source"),
         script=("-f", "--file"),
         value=("-F", "-v", "--assign", "--field-separator", "-i", "--include"),
+        exits=("--version", "-V", "--help"),
         reads_stdin_code=False,
     ),
 )  # fmt: skip

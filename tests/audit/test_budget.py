@@ -14,6 +14,7 @@ from audit._budget import Budget
 from audit.errors import BudgetExceeded
 
 LONG_PIPELINE = "a | " * 2_400 + "a"
+PYTHON_SCRIPT = "python3 -c '" + "\n".join(f"total = {n} * {n} + len(str({n}))" for n in range(40)) + "'"
 SCRIPT = "\n".join(f"echo line {n} | sed 's/a/b/' | sort | uniq -c | head -3 > out{n}.txt" for n in range(20))
 
 
@@ -45,6 +46,16 @@ def test_the_steps_a_command_needs_are_the_same_on_every_run_so_the_verdict_at_t
     for _ in range(10):
         assert "IN004" not in _audit(SCRIPT, max_steps=needed, time_budget_ms=60_000).rule_ids
         assert "IN004" in _audit(SCRIPT, max_steps=needed - 1, time_budget_ms=60_000).rule_ids
+
+
+def test_code_in_another_language_is_charged_to_the_audit_the_same_whether_analysed_or_remembered() -> None:
+    # The first audit analyses the snippet, the later ones take the analysis from
+    # the cache: the steps charged, hence the verdict at the limit, are the same.
+    needed = _steps_needed(PYTHON_SCRIPT)
+    assert needed > _steps_needed("python3 -c 'total = 1'") + 500
+    for _ in range(3):
+        assert "IN004" not in _audit(PYTHON_SCRIPT, max_steps=needed, time_budget_ms=60_000).rule_ids
+        assert "IN004" in _audit(PYTHON_SCRIPT, max_steps=needed - 1, time_budget_ms=60_000).rule_ids
 
 
 def test_the_cpu_time_backstop_blocks_what_the_steps_allow_when_it_is_set_below_them() -> None:

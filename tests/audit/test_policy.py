@@ -90,6 +90,20 @@ value_options = ["-f"]
     assert audit_command("bash -c 'rm -rf /'", policy=policy).decision is Decision.BLOCK
 
 
+def test_a_wrapper_option_can_make_the_wrapper_another_program(tmp_path: Path) -> None:
+    # `doas -E FILE` as a made-up editor option: with it, doas is sudoedit and writes FILE.
+    text = """
+[wrappers.doas]
+program_options = { "-E" = "sudoedit" }
+"""
+    policy = load_policy(_write(tmp_path, text))
+    assert "SY001" in audit_command("doas -E /etc/shadow", policy=policy).rule_ids
+    assert "SY001" not in audit_command("doas -E notes.txt", policy=policy).rule_ids
+    assert "SY001" not in audit_command("doas -E /etc/shadow").rule_ids
+    with pytest.raises(PolicyError, match="must be an option spelling"):
+        load_policy(_write(tmp_path, '[wrappers.doas]\nprogram_options = { "E" = "sudoedit" }\n'))
+
+
 def test_limits_come_from_the_policy(tmp_path: Path) -> None:
     policy = load_policy(_write(tmp_path, "[limits]\nmax_length = 20\ntime_budget_ms = 200\nmax_depth = 1\n"))
     assert policy.limits.max_length == 20 and policy.limits.time_budget_ms == 200 and policy.limits.max_depth == 1

@@ -78,7 +78,9 @@ def read_invocation(spec: InterpreterSpec, args: tuple[Arg, ...]) -> Invocation:
     """Find the code string, script operand or stdin mode in `args`."""
     reader = _InterpreterOptions(spec, args)
     reader.run()
-    stdin_default = spec.reads_stdin_code and reader.code is None and reader.script is None and not reader.module
+    stdin_default = (
+        spec.reads_stdin_code and reader.code is None and reader.script is None and not reader.program_elsewhere
+    )
     return Invocation(
         spec=spec,
         code=reader.code,
@@ -99,7 +101,8 @@ class _InterpreterOptions:
         self.code: Arg | None = None
         self.code_option: str | None = None
         self.script: Arg | None = None
-        self.module = False
+        # A module, a server or an information option: whatever runs, it is not read from stdin.
+        self.program_elsewhere = False
         self.explicit_stdin = False
         # A shell's -c is a flag: the first operand is then the code.
         self.shell_code_flag: str | None = None
@@ -126,7 +129,7 @@ class _InterpreterOptions:
                     return
 
     def _finished(self) -> bool:
-        return self.code is not None or self.script is not None or self.module
+        return self.code is not None or self.script is not None or self.program_elsewhere
 
     def _operand(self, arg: Arg) -> None:
         if self.shell_code_flag is not None:
@@ -147,11 +150,11 @@ class _InterpreterOptions:
             else:
                 self.code = use.value
                 self.code_option = option
-        elif option in spec.module_options:
-            self.module = True
+        elif option in spec.module_options or option in spec.exit_options:
+            self.program_elsewhere = True
         elif option in spec.script_options:
             if use.value is None:
-                self.module = True  # `awk -f` and nothing after it: no program to find
+                self.program_elsewhere = True  # `awk -f` and nothing after it: no program to find
             else:
                 self.script = use.value
         elif option in spec.stdin_options:

@@ -48,7 +48,9 @@ known at run time; a substitution's output there is judged by EX003 when it
 is risky.
 """
 
-_REPORTS: Memo[tuple[str, str, int], CodeReport] = Memo(CODE_REPORTS)
+# A report with the audit steps its analysis took: an audit that takes a report
+# from here is charged those steps, so no verdict depends on what was audited before.
+_REPORTS: Memo[tuple[str, str, int], tuple[CodeReport, int]] = Memo(CODE_REPORTS)
 _WARMED: set[str] = set()
 
 
@@ -75,18 +77,24 @@ def _report(walk: ContextWalk, language: str, code: str, depth_left: int) -> Cod
     from ...languages import UnresolvedKind, analyse_code
 
     key = (language, code, depth_left)
+    budget = walk.budget
     known = _REPORTS.get(key)
     if known is not None:
-        return known
+        report, steps = known
+        if budget.first_time(key):
+            budget.charge(steps, f"the {language} analysis")
+        return report
     if language not in _WARMED:
         # The first snippet of a language loads its analyser and grammar: one-time work, not this audit's.
-        with walk.budget.paused():
+        with budget.paused():
             analyse_code(language, "")
         _WARMED.add(language)
-    report = analyse_code(language, code, budget=walk.budget, max_depth=depth_left)
+    budget.first_time(key)
+    steps_before = budget.steps_left
+    report = analyse_code(language, code, budget=budget, max_depth=depth_left)
     if any(getattr(fact, "kind", None) is UnresolvedKind.BUDGET for fact in report.facts):
-        raise BudgetExceeded(f"the {language} analysis exceeded the time budget")
-    return _REPORTS.remember(key, report)
+        raise BudgetExceeded(f"the {language} analysis exceeded the budget")
+    return _REPORTS.remember(key, (report, steps_before - budget.steps_left))[0]
 
 
 class _Judge:
