@@ -8,18 +8,14 @@ from tree_sitter import Node
 from ..._model import Span
 from .. import _ast as ast
 from .._words import heredoc_node
-from ._kinds import kinds
+from ._kinds import ARRAY, COMMENT, ERROR, SUBSCRIPT, kinds
 from ._words import WORD_NODES, WordBuilder
 
 REDIRECT_NODES = kinds("file_redirect", "heredoc_redirect", "herestring_redirect")
-_SUBSCRIPT = kinds("subscript")
 _APPEND = kinds("+=")
-_ARRAY = kinds("array")
-_COMMENT = kinds("comment")
 _HERESTRING_REDIRECT = kinds("herestring_redirect")
 _HEREDOC_REDIRECT = kinds("heredoc_redirect")
 _FILE_REDIRECT = kinds("file_redirect")
-_ERROR = kinds("ERROR")
 _HEREDOC_START = kinds("<<")
 _INPUT = kinds("<")
 
@@ -35,7 +31,7 @@ class ElementBuilder(WordBuilder):
         index: ast.Word | None = None
         name = ""
         if name_node is not None:
-            if name_node.kind_id in _SUBSCRIPT:
+            if name_node.kind_id in SUBSCRIPT:
                 inner_name = name_node.child_by_field_name("name")
                 index_node = name_node.child_by_field_name("index")
                 name = self.source(inner_name) if inner_name is not None else self.source(name_node)
@@ -46,8 +42,8 @@ class ElementBuilder(WordBuilder):
         append = any(c.kind_id in _APPEND for c in node.children)
         value: ast.Word | None = None
         items: tuple[ast.Word, ...] | None = None
-        if value_node is not None and value_node.kind_id in _ARRAY:
-            items = self.words([c for c in value_node.children if c.is_named and c.kind_id not in _COMMENT])
+        if value_node is not None and value_node.kind_id in ARRAY:
+            items = self.words([c for c in value_node.children if c.is_named and c.kind_id not in COMMENT])
         elif value_node is not None:
             value = self.word(self._value_nodes(node, value_node))
         else:
@@ -78,7 +74,7 @@ class ElementBuilder(WordBuilder):
         if kind in _HERESTRING_REDIRECT:
             operands = [c for c in node.children if c.kind_id in WORD_NODES]
             return ast.Redirect("<<<", fd, self.word(operands) if operands else None, None, span), ()
-        operator_node = next((c for c in node.children if not c.is_named and c.kind_id not in _ERROR), None)
+        operator_node = next((c for c in node.children if not c.is_named and c.kind_id not in ERROR), None)
         operator = operator_node.type if operator_node is not None else ">"
         operator_offset = self.chars(operator_node)[0] + self.base if operator_node is not None else -1
         prepared = self.prepared
@@ -128,7 +124,7 @@ class ElementBuilder(WordBuilder):
 def is_split_here_string(error: Node, redirect: Node) -> bool:
     """tree-sitter reads `<<<` after another redirect as ERROR `<<` then a `<` redirect."""
     return (
-        error.kind_id in _ERROR
+        error.kind_id in ERROR
         and error.child_count == 1
         and error.children[0].kind_id in _HEREDOC_START
         and redirect.kind_id in _FILE_REDIRECT

@@ -31,3 +31,12 @@ _IDS_BY_NAME = _ids_by_name()
 def kinds(*names: str) -> frozenset[int]:
     """Every kind id whose name is one of `names` (a name the grammar lacks adds none)."""
     return frozenset(kind for name in names for kind in _IDS_BY_NAME.get(name, ()))
+
+
+# Kinds more than one part of the builder tests.
+ERROR = kinds("ERROR")
+COMMENT = kinds("comment")
+WORD = kinds("word")
+SUBSCRIPT = kinds("subscript")
+ARRAY = kinds("array")
+VARIABLE_ASSIGNMENT = kinds("variable_assignment")

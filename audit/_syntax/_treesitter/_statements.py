@@ -19,7 +19,7 @@ from .. import _ast as ast
 from .._ast import new_node
 from .._session import STEPS_PER_COMMAND_NODE, PreparedText
 from ._elements import REDIRECT_NODES, ElementBuilder, is_split_here_string
-from ._kinds import kinds
+from ._kinds import ERROR, VARIABLE_ASSIGNMENT, WORD, kinds
 from ._parser import run_parser
 from ._words import WORD_NODES
 
@@ -27,11 +27,9 @@ _COMPOUND_NODES = kinds("subshell", "compound_statement", "if_statement", "while
 _HEADER_KEYWORDS = kinds("case", "for", "select")
 _CLOSING_KEYWORDS = frozenset({"esac", "fi", "done", "then", "do", "else", "elif", "in", "}"})
 _SKIPPED_STATEMENT_NODES = kinds("comment", ";", ";;", "&", "\n", "heredoc_body", "heredoc_end")
-_ERROR = kinds("ERROR")
 _BACKGROUND = kinds("&")
 _COMMAND = kinds("command")
 _COMMAND_NAME = kinds("command_name")
-_VARIABLE_ASSIGNMENT = kinds("variable_assignment")
 _LIST = kinds("list")
 _PIPELINE = kinds("pipeline")
 _CHAINS = kinds("list", "pipeline", "redirected_statement")
@@ -48,7 +46,6 @@ _ELSE_CLAUSE = kinds("else_clause")
 _UNTIL = kinds("until")
 _IN = kinds("in")
 _CASE_ITEM = kinds("case_item")
-_WORD = kinds("word")
 _HEADER_ENDS = kinds(";", "\n", "do")
 
 
@@ -65,7 +62,7 @@ class StatementBuilder(ElementBuilder):
         multiline = self.multiline
         for child in children:
             kind = child.kind_id
-            if kind in _SKIPPED_STATEMENT_NODES or (not child.is_named and kind not in _ERROR):
+            if kind in _SKIPPED_STATEMENT_NODES or (not child.is_named and kind not in ERROR):
                 if kind in _BACKGROUND and statements:
                     last = statements[-1]
                     statements[-1] = ast.Statement(last.command, True, last.span)
@@ -142,7 +139,7 @@ class StatementBuilder(ElementBuilder):
         handler = _COMMAND_HANDLERS.get(kind)
         if handler is not None:
             return handler(self, node)
-        if kind in _ERROR:
+        if kind in ERROR:
             return self.error_region(node)
         if kind in WORD_NODES:
             # A stray word in statement position: treat it as a one-word command.
@@ -166,14 +163,14 @@ class StatementBuilder(ElementBuilder):
                 redirect, words_after = self.redirect_and_words(child)
                 redirects.append(redirect)
                 trailing_words.extend(words_after)
-            elif kind in _VARIABLE_ASSIGNMENT:
+            elif kind in VARIABLE_ASSIGNMENT:
                 assignments.append(self.assignment(child))
             elif kind in _COMPOUND_NODES:
                 # `time (cmd)`: tree-sitter hangs the subshell on the `time` command.
                 compound = self.command(child)
                 if compound is not None:
                     compounds.append(compound)
-            elif kind in _ERROR:
+            elif kind in ERROR:
                 self.trouble(child, "unreadable text inside a command")
                 word_nodes.extend(c for c in child.children if c.kind_id in WORD_NODES)
         words = self.words(word_nodes)
@@ -190,7 +187,7 @@ class StatementBuilder(ElementBuilder):
         word_nodes: list[Node] = []
         words: list[ast.Word] = []
         for child in node.children:
-            if child.kind_id in _VARIABLE_ASSIGNMENT:
+            if child.kind_id in VARIABLE_ASSIGNMENT:
                 if word_nodes:
                     words.extend(self.words(word_nodes))
                     word_nodes = []
@@ -204,10 +201,10 @@ class StatementBuilder(ElementBuilder):
         return ast.SimpleCommand((), tuple(words), redirects, self.span(node))
 
     def assignments_only(self, node: Node) -> ast.SimpleCommand:
-        if node.kind_id in _VARIABLE_ASSIGNMENT:
+        if node.kind_id in VARIABLE_ASSIGNMENT:
             assignments = (self.assignment(node),)
         else:
-            assignments = tuple(self.assignment(c) for c in node.children if c.kind_id in _VARIABLE_ASSIGNMENT)
+            assignments = tuple(self.assignment(c) for c in node.children if c.kind_id in VARIABLE_ASSIGNMENT)
         return ast.SimpleCommand(assignments, (), (), self.span(node))
 
     def redirected(self, node: Node) -> ast.Command | None:
@@ -217,7 +214,7 @@ class StatementBuilder(ElementBuilder):
         children = node.children
         for index, child in enumerate(children):
             kind = child.kind_id
-            if kind in _ERROR:
+            if kind in ERROR:
                 following = children[index + 1] if index + 1 < len(children) else None
                 if following is None or not is_split_here_string(child, following):
                     self.trouble(child, "unreadable text after a redirect")
@@ -392,7 +389,7 @@ class StatementBuilder(ElementBuilder):
             if kind in WORD_NODES:
                 if in_header:
                     value_words.append(child)
-                elif not (kind in _WORD and self.source(child) in _CLOSING_KEYWORDS):
+                elif not (kind in WORD and self.source(child) in _CLOSING_KEYWORDS):
                     loose_words.append(child)
                 continue
             in_header = in_header and not child.is_named and kind not in _HEADER_ENDS

@@ -16,7 +16,7 @@ from .._origin import Origin
 from .._prepass import find_substitution_end
 from .._session import STEPS_PER_FRAGMENT, ParseSession, PreparedText
 from .._words import ansi_c_decode, double_quoted_parts, unescape_backquoted, unquoted_literals, word_parts_from_text
-from ._kinds import kinds
+from ._kinds import ARRAY, COMMENT, SUBSCRIPT, VARIABLE_ASSIGNMENT, WORD, kinds
 
 WORD_NODES = kinds(
     "word",
@@ -43,7 +43,6 @@ _PLAIN_WORD_NODES = kinds("word", "number")
 EXPANSION_NODES = kinds(
     "simple_expansion", "expansion", "command_substitution", "process_substitution", "arithmetic_expansion"
 )
-COMMENT = kinds("comment")
 _DOLLAR = kinds("$")
 _STRING = kinds("string")
 _STRINGS = kinds("string", "translated_string")
@@ -54,11 +53,7 @@ _COMMAND_SUBSTITUTION = kinds("command_substitution")
 _SIMPLE_EXPANSION = kinds("simple_expansion")
 _EXPANSION = kinds("expansion")
 _PROCESS_SUBSTITUTION = kinds("process_substitution")
-_VARIABLE_ASSIGNMENT = kinds("variable_assignment")
-_ARRAY = kinds("array")
-_WORD = kinds("word")
 _NAMES = kinds("variable_name", "special_variable_name")
-_SUBSCRIPT = kinds("subscript")
 _EXPANSION_BRACES = kinds("${", "}")
 _BARE_NAMES = kinds("word", "variable_name")
 _TEST_BRACKETS = kinds("[[", "]]", "[", "]")
@@ -209,7 +204,7 @@ class WordBuilder:
             parts.extend(word_parts_from_text(text, origin, self.session))
         elif kind in EXPANSION_NODES:
             parts.append(self.expansion(node, quoted=False))
-        elif kind in _VARIABLE_ASSIGNMENT:
+        elif kind in VARIABLE_ASSIGNMENT:
             self.assignment_word_parts(node, parts)
         elif node.child_count and kind not in _PLAIN_WORD_NODES:
             for child in node.children:
@@ -220,7 +215,7 @@ class WordBuilder:
 
     def assignment_word_parts(self, node: Node, parts: list[ast.WordPart]) -> None:
         for child in node.children:
-            if child.kind_id in _ARRAY:
+            if child.kind_id in ARRAY:
                 start, end = self.chars(child)
                 parts.extend(unquoted_literals(self.text[start:end], self.origin.shifted(start)))
             else:
@@ -332,7 +327,7 @@ class WordBuilder:
             kind = child.kind_id
             if kind in _EXPANSION_BRACES:
                 continue
-            if not seen_name and kind in _SUBSCRIPT:
+            if not seen_name and kind in SUBSCRIPT:
                 # `${arr[$(cmd)]}`: the array's name, and its index expression.
                 name_node = child.child_by_field_name("name")
                 name = self.source(name_node) if name_node is not None else self.source(child)
@@ -360,7 +355,7 @@ class WordBuilder:
         for node in nodes:
             start, end = self.chars(node)
             text = self.text[start:end]
-            if node.kind_id in _WORD and "`" in text:
+            if node.kind_id in WORD and "`" in text:
                 source, origin = self.source_slice(start, end)
                 parts = word_parts_from_text(source, origin, self.session)
                 words.append(ast.Word(parts, self.origin.span(start, end), text))
