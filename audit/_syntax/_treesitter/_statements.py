@@ -87,7 +87,8 @@ class StatementBuilder(ElementBuilder):
         With three or more stages and a redirect on the next line, tree-sitter
         reads `a | b | c <newline> d > f` as `c d > f` (also when the pipeline
         ends an and-or list); bash ends the pipeline at the newline. Returns
-        the offset of the next line's first token.
+        the offset of the next line's first token. Only a text with a newline
+        can hold one: the caller asks only then.
         """
         current: Node | None = node
         in_pipeline = False
