@@ -268,14 +268,7 @@ def percentile(samples: list[float], fraction: float) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rounds", type=int, default=5, help="passes over the command set (default 5)")
-    parser.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parent.parent / "corpus")
-    parser.add_argument("--json", action="store_true", help="print the results as JSON")
-    modes = parser.add_mutually_exclusive_group()
-    modes.add_argument("--packs", choices=PACK_SETTINGS, default="default", help="which threat packs are on")
-    modes.add_argument("--compare-packs", action="store_true", help="time no pack, the default and every pack")
-    modes.add_argument("--startup", action="store_true", help="whole-process start-up of the agent hooks")
+    parser = _parser()
     options, rest = parser.parse_known_args(argv)
     if options.startup:
         from .benchmarks import startup
@@ -283,21 +276,8 @@ def main(argv: list[str] | None = None) -> int:
         return startup.main([argument for argument in rest if argument != "--"])
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
-
-    commands = corpus_commands(options.corpus) + example_commands()
     if options.compare_packs:
-        # Twice: over every command, and over the commands that are not the packs' own cases
-        # (the workload that existed without them: how much the packs cost everything else).
-        others = corpus_commands(options.corpus, without_packs=True) + example_commands(without_packs=True)
-        comparisons = {
-            "every command": compare_packs(commands, options.rounds),
-            "without the packs' own cases": compare_packs(others, options.rounds),
-        }
-        if options.json:
-            print(json.dumps(comparisons, indent=2))
-        else:
-            sizes = {"every command": len(commands), "without the packs' own cases": len(others)}
-            print("\n\n".join(_packs_report(comparison, sizes[name], name) for name, comparison in comparisons.items()))
+        _compare_packs_report(options.corpus, options.rounds, as_json=options.json)
         return 0
     policy = pack_policy(options.packs)
     sets = {
@@ -306,18 +286,7 @@ def main(argv: list[str] | None = None) -> int:
         "tldr": list(command_sets.TLDR),
     }
     compared = {name: side_by_side(listed, options.rounds, policy) for name, listed in sets.items()}
-    max_length = policy.limits.max_length
-    inputs = dict(adversarial_inputs(max_length))
-    peaks = peak_memory_mb(list(inputs.values()))
-    adversarial: dict[str, Outcome] = {}
-    for (name, command), peak in zip(inputs.items(), peaks, strict=True):
-        started = time.thread_time()
-        verdict = audit_command(command, policy=policy)
-        adversarial[name] = {
-            "ms": (time.thread_time() - started) * 1000,
-            "decision": ",".join(verdict.rule_ids) or verdict.decision.value,
-            "peak_mb": peak,
-        }
+    adversarial = adversarial_outcomes(policy)
     worst_name = max(adversarial, key=lambda name: adversarial[name]["ms"])
     results: dict[str, Any] = {
         "sets": compared,
@@ -332,6 +301,50 @@ def main(argv: list[str] | None = None) -> int:
     else:
         _print_report(results)
     return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=5, help="passes over the command set (default 5)")
+    parser.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parent.parent / "corpus")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    modes = parser.add_mutually_exclusive_group()
+    modes.add_argument("--packs", choices=PACK_SETTINGS, default="default", help="which threat packs are on")
+    modes.add_argument("--compare-packs", action="store_true", help="time no pack, the default and every pack")
+    modes.add_argument("--startup", action="store_true", help="whole-process start-up of the agent hooks")
+    return parser
+
+
+def _compare_packs_report(corpus: Path, rounds: int, *, as_json: bool) -> None:
+    commands = corpus_commands(corpus) + example_commands()
+    # Twice: over every command, and over the commands that are not the packs' own cases
+    # (the workload that existed without them: how much the packs cost everything else).
+    others = corpus_commands(corpus, without_packs=True) + example_commands(without_packs=True)
+    comparisons = {
+        "every command": compare_packs(commands, rounds),
+        "without the packs' own cases": compare_packs(others, rounds),
+    }
+    if as_json:
+        print(json.dumps(comparisons, indent=2))
+    else:
+        sizes = {"every command": len(commands), "without the packs' own cases": len(others)}
+        print("\n\n".join(_packs_report(comparison, sizes[name], name) for name, comparison in comparisons.items()))
+
+
+def adversarial_outcomes(policy: Policy) -> dict[str, Outcome]:
+    """Each adversarial input audited once: its CPU time, decision and peak memory."""
+    inputs = dict(adversarial_inputs(policy.limits.max_length))
+    peaks = peak_memory_mb(list(inputs.values()))
+    adversarial: dict[str, Outcome] = {}
+    for (name, command), peak in zip(inputs.items(), peaks, strict=True):
+        started = time.thread_time()
+        verdict = audit_command(command, policy=policy)
+        adversarial[name] = {
+            "ms": (time.thread_time() - started) * 1000,
+            "decision": ",".join(verdict.rule_ids) or verdict.decision.value,
+            "peak_mb": peak,
+        }
+    return adversarial
 
 
 def _packs_report(comparison: dict[str, dict[str, float]], commands: int, title: str) -> str:

@@ -97,13 +97,24 @@ def normalize_word(word: ast.Word, bindings: Bindings, max_values: int | None = 
 
 
 def _normalize_general(word: ast.Word, bindings: Bindings, max_values: int | None) -> list[Arg]:
-    fields: list[list[str]] = []
-    current: list[str] = [""]
     # Quoted glob characters are escaped only in a word that is a pattern
     # (`"[a]"*`); elsewhere they are the argument's plain text.
     pattern = any(
         type(part) is ast.Literal and not part.quoted and not _GLOB_CHARS.isdisjoint(part.text) for part in word.parts
     )
+    joined = _joined_fields(word, bindings, pattern)
+    if joined is None:
+        return [_dynamic(word)]
+    fields, braces = joined
+    args = _field_args(word, fields, braces, pattern, bindings, max_values)
+    return [_dynamic(word)] if args is None else args
+
+
+def _joined_fields(word: ast.Word, bindings: Bindings, pattern: bool) -> tuple[list[list[str]], bool] | None:
+    """The fields a word's parts make, each a list of its possible values, and whether an unquoted
+    literal holds a brace; None when a part is known only at run time."""
+    fields: list[list[str]] = []
+    current: list[str] = [""]
     braces = False
     for index, part in enumerate(word.parts):
         if type(part) is ast.Literal:
@@ -121,35 +132,47 @@ def _normalize_general(word: ast.Word, bindings: Bindings, max_values: int | Non
         if type(part) is ast.ParamExpansion and _list_selector(part) is not None:
             pieces = _list_fields(part, bindings)
             if pieces is None:
-                return [_dynamic(word)]
+                return None
             bindings.charge(len(pieces))
             _charge_joins(bindings, current, pieces[:1])
             current = _add_fields(current, pieces, fields)
             continue
         values = _known_values(part, bindings)
         if values is None:
-            return [_dynamic(word)]
+            return None
         separators = bindings.field_separators()
         if not _quoted(part) and any(_splits(value, separators) for value in values):
             if len(values) != 1 or separators is None:
-                return [_dynamic(word)]
+                return None
             pieces = _split_fields(values[0], separators)
             bindings.charge(len(pieces))
             _charge_joins(bindings, current, pieces[:1])
             current = _add_fields(current, pieces, fields)
             continue
         if len(current) * len(values) > MAX_CANDIDATES:
-            return [_dynamic(word)]
+            return None
         _charge_joins(bindings, current, values)
         current = [prefix + value for prefix in current for value in values]
     fields.append(current)
+    return fields, braces
+
+
+def _field_args(
+    word: ast.Word,
+    fields: list[list[str]],
+    braces: bool,
+    pattern: bool,
+    bindings: Bindings,
+    max_values: int | None,
+) -> list[Arg] | None:
+    """An argument per field, with its brace expansions expanded; None past their limits."""
     args: list[Arg] = []
     for candidates in fields:
         if braces and len(candidates) == 1:
             # Each word of the expansion is a field; the budget bounds how many.
             expanded = _brace_fields(candidates[0], bindings, max_values)
             if expanded is None:
-                return [_dynamic(word)]
+                return None
             if len(expanded) > 1:
                 args.extend(Arg((value,), word.source, word.span, pattern, word) for value in expanded)
                 continue
@@ -159,7 +182,7 @@ def _normalize_general(word: ast.Word, bindings: Bindings, max_values: int | Non
             each = (expand_braces(value, bindings.charge) for value in candidates)
             candidates = list(itertools.islice(itertools.chain.from_iterable(each), MAX_CANDIDATES + 1))
             if len(candidates) > MAX_CANDIDATES:
-                return [_dynamic(word)]
+                return None
         args.append(Arg(tuple(dict.fromkeys(candidates)), word.source, word.span, pattern, word))
     return args
 

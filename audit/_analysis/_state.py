@@ -18,7 +18,8 @@ from .._syntax import Origin, ParseResult, ast
 from .._tables import Tables
 from ._normalize import resolve_path
 from ._risks import RiskAnswers
-from ._secrets import SecretFlows, WalkView, Written
+from ._secret_search import WalkView, Written
+from ._secrets import SecretFlows
 from ._subjects import Arg, Autorun, Location, Sink, Stdin
 from ._variables import Env
 

@@ -8,7 +8,9 @@ returns the risks of what it runs, so a substitution's risks reach the
 command that uses its output. Code that a command runs (eval, sh -c, a
 heredoc into bash, find -exec, trap...) is found by the execution contexts
 (`_contexts`) and walked one level deeper. A risk question (how risky is
-this word?) is a silent walk: a walker on a copy of the state.
+this word?) is a silent walk: a walker on a copy of the state. The
+word-level half (substitutions, expansions, the words of a command, the risk
+questions) is `WordWalker` in `_word_walker.py`.
 """
 
 from __future__ import annotations
@@ -17,20 +19,17 @@ from collections.abc import Callable
 
 from .._budget import STEPS_PER_COMMAND, Budget
 from .._model import CommandRecord, Position, Span
-from .._syntax import Origin, Visitor, ast
+from .._syntax import Origin, ast
 from ..programs.sending import SENDERS
 from ._contexts import (
-    STARTUP_VARIABLES,
     contexts_of,
     record_writes,
     run_written,
+    startup_assignments,
     startup_code,
     wrapper_code,
     xargs_piped_code,
 )
-from ._normalize import is_unresolved, normalize_word, parameter_values, part_source
-from ._paths import literal_prefix
-from ._prompt import prompt_parts
 from ._resolve import (
     CommandName,
     changed_directory,
@@ -43,22 +42,19 @@ from ._resolve import (
     endless,
     endless_xargs,
     peel,
-    redirect_subject,
     resolve,
-    stdin_of,
     written_by,
 )
 from ._risks import NO_RISKS, PRODUCES_UNTRUSTED_DATA, command_risks
-from ._secrets import Written, writes_files
-from ._state import Frame, WalkConfig, WalkState, WrittenScript
+from ._secret_search import Written, writes_files
+from ._secrets import socket_targets
+from ._state import Frame, WrittenScript
 from ._subjects import (
     Arg,
-    AssignmentSubject,
     Autorun,
     CodeFactSubject,
     CommandSubject,
     ContextKind,
-    DynamicPart,
     ExecContextSubject,
     FunctionSubject,
     LoopSubject,
@@ -67,34 +63,19 @@ from ._subjects import (
     Stdin,
     StdinKind,
 )
-from ._variables import Env
+from ._word_walker import WordWalker
 from ._wrappers import Unwrapped, xargs_replace_string
 
 _DIRECTORY_CHANGERS = frozenset({"cd", "pushd", "popd"})
-_TAINT = frozenset({Risk.TAINT})
 
 
-class Walker(Visitor[Frame, frozenset[Risk]]):
+class Walker(WordWalker):
     """Walks syntax nodes for the rules; a node's visit returns the risks of what it runs.
 
-    It is also the `ContextWalk` the execution contexts ask and the
-    `SilentWalk` the risk answers ask.
+    The words of a command are walked by `WordWalker`, which also answers the
+    risk questions (`SilentWalk`); this class is also the `ContextWalk` the
+    execution contexts ask.
     """
-
-    def __init__(self, config: WalkConfig, state: WalkState) -> None:
-        self.config = config
-        self.tables = config.tables
-        self.state = state
-        self.sink = state.sink
-        # False in a silent walk: what only a report needs is not worked out.
-        self.reporting = state.reporting
-
-    def combine(self, results: list[frozenset[Risk]]) -> frozenset[Risk]:
-        risks = NO_RISKS
-        for found in results:
-            if found:
-                risks = risks | found
-        return risks
 
     # -- structure ---------------------------------------------------------------------------
 
@@ -199,89 +180,6 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
             self.state.writes.append(Written(node, frame.env, frame.stdin, self.state.cwd))
         return risks
 
-    # -- words -------------------------------------------------------------------------------
-
-    def visit_word(self, word: ast.Word, frame: Frame) -> frozenset[Risk]:
-        """A word of a compound command (`for` items, `case` subject and patterns): a value."""
-        return self.parts(word.parts, frame, Position.VALUE)
-
-    def parts(self, parts: tuple[ast.WordPart, ...], frame: Frame, position: Position) -> frozenset[Risk]:
-        """Walk the substitutions in word parts; the risks of what they run."""
-        risks = NO_RISKS
-        for part in parts:
-            if type(part) is ast.Literal:
-                continue
-            if type(part) is ast.CommandSubstitution or type(part) is ast.ProcessSubstitution:
-                found = self.substitution(part, frame, position)
-            elif type(part) is ast.ParamExpansion:
-                found = self.parameter(part, frame, position)
-            elif type(part) is ast.ArithmeticExpansion:
-                found = self.arithmetic(part.parts, frame, position, "$((...))", part.span)
-            else:
-                continue
-            if found:
-                risks = risks | found
-        return risks
-
-    def substitution(
-        self, part: ast.CommandSubstitution | ast.ProcessSubstitution, frame: Frame, position: Position
-    ) -> frozenset[Risk]:
-        if isinstance(part, ast.CommandSubstitution):
-            label = "`...`" if part.backquoted else "$(...)"
-        else:
-            label = f"{part.direction}(...)"
-        inner = frame.enter(position, label)
-        if type(part) is ast.ProcessSubstitution and part.direction == ">":
-            # What the enclosing command writes to the path is the body's standard input.
-            inner = inner.with_stdin(Stdin(StdinKind.PIPE, part.span, label), False)
-        with self.state.in_subshell():
-            return self.visit_script(part.body, inner)
-
-    def parameter(self, part: ast.ParamExpansion, frame: Frame, position: Position) -> frozenset[Risk]:
-        risks = NO_RISKS
-        for word in part.argument:
-            risks = risks | self.parts(word.parts, frame, position)
-        if part.subscript is not None:
-            risks = risks | self.arithmetic(part.subscript.parts, frame, position, "${...[...]}", part.span)
-        if part.name and self.is_tainted(part, frame.env):
-            risks = risks | _TAINT
-        if part.operator.endswith("@P"):
-            risks = risks | self.prompt_expansion(part, frame, position)
-        return risks
-
-    def prompt_expansion(self, part: ast.ParamExpansion, frame: Frame, position: Position) -> frozenset[Risk]:
-        """`${x@P}`: a known value runs the substitutions it holds, walked where the expansion stands;
-        an unknown one is a context for the rules (which see whether it holds downloaded data)."""
-        values = parameter_values(_plain(part), frame.env)
-        origin = Origin.derived_from(part.span)
-        readings = [prompt_parts(value, origin, self.config.parse_code) for value in values or ()]
-        if values is None or any(parts is None for parts in readings):
-            if self.reporting:
-                kind = ContextKind.PROMPT_EXPANSION
-                dynamic = (self.dynamic_part(_plain(part), frame),)
-                self.sink.context(ExecContextSubject(kind, "${...@P}", "prompt", part.span, frame.location, dynamic))
-            return NO_RISKS
-        risks = NO_RISKS
-        for parts in readings:
-            risks = risks | self.parts(parts or (), frame, position)
-        return risks
-
-    def arithmetic(
-        self, parts: tuple[ast.WordPart, ...], frame: Frame, position: Position, label: str, span: Span
-    ) -> frozenset[Risk]:
-        """An arithmetic context: bash evaluates the *values* of its operands as
-        arithmetic, and `a[$(cmd)]` inside such a value runs cmd. A download or
-        a tainted variable here is code."""
-        risks = self.parts(parts, frame, position)
-        if not self.reporting:
-            return risks
-        env = frame.env
-        dynamic = tuple(self.dynamic_part(part, frame) for part in parts if is_unresolved(part, env))
-        if any(part.risks for part in dynamic):
-            kind = ContextKind.ARITHMETIC
-            self.sink.context(ExecContextSubject(kind, label, "arithmetic", span, frame.location, dynamic))
-        return risks
-
     # -- simple commands ---------------------------------------------------------------------
 
     def visit_simple_command(
@@ -311,7 +209,7 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
         if feeders is not None:
             feeders.update(dict.fromkeys(each for each in name.names if each))
         if argv:
-            for variable, value in _startup_assignments(node, unwrapped):
+            for variable, value in startup_assignments(node, unwrapped):
                 risks = risks | startup_code(self, variable, value, node.span, frame, stdin)
         for command_argv in commands_run(argv, index, unwrapped, stdin, env):
             if self.reporting:
@@ -329,42 +227,11 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
 
     def redirect_senders(self, node: ast.SimpleCommand, frame: Frame) -> None:
         """`cat key > /dev/tcp/HOST/PORT`: a redirect that sends the command's output over the network."""
-        for redirect in node.redirects:
-            target_word = redirect.target
-            if (
-                target_word is None
-                or redirect.fd not in (None, "1")
-                or not redirect.operator.startswith((">", "&>"))
-                # The common case, a literal file (`> out.txt`), is ruled out before normalising it.
-                or not target_word.parts
-                or (type(target_word.parts[0]) is ast.Literal and not target_word.parts[0].text.startswith("/dev/"))
-            ):
-                continue
-            for target in normalize_word(target_word, frame.env):
-                known = target.value if target.value is not None else literal_prefix(target)
-                if known.startswith(("/dev/tcp/", "/dev/udp/")):
-                    state = self.state
-                    flow = self.config.secrets.redirect_sender(
-                        node, target, frame.location, frame.env, frame.stdin, state.view()
-                    )
-                    if flow is not None:
-                        self.sink.flow(flow)
-
-    def words(
-        self, words: tuple[ast.Word, ...], frame: Frame, name_word: ast.Word | None
-    ) -> tuple[frozenset[Risk], frozenset[Risk]]:
-        """Walk the substitutions in a command's words: the risks of all, and of the name word's."""
-        risks = name_risks = NO_RISKS
-        for word in words:
-            parts = word.parts
-            if len(parts) == 1 and type(parts[0]) is ast.Literal:
-                continue
-            found = self.parts(parts, frame, Position.COMMAND if word is name_word else Position.VALUE)
-            if word is name_word:
-                name_risks = found
-            if found:
-                risks = risks | found
-        return risks, name_risks
+        secrets = self.config.secrets
+        for target in socket_targets(node.redirects, frame.env):
+            flow = secrets.redirect_sender(node, target, frame.location, frame.env, frame.stdin, self.state.view())
+            if flow is not None:
+                self.sink.flow(flow)
 
     def run_command(
         self,
@@ -385,31 +252,11 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
         wrappers = unwrapped.wrappers if unwrapped is not None else ()
         reporting = self.reporting
         program = argv[index] if index < len(argv) else None
-        if reporting and state.downloads:
-            self.check_downloaded(program, frame)
         args = argv[index + 1 :]
-        risks = NO_RISKS
-        if reporting and state.written and program is not None and "/" in (program.value or ""):
-            # `./x.sh` after `echo ... > x.sh`: its content, in the language its #! line names.
-            risks = run_written(self, program.display(), program, frame, None)
-        if reporting and program is not None and endless_xargs(unwrapped, stdin, frame.env):
-            # The loop rules judge what such an xargs starts, as what an endless loop starts in the background.
-            spawns = tuple((each, span) for each in name.names if each is not None)
-            self.sink.loop(LoopSubject(span, frame.location, True, spawns))
+        risks = self.report_program(program, name, unwrapped, span, frame, stdin) if reporting else NO_RISKS
         for each in name.names:
             if reporting:
-                subject = CommandSubject(
-                    argv, index, each, name.source, name.evidence, wrappers, span, frame.location, stdin,
-                    frame.in_pipeline, frame.background, state.cwd,
-                    tuple((path, script.text) for path, script in state.written.items()) if state.written else (),
-                )  # fmt: skip
-                self.sink.command(subject)
-                if state.functions or state.loops:
-                    state.track_call(each, span, in_pipeline=frame.in_pipeline, background=frame.background)
-                if each in SENDERS:
-                    flow = self.config.secrets.sender(each, args, span, frame.location, frame.env, stdin, state.view())
-                    if flow is not None:
-                        self.sink.flow(flow)
+                self.report_command(argv, index, each, name, wrappers, span, frame, stdin)
             own = command_risks(each, args, name.source, self.tables)
             downloaded_to = None
             if own:
@@ -420,8 +267,81 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
                     state.remember_downloads(downloaded_to)
             if reporting:
                 risks = risks | record_writes(self, each, args, redirects, stdin, frame, downloaded_to)
+        found = self.code_contexts(index < len(argv), args, name, unwrapped, span, frame, stdin)
+        if found:
+            risks = risks | found
+        if len(name.names) == 1 and name.names[0] in _DIRECTORY_CHANGERS:
+            state.cwd = changed_directory(state.cwd, name.names[0], args)
+        return risks
+
+    def report_program(
+        self,
+        program: Arg | None,
+        name: CommandName,
+        unwrapped: Unwrapped | None,
+        span: Span,
+        frame: Frame,
+        stdin: Stdin | None,
+    ) -> frozenset[Risk]:
+        """What a report asks of the program a command runs: a file this string downloaded or wrote, and
+        what an endless xargs starts; the risks of the written file's content."""
+        state = self.state
+        if state.downloads:
+            self.check_downloaded(program, frame)
+        risks = NO_RISKS
+        if state.written and program is not None and "/" in (program.value or ""):
+            # `./x.sh` after `echo ... > x.sh`: its content, in the language its #! line names.
+            risks = run_written(self, program.display(), program, frame, None)
+        if program is not None and endless_xargs(unwrapped, stdin, frame.env):
+            # The loop rules judge what such an xargs starts, as what an endless loop starts in the background.
+            spawns = tuple((each, span) for each in name.names if each is not None)
+            self.sink.loop(LoopSubject(span, frame.location, True, spawns))
+        return risks
+
+    def report_command(
+        self,
+        argv: tuple[Arg, ...],
+        index: int,
+        each: str | None,
+        name: CommandName,
+        wrappers: tuple[str, ...],
+        span: Span,
+        frame: Frame,
+        stdin: Stdin | None,
+    ) -> None:
+        """Hand the command run under one of its possible names to the rules, the call graph and the
+        secret-flow checks."""
+        state = self.state
+        subject = CommandSubject(
+            argv, index, each, name.source, name.evidence, wrappers, span, frame.location, stdin,
+            frame.in_pipeline, frame.background, state.cwd,
+            tuple((path, script.text) for path, script in state.written.items()) if state.written else (),
+        )  # fmt: skip
+        self.sink.command(subject)
+        if state.functions or state.loops:
+            state.track_call(each, span, in_pipeline=frame.in_pipeline, background=frame.background)
+        if each in SENDERS:
+            args = argv[index + 1 :]
+            flow = self.config.secrets.sender(each, args, span, frame.location, frame.env, stdin, state.view())
+            if flow is not None:
+                self.sink.flow(flow)
+
+    def code_contexts(
+        self,
+        runs_command: bool,
+        args: tuple[Arg, ...],
+        name: CommandName,
+        unwrapped: Unwrapped | None,
+        span: Span,
+        frame: Frame,
+        stdin: Stdin | None,
+    ) -> frozenset[Risk]:
+        """Walk the code a command runs: its wrappers' code, xargs's command lines, its execution
+        contexts and a function of this string it calls."""
+        risks = NO_RISKS
+        wrappers = unwrapped.wrappers if unwrapped is not None else ()
         if unwrapped is not None:
-            found = wrapper_code(unwrapped, index < len(argv), span, frame, stdin, self)
+            found = wrapper_code(unwrapped, runs_command, span, frame, stdin, self)
             if found:
                 risks = risks | found
         # xargs reads the pipe as arguments; the commands it starts read /dev/null (or the terminal with -o).
@@ -440,8 +360,6 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
                 found = self.call_function(each, args, span, frame)
                 if found:
                     risks = risks | found
-        if len(name.names) == 1 and name.names[0] in _DIRECTORY_CHANGERS:
-            state.cwd = changed_directory(state.cwd, name.names[0], args)
         return risks
 
     def call_function(self, name: str, args: tuple[Arg, ...], span: Span, frame: Frame) -> frozenset[Risk]:
@@ -462,51 +380,6 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
         env = frame.env.function_call(name, definition.body, (Arg((name,), name, span), *args))
         with state.calling(name):
             return self.visit(definition.body, frame.labelled(f"call {name}", env))
-
-    def prefix_assignments(self, node: ast.SimpleCommand, has_command: bool, frame: Frame) -> frozenset[Risk]:
-        form = "prefix" if has_command else "assignment"
-        risks = NO_RISKS
-        for assignment in node.assignments:
-            value: Arg | None = None
-            if assignment.value is not None:
-                risks = risks | self.parts(assignment.value.parts, frame, Position.VALUE)
-                if self.reporting:
-                    fields = normalize_word(assignment.value, frame.env)
-                    value = fields[0] if len(fields) == 1 else None
-            for item in assignment.items or ():
-                risks = risks | self.parts(item.parts, frame, Position.VALUE)
-            if assignment.subscript is not None:
-                label = f"{assignment.name}[...]="
-                found = self.arithmetic(assignment.subscript.parts, frame, Position.VALUE, label, assignment.span)
-                risks = risks | found
-            if self.reporting:
-                subject = AssignmentSubject(assignment.name, value, has_command, form, assignment.span, frame.location)
-                self.sink.assignment(subject)
-        return risks
-
-    def redirects(
-        self, redirects: tuple[ast.Redirect, ...], frame: Frame, command_name: str | None, *, emit: bool
-    ) -> tuple[Stdin | None, frozenset[Risk]]:
-        """Walk redirect words; what they make standard input, and their risks.
-
-        For compound commands (`emit`) the redirect subjects are emitted here;
-        simple commands emit them once their name is known.
-        """
-        stdin = frame.stdin
-        risks = NO_RISKS
-        for redirect in redirects:
-            part_risks = NO_RISKS
-            if redirect.target is not None:
-                part_risks = self.parts(redirect.target.parts, frame, Position.VALUE)
-            if redirect.heredoc is not None:
-                part_risks = self.parts(redirect.heredoc.parts, frame, Position.VALUE)
-            risks = risks | part_risks
-            if emit and self.reporting:
-                self.sink.redirect(redirect_subject(redirect, frame.env, command_name, frame.location, self.state.cwd))
-            if redirect.fd not in (None, "0"):
-                continue
-            stdin = stdin_of(redirect, part_risks) or stdin
-        return stdin, risks
 
     # -- what the execution contexts ask (ContextWalk) ----------------------------------------
 
@@ -614,75 +487,3 @@ class Walker(Visitor[Frame, frozenset[Risk]]):
         if self.reporting:
             location = frame.nested_code(label, frame.env).location
             self.sink.redirect(RedirectSubject(operator, None, target, span, None, location, self.state.cwd))
-
-    def dynamic_part(self, part: ast.WordPart, frame: Frame) -> DynamicPart:
-        env = frame.env
-        if type(part) is ast.ParamExpansion:
-            tainted = bool(part.name) and self.is_tainted(part, env)
-            nested = self.silent().parameter(part, Frame.silent(env), Position.VALUE)
-            risks = nested | _TAINT if tainted else nested
-            return DynamicPart(part.span, part_source(part), risks, part.name, tainted or Risk.TAINT in nested)
-        risks = self.silent().parts((part,), Frame.silent(env), Position.VALUE)
-        read_back = env.read_back(part.body) if type(part) is ast.CommandSubstitution else None
-        reads_file = read_back is not None and read_back != "-"
-        return DynamicPart(part.span, part_source(part), risks, None, Risk.TAINT in risks, reads_file)
-
-    # -- risk questions (SilentWalk) ------------------------------------------------------------
-
-    def silent(self) -> Walker:
-        """A walker for a risk question: it works on a copy of this walk's state and reports nothing."""
-        return Walker(self.config, self.state.silenced())
-
-    def is_tainted(self, part: ast.ParamExpansion, env: Env) -> bool:
-        """Whether the parameter holds risky data; `${!name}` holds what the variables it names hold."""
-        answers = self.config.answers
-        if part.operator == "!" and part.subscript is None:
-            targets = env.indirect_targets(part.name)
-            if targets is not None:
-                return any(answers.is_tainted(target, env, self) for target in targets)
-        return answers.is_tainted(part.name, env, self)
-
-    def tainted_span(self, parts: tuple[ast.WordPart, ...], env: Env) -> Span | None:
-        for part in parts:
-            if type(part) is ast.ParamExpansion and part.name and self.is_tainted(part, env):
-                return part.span
-        return None
-
-    def word_risks(self, word: ast.Word, env: Env) -> frozenset[Risk]:
-        return self.silent().parts(word.parts, Frame.silent(env), Position.VALUE)
-
-    def command_risks(self, command: ast.Command, env: Env) -> frozenset[Risk]:
-        return self.silent().visit(command, Frame.silent(env))
-
-    def redirect_risks(self, redirect: ast.Redirect, env: Env) -> frozenset[Risk]:
-        walker = self.silent()
-        frame = Frame.silent(env)
-        risks = NO_RISKS
-        if redirect.target is not None:
-            risks = walker.parts(redirect.target.parts, frame, Position.VALUE)
-        if redirect.heredoc is not None:
-            risks = risks | walker.parts(redirect.heredoc.parts, frame, Position.VALUE)
-        return risks
-
-
-def _plain(part: ast.ParamExpansion) -> ast.ParamExpansion:
-    """`${x@P}` without its operator: the value that is expanded as a prompt."""
-    return part._replace(operator="", argument=())
-
-
-def _startup_assignments(node: ast.SimpleCommand, unwrapped: Unwrapped | None) -> list[tuple[str, ast.Word]]:
-    """`BASH_ENV=FILE cmd`, `env ENV=FILE cmd`: the start-up file set for the shells the command starts."""
-    found = [
-        (assignment.name, assignment.value)
-        for assignment in node.assignments
-        if assignment.name in STARTUP_VARIABLES and assignment.value is not None and assignment.subscript is None
-    ]
-    for arg in unwrapped.assignments if unwrapped is not None else ():
-        first = arg.word.parts[0] if arg.word is not None and arg.word.parts else None
-        if type(first) is not ast.Literal or arg.word is None:
-            continue
-        variable, _, rest = first.text.partition("=")
-        if variable in STARTUP_VARIABLES:
-            parts = ((first._replace(text=rest),) if rest else ()) + arg.word.parts[1:]
-            found.append((variable, arg.word._replace(parts=parts)))
-    return found

@@ -5,9 +5,10 @@ names a node binds (`bind`), what an expression node is worth (`evaluate`)
 and which call a node makes (`make_call`). This module does the rest: one
 post-order pass so no evaluation recurses deeply, name resolution (a name
 bound once to a literal is that literal; bound twice, nothing is known),
-the catalogue lookup that turns calls into facts, code run from literals
-(analysed again, nested) and reverse shells. What an analysis may spend is
-`_run.Run`; values and their merging are `_values`.
+and the catalogue lookup that resolves calls. What the calls do (shell-outs,
+code run from literals, requests, reverse shells) is `_effects.CallEffects`,
+which it extends. What an analysis may spend is `_run.Run`; values and their
+merging are `_values`.
 """
 
 from __future__ import annotations
@@ -19,31 +20,20 @@ from tree_sitter import Node, Tree
 
 from .._model import Span
 from . import _grammars
+from ._effects import CallEffects
 from ._facts import (
     DataSource,
-    DestructiveCall,
-    DownloadExecute,
     Fact,
-    NetworkSend,
-    ReverseShell,
-    ShellOut,
-    ShellOutKind,
     SourceKind,
     Unresolved,
     UnresolvedKind,
-    starts_interactive_shell,
 )
 from ._run import CharOffsets, Run
-from ._values import UNKNOWN, Call, Command, Entry, Request, Value, joined, merged, opaque, outside_value, sources_of
+from ._values import UNKNOWN, Call, Entry, Value, joined, merged, opaque, outside_value, sources_of
 
 # Expressions nested deeper than this are not followed (Python's own stack is
 # the limit being protected); the post-order pass keeps ordinary code far below.
 MAX_NESTING = 150
-
-# Where run-time code comes from, most telling first.
-_REMOTE_KINDS = (SourceKind.NETWORK, SourceKind.DECODED, SourceKind.COMMAND_OUTPUT)
-# Data that a plain download (GET) should not carry: sending it is an upload.
-_LOCAL_KINDS = frozenset({SourceKind.FILE, SourceKind.ENVIRONMENT, SourceKind.COMMAND_OUTPUT})
 
 
 Binding = Node | Value | Callable[[], Value]
@@ -51,7 +41,7 @@ Binding = Node | Value | Callable[[], Value]
 computed when first needed (a destructured member of an expression)."""
 
 
-class Interpreter:
+class Interpreter(CallEffects):
     language: ClassVar[str]
     grammars: ClassVar[tuple[str, ...]]
     """Tried in order: the first that reads the snippet without error is used."""
@@ -72,10 +62,8 @@ class Interpreter:
         via: str = "",
         place: Callable[[Span], Span] | None = None,
     ) -> None:
+        super().__init__(run, depth, via)
         self.source = source
-        self.run = run
-        self.depth = depth
-        self._via_prefix = via
         self._place = place
         self._offsets = CharOffsets(source)
         self._bindings: dict[str, list[Binding]] = {}
@@ -85,9 +73,6 @@ class Interpreter:
         self._in_progress: set[int] = set()
         self._calls: dict[int, Call | None] = {}
         self._nesting = 0
-        self._facts: list[Fact] = []
-        self._sockets: list[Call] = []
-        self._shells: list[tuple[ShellOut, bool]] = []
         self._too_deep = False
         self._wildcards: list[str] = []
 
@@ -198,6 +183,9 @@ class Interpreter:
     def outer(self, span: Span) -> Span:
         """A span of this snippet as a span of the code handed to `analyse_code`."""
         return span if self._place is None else self._place(span)
+
+    def nested_facts(self, code: str, via: str, place: Callable[[Span], Span]) -> list[Fact]:
+        return type(self)(code, self.run, depth=self.depth + 1, via=via, place=place).facts()
 
     def string_value(
         self, pieces: list[Node], text_types: frozenset[str], decode: Callable[[str], str | None]
@@ -414,113 +402,3 @@ class Interpreter:
                 )
             )
         return opaque(call.all_values())
-
-    def _effects(self, call: Call) -> None:
-        entry = self.entry(call.callee)
-        if entry is not None:
-            self._entry_effects(call, entry)
-        for argument in (*call.args, *call.keywords.values()):
-            self._callback_effects(call, argument)
-
-    def _entry_effects(self, call: Call, entry: Entry) -> None:
-        via = self._via_prefix + call.callee
-        span = self.outer(call.span)
-        if entry.command is not None:
-            command = entry.command(call)
-            if command is not None:
-                self._shell_out(call, command, via, span)
-        if entry.file_changes is not None:
-            for change in entry.file_changes(call):
-                self._facts.append(DestructiveCall(change.operation, change.path.text, via, span))
-        if entry.code is not None:
-            code = entry.code(call)
-            if code is not None:
-                self._run_code(code, via, span)
-        if entry.request is not None:
-            request = entry.request(call)
-            if request is not None:
-                self._request(request, via, span)
-        if entry.socket:
-            self._sockets.append(call)
-
-    def _callback_effects(self, call: Call, argument: Value) -> None:
-        """A command or code runner passed by reference runs on data the analysis cannot see."""
-        callee = argument.name or (argument.text if self.callable_strings else None)
-        if not callee or callee == call.callee:
-            return
-        callee = self.module_name(callee) if argument.name is None else callee
-        entry = self.entry(callee)
-        if entry is None or (entry.command is None and entry.code is None):
-            return
-        data = Value(sources=sources_of(call.all_values()))
-        self._entry_effects(Call(callee, (data,), {}, None, call.span, complete=False), entry)
-
-    def _shell_out(self, call: Call, command: Command, via: str, span: Span) -> None:
-        words = command.words
-        command_span = None
-        resolved: str | tuple[str, ...] | None = None
-        known_words: tuple[str | None, ...] | None = None
-        if command.kind is ShellOutKind.SHELL_STRING:
-            word = words[0] if words else UNKNOWN
-            resolved = word.text
-            if word.text is not None and word.literal is not None:
-                command_span = self.outer(word.literal)
-        elif words is not None:
-            known_words = tuple(word.text for word in words)
-            if all(word is not None for word in known_words):
-                resolved = tuple(word for word in known_words if word is not None)
-        fact = ShellOut(command.kind, resolved, via, span, command_span, known_words)
-        self._facts.append(fact)
-        socket_fed = any(value.has_source(SourceKind.SOCKET) for value in (*(words or ()), *call.all_values()))
-        self._shells.append((fact, socket_fed))
-
-    def _run_code(self, code: Value, via: str, span: Span) -> None:
-        if code.text is not None:
-            if self.depth >= self.run.max_depth:
-                self._facts.append(
-                    Unresolved(UnresolvedKind.DEPTH, "code nested in code deeper than the analysis follows", span)
-                )
-                return
-            literal = code.literal
-            if literal is not None:
-                base = literal.start
-
-                def place(inner: Span) -> Span:
-                    return self.outer(Span(inner.start + base, inner.end + base))
-
-            else:
-
-                def place(inner: Span) -> Span:
-                    return span
-
-            nested = type(self)(code.text, self.run, depth=self.depth + 1, via=via + " -> ", place=place)
-            self._facts.extend(nested.facts())
-            return
-        for kind in _REMOTE_KINDS:
-            for source in sorted(code.sources, key=str):
-                if source.kind is kind:
-                    self._facts.append(DownloadExecute(via, source, span))
-                    return
-        origins = ", ".join(sorted(str(source) for source in code.sources))
-        reason = f"runs code built at run time{f' from {origins}' if origins else ''}"
-        self._facts.append(Unresolved(UnresolvedKind.DYNAMIC_CODE, reason, span))
-
-    def _request(self, request: Request, via: str, span: Span) -> None:
-        carried = sources_of((request.url, *request.data))
-        local = frozenset(source for source in carried if source.kind in _LOCAL_KINDS)
-        if request.sends or local:
-            data_from = sources_of(request.data) | local if request.sends else local
-            self._facts.append(NetworkSend(via, request.url.text, tuple(sorted(data_from, key=str)), span))
-
-    def _reverse_shells(self) -> None:
-        if not self._sockets:
-            return
-        socket = self._sockets[0]
-        socket_span = self.outer(socket.span)
-        for shell, socket_fed in self._shells:
-            if socket_fed or starts_interactive_shell(shell):
-                start = min(socket_span.start, shell.span.start)
-                end = max(socket_span.end, shell.span.end)
-                via = f"{self._via_prefix}{socket.callee} + {shell.via.removeprefix(self._via_prefix)}"
-                self._facts.append(ReverseShell(via, Span(start, end)))
-                return

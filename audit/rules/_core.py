@@ -16,6 +16,7 @@ from ._filesystem import FILESYSTEM_RULES
 from ._hygiene import HYGIENE_RULES
 from ._network_and_resources import NETWORK_AND_RESOURCE_RULES
 from ._rule import Registry, RetiredRule, Rule
+from ._secret_reads import SECRET_READ_RULES
 from ._system import SYSTEM_RULES
 
 RETIRED: tuple[RetiredRule, ...] = ()
@@ -26,6 +27,7 @@ CORE = Registry(
     + CONTEXT_RULES
     + CODE_RULES
     + FILESYSTEM_RULES
+    + SECRET_READ_RULES
     + SYSTEM_RULES
     + EXFILTRATION_RULES
     + NETWORK_AND_RESOURCE_RULES

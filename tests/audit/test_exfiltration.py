@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from audit import Decision, Finding, Position, Span, audit_command, default_policy, policy_from_mapping
-from audit._analysis._secrets import SecretFlows, WalkView
+from audit._analysis._secret_search import WalkView
+from audit._analysis._secrets import SecretFlows
 from audit._analysis._subjects import Location
 from audit._analysis._variables import Env
 from audit._budget import Budget

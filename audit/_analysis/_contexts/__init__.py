@@ -28,7 +28,7 @@ from .._subjects import Arg, ContextKind, Risk, Stdin
 from .._wrappers import Unwrapped
 from ._builtins import alias_code, eval_code, let_arithmetic, sourced_file, trap_code
 from ._call import Call, ContextWalk, Handler
-from ._code import STARTUP_VARIABLES, code_string, run_written, startup_code, stdin_code
+from ._code import code_string, run_written, startup_assignments, startup_code, stdin_code
 from ._find import find_exec
 from ._interpreters import interpreter_code, xargs_line_as_code
 from ._remote import container_code, gcloud_code, kubectl_code, lxc_code, ssh_code, vagrant_code
@@ -37,13 +37,13 @@ from ._written import crontab_code, record_writes
 
 __all__ = [
     "HANDLERS",
-    "STARTUP_VARIABLES",
     "Call",
     "ContextWalk",
     "Handler",
     "contexts_of",
     "record_writes",
     "run_written",
+    "startup_assignments",
     "startup_code",
     "wrapper_code",
     "xargs_piped_code",

@@ -22,6 +22,7 @@ from .._risks import NO_RISKS
 from .._state import Frame
 from .._subjects import Arg, ContextKind, DynamicPart, ExecContextSubject, Risk, Stdin, StdinKind
 from .._variables import STDIN_PATHS, Env
+from .._wrappers import Unwrapped
 from ._call import ContextWalk
 from ._languages import RUN_TIME_OUTPUT, RUN_TIME_VALUE, language_code
 
@@ -114,6 +115,24 @@ def stdin_code(
 STARTUP_VARIABLES = ("BASH_ENV", "ENV")
 """Variables naming a file the shells a command starts run before their own code:
 bash reads BASH_ENV when it runs a script or `-c` code, an interactive sh reads ENV."""
+
+
+def startup_assignments(node: ast.SimpleCommand, unwrapped: Unwrapped | None) -> list[tuple[str, ast.Word]]:
+    """`BASH_ENV=FILE cmd`, `env ENV=FILE cmd`: the start-up file set for the shells the command starts."""
+    found = [
+        (assignment.name, assignment.value)
+        for assignment in node.assignments
+        if assignment.name in STARTUP_VARIABLES and assignment.value is not None and assignment.subscript is None
+    ]
+    for arg in unwrapped.assignments if unwrapped is not None else ():
+        first = arg.word.parts[0] if arg.word is not None and arg.word.parts else None
+        if type(first) is not ast.Literal or arg.word is None:
+            continue
+        variable, _, rest = first.text.partition("=")
+        if variable in STARTUP_VARIABLES:
+            parts = ((first._replace(text=rest),) if rest else ()) + arg.word.parts[1:]
+            found.append((variable, arg.word._replace(parts=parts)))
+    return found
 
 
 def startup_code(

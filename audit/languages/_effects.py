@@ -1,0 +1,179 @@
+"""What the calls of a snippet do: the facts a tree-sitter analyser reports.
+
+`CallEffects` turns each call the `Interpreter` (`_interpreter.py`) resolved
+into facts through its callee's catalogue entry: a shell-out, a file change,
+code run (analysed again, one level deeper), a request that sends local data;
+a command or code runner passed by reference runs on data the analysis cannot
+see. Once every call is seen, a socket and a shell it feeds (or an
+interactive shell) are a reverse shell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from .._model import Span
+from ._facts import (
+    DestructiveCall,
+    DownloadExecute,
+    Fact,
+    NetworkSend,
+    ReverseShell,
+    ShellOut,
+    ShellOutKind,
+    SourceKind,
+    Unresolved,
+    UnresolvedKind,
+    starts_interactive_shell,
+)
+from ._run import Run
+from ._values import UNKNOWN, Call, Command, Entry, Request, Value, sources_of
+
+# Where run-time code comes from, most telling first.
+_REMOTE_KINDS = (SourceKind.NETWORK, SourceKind.DECODED, SourceKind.COMMAND_OUTPUT)
+# Data that a plain download (GET) should not carry: sending it is an upload.
+_LOCAL_KINDS = frozenset({SourceKind.FILE, SourceKind.ENVIRONMENT, SourceKind.COMMAND_OUTPUT})
+
+
+class CallEffects:
+    """The facts of one snippet, from its calls; `Interpreter` finds the calls and what they name."""
+
+    callable_strings: ClassVar[bool]
+
+    def __init__(self, run: Run, depth: int, via: str) -> None:
+        self.run = run
+        self.depth = depth
+        self._via_prefix = via
+        self._facts: list[Fact] = []
+        self._sockets: list[Call] = []
+        self._shells: list[tuple[ShellOut, bool]] = []
+
+    # ----- what the interpreter provides
+
+    def entry(self, callee: str) -> Entry | None:
+        """The catalogue entry of a callee."""
+        raise NotImplementedError
+
+    def module_name(self, text: str) -> str:
+        """The catalogue's spelling of a module named in an import."""
+        raise NotImplementedError
+
+    def outer(self, span: Span) -> Span:
+        """A span of this snippet as a span of the code handed to `analyse_code`."""
+        raise NotImplementedError
+
+    def nested_facts(self, code: str, via: str, place: Callable[[Span], Span]) -> list[Fact]:
+        """The facts of code this snippet runs, analysed one level deeper; `place` maps its spans."""
+        raise NotImplementedError
+
+    # ----- the effects of calls
+
+    def _effects(self, call: Call) -> None:
+        entry = self.entry(call.callee)
+        if entry is not None:
+            self._entry_effects(call, entry)
+        for argument in (*call.args, *call.keywords.values()):
+            self._callback_effects(call, argument)
+
+    def _entry_effects(self, call: Call, entry: Entry) -> None:
+        via = self._via_prefix + call.callee
+        span = self.outer(call.span)
+        if entry.command is not None:
+            command = entry.command(call)
+            if command is not None:
+                self._shell_out(call, command, via, span)
+        if entry.file_changes is not None:
+            for change in entry.file_changes(call):
+                self._facts.append(DestructiveCall(change.operation, change.path.text, via, span))
+        if entry.code is not None:
+            code = entry.code(call)
+            if code is not None:
+                self._run_code(code, via, span)
+        if entry.request is not None:
+            request = entry.request(call)
+            if request is not None:
+                self._request(request, via, span)
+        if entry.socket:
+            self._sockets.append(call)
+
+    def _callback_effects(self, call: Call, argument: Value) -> None:
+        """A command or code runner passed by reference runs on data the analysis cannot see."""
+        callee = argument.name or (argument.text if self.callable_strings else None)
+        if not callee or callee == call.callee:
+            return
+        callee = self.module_name(callee) if argument.name is None else callee
+        entry = self.entry(callee)
+        if entry is None or (entry.command is None and entry.code is None):
+            return
+        data = Value(sources=sources_of(call.all_values()))
+        self._entry_effects(Call(callee, (data,), {}, None, call.span, complete=False), entry)
+
+    def _shell_out(self, call: Call, command: Command, via: str, span: Span) -> None:
+        words = command.words
+        command_span = None
+        resolved: str | tuple[str, ...] | None = None
+        known_words: tuple[str | None, ...] | None = None
+        if command.kind is ShellOutKind.SHELL_STRING:
+            word = words[0] if words else UNKNOWN
+            resolved = word.text
+            if word.text is not None and word.literal is not None:
+                command_span = self.outer(word.literal)
+        elif words is not None:
+            known_words = tuple(word.text for word in words)
+            if all(word is not None for word in known_words):
+                resolved = tuple(word for word in known_words if word is not None)
+        fact = ShellOut(command.kind, resolved, via, span, command_span, known_words)
+        self._facts.append(fact)
+        socket_fed = any(value.has_source(SourceKind.SOCKET) for value in (*(words or ()), *call.all_values()))
+        self._shells.append((fact, socket_fed))
+
+    def _run_code(self, code: Value, via: str, span: Span) -> None:
+        if code.text is not None:
+            if self.depth >= self.run.max_depth:
+                self._facts.append(
+                    Unresolved(UnresolvedKind.DEPTH, "code nested in code deeper than the analysis follows", span)
+                )
+                return
+            literal = code.literal
+            if literal is not None:
+                base = literal.start
+
+                def place(inner: Span) -> Span:
+                    return self.outer(Span(inner.start + base, inner.end + base))
+
+            else:
+
+                def place(inner: Span) -> Span:
+                    return span
+
+            self._facts.extend(self.nested_facts(code.text, via + " -> ", place))
+            return
+        for kind in _REMOTE_KINDS:
+            for source in sorted(code.sources, key=str):
+                if source.kind is kind:
+                    self._facts.append(DownloadExecute(via, source, span))
+                    return
+        origins = ", ".join(sorted(str(source) for source in code.sources))
+        reason = f"runs code built at run time{f' from {origins}' if origins else ''}"
+        self._facts.append(Unresolved(UnresolvedKind.DYNAMIC_CODE, reason, span))
+
+    def _request(self, request: Request, via: str, span: Span) -> None:
+        carried = sources_of((request.url, *request.data))
+        local = frozenset(source for source in carried if source.kind in _LOCAL_KINDS)
+        if request.sends or local:
+            data_from = sources_of(request.data) | local if request.sends else local
+            self._facts.append(NetworkSend(via, request.url.text, tuple(sorted(data_from, key=str)), span))
+
+    def _reverse_shells(self) -> None:
+        if not self._sockets:
+            return
+        socket = self._sockets[0]
+        socket_span = self.outer(socket.span)
+        for shell, socket_fed in self._shells:
+            if socket_fed or starts_interactive_shell(shell):
+                start = min(socket_span.start, shell.span.start)
+                end = max(socket_span.end, shell.span.end)
+                via = f"{self._via_prefix}{socket.callee} + {shell.via.removeprefix(self._via_prefix)}"
+                self._facts.append(ReverseShell(via, Span(start, end)))
+                return
