@@ -421,8 +421,6 @@ class StatementBuilder(ElementBuilder):
         command = ast.SimpleCommand((), self.words(nodes), (), self.span(nodes[0]))
         return ast.Statement(command, False, command.span)
 
-    # -- assignments and redirects ---------------------------------------------
-
 
 def _pipeline_ends_the_list(
     listed: ast.AndOrList, rest: list[ast.Command], operators: list[str], span: Span
