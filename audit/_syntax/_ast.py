@@ -11,9 +11,24 @@ recursive parse), so a node's span can be shown to the user as is.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple, Protocol, TypeVar, cast
 
 from .._model import Span
+
+_Node = TypeVar("_Node", bound=tuple[Any, ...])
+
+
+class _NodeMaker(Protocol):
+    def __call__(self, cls: type[_Node], fields: tuple[Any, ...], /) -> _Node: ...
+
+
+_TUPLE: type[tuple[Any, ...]] = tuple
+new_node = cast(_NodeMaker, _TUPLE.__new__)
+"""`new_node(Word, (parts, span, source))` makes the node from all its fields,
+defaults included, in order: what a NamedTuple's generated `__new__` does,
+without that Python frame (about half the cost). The builders make several
+nodes per tree-sitter node, so their hottest paths use it; it checks neither
+the number nor the types of the fields, so it is kept to those paths."""
 
 
 class Literal(NamedTuple):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .._model import Span
+from ._ast import new_node
 
 
 class Origin(NamedTuple):
@@ -34,7 +35,7 @@ class Origin(NamedTuple):
             return self.pinned
         offsets = self.offsets
         if offsets is None:
-            return Span(self.base + start, self.base + end)
+            return new_node(Span, (self.base + start, self.base + end))
         last = len(offsets) - 1
         start = min(start, last)
         end = min(end, last)

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import re
 
+from .._model import Span
 from . import _ast as ast
-from ._session import ParseSession, PreparedText
+from ._ast import new_node
+from ._session import STEPS_PER_COMMAND_NODE, ParseSession, PreparedText
 
 _PLAIN = re.compile(r"[A-Za-z0-9_./:,-]+(?: +[A-Za-z0-9_./:,+=-]+)*")
-_WORD = re.compile(r"[^ ]+")
 _NOT_A_PLAIN_COMMAND = frozenset(
     {
         # reserved words
@@ -32,8 +33,6 @@ _NOT_A_PLAIN_COMMAND = frozenset(
         "declare", "export", "local", "readonly", "typeset", "unset", "unsetenv",
     }
 )  # fmt: skip
-# What the tree-sitter builder charges for one command node (see _budget).
-STEPS_PER_COMMAND_NODE = 2
 
 
 def plain_script(ready: PreparedText, session: ParseSession) -> ast.Script | None:
@@ -41,16 +40,22 @@ def plain_script(ready: PreparedText, session: ParseSession) -> ast.Script | Non
     text = ready.text
     if ready.prepared is not None or _PLAIN.fullmatch(text) is None:
         return None
-    origin = ready.origin
-    words: list[ast.Word] = []
-    for match in _WORD.finditer(text):
-        start, end = match.span()
-        value = match.group()
-        span = origin.span(start, end)
-        words.append(ast.Word((ast.Literal(value, False, span),), span, value))
-    if words[0].source in _NOT_A_PLAIN_COMMAND:
+    values = text.split(" ")  # no blank at either end, so the first value is the first word
+    if values[0] in _NOT_A_PLAIN_COMMAND:
         return None
+    origin = ready.origin
+    # A verbatim slice of the original: a span is the offsets shifted (origin.span inlined).
+    shift = origin.base if origin.offsets is None and origin.pinned is None else None
+    words: list[ast.Word] = []
+    start = 0
+    for value in values:
+        if value:  # between two blanks of a run
+            end = start + len(value)
+            span = new_node(Span, (start + shift, end + shift)) if shift is not None else origin.span(start, end)
+            words.append(new_node(ast.Word, ((new_node(ast.Literal, (value, False, span)),), span, value)))
+            start = end
+        start += 1
     session.charge(STEPS_PER_COMMAND_NODE)
     span = origin.span(0, len(text))
-    command = ast.SimpleCommand((), tuple(words), (), span)
-    return ast.Script((ast.Statement(command, False, span),), span)
+    command = new_node(ast.SimpleCommand, ((), tuple(words), (), span))
+    return new_node(ast.Script, ((new_node(ast.Statement, (command, False, span)),), span))

@@ -51,6 +51,8 @@ STEPS_PER_FRAGMENT = 20
 CHARACTERS_PER_STEP = 8
 PREPASS_CHARACTERS_PER_STEP = 8
 STEPS_PER_HEREDOC = 12
+# What building one command node of a tree costs (the fast path charges it too).
+STEPS_PER_COMMAND_NODE = 2
 
 
 class ParseSession:

@@ -15,6 +15,8 @@ import pytest
 
 from audit._syntax import Budget, Visitor, ast, children, dump, parse, walk
 from audit._syntax._traverse import CHILD_FIELDS
+from audit._syntax._treesitter._kinds import kinds
+from audit._syntax._treesitter._parser import LANGUAGE, run_parser
 
 
 def tree(source: str) -> str:
@@ -135,6 +137,25 @@ def test_an_input_tree_sitter_rejects_gets_a_second_reading(
     assert dump(result.script) == primary
     assert [dump(alternative) for alternative in result.alternatives] == [second]
     assert result.troubles[-1].parser == parser
+
+
+def test_a_kind_id_set_of_the_tree_sitter_builder_means_exactly_the_kind_names_it_was_made_from() -> None:
+    # The builder tests `node.kind_id in kinds(NAME...)` where it once compared `node.type`: several
+    # ids share a name (the grammar's aliases), and ERROR lies outside the grammar's numbered kinds.
+    sources = [source for source, _ in WORDS + SUBSTITUTIONS + ASSIGNMENTS + REDIRECTS + LISTS + COMPOUNDS]
+    sources += [source for source, *_ in SECOND_OPINIONS]
+    seen: set[str] = set()
+    for source in sources:
+        stack = [run_parser(source.encode(), Budget(1.0)).root_node]
+        while stack:
+            node = stack.pop()
+            seen.add(node.type)
+            assert node.kind_id in kinds(node.type), (source, node.type)
+            assert {LANGUAGE.node_kind_for_id(kind) for kind in kinds(node.type)} == {node.type}
+            stack.extend(node.children)
+    assert {"ERROR", "word", "string", "command", "pipeline", "list"} <= seen
+    assert len(kinds("word")) > 1
+    assert kinds("no such kind") == frozenset()
 
 
 def test_spans_point_into_the_original_string() -> None:

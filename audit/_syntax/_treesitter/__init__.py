@@ -3,7 +3,8 @@
 tree-sitter objects never leave this package. The builder is split by what it
 reads: `_words` (quoting, expansions, substitutions; the shared node helpers),
 `_elements` (assignments and redirects) and `_statements` (commands and
-compound statements, the whole builder); `_parser` runs tree-sitter itself.
+compound statements, the whole builder); `_parser` runs tree-sitter itself, and
+`_kinds` gives node kinds as the grammar's ids, which the builder tests.
 Known blind spots of the grammar are compensated there or in the pre-pass:
 
 * backquoted substitutions are re-parsed from their unescaped text, because
@@ -21,6 +22,7 @@ from tree_sitter import Node
 from .. import _ast as ast
 from .._plain import plain_script
 from .._session import ParseSession, PreparedText
+from ._kinds import ERROR
 from ._parser import CANCELLABLE_FROM_BYTES, run_parser
 from ._statements import StatementBuilder
 
@@ -52,7 +54,7 @@ def _has_unrepaired_error(root: Node, repaired_errors: set[int]) -> bool:
         node = stack.pop()
         if node.id in repaired_errors:
             continue
-        if node.type == "ERROR" or node.is_missing:
+        if node.kind_id in ERROR or node.is_missing:
             return True
         erroneous = [child for child in node.children if child.has_error or child.is_missing]
         if not erroneous:

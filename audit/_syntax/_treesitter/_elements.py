@@ -8,13 +8,22 @@ from tree_sitter import Node
 from ..._model import Span
 from .. import _ast as ast
 from .._words import heredoc_node
+from ._kinds import ARRAY, COMMENT, ERROR, SUBSCRIPT, kinds
 from ._words import WORD_NODES, WordBuilder
 
-REDIRECT_NODES = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+REDIRECT_NODES = kinds("file_redirect", "heredoc_redirect", "herestring_redirect")
+_APPEND = kinds("+=")
+_HERESTRING_REDIRECT = kinds("herestring_redirect")
+_HEREDOC_REDIRECT = kinds("heredoc_redirect")
+_FILE_REDIRECT = kinds("file_redirect")
+_HEREDOC_START = kinds("<<")
+_INPUT = kinds("<")
 
 
 class ElementBuilder(WordBuilder):
     """Assignments and redirects, on top of the words."""
+
+    __slots__ = ()
 
     def assignment(self, node: Node) -> ast.Assignment:
         name_node = node.child_by_field_name("name")
@@ -22,7 +31,7 @@ class ElementBuilder(WordBuilder):
         index: ast.Word | None = None
         name = ""
         if name_node is not None:
-            if name_node.type == "subscript":
+            if name_node.kind_id in SUBSCRIPT:
                 inner_name = name_node.child_by_field_name("name")
                 index_node = name_node.child_by_field_name("index")
                 name = self.source(inner_name) if inner_name is not None else self.source(name_node)
@@ -30,11 +39,11 @@ class ElementBuilder(WordBuilder):
                     index = self.word([index_node])
             else:
                 name = self.source(name_node)
-        append = any(c.type == "+=" for c in node.children)
+        append = any(c.kind_id in _APPEND for c in node.children)
         value: ast.Word | None = None
         items: tuple[ast.Word, ...] | None = None
-        if value_node is not None and value_node.type == "array":
-            items = self.words([c for c in value_node.children if c.is_named and c.type != "comment"])
+        if value_node is not None and value_node.kind_id in ARRAY:
+            items = self.words([c for c in value_node.children if c.is_named and c.kind_id not in COMMENT])
         elif value_node is not None:
             value = self.word(self._value_nodes(node, value_node))
         else:
@@ -47,7 +56,7 @@ class ElementBuilder(WordBuilder):
         siblings = node.children
         position = [c.id for c in siblings].index(value_node.id)
         for sibling in siblings[position + 1 :]:
-            if sibling.start_byte != nodes[-1].end_byte or sibling.type not in WORD_NODES:
+            if sibling.start_byte != nodes[-1].end_byte or sibling.kind_id not in WORD_NODES:
                 break
             nodes.append(sibling)
         return nodes
@@ -58,14 +67,14 @@ class ElementBuilder(WordBuilder):
 
     def redirect_and_words(self, node: Node) -> tuple[ast.Redirect, tuple[ast.Word, ...]]:
         """A redirect, and the command's words tree-sitter filed under it."""
-        kind = node.type
+        kind = node.kind_id
         span = self.span(node)
         fd_node = node.child_by_field_name("descriptor")
         fd = self.source(fd_node) if fd_node is not None else self.touching_digits(node)
-        if kind == "herestring_redirect":
-            operands = [c for c in node.children if c.type in WORD_NODES]
+        if kind in _HERESTRING_REDIRECT:
+            operands = [c for c in node.children if c.kind_id in WORD_NODES]
             return ast.Redirect("<<<", fd, self.word(operands) if operands else None, None, span), ()
-        operator_node = next((c for c in node.children if not c.is_named and c.type not in ("ERROR",)), None)
+        operator_node = next((c for c in node.children if not c.is_named and c.kind_id not in ERROR), None)
         operator = operator_node.type if operator_node is not None else ">"
         operator_offset = self.chars(operator_node)[0] + self.base if operator_node is not None else -1
         prepared = self.prepared
@@ -75,7 +84,7 @@ class ElementBuilder(WordBuilder):
         if prepared is not None and operator_offset in prepared.read_write:
             operator = "<>"
         destinations = self.words(node.children_by_field_name("destination"))
-        if kind == "heredoc_redirect":
+        if kind in _HEREDOC_REDIRECT:
             self.trouble(node, "heredoc not seen by the pre-pass")
         if len(destinations) > 1:
             # `rm 2>/dev/null -rf /`: tree-sitter gives the redirect three
@@ -115,11 +124,11 @@ class ElementBuilder(WordBuilder):
 def is_split_here_string(error: Node, redirect: Node) -> bool:
     """tree-sitter reads `<<<` after another redirect as ERROR `<<` then a `<` redirect."""
     return (
-        error.type == "ERROR"
+        error.kind_id in ERROR
         and error.child_count == 1
-        and error.children[0].type == "<<"
-        and redirect.type == "file_redirect"
+        and error.children[0].kind_id in _HEREDOC_START
+        and redirect.kind_id in _FILE_REDIRECT
         and redirect.start_byte == error.end_byte
         and redirect.child_by_field_name("descriptor") is None
-        and redirect.children[0].type == "<"
+        and redirect.children[0].kind_id in _INPUT
     )

@@ -10,7 +10,7 @@ from tree_sitter import Language, Parser, Tree
 from ..._budget import Budget
 from ...errors import BudgetExceeded
 
-_LANGUAGE = Language(tree_sitter_bash.language())
+LANGUAGE = Language(tree_sitter_bash.language())
 # A Parser is not thread-safe; each thread keeps its own.
 _LOCAL = threading.local()
 
@@ -26,7 +26,7 @@ STEPS_PER_PROGRESS_CALL = 4
 def _parser() -> Parser:
     parser: Parser | None = getattr(_LOCAL, "parser", None)
     if parser is None:
-        parser = Parser(_LANGUAGE)
+        parser = Parser(LANGUAGE)
         _LOCAL.parser = parser
     return parser
 

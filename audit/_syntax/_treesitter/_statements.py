@@ -16,36 +16,61 @@ from tree_sitter import Node
 
 from ..._model import Span
 from .. import _ast as ast
-from .._session import PreparedText
+from .._ast import new_node
+from .._session import STEPS_PER_COMMAND_NODE, PreparedText
 from ._elements import REDIRECT_NODES, ElementBuilder, is_split_here_string
+from ._kinds import ERROR, VARIABLE_ASSIGNMENT, WORD, kinds
 from ._parser import run_parser
 from ._words import WORD_NODES
 
-_COMPOUND_NODES = frozenset({"subshell", "compound_statement", "if_statement", "while_statement", "for_statement"})
-_HEADER_KEYWORDS = frozenset({"case", "for", "select"})
+_COMPOUND_NODES = kinds("subshell", "compound_statement", "if_statement", "while_statement", "for_statement")
+_HEADER_KEYWORDS = kinds("case", "for", "select")
 _CLOSING_KEYWORDS = frozenset({"esac", "fi", "done", "then", "do", "else", "elif", "in", "}"})
-_SKIPPED_STATEMENT_NODES = frozenset({"comment", ";", ";;", "&", "\n", "heredoc_body", "heredoc_end"})
+_SKIPPED_STATEMENT_NODES = kinds("comment", ";", ";;", "&", "\n", "heredoc_body", "heredoc_end")
+_BACKGROUND = kinds("&")
+_COMMAND = kinds("command")
+_COMMAND_NAME = kinds("command_name")
+_LIST = kinds("list")
+_PIPELINE = kinds("pipeline")
+_CHAINS = kinds("list", "pipeline", "redirected_statement")
+_PIPES = kinds("|", "|&")
+_AND_OR = kinds("&&", "||")
+_BODY_NODES = kinds("do_group", "compound_statement", "else_clause")
+_DO_GROUP = kinds("do_group")
+_ARITHMETIC_OPENER = kinds("((")
+_IF_KEYWORDS = kinds("if", "elif")
+_THEN = kinds("then")
+_IF_ENDS = kinds("elif_clause", "else_clause", "fi")
+_ELIF_CLAUSE = kinds("elif_clause")
+_ELSE_CLAUSE = kinds("else_clause")
+_UNTIL = kinds("until")
+_IN = kinds("in")
+_CASE_ITEM = kinds("case_item")
+_HEADER_ENDS = kinds(";", "\n", "do")
 
 
 class StatementBuilder(ElementBuilder):
     """Converts one tree into frozen nodes with original-string spans: the whole builder."""
 
+    __slots__ = ()
+
     def script(self, node: Node) -> ast.Script:
-        return ast.Script(self.statements(node.children), self.span(node))
+        return new_node(ast.Script, (self.statements(node.children), self.span(node)))
 
     def statements(self, children: list[Node]) -> tuple[ast.Statement, ...]:
         statements: list[ast.Statement] = []
+        multiline = self.multiline
         for child in children:
-            kind = child.type
-            if kind in _SKIPPED_STATEMENT_NODES or (not child.is_named and kind != "ERROR"):
-                if kind == "&" and statements:
+            kind = child.kind_id
+            if kind in _SKIPPED_STATEMENT_NODES or (not child.is_named and kind not in ERROR):
+                if kind in _BACKGROUND and statements:
                     last = statements[-1]
                     statements[-1] = ast.Statement(last.command, True, last.span)
                 continue
             if child.is_missing:
-                self.trouble(child, f"missing {kind}")
+                self.trouble(child, f"missing {child.type}")
                 continue
-            line_break = self.line_break_in_pipeline(child)
+            line_break = self.line_break_in_pipeline(child) if multiline else None
             if line_break is not None:
                 start, end = self.chars(child)
                 statements.extend(self.reparse(start, line_break))
@@ -53,7 +78,7 @@ class StatementBuilder(ElementBuilder):
                 continue
             command = self.command(child)
             if command is not None:
-                statements.append(ast.Statement(command, False, command.span))
+                statements.append(new_node(ast.Statement, (command, False, command.span)))
         return tuple(statements)
 
     def line_break_in_pipeline(self, node: Node) -> int | None:
@@ -62,29 +87,28 @@ class StatementBuilder(ElementBuilder):
         With three or more stages and a redirect on the next line, tree-sitter
         reads `a | b | c <newline> d > f` as `c d > f` (also when the pipeline
         ends an and-or list); bash ends the pipeline at the newline. Returns
-        the offset of the next line's first token.
+        the offset of the next line's first token. Only a text with a newline
+        can hold one: the caller asks only then.
         """
-        if not self.multiline:
-            return None
         current: Node | None = node
         in_pipeline = False
-        while current is not None and current.type in ("list", "pipeline", "redirected_statement"):
-            if current.type == "list":
+        while current is not None and current.kind_id in _CHAINS:
+            if current.kind_id in _LIST:
                 # `a && b | c | d <newline> e < f`: the pipeline ends the and-or list.
                 operands = [child for child in current.children if child.is_named]
                 current = operands[-1] if operands else None
-            elif current.type == "pipeline":
+            elif current.kind_id in _PIPELINE:
                 in_pipeline = True
                 stages = [child for child in current.children if child.is_named]
                 current = stages[-1] if stages else None
             else:
                 current = current.child_by_field_name("body")
-        if not in_pipeline or current is None or current.type != "command":
+        if not in_pipeline or current is None or current.kind_id not in _COMMAND:
             return None
         tokens = [
             token
             for child in current.children
-            for token in (child.children if child.type in REDIRECT_NODES else [child])
+            for token in (child.children if child.kind_id in REDIRECT_NODES else [child])
         ]
         for previous, token in itertools.pairwise(tokens):
             if "\n" in self.text[self.chars(previous)[1] : self.chars(token)[0]]:
@@ -103,7 +127,7 @@ class StatementBuilder(ElementBuilder):
         """A compound body (do_group, compound_statement...) as a script."""
         if node is None:
             return ast.Script((), Span(0, 0))
-        if node.type in ("do_group", "compound_statement", "else_clause"):
+        if node.kind_id in _BODY_NODES:
             return ast.Script(self.statements(node.children), self.span(node))
         command = self.command(node)
         statements = () if command is None else (ast.Statement(command, False, self.span(node)),)
@@ -111,13 +135,14 @@ class StatementBuilder(ElementBuilder):
 
     def command(self, node: Node) -> ast.Command | None:
         """The command `node` is; its span is always the node's."""
-        self.session.charge(2)
-        handler = _COMMAND_HANDLERS.get(node.type)
+        self.session.charge(STEPS_PER_COMMAND_NODE)
+        kind = node.kind_id
+        handler = _COMMAND_HANDLERS.get(kind)
         if handler is not None:
             return handler(self, node)
-        if node.type == "ERROR":
+        if kind in ERROR:
             return self.error_region(node)
-        if node.type in WORD_NODES:
+        if kind in WORD_NODES:
             # A stray word in statement position: treat it as a one-word command.
             return ast.SimpleCommand((), (self.word([node]),), (), self.span(node))
         self.trouble(node, f"unexpected {node.type}")
@@ -130,29 +155,29 @@ class StatementBuilder(ElementBuilder):
         trailing_words: list[ast.Word] = []
         compounds: list[ast.Command] = []
         for child in node.children:
-            kind = child.type
+            kind = child.kind_id
             if kind in WORD_NODES:
                 word_nodes.append(child)
-            elif kind == "command_name":
+            elif kind in _COMMAND_NAME:
                 word_nodes.extend(child.children)
             elif kind in REDIRECT_NODES:
                 redirect, words_after = self.redirect_and_words(child)
                 redirects.append(redirect)
                 trailing_words.extend(words_after)
-            elif kind == "variable_assignment":
+            elif kind in VARIABLE_ASSIGNMENT:
                 assignments.append(self.assignment(child))
             elif kind in _COMPOUND_NODES:
                 # `time (cmd)`: tree-sitter hangs the subshell on the `time` command.
                 compound = self.command(child)
                 if compound is not None:
                     compounds.append(compound)
-            elif kind == "ERROR":
+            elif kind in ERROR:
                 self.trouble(child, "unreadable text inside a command")
-                word_nodes.extend(c for c in child.children if c.type in WORD_NODES)
+                word_nodes.extend(c for c in child.children if c.kind_id in WORD_NODES)
         words = self.words(word_nodes)
         if trailing_words:
             words += tuple(trailing_words)
-        simple = ast.SimpleCommand(tuple(assignments), words, tuple(redirects), self.span(node))
+        simple = new_node(ast.SimpleCommand, (tuple(assignments), words, tuple(redirects), self.span(node)))
         if not compounds:
             return simple
         statements = tuple(ast.Statement(command, False, command.span) for command in (simple, *compounds))
@@ -163,24 +188,24 @@ class StatementBuilder(ElementBuilder):
         word_nodes: list[Node] = []
         words: list[ast.Word] = []
         for child in node.children:
-            if child.type == "variable_assignment":
+            if child.kind_id in VARIABLE_ASSIGNMENT:
                 if word_nodes:
                     words.extend(self.words(word_nodes))
                     word_nodes = []
                 words.append(self.assignment_word(child))
-            elif child.type in REDIRECT_NODES:
+            elif child.kind_id in REDIRECT_NODES:
                 continue
             else:
                 word_nodes.append(child)
         words.extend(self.words(word_nodes))
-        redirects = tuple(self.redirect(c) for c in node.children if c.type in REDIRECT_NODES)
+        redirects = tuple(self.redirect(c) for c in node.children if c.kind_id in REDIRECT_NODES)
         return ast.SimpleCommand((), tuple(words), redirects, self.span(node))
 
     def assignments_only(self, node: Node) -> ast.SimpleCommand:
-        if node.type == "variable_assignment":
+        if node.kind_id in VARIABLE_ASSIGNMENT:
             assignments = (self.assignment(node),)
         else:
-            assignments = tuple(self.assignment(c) for c in node.children if c.type == "variable_assignment")
+            assignments = tuple(self.assignment(c) for c in node.children if c.kind_id in VARIABLE_ASSIGNMENT)
         return ast.SimpleCommand(assignments, (), (), self.span(node))
 
     def redirected(self, node: Node) -> ast.Command | None:
@@ -189,11 +214,12 @@ class StatementBuilder(ElementBuilder):
         words_after: list[ast.Word] = []
         children = node.children
         for index, child in enumerate(children):
-            if child.type == "ERROR":
+            kind = child.kind_id
+            if kind in ERROR:
                 following = children[index + 1] if index + 1 < len(children) else None
                 if following is None or not is_split_here_string(child, following):
                     self.trouble(child, "unreadable text after a redirect")
-            elif child.type in REDIRECT_NODES:
+            elif kind in REDIRECT_NODES:
                 previous = children[index - 1] if index else None
                 if previous is not None and is_split_here_string(previous, child):
                     redirect, words = self.split_here_string(previous, child)
@@ -210,7 +236,7 @@ class StatementBuilder(ElementBuilder):
         commands: list[ast.Command] = []
         operators: list[str] = []
         for child in node.children:
-            if child.type in ("|", "|&"):
+            if child.kind_id in _PIPES:
                 operators.append(child.type)
             elif child.is_named:
                 command = self.command(child)
@@ -242,9 +268,10 @@ class StatementBuilder(ElementBuilder):
         stack = [node]
         while stack:
             current = stack.pop()
-            if current.type == "list":
+            kind = current.kind_id
+            if kind in _LIST:
                 stack.extend(reversed(current.children))
-            elif current.type in ("&&", "||"):
+            elif kind in _AND_OR:
                 operators.append(current.type)
             elif current.is_named:
                 command = self.command(current)
@@ -256,7 +283,7 @@ class StatementBuilder(ElementBuilder):
 
     def compound(self, node: Node) -> ast.Command:
         children = node.children
-        if children and children[0].type == "((":
+        if children and children[0].kind_id in _ARITHMETIC_OPENER:
             return ast.ArithmeticCommand(self.expansions_within(node), self.span(node))
         return ast.Group(ast.Script(self.statements(children), self.span(node)), self.span(node))
 
@@ -267,20 +294,20 @@ class StatementBuilder(ElementBuilder):
         body: list[Node] = []
         target = condition
         for child in node.children:
-            kind = child.type
-            if kind in ("if", "elif"):
+            kind = child.kind_id
+            if kind in _IF_KEYWORDS:
                 target = condition
-            elif kind == "then":
+            elif kind in _THEN:
                 target = body
-            elif kind in ("elif_clause", "else_clause", "fi"):
+            elif kind in _IF_ENDS:
                 if condition or body:
                     branches.append(self._branch(node, condition, body))
                     condition, body = [], []
-                if kind == "elif_clause":
+                if kind in _ELIF_CLAUSE:
                     nested = self.if_clause(child)
                     assert isinstance(nested, ast.IfClause)
                     branches.extend(nested.branches)
-                elif kind == "else_clause":
+                elif kind in _ELSE_CLAUSE:
                     else_body = ast.Script(self.statements(child.children), self.span(child))
             else:
                 target.append(child)
@@ -293,8 +320,8 @@ class StatementBuilder(ElementBuilder):
         return ast.Script(self.statements(condition), span), ast.Script(self.statements(body), span)
 
     def while_loop(self, node: Node) -> ast.Command:
-        until = bool(node.children) and node.children[0].type == "until"
-        condition = [c for c in node.children if c.is_named and c.type != "do_group"]
+        until = bool(node.children) and node.children[0].kind_id in _UNTIL
+        condition = [c for c in node.children if c.is_named and c.kind_id not in _DO_GROUP]
         body = node.child_by_field_name("body")
         return ast.WhileLoop(
             ast.Script(self.statements(condition), self.span(node)), self.body(body), until, self.span(node)
@@ -305,13 +332,13 @@ class StatementBuilder(ElementBuilder):
         variable_node = node.child_by_field_name("variable")
         variable = self.source(variable_node) if variable_node is not None else ""
         value_nodes = node.children_by_field_name("value")
-        has_in = any(c.type == "in" for c in node.children)
+        has_in = any(c.kind_id in _IN for c in node.children)
         items = self.words(value_nodes) if has_in else None
         return ast.ForLoop(keyword, variable, items, self.body(node.child_by_field_name("body")), self.span(node))
 
     def arithmetic_for(self, node: Node) -> ast.Command:
         header = tuple(
-            part for child in node.children if child.type != "do_group" for part in self.expansions_within(child)
+            part for child in node.children if child.kind_id not in _DO_GROUP for part in self.expansions_within(child)
         )
         condition = node.child_by_field_name("condition")
         condition_text = self.source(condition) if condition is not None else ""
@@ -320,7 +347,7 @@ class StatementBuilder(ElementBuilder):
     def case_clause(self, node: Node) -> ast.Command:
         subject_node = node.child_by_field_name("value")
         subject = self.word([subject_node]) if subject_node is not None else ast.Word((), self.span(node), "")
-        arms = tuple(self.case_arm(c) for c in node.children if c.type == "case_item")
+        arms = tuple(self.case_arm(c) for c in node.children if c.kind_id in _CASE_ITEM)
         return ast.CaseClause(subject, arms, self.span(node))
 
     def case_arm(self, node: Node) -> ast.CaseArm:
@@ -356,21 +383,21 @@ class StatementBuilder(ElementBuilder):
         value_words: list[Node] = []
         in_header = False
         for child in node.children:
-            kind = child.type
+            kind = child.kind_id
             if kind in _HEADER_KEYWORDS:
                 in_header = True
                 continue
             if kind in WORD_NODES:
                 if in_header:
                     value_words.append(child)
-                elif not (kind == "word" and self.source(child) in _CLOSING_KEYWORDS):
+                elif not (kind in WORD and self.source(child) in _CLOSING_KEYWORDS):
                     loose_words.append(child)
                 continue
-            in_header = in_header and not child.is_named and kind not in (";", "\n", "do")
+            in_header = in_header and not child.is_named and kind not in _HEADER_ENDS
             if loose_words:
                 statements.append(self._loose_command(loose_words))
                 loose_words = []
-            if kind == "case_item":
+            if kind in _CASE_ITEM:
                 statements.extend(self.case_arm(child).body.statements)
             elif kind in REDIRECT_NODES:
                 redirect = self.redirect(child)
@@ -393,8 +420,6 @@ class StatementBuilder(ElementBuilder):
     def _loose_command(self, nodes: list[Node]) -> ast.Statement:
         command = ast.SimpleCommand((), self.words(nodes), (), self.span(nodes[0]))
         return ast.Statement(command, False, command.span)
-
-    # -- assignments and redirects ---------------------------------------------
 
 
 def _pipeline_ends_the_list(
@@ -450,7 +475,7 @@ def _simple_with_redirects(
     return ast.SimpleCommand(command.assignments, words + words_after, command.redirects + redirects, span)
 
 
-_COMMAND_HANDLERS: dict[str, Callable[[StatementBuilder, Node], ast.Command | None]] = {
+_HANDLERS_BY_NAME: dict[str, Callable[[StatementBuilder, Node], ast.Command | None]] = {
     "command": StatementBuilder.simple_command,
     "declaration_command": StatementBuilder.declaration,
     "unset_command": StatementBuilder.declaration,
@@ -471,3 +496,4 @@ _COMMAND_HANDLERS: dict[str, Callable[[StatementBuilder, Node], ast.Command | No
     "test_command": StatementBuilder.test_clause,
     "program": lambda builder, node: ast.Group(builder.script(node), builder.span(node)),
 }
+_COMMAND_HANDLERS = {kind: handler for name, handler in _HANDLERS_BY_NAME.items() for kind in kinds(name)}

@@ -11,42 +11,70 @@ from tree_sitter import Node
 
 from ..._model import Span
 from .. import _ast as ast
+from .._ast import new_node
 from .._origin import Origin
 from .._prepass import find_substitution_end
 from .._session import STEPS_PER_FRAGMENT, ParseSession, PreparedText
 from .._words import ansi_c_decode, double_quoted_parts, unescape_backquoted, unquoted_literals, word_parts_from_text
+from ._kinds import ARRAY, COMMENT, SUBSCRIPT, VARIABLE_ASSIGNMENT, WORD, kinds
 
-WORD_NODES = frozenset(
-    {
-        "word",
-        "string",
-        "raw_string",
-        "ansi_c_string",
-        "translated_string",
-        "concatenation",
-        "simple_expansion",
-        "expansion",
-        "command_substitution",
-        "process_substitution",
-        "arithmetic_expansion",
-        "number",
-        "brace_expression",
-        "extglob_pattern",
-        "regex",
-        "test_operator",
-        "special_variable_name",
-        "variable_name",
-        "$",
-    }
+WORD_NODES = kinds(
+    "word",
+    "string",
+    "raw_string",
+    "ansi_c_string",
+    "translated_string",
+    "concatenation",
+    "simple_expansion",
+    "expansion",
+    "command_substitution",
+    "process_substitution",
+    "arithmetic_expansion",
+    "number",
+    "brace_expression",
+    "extglob_pattern",
+    "regex",
+    "test_operator",
+    "special_variable_name",
+    "variable_name",
+    "$",
 )
-_PLAIN_WORD_NODES = frozenset({"word", "number"})
-EXPANSION_NODES = frozenset(
-    {"simple_expansion", "expansion", "command_substitution", "process_substitution", "arithmetic_expansion"}
+_PLAIN_WORD_NODES = kinds("word", "number")
+EXPANSION_NODES = kinds(
+    "simple_expansion", "expansion", "command_substitution", "process_substitution", "arithmetic_expansion"
 )
+_DOLLAR = kinds("$")
+_STRING = kinds("string")
+_STRINGS = kinds("string", "translated_string")
+_SPLICED = kinds("concatenation", "brace_expression")
+_RAW_STRING = kinds("raw_string")
+_ANSI_C_STRING = kinds("ansi_c_string")
+_COMMAND_SUBSTITUTION = kinds("command_substitution")
+_SIMPLE_EXPANSION = kinds("simple_expansion")
+_EXPANSION = kinds("expansion")
+_PROCESS_SUBSTITUTION = kinds("process_substitution")
+_NAMES = kinds("variable_name", "special_variable_name")
+_EXPANSION_BRACES = kinds("${", "}")
+_BARE_NAMES = kinds("word", "variable_name")
+_TEST_BRACKETS = kinds("[[", "]]", "[", "]")
 
 
 class WordBuilder:
     """Converts the word nodes of one tree into frozen nodes with original-string spans."""
+
+    __slots__ = (
+        "base",
+        "byte_to_char",
+        "data",
+        "multiline",
+        "origin",
+        "prepared",
+        "repaired_errors",
+        "session",
+        "source_origin",
+        "span_shift",
+        "text",
+    )
 
     def __init__(self, ready: PreparedText, data: bytes, session: ParseSession, base: int = 0) -> None:
         text = ready.text
@@ -92,7 +120,7 @@ class WordBuilder:
     def span(self, node: Node) -> Span:
         shift = self.span_shift
         if shift is not None:
-            return Span(node.start_byte + shift, node.end_byte + shift)
+            return new_node(Span, (node.start_byte + shift, node.end_byte + shift))
         start, end = self.chars(node)
         return self.origin.span(start, end)
 
@@ -115,7 +143,7 @@ class WordBuilder:
         group: list[Node] = []
         group_end = -1
         for node in nodes:
-            if node.type == "comment":
+            if node.kind_id in COMMENT:
                 continue
             if group and node.start_byte != group_end:
                 words.append(self.word(group))
@@ -128,15 +156,15 @@ class WordBuilder:
 
     def word(self, nodes: list[Node]) -> ast.Word:
         node = nodes[0]
-        if len(nodes) == 1 and node.type in _PLAIN_WORD_NODES:
+        if len(nodes) == 1 and node.kind_id in _PLAIN_WORD_NODES:
             shift = self.span_shift
             if shift is not None:
                 # Most words: plain ASCII text at a fixed shift (chars() and span() inlined).
                 start, end = node.start_byte, node.end_byte
                 text = self.text[start:end]
                 if "\\" not in text:
-                    span = Span(start + shift, end + shift)
-                    return ast.Word((ast.Literal(text, False, span),), span, text)
+                    span = new_node(Span, (start + shift, end + shift))
+                    return new_node(ast.Word, ((new_node(ast.Literal, (text, False, span)),), span, text))
             else:
                 start, end = self.chars(node)
                 text = self.text[start:end]
@@ -145,7 +173,7 @@ class WordBuilder:
                     return ast.Word((ast.Literal(text, False, span),), span, text)
         parts: list[ast.WordPart] = []
         for index, node in enumerate(nodes):
-            if node.type == "$" and index + 1 < len(nodes) and nodes[index + 1].type == "string":
+            if node.kind_id in _DOLLAR and index + 1 < len(nodes) and nodes[index + 1].kind_id in _STRING:
                 continue  # `$"..."` is a translated string: the `$` is not text
             self.word_parts(node, parts)
         start = self.chars(nodes[0])[0]
@@ -153,32 +181,32 @@ class WordBuilder:
             parts = _merge_literals(parts)
         end = self.chars(nodes[-1])[1]
         source = self.source_slice(start, end)[0] if self.prepared is not None else self.text[start:end]
-        return ast.Word(tuple(parts), self.origin.span(start, end), source)
+        return new_node(ast.Word, (tuple(parts), self.origin.span(start, end), source))
 
     def word_parts(self, node: Node, parts: list[ast.WordPart]) -> None:
-        kind = node.type
-        if kind in ("concatenation", "brace_expression"):
+        kind = node.kind_id
+        if kind in _SPLICED:
             for child in node.children:
                 self.word_parts(child, parts)
-        elif kind == "raw_string":
+        elif kind in _RAW_STRING:
             start, end = self.chars(node)
             parts.append(ast.Literal(self.text[start + 1 : end - 1], True, self.origin.span(start, end)))
-        elif kind == "ansi_c_string":
+        elif kind in _ANSI_C_STRING:
             start, end = self.chars(node)
             decoded = ansi_c_decode(self.text[start + 2 : end - 1])
             parts.append(ast.Literal(decoded, True, self.origin.span(start, end)))
-        elif kind in ("string", "translated_string"):
+        elif kind in _STRINGS:
             self.string_parts(node, parts)
-        elif kind == "command_substitution" and self.misread_backquotes(node):
+        elif kind in _COMMAND_SUBSTITUTION and self.misread_backquotes(node):
             # tree-sitter reads `` `a` `b` `` as one substitution: re-read the text.
             start, end = self.chars(node)
             text, origin = self.source_slice(start, end)
             parts.extend(word_parts_from_text(text, origin, self.session))
         elif kind in EXPANSION_NODES:
             parts.append(self.expansion(node, quoted=False))
-        elif kind == "variable_assignment":
+        elif kind in VARIABLE_ASSIGNMENT:
             self.assignment_word_parts(node, parts)
-        elif node.child_count and kind not in ("word", "number"):
+        elif node.child_count and kind not in _PLAIN_WORD_NODES:
             for child in node.children:
                 self.word_parts(child, parts)
         else:
@@ -187,7 +215,7 @@ class WordBuilder:
 
     def assignment_word_parts(self, node: Node, parts: list[ast.WordPart]) -> None:
         for child in node.children:
-            if child.type == "array":
+            if child.kind_id in ARRAY:
                 start, end = self.chars(child)
                 parts.extend(unquoted_literals(self.text[start:end], self.origin.shifted(start)))
             else:
@@ -205,13 +233,13 @@ class WordBuilder:
         opening = text.find('"', start, end)
         cursor = (opening if opening >= 0 else start) + 1
         stop = end - 1 if end - 1 >= cursor and text[end - 1] == '"' else end
-        if "`" in text[cursor:stop]:
+        if text.find("`", cursor, stop) >= 0:
             # Backquotes inside a string are misread as often as outside one.
             content, content_origin = self.source_slice(cursor, stop)
             parts.extend(double_quoted_parts(content, content_origin, self.session, heredoc=False))
             return
         for child in node.children:
-            if child.type not in EXPANSION_NODES:
+            if child.kind_id not in EXPANSION_NODES:
                 continue
             child_start, child_end = self.chars(child)
             while child_start < child_end and text[child_start] in " \t\n":
@@ -251,7 +279,7 @@ class WordBuilder:
         every other literal keeps exact offsets for spans found in nested code."""
         raw = self.text[start:end]
         if "\\" not in raw:
-            return [ast.Literal(raw, True, self.origin.span(start, end))]
+            return [new_node(ast.Literal, (raw, True, self.origin.span(start, end)))]
         literals: list[ast.Literal] = []
         run_start = 0
         index = 0
@@ -272,17 +300,17 @@ class WordBuilder:
         return literals
 
     def expansion(self, node: Node, *, quoted: bool) -> ast.WordPart:
-        kind = node.type
+        kind = node.kind_id
         span = self.span(node)
-        if kind == "simple_expansion":
+        if kind in _SIMPLE_EXPANSION:
             start, end = self.chars(node)
             name = self.text[start:end].lstrip(" \t\n")[1:]
-            return ast.ParamExpansion(name, "", (), quoted, span)
-        if kind == "expansion":
+            return new_node(ast.ParamExpansion, (name, "", (), quoted, span, None))
+        if kind in _EXPANSION:
             return self.parameter(node, quoted)
-        if kind == "command_substitution":
+        if kind in _COMMAND_SUBSTITUTION:
             return self.command_substitution(node, quoted)
-        if kind == "process_substitution":
+        if kind in _PROCESS_SUBSTITUTION:
             start, _ = self.chars(node)
             direction = self.text[start : start + 1]
             body = self.script_between(node)
@@ -296,21 +324,20 @@ class WordBuilder:
         subscript: ast.Word | None = None
         seen_name = False
         for index, child in enumerate(node.children):
-            kind = child.type
-            field = node.field_name_for_child(index)
-            if kind in ("${", "}"):
+            kind = child.kind_id
+            if kind in _EXPANSION_BRACES:
                 continue
-            if not seen_name and kind == "subscript":
+            if not seen_name and kind in SUBSCRIPT:
                 # `${arr[$(cmd)]}`: the array's name, and its index expression.
                 name_node = child.child_by_field_name("name")
                 name = self.source(name_node) if name_node is not None else self.source(child)
                 index_nodes = child.children_by_field_name("index")
                 subscript = self.parameter_argument(index_nodes)[0] if index_nodes else None
                 seen_name = True
-            elif not seen_name and kind in ("variable_name", "special_variable_name"):
+            elif not seen_name and kind in _NAMES:
                 name = self.source(child)
                 seen_name = True
-            elif field == "operator" or not child.is_named:
+            elif not child.is_named or node.field_name_for_child(index) == "operator":
                 operator.append(self.source(child))
             else:
                 argument_nodes.append(child)
@@ -328,7 +355,7 @@ class WordBuilder:
         for node in nodes:
             start, end = self.chars(node)
             text = self.text[start:end]
-            if node.type == "word" and "`" in text:
+            if node.kind_id in WORD and "`" in text:
                 source, origin = self.source_slice(start, end)
                 parts = word_parts_from_text(source, origin, self.session)
                 words.append(ast.Word(parts, self.origin.span(start, end), text))
@@ -360,13 +387,9 @@ class WordBuilder:
         stack = list(reversed(node.children))
         while stack:
             child = stack.pop()
-            if child.type in EXPANSION_NODES:
+            if child.kind_id in EXPANSION_NODES:
                 found.append(self.expansion(child, quoted=False))
-            elif (
-                child.type in ("word", "variable_name")
-                and child.parent is not None
-                and child.parent.type != "expansion"
-            ):
+            elif child.kind_id in _BARE_NAMES and child.parent is not None and child.parent.kind_id not in _EXPANSION:
                 start, end = self.chars(child)
                 # A bare name in arithmetic is a variable reference.
                 found.append(ast.ParamExpansion(self.text[start:end], "", (), False, self.origin.span(start, end)))
@@ -380,9 +403,9 @@ class WordBuilder:
         stack = list(reversed(node.children))
         while stack:
             child = stack.pop()
-            if child.type in WORD_NODES:
+            if child.kind_id in WORD_NODES:
                 found.append(child)
-            elif child.type not in ("[[", "]]", "[", "]"):
+            elif child.kind_id not in _TEST_BRACKETS:
                 stack.extend(reversed(child.children))
         return found
 
