@@ -11,6 +11,8 @@ the lexical reading) are imported by the first text that needs them.
 from __future__ import annotations
 
 import re
+import sys
+from contextlib import AbstractContextManager, nullcontext
 from typing import NamedTuple
 
 from .._budget import Budget
@@ -33,6 +35,18 @@ class ParseResult(NamedTuple):
     troubles: tuple[ParseTrouble, ...]
 
 
+_TREE_SITTER = f"{__package__}._treesitter"
+_BASHLEX = f"{__package__}._bashlex"
+_FALLBACK = f"{__package__}._fallback"
+
+
+def _first_load(budget: Budget, module: str) -> AbstractContextManager[None]:
+    """Importing a parser the first time is the process's one-time work, not the audit's that
+    happens to need it first: the budget is paused for it (and only then: a pause costs more
+    than the import of a loaded module)."""
+    return nullcontext() if module in sys.modules else budget.paused()
+
+
 def parse(source: str, *, budget: Budget, origin: Origin | None = None) -> ParseResult:
     """Parse `source` (or a code string inside it, located by `origin`)."""
     session = ParseSession(budget, _tree_sitter_fragment)
@@ -42,13 +56,15 @@ def parse(source: str, *, budget: Budget, origin: Origin | None = None) -> Parse
     if script is not None:
         has_error = False
     else:
-        from ._treesitter import CANCELLABLE_FROM_BYTES, parse_tree_sitter
+        with _first_load(budget, _TREE_SITTER):
+            from ._treesitter import CANCELLABLE_FROM_BYTES, parse_tree_sitter
 
         if len(ready.text) >= CANCELLABLE_FROM_BYTES and _DANGLING_PIPE.search(ready.text):
             # tree-sitter's error recovery on thousands of stages and a final `|`
             # runs for 100+ ms without calling the progress callback, so it cannot
             # be cancelled. bash rejects such input anyway: read it lexically.
-            from ._fallback import parse_fallback
+            with _first_load(budget, _FALLBACK):
+                from ._fallback import parse_fallback
 
             fallback = parse_fallback(ready, session)
             whole = origin.span(0, len(source))
@@ -59,8 +75,9 @@ def parse(source: str, *, budget: Budget, origin: Origin | None = None) -> Parse
         script, has_error = parse_tree_sitter(ready, session)
     if not has_error and not session.troubles:
         return ParseResult(script, (), ())
-    from ._bashlex import parse_bashlex
-    from ._fallback import parse_fallback
+    with _first_load(budget, _BASHLEX), _first_load(budget, _FALLBACK):
+        from ._bashlex import parse_bashlex
+        from ._fallback import parse_fallback
 
     whole = origin.span(0, len(source))
     try:
@@ -78,6 +95,7 @@ def parse(source: str, *, budget: Budget, origin: Origin | None = None) -> Parse
 
 def _tree_sitter_fragment(session: ParseSession, ready: PreparedText) -> ast.Script:
     """The session's parser of nested code: tree-sitter's, loaded when first needed."""
-    from ._treesitter import tree_sitter_fragment
+    with _first_load(session.budget, _TREE_SITTER):
+        from ._treesitter import tree_sitter_fragment
 
     return tree_sitter_fragment(session, ready)
