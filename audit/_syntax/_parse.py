@@ -47,6 +47,12 @@ def _first_load(budget: Budget, module: str) -> AbstractContextManager[None]:
     return nullcontext() if module in sys.modules else budget.paused()
 
 
+def _mostly_parameter_openers(text: str) -> bool:
+    """More than one `${` in four characters: no script is written like that (a long one full
+    of `${VAR}` has one in fifteen), text built to nest expansions is."""
+    return text.count("${") * 4 > len(text)
+
+
 def parse(source: str, *, budget: Budget, origin: Origin | None = None) -> ParseResult:
     """Parse `source` (or a code string inside it, located by `origin`)."""
     session = ParseSession(budget, _tree_sitter_fragment)
@@ -72,6 +78,15 @@ def parse(source: str, *, budget: Budget, origin: Origin | None = None) -> Parse
                 "fallback", "the input ends with a dangling pipe; a lexical reading is judged", whole
             )
             return ParseResult(fallback, (), (*session.troubles, trouble))
+        if len(ready.text) >= CANCELLABLE_FROM_BYTES and _mostly_parameter_openers(ready.text):
+            # Thousands of `${` cost tree-sitter's error recovery tens of milliseconds after
+            # its last progress call, and its error region thousands of loose commands. The
+            # lexical reading, which the full path ends in for such text anyway, comes first:
+            # nesting past what it can follow stops the audit there (IN005), in a few ms.
+            with _first_load(budget, _FALLBACK):
+                from ._fallback import parse_fallback
+
+            parse_fallback(ready, ParseSession(budget, _tree_sitter_fragment))  # read only to stop here
         script, has_error = parse_tree_sitter(ready, session)
     if not has_error and not session.troubles:
         return ParseResult(script, (), ())

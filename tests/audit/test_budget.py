@@ -6,6 +6,8 @@ Speed itself is measured by `python -m audit.benchmark`, never here.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from audit import Decision, Verdict, audit_command, policy_from_mapping
@@ -115,3 +117,38 @@ def test_a_long_value_is_charged_before_it_is_built() -> None:
 def test_a_step_limit_below_the_clock_reading_interval_is_exact() -> None:
     # Regression: the first check came only after 256 steps, so a limit of 10 let `ls | head | sort | uniq` pass.
     assert _audit("ls | head | sort | uniq", max_steps=10).rule_ids == ("IN004",)
+
+
+def _tree_sitter_asked(monkeypatch: pytest.MonkeyPatch, command: str) -> tuple[bool, Verdict]:
+    import audit._syntax._treesitter as treesitter
+
+    asked: list[str] = []
+    real = treesitter.parse_tree_sitter
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        asked.append("asked")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(treesitter, "parse_tree_sitter", recording)
+    verdict = audit_command(command)
+    return bool(asked), verdict
+
+
+def test_text_made_of_parameter_openers_is_stopped_by_the_lexical_reading_before_tree_sitter(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # tree-sitter's error recovery on such text runs tens of milliseconds past its last
+    # progress call; the lexical reading finds the nesting it cannot follow first.
+    for command in ("${" * 5_000, "${" * 2_500 + "}" * 2_500):
+        asked, verdict = _tree_sitter_asked(monkeypatch, command)
+        assert not asked
+        assert verdict.rule_ids == ("IN005",)
+
+
+def test_a_long_script_full_of_parameter_expansions_is_still_read_by_tree_sitter(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    script = "\n".join(f'cp "${{SRC}}/file{n}" "${{DEST:-/tmp}}/"' for n in range(250))
+    asked, verdict = _tree_sitter_asked(monkeypatch, script)
+    assert asked
+    assert verdict.decision is Decision.PASS
