@@ -117,8 +117,8 @@ def _normalize_general(word: ast.Word, bindings: Bindings, max_values: int | Non
     fields, braces, expanded_glob = joined
     # bash expands a glob that an unquoted expansion produced too (`x='/etc/*'; rm -rf $x`),
     # and a loop variable over a glob holds the files it matched, quoted or not (`for f in
-    # ~/.ssh/id_*; do cat "$f"`). Quoted glob characters elsewhere in such a word were not escaped above:
-    # the pattern is then wider than bash's, which can only find more.
+    # ~/.ssh/id_*; do cat "$f"`). Quoted glob characters elsewhere in such a word were not
+    # escaped above: the pattern is then wider than bash's, which can only find more.
     args = _field_args(word, fields, braces, pattern or expanded_glob, bindings, max_values)
     return [_dynamic(word)] if args is None else args
 

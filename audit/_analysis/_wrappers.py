@@ -233,7 +233,8 @@ def xargs_unbounded(options: tuple[tuple[str, str | None], ...]) -> bool:
 
 
 class XargsInput(NamedTuple):
-    """Where the xargs that starts a command reads the arguments it adds: `file` (`-a FILE`), else its standard input."""
+    """Where the xargs that starts a command reads the arguments it adds: `file` (`-a FILE`),
+    else its standard input."""
 
     file: Arg | None
 
