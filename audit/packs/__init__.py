@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers; `__getattr__` loads 
     from ._invocation import Predicate as Predicate
     from ._invocation import any_operand as any_operand
     from ._invocation import command as command
+    from ._invocation import device_operand as device_operand
     from ._invocation import listed_by as listed_by
     from ._invocation import named_operand as named_operand
     from ._invocation import operand as operand
@@ -43,6 +44,7 @@ _HOMES = {
     "Predicate": "._invocation",
     "any_operand": "._invocation",
     "command": "._invocation",
+    "device_operand": "._invocation",
     "listed_by": "._invocation",
     "named_operand": "._invocation",
     "operand": "._invocation",
@@ -59,6 +61,7 @@ __all__ = [
     "Predicate",
     "any_operand",
     "command",
+    "device_operand",
     "listed_by",
     "named_operand",
     "operand",

@@ -25,7 +25,8 @@ from .remote import SSH_NO_STDIN
 
 # -- the senders ------------------------------------------------------------------------------
 
-_NETCATS = ("nc", "ncat", "netcat", "nc.traditional", "nc.openbsd")
+NETCATS = frozenset({"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"})
+"""The netcat family: they send their standard input to a socket (and run programs with -e)."""
 _MAILERS = ("mail", "mailx", "s-nail", "bsd-mailx", "mutt")
 _SENDMAILS = ("sendmail", "msmtp", "ssmtp")
 _LOOKUPS = ("dig", "nslookup", "host")
@@ -56,7 +57,7 @@ _SOCAT_STDIN = frozenset({"-", "stdin", "stdio", "fd:0", "/dev/stdin"})
 _SOCAT_FILES = frozenset({"file", "open", "gopen", "pipe"})
 
 SENDERS: frozenset[str] = frozenset(
-    {"curl", "wget", *_NETCATS, "socat", "telnet", "openssl", "ssh", "scp", "sftp", "rsync", *_LOOKUPS,
+    {"curl", "wget", *NETCATS, "socat", "telnet", "openssl", "ssh", "scp", "sftp", "rsync", *_LOOKUPS,
      "ping", "ping6", *_MAILERS, *_SENDMAILS, "gh", *HTTPIES, *_STORAGE_COPIES}
 )  # fmt: skip
 """The commands `sent_data` reads."""
@@ -72,7 +73,7 @@ def sent_data(name: str, args: tuple[Arg, ...]) -> Sending | None:
         return curl_sending(reading)
     if name == "wget":
         return wget_sending(reading)
-    if name in _NETCATS:
+    if name in NETCATS:
         return _netcat(name, reading)
     if name == "socat":
         return _socat(reading)

@@ -14,13 +14,13 @@ from .._analysis import (
 from .._model import Severity
 from .._tables import Tables
 from ..programs import WRITERS
+from ..programs.sending import NETCATS
 from ._paths import literal_prefix, reading, redirect_writes_file, written_paths
 from ._rule import Hit, Inspects, rule
 
-_NETCATS = frozenset({"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"})
 # Programs that carry their standard input to a network peer and its answers
 # back: a shell piped into one is a relay (openssl only as `s_client`).
-_SOCKET_CLIENTS = _NETCATS | {"socat", "telnet", "cryptcat", "openssl"}
+_SOCKET_CLIENTS = NETCATS | {"socat", "telnet", "cryptcat", "openssl"}
 _SOCAT_EXEC_ADDRESSES = ("exec:", "system:")
 
 
@@ -91,7 +91,7 @@ def dev_tcp_redirection(subject: RedirectSubject, tables: Tables) -> Iterator[Hi
 def network_shell(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     name = subject.name
     args = subject.args
-    if name in _NETCATS and reading(subject).has("--exec", "--sh-exec", "--lua-exec"):
+    if name in NETCATS and reading(subject).has("--exec", "--sh-exec", "--lua-exec"):
         yield Hit(subject.span, f"`{name}` runs a program connected to a socket")
         return
     if name == "socat":
