@@ -201,6 +201,22 @@ def test_commands_the_walk_does_more_with_do_not(command: str) -> None:
     assert not _takes_the_lane(command)
 
 
+def test_names_a_policy_declares_are_left_to_the_walk_and_judged_alike() -> None:
+    policy = policy_from_mapping(
+        {
+            "names": {"fetchers": ["fetch-secrets"], "secret_files": ["/srv/app/.env"]},
+            "interpreters": {"julia": {"names": ["julia"], "language": "julia", "code_options": ["-e"]}},
+            "wrappers": {"with-lock": {"value_options": ["-f"]}},
+        }
+    )
+    declared = ("fetch-secrets http://example.com", "julia script.jl", "with-lock -f x rm -rf /")
+    assert not any(_takes_the_lane(command, policy) for command in declared)
+    assert _takes_the_lane("cat /srv/app/.env", policy)  # an ordinary reader of a declared secret
+    commands = [(command, policy) for command in (*declared, "cat /srv/app/.env", "rm -rf /opt", "ls -la")]
+    assert not _differing(commands)
+    assert audit_command("cat /srv/app/.env", policy=policy).decision.value == "block"
+
+
 def test_a_policy_with_a_step_limit_below_the_commands_cost_sends_it_to_the_full_path() -> None:
     assert _takes_the_lane("ls -la", default_policy())
     assert not _takes_the_lane("ls -la", policy_from_mapping({"limits": {"max_steps": 25}}))
