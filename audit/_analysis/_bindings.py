@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 import shlex
 from enum import Enum
-from typing import NamedTuple
 
 from .._model import Span
+from .._named_tuple import NamedTuple
 from .._syntax import Visitor, ast
 from ..programs import Arg, read_command
 
