@@ -4,10 +4,10 @@ and decide (`_verdict`)."""
 
 from __future__ import annotations
 
-from ._analysis import Analyzer, Arg, Autorun, Location
+from ._analysis import Analyzer, Arg, Autorun, Location, plain_command
 from ._budget import Budget
 from ._caches import POLICY_DISPATCHES, Memo, VerdictCache
-from ._model import Position, Span, Verdict
+from ._model import CommandRecord, Position, Span, Verdict
 from ._policy import Policy, default_policy
 from ._syntax import BudgetExceeded, Origin, ParseResult, parse
 from ._verdict import Findings
@@ -74,7 +74,6 @@ def audit_command(command: str, *, policy: Policy | None = None) -> Verdict:
         policy = default_policy()
     elif not isinstance(policy, Policy):  # pyright: ignore[reportUnnecessaryIsInstance]
         raise TypeError(f"policy must be an audit.Policy, not {type(policy).__name__}")
-    budget = Budget(policy.limits.time_budget_ms / 1000.0, policy.limits.max_steps)
     findings = Findings(command)
     runner = RuleRunner(findings, _dispatch_for(policy), policy.limits.max_depth)
     whole = Span(0, len(command))
@@ -89,6 +88,30 @@ def audit_command(command: str, *, policy: Policy | None = None) -> Verdict:
         message = f"command too long: {len(command)} characters, the limit is {policy.limits.max_length}"
         runner.emit(COMMAND_TOO_LONG, whole, message, _INPUT)
         return findings.verdict()
+    records: list[CommandRecord] = []
+    try:
+        _judge(command, policy, runner, records)
+    except BudgetExceeded as exceeded:
+        runner.emit(BUDGET_EXCEEDED, whole, str(exceeded), _PARSE)
+    except RecursionError:
+        runner.emit(NESTING_TOO_DEEP, whole, "the command nests too deeply to analyse", _PARSE)
+    except MemoryError:
+        # The budget bounds what an audit materialises, so this means the host
+        # itself is short of memory: still a verdict, and never a pass.
+        runner.emit(BUDGET_EXCEEDED, whole, "the analysis ran out of memory", _PARSE)
+    return findings.verdict(tuple(records))
+
+
+def _judge(command: str, policy: Policy, runner: RuleRunner, records: list[CommandRecord]) -> None:
+    """Hand what `command` runs to the rules, and the commands found to `records` (as far as the
+    audit got when it stops early)."""
+    plain = plain_command(command, policy.tables, policy.limits.max_steps)
+    if plain is not None:
+        # `ls -la`, `git status`: the rules judge the one command, without the walk (`_plain_lane`).
+        runner.command(plain.subject)
+        records.append(plain.record)
+        return
+    budget = Budget(policy.limits.time_budget_ms / 1000.0, policy.limits.max_steps)
 
     def parse_code(text: str, origin: Origin) -> ParseResult:
         return parse(text, budget=budget, origin=origin)
@@ -104,12 +127,5 @@ def audit_command(command: str, *, policy: Policy | None = None) -> Verdict:
         analyzer.run(result.script)
         for alternative in result.alternatives:
             analyzer.run(alternative)
-    except BudgetExceeded as exceeded:
-        runner.emit(BUDGET_EXCEEDED, whole, str(exceeded), _PARSE)
-    except RecursionError:
-        runner.emit(NESTING_TOO_DEEP, whole, "the command nests too deeply to analyse", _PARSE)
-    except MemoryError:
-        # The budget bounds what an audit materialises, so this means the host
-        # itself is short of memory: still a verdict, and never a pass.
-        runner.emit(BUDGET_EXCEEDED, whole, "the analysis ran out of memory", _PARSE)
-    return findings.verdict(tuple(analyzer.records))
+    finally:
+        records.extend(analyzer.records)

@@ -23,6 +23,7 @@ from ._paths import (
     path_under,
     read_arguments,
 )
+from ._plain_lane import PlainCommand, plain_command
 from ._static_output import static_output
 from ._subjects import (
     Arg,
@@ -73,6 +74,7 @@ __all__ = [
     "Location",
     "LoopSubject",
     "NameSource",
+    "PlainCommand",
     "RedirectSubject",
     "Risk",
     "Secret",
@@ -94,6 +96,7 @@ __all__ = [
     "path_holding",
     "path_is",
     "path_under",
+    "plain_command",
     "read_arguments",
     "resolve_path",
     "static_output",

@@ -1,8 +1,10 @@
 """The syntax layer: bash source in, frozen nodes out.
 
-`parse(source, budget=...)` is the only entry point the engine uses (the
-driver is `_parse`). The nodes are in `ast`; `Visitor` and `walk` traverse
-them and `dump` renders them for tests and debugging.
+`parse(source, budget=...)` is the entry point the engine uses (the driver
+is `_parse`); the plain-command lane of the analysis reads a text of plain
+words with `plain_words` and counts the steps `parse` would charge with the
+step constants. The nodes are in `ast`; `Visitor` and `walk` traverse them
+and `dump` renders them for tests and debugging.
 """
 
 from __future__ import annotations
@@ -15,13 +17,17 @@ from ..errors import BudgetExceeded, SyntaxLayerError
 from . import _ast as ast
 from ._origin import Origin
 from ._parse import ParseResult, parse
-from ._session import ParseTrouble
+from ._plain import plain_words
+from ._session import CHARACTERS_PER_STEP, STEPS_PER_COMMAND_NODE, STEPS_PER_FRAGMENT, ParseTrouble
 from ._traverse import Node, Visitor, children, walk
 
 if TYPE_CHECKING:  # `__getattr__` loads it at run time: only tests and debugging render trees
     from ._dump import dump as dump
 
 __all__ = [
+    "CHARACTERS_PER_STEP",
+    "STEPS_PER_COMMAND_NODE",
+    "STEPS_PER_FRAGMENT",
     "Budget",
     "BudgetExceeded",
     "Node",
@@ -34,6 +40,7 @@ __all__ = [
     "children",
     "dump",
     "parse",
+    "plain_words",
     "walk",
 ]
 

@@ -21,6 +21,7 @@ import re
 from .._model import Span
 from . import _ast as ast
 from ._ast import new_node
+from ._origin import Origin
 from ._session import STEPS_PER_COMMAND_NODE, ParseSession, PreparedText
 
 _PLAIN = re.compile(r"[A-Za-z0-9_./:,-]+(?: +[A-Za-z0-9_./:,+=-]+)*")
@@ -37,13 +38,25 @@ _NOT_A_PLAIN_COMMAND = frozenset(
 
 def plain_script(ready: PreparedText, session: ParseSession) -> ast.Script | None:
     """The script of a text of plain words, or None when the text needs the parser."""
+    if ready.prepared is not None:
+        return None
     text = ready.text
-    if ready.prepared is not None or _PLAIN.fullmatch(text) is None:
+    words = plain_words(text, ready.origin)
+    if words is None:
+        return None
+    session.charge(STEPS_PER_COMMAND_NODE)
+    span = ready.origin.span(0, len(text))
+    command = new_node(ast.SimpleCommand, ((), words, (), span))
+    return new_node(ast.Script, ((new_node(ast.Statement, (command, False, span)),), span))
+
+
+def plain_words(text: str, origin: Origin) -> tuple[ast.Word, ...] | None:
+    """The words of a text of plain words (its one simple command's), or None when the text needs the parser."""
+    if _PLAIN.fullmatch(text) is None:
         return None
     values = text.split(" ")  # no blank at either end, so the first value is the first word
     if values[0] in _NOT_A_PLAIN_COMMAND:
         return None
-    origin = ready.origin
     # A verbatim slice of the original: a span is the offsets shifted (origin.span inlined).
     shift = origin.base if origin.offsets is None and origin.pinned is None else None
     words: list[ast.Word] = []
@@ -55,7 +68,4 @@ def plain_script(ready: PreparedText, session: ParseSession) -> ast.Script | Non
             words.append(new_node(ast.Word, ((new_node(ast.Literal, (value, False, span)),), span, value)))
             start = end
         start += 1
-    session.charge(STEPS_PER_COMMAND_NODE)
-    span = origin.span(0, len(text))
-    command = new_node(ast.SimpleCommand, ((), tuple(words), (), span))
-    return new_node(ast.Script, ((new_node(ast.Statement, (command, False, span)),), span))
+    return tuple(words)

@@ -53,14 +53,16 @@ def test_an_inconsistent_catalogue_is_caught_by_the_root_error() -> None:
         Registry((first, first))
 
 
-def test_importing_the_engine_leaves_garbage_collection_alone_until_the_first_audit() -> None:
+def test_importing_the_engine_leaves_garbage_collection_alone_until_the_first_audit_with_a_budget() -> None:
     code = (
         "import gc\n"
         "before = len(gc.callbacks)\n"
         "import audit\n"
         "assert len(gc.callbacks) == before, 'import installed a gc callback'\n"
-        "audit.audit_command('ls')\n"
-        "audit.audit_command('ls')\n"
+        "audit.audit_command('ls')\n"  # the plain-command lane spends no budget
+        "assert len(gc.callbacks) == before, 'the lane installed a gc callback'\n"
+        "audit.audit_command('ls | wc -l')\n"
+        "audit.audit_command('ls | wc -l')\n"
         "assert len(gc.callbacks) == before + 1, gc.callbacks\n"
     )
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)

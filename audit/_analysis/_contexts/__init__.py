@@ -33,10 +33,11 @@ from ._find import find_exec
 from ._interpreters import interpreter_code, xargs_line_as_code
 from ._remote import container_code, gcloud_code, kubectl_code, lxc_code, ssh_code, vagrant_code
 from ._runners import at_job, entr_code, parallel_code, tmux_code
-from ._written import crontab_code, record_writes
+from ._written import WRITER_NAMES, crontab_code, record_writes
 
 __all__ = [
     "HANDLERS",
+    "WRITER_NAMES",
     "Call",
     "ContextWalk",
     "Handler",

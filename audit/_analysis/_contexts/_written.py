@@ -40,7 +40,8 @@ from .._variables import Env
 from ._call import Call, ContextWalk
 from ._code import audit_code, code_text, inert, piped_text, shebang_language, text_of_parts
 
-_WRITERS = frozenset(WRITERS)
+WRITER_NAMES = frozenset(WRITERS)
+"""The programs that write files they name (`cp`, `tee`, `dd`...), for lookups."""
 _ECHO_OPTIONS = frozenset({"-n", "-e", "-E"})
 _CRONTAB_SCHEDULE_FIELDS = 5
 _SYSTEM_CRONTABS = ("/etc/crontab", "/etc/cron.d/*")
@@ -68,7 +69,7 @@ def record_writes(
                 what = "the download saved there"
                 _runs_later(walk, target, autorun, frame, target.span, frozenset({Risk.FETCH}), what)
         return NO_RISKS
-    if not redirects and name not in _WRITERS:
+    if not redirects and name not in WRITER_NAMES:
         return NO_RISKS  # most commands write no file
     content = _printed(name, args, stdin, frame.env)
     if content is None and not walk.knows_written:
@@ -92,7 +93,7 @@ def _targets(
     """The files the command writes its output to (redirects, tee's files), and whether it appends;
     then the other files it writes (content unknown)."""
     targets = [target for target in output_redirects(redirects, env) if not (target[0].value or "").startswith("/dev/")]
-    if name in _WRITERS:
+    if name in WRITER_NAMES:
         reading = read_command(name, args)
         append = name == "tee" and reading.has("--append")
         targets.extend((written, append) for written in written_files(reading))
