@@ -23,6 +23,9 @@ from ._plain import plain_script
 from ._session import ParseSession, ParseTrouble, PreparedText
 
 _DANGLING_PIPE = re.compile(r"\|&?\s*\Z")
+# A word that starts with `[` and goes on (`[l]s`), and what may come before a word.
+_BRACKET_WORD = re.compile(r"\[[^\s\[]")
+_WORD_STARTS = frozenset({"", " ", "\t", "\n", ";", "&", "|", "(", ")", "{", "}", "!", "`"})
 # The origin of the user's own string (origins are immutable: one serves every parse).
 _VERBATIM = Origin()
 
@@ -95,8 +98,13 @@ def parse(source: str, *, budget: Budget, origin: Origin | None = None) -> Parse
         from ._fallback import parse_fallback
 
     whole = origin.span(0, len(source))
+    tree_sitter_troubles = len(session.troubles)
     try:
         second = parse_bashlex(ready, session)
+        if _bracket_words_explain_errors(ready, budget):
+            # `[l]s -la`, `[r]m -rf /`: bash reads one word (its name from pathname expansion);
+            # tree-sitter-bash opens a test command at the `[` and fails. bashlex reads bash's way.
+            return ParseResult(second, (), tuple(session.troubles[tree_sitter_troubles:]))
         note = ParseTrouble(
             "bashlex", "tree-sitter reported errors that bashlex did not; both readings are judged", whole
         )
@@ -106,6 +114,27 @@ def parse(source: str, *, budget: Budget, origin: Origin | None = None) -> Parse
             "fallback", f"bashlex could not read it either ({reason}); a lexical reading is judged too", whole
         )
     return ParseResult(script, (second,), (*session.troubles, note))
+
+
+def _bracket_words_explain_errors(ready: PreparedText, budget: Budget) -> bool:
+    """Whether tree-sitter's errors come from words that start with `[` and go on (`[l]s`; not the
+    test command `[ -f x ]`): read with a neutral character for each such `[`, the text has none."""
+    from ._treesitter import parse_tree_sitter
+
+    text = ready.text
+    starts = [
+        match.start()
+        for match in _BRACKET_WORD.finditer(text)
+        if text[match.start() - 1 : match.start()] in _WORD_STARTS
+    ]
+    if not starts:
+        return False
+    neutral = list(text)
+    for start in starts:
+        neutral[start] = "_"
+    session = ParseSession(budget, _tree_sitter_fragment)
+    _, has_error = parse_tree_sitter(ready._replace(text="".join(neutral)), session)
+    return not has_error and not session.troubles
 
 
 def _tree_sitter_fragment(session: ParseSession, ready: PreparedText) -> ast.Script:
