@@ -64,6 +64,14 @@ KNOWN_GAPS: tuple[KnownGap, ...] = (
         pinned={DIFFERENTIAL: "(( y = $(( 2 )) + 1 ))"},
     ),
     KnownGap(
+        name="a relative command word of one-letter brackets",
+        reason="the engine reads `[l]s` as `ls`, as if the file the glob needs were in the working directory "
+        "(for `[r]m -rf /` a finding rather than a miss); the oracle's workspace has none, so bash looks up `[l]s` "
+        "as written and finds nothing to run",
+        pattern=re.compile(r"(?:^|[;&|(]\s*)\[[^\s\[\]]\][^\s/]*(?:\s|$)"),
+        pinned={ORACLE_CORPUS: None},
+    ),
+    KnownGap(
         name="bash 5.2 rejects time before a subshell inside $( )",
         reason="`$(time ( cmd ))` is a syntax error in bash 5.2, so bash runs nothing; the engine judges cmd "
         "(more findings, never fewer) without a parse finding",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sys
 import time
 from functools import cache
 
@@ -65,12 +66,21 @@ def check_verdict_is_consistent(source: str, verdict: Verdict) -> None:
 def check_total_and_bounded(source: str, policy: Policy | None = None) -> Verdict:
     """Any text gets a consistent verdict; an engine that runs over its budget says so (IN004)."""
     budget_ms = (policy or default_policy()).limits.time_budget_ms
+    modules = len(sys.modules)
     wall_start, cpu = time.perf_counter(), Budget(budget_ms / 1000)
     verdict = audit_command(source, policy=policy)
     cpu_ms = cpu.spent() * 1000
     wall_ms = (time.perf_counter() - wall_start) * 1000
     assert isinstance(verdict, Verdict)
     check_verdict_is_consistent(source, verdict)
+    if len(sys.modules) > modules:
+        # The first audit in a process that needs a parser, another language's analysis or SQL
+        # loads it (up to 200 ms of CPU); the budget pauses for that one-time work, these clocks
+        # do not. Measured again, the audit pays only its own work.
+        wall_start, cpu = time.perf_counter(), Budget(budget_ms / 1000)
+        audit_command(source, policy=policy)
+        cpu_ms = cpu.spent() * 1000
+        wall_ms = (time.perf_counter() - wall_start) * 1000
     assert wall_ms <= WALL_LIMIT_MS, f"took {wall_ms:.0f} ms of wall time"
     if cpu_ms > budget_ms + CPU_MARGIN_MS:
         assert verdict.decision is Decision.BLOCK and "IN004" in verdict.rule_ids, (

@@ -9,7 +9,6 @@ judge taint from them.
 from __future__ import annotations
 
 import re
-import shlex
 from enum import Enum
 
 from .._model import Span
@@ -137,6 +136,9 @@ def array_literal_items(value: ast.Word) -> tuple[ast.Word, ...] | None:
 # One element of an array literal as written: unquoted characters, escapes, '...' and "...".
 _ELEMENT = r"""(?:[^\s'"\\]|\\.|'[^']*'|"(?:[^"\\]|\\.)*")+"""
 _ELEMENTS = rf"\s*(?:{_ELEMENT}\s*)*"
+# The pieces of one element: a single-quoted string, a double-quoted one, an escaped character,
+# a run of unquoted characters.
+_PIECE = r"""'([^']*)'|"((?:[^"\\]|\\.)*)"|\\(.)|([^\s'"\\]+)"""
 
 
 def _items_of_text(value: ast.Word, inner: str) -> tuple[ast.Word, ...] | None:
@@ -146,12 +148,23 @@ def _items_of_text(value: ast.Word, inner: str) -> tuple[ast.Word, ...] | None:
         return None
     if re.fullmatch(_ELEMENTS, inner) is None:
         return None
-    items: list[ast.Word] = []
-    for raw in re.findall(_ELEMENT, inner):
-        text = "".join(shlex.split(raw))
-        literal = ast.Literal(text, raw != text, value.span)
-        items.append(ast.Word((literal,), value.span, raw))
-    return tuple(items)
+    return tuple(_element_word(raw, value.span) for raw in re.findall(_ELEMENT, inner))
+
+
+def _element_word(raw: str, span: Span) -> ast.Word:
+    """One element as the parser would give it: a literal per quoted piece and per unquoted run,
+    so `[run]='rm -rf /'` keeps its unquoted `[run]=` (the key) apart from the quoted value."""
+    parts: list[ast.WordPart] = []
+    for piece in re.finditer(_PIECE, raw):
+        single, double, escaped, unquoted = piece.groups()
+        if unquoted is not None:
+            parts.append(ast.Literal(unquoted, False, span))
+        elif escaped is not None:
+            parts.append(ast.Literal(escaped, True, span))
+        else:
+            text = single if single is not None else re.sub(r'\\([$`"\\\n])', r"\1", double or "")
+            parts.append(ast.Literal(text, True, span))
+    return ast.Word(tuple(parts), span, raw)
 
 
 def collect_bindings(script: ast.Script) -> dict[str, list[Binding]]:

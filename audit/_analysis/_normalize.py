@@ -348,6 +348,16 @@ def _literal_tilde(text: str) -> str:
     return "./" + text if text[:1] == HOME else text
 
 
+def as_held(value: str) -> str:
+    """The string bash holds for a value kept as `./~...` (a literal `~...`, see `_literal_tilde`).
+
+    Code built from values (`eval "rm -rf $x"`, `sh -c`, `ssh HOST "$x"`) is read again by a
+    shell, which expands that `~` as the home. A value written as `./~` itself reads as `~`
+    here too: the code then names the home, a finding rather than a miss.
+    """
+    return value[2:] if value.startswith("./~") else value
+
+
 def _escape_glob(text: str) -> str:
     return "".join(f"[{char}]" if char in _GLOB_CHARS else char for char in text)
 

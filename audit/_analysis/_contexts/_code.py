@@ -16,7 +16,15 @@ from collections.abc import Callable
 from ..._model import Span
 from ..._syntax import Origin, ast
 from ...programs import InterpreterSpec
-from .._normalize import basename, has_list_expansion, is_unresolved, normalize_word, parameter_values, part_source
+from .._normalize import (
+    as_held,
+    basename,
+    has_list_expansion,
+    is_unresolved,
+    normalize_word,
+    parameter_values,
+    part_source,
+)
 from .._resolve import known_input
 from .._risks import NO_RISKS
 from .._state import Frame
@@ -281,7 +289,7 @@ def code_text(
         # A field of `"${c[@]}"` is one element, not the whole word: its known value is the code.
         if arg.word is None or (arg.value is not None and has_list_expansion(arg.word)):
             _append_text(
-                chars, offsets, arg.value if arg.value is not None else placeholder(None, arg.source), arg.span
+                chars, offsets, as_held(arg.value) if arg.value is not None else placeholder(None, arg.source), arg.span
             )
             continue
         for part in arg.word.parts:
@@ -355,7 +363,7 @@ def _append_part(
     if type(part) is ast.ParamExpansion and env is not None and not part.operator:
         values = parameter_values(part, env)
         if values is not None and len(values) == 1:
-            _append_text(chars, offsets, values[0], part.span)
+            _append_text(chars, offsets, as_held(values[0]), part.span)
             return
     if type(part) is ast.CommandSubstitution and env is not None:
         # `eval "$(echo rm -rf /)"`: the output of a literal echo/printf is the code.
