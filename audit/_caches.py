@@ -35,6 +35,9 @@ PATH_TABLES = 64
 PATH_ANSWERS = 4096
 """Per path list: answers by argument value (`-la`, `src/` and `/tmp/x` repeat across commands)."""
 
+DECLARED_GRAMMARS = 256
+"""Wrapper and interpreter declarations (built-in, and those policies add) whose option grammar is kept."""
+
 CODE_REPORTS = 512
 """What audit.languages found in a snippet of another language, by language and code
 (a silent walk and the reporting walk analyse the same snippet)."""

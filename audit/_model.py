@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, NamedTuple
+from typing import Any
+
+from ._named_tuple import NamedTuple
 
 
 class Decision(str, Enum):

@@ -9,19 +9,18 @@ settings replace, name lists and interpreter/wrapper entries extend.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-import tomllib
 from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from ._budget import DEFAULT_MAX_STEPS
 from ._model import Severity
+from ._named_tuple import NamedTuple
 from ._tables import Tables
 from .errors import PolicyError
 from .packs._index import PACK_INDEX, PACK_NAMES, PACKS_BY_COMMAND
@@ -30,6 +29,8 @@ from .programs import interpreters as interpreter_keys
 from .programs import wrappers as wrapper_keys
 from .rules._core import CORE
 from .rules._settings import RuleSettings
+
+_Spec = TypeVar("_Spec", InterpreterSpec, WrapperSpec)
 
 _RULE_SETTING_VALUES = {"high": Severity.HIGH, "medium": Severity.MEDIUM, "off": None}
 
@@ -175,9 +176,8 @@ _NAME_LISTS = (
 _SUBCOMMAND_TABLES = ("installers", "secret_printers")
 
 
-@dataclass(slots=True)
-class _Draft:
-    """A policy being assembled; becomes a frozen Policy only when complete."""
+class _Draft(NamedTuple):
+    """A policy being assembled, one document at a time; becomes a Policy only when complete."""
 
     limits: Limits
     rule_settings: dict[str, Severity | None]
@@ -217,11 +217,10 @@ class _Draft:
             disposable_home_directories=tuple(dict.fromkeys(names["disposable_home_directories"])),
             protected_branches=tuple(dict.fromkeys(names["protected_branches"])),
             binary_directories=tuple(dict.fromkeys(names["binary_directories"])),
-            program_names=frozenset(),
             interpreter_families=MappingProxyType(dict(self.interpreters)),
             wrappers=MappingProxyType(dict(self.wrappers)),
+            known_programs=_program_names,
         )
-        tables = dataclasses.replace(tables, program_names=_program_names(tables))
         packs = _enabled_packs(self.packs_enabled, self.packs_disabled)
         return Policy(self.limits, tables, RuleSettings(self.rule_settings, packs), source, packs)
 
@@ -264,12 +263,9 @@ def _built_in_draft() -> _Draft:
     return _Draft(Limits(), {}, {name: [] for name in _NAME_LISTS}, {}, subcommands, interpreters, wrappers, [], [])
 
 
-def _apply(draft: _Draft, document: Mapping[str, Any], origin: str, is_rule: Callable[[str], bool]) -> None:
-    """Validate `document` completely and merge it into `draft`.
-
-    Everything is read into locals first and assigned at the end, so a
-    document that fails validation leaves `draft` untouched.
-    """
+def _apply(draft: _Draft, document: Mapping[str, Any], origin: str, is_rule: Callable[[str], bool]) -> _Draft:
+    """Validate `document` completely and return `draft` with it merged in (`draft` itself
+    is never changed: the draft of a document that fails validation does not exist)."""
     root = _Reader(document, "", origin)
     root.only({"version", "limits", "rules", "names", "packs", "interpreters", "wrappers"})
     root.integer("version", 1, 1, 1)
@@ -293,15 +289,9 @@ def _apply(draft: _Draft, document: Mapping[str, Any], origin: str, is_rule: Cal
         reader.only(wrapper_keys.POLICY_KEYS)
         wrappers[name] = _wrapper(reader, name, wrappers.get(name))
 
-    draft.limits = limits
-    draft.rule_settings = rule_settings
-    draft.names = names
-    draft.decoders = decoders
-    draft.subcommands = subcommands
-    draft.interpreters = interpreters
-    draft.wrappers = wrappers
-    draft.packs_enabled = packs_enabled
-    draft.packs_disabled = packs_disabled
+    return _Draft(
+        limits, rule_settings, names, decoders, subcommands, interpreters, wrappers, packs_enabled, packs_disabled
+    )
 
 
 def _pack_patterns(reader: _Reader, key: str) -> list[str]:
@@ -409,8 +399,7 @@ def _interpreter(reader: _Reader, family: str, previous: InterpreterSpec | None)
             raise reader.fail("names", "a new interpreter family needs at least one name")
     language = reader.text("language", previous.language) if "language" in reader.table else previous.language
     options = {key: _options(reader, key, getattr(previous, key)) for key in interpreter_keys.OPTION_KEYS}
-    return dataclasses.replace(
-        previous,
+    spec = previous._replace(
         names=_options(reader, "names", previous.names),
         language=language,
         versioned=reader.boolean("versioned", previous.versioned),
@@ -418,6 +407,7 @@ def _interpreter(reader: _Reader, family: str, previous: InterpreterSpec | None)
         reads_stdin_code=reader.boolean("reads_stdin_code", previous.reads_stdin_code),
         **options,
     )
+    return _checked(spec)
 
 
 def _wrapper(reader: _Reader, name: str, previous: WrapperSpec | None) -> WrapperSpec:
@@ -425,8 +415,7 @@ def _wrapper(reader: _Reader, name: str, previous: WrapperSpec | None) -> Wrappe
     options = {key: _options(reader, key, getattr(previous, key)) for key in wrapper_keys.OPTION_KEYS}
     flags = {key: reader.boolean(key, getattr(previous, key)) for key in wrapper_keys.FLAG_KEYS}
     place = reader.text("place", previous.place) if "place" in reader.table else previous.place
-    return dataclasses.replace(
-        previous,
+    spec = previous._replace(
         positionals=reader.integer("positionals", previous.positionals, 0, 8),
         place=place,
         option_places=_option_texts(reader.sub("option_places"), previous.option_places),
@@ -434,6 +423,14 @@ def _wrapper(reader: _Reader, name: str, previous: WrapperSpec | None) -> Wrappe
         **options,
         **flags,
     )
+    return _checked(spec)
+
+
+def _checked(spec: _Spec) -> _Spec:
+    """`spec` with its grammar built (it is built on first use): a spelling that is not an option
+    fails the policy's loading (ProgramError), not the first command that meets it."""
+    _ = spec.grammar
+    return spec
 
 
 def _option_texts(reader: _Reader, previous: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
@@ -457,6 +454,8 @@ def _is_rule_id(rule_id: str) -> bool:
 
 
 def _parse_toml(text: str, origin: str) -> Mapping[str, Any]:
+    import tomllib  # with the datetime and regular expressions it loads, only when a policy is read
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -470,10 +469,9 @@ def _default_draft_document() -> Mapping[str, Any]:
 
 
 def _build(user_document: Mapping[str, Any] | None, origin: str) -> Policy:
-    draft = _built_in_draft()
-    _apply(draft, _default_draft_document(), "default_policy.toml", _is_rule_id)
+    draft = _apply(_built_in_draft(), _default_draft_document(), "default_policy.toml", _is_rule_id)
     if user_document is not None:
-        _apply(draft, user_document, origin, _is_rule_id)
+        draft = _apply(draft, user_document, origin, _is_rule_id)
     return draft.freeze(origin)
 
 

@@ -9,10 +9,10 @@ registry to validate rule ids).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
 from fnmatch import fnmatchcase
 from types import MappingProxyType
+from typing import Final
 
 from ._caches import COMMAND_NAMES, Memo
 from .programs import InterpreterSpec, WrapperSpec
@@ -20,65 +20,127 @@ from .programs import InterpreterSpec, WrapperSpec
 _VERSION_SUFFIX = re.compile(r"[0-9][0-9.]*$")
 
 
-# Tables are never compared (their mappings cannot even be hashed) and 39 fields make a
-# repr nobody reads: without the two generated methods the class is a third cheaper to create.
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Tables:
-    """The name tables rules and the analysis consult."""
+    """The name tables rules and the analysis consult.
 
-    fetchers: frozenset[str]
-    decoders: Mapping[str, frozenset[str]]
-    privilege: frozenset[str]
-    installers: Mapping[str, tuple[tuple[str, ...], ...]]
-    secret_files: tuple[str, ...]
-    process_environment_files: tuple[str, ...]
-    credential_files: tuple[str, ...]
-    system_directories: tuple[str, ...]
-    shell_startup_files: tuple[str, ...]
-    authorized_keys_files: tuple[str, ...]
-    autorun_scripts: tuple[str, ...]
-    autorun_crontabs: tuple[str, ...]
-    autorun_units: tuple[str, ...]
-    autorun_opaque: tuple[str, ...]
-    protected_directories: tuple[str, ...]
-    linker_variables: frozenset[str]
-    secret_file_names: tuple[str, ...]
-    """Globs over a file's name (`.env`, `*.pem`); `!` entries exclude (`!.env.example`); the last match wins."""
-    secret_variables: tuple[str, ...]
-    """Globs over a variable's name, matched in upper case (`*_TOKEN`); `!` entries exclude; the last match wins."""
-    secret_printers: Mapping[str, tuple[tuple[str, ...], ...]]
-    """Commands and the subcommands (or options) that make them print a credential (`gh auth token`)."""
-    allowed_destinations: tuple[str, ...]
-    """Host names or globs a secret may be sent to."""
-    credential_stores: tuple[str, ...]
-    """Directories of credentials and keys (`~/.ssh`, `~/.aws`): deleting them is blocked (packs)."""
-    disposable_home_directories: tuple[str, ...]
-    """Entries of the home directory that only hold caches (`~/.cache`): deleting them is not reported."""
-    protected_branches: tuple[str, ...]
-    """Branch names (globs) whose history a force push must not rewrite (`main`, `release/*`)."""
-    binary_directories: tuple[str, ...]
-    """Standard directories of programs (`/usr/bin`): where a glob in command position is matched."""
-    program_names: frozenset[str]
-    """Every program the engine knows by name (declarations, name tables, rules): what such a glob may match."""
-    interpreter_families: Mapping[str, InterpreterSpec]
-    wrappers: Mapping[str, WrapperSpec]
-    interpreters_by_name: Mapping[str, InterpreterSpec] = field(init=False)
-    # Asked several times for every command audited.
-    _table_names: Memo[str, str] = field(init=False, repr=False, compare=False)
-    _interpreters: Memo[str, InterpreterSpec | None] = field(init=False, repr=False, compare=False)
-    _standard_programs: Memo[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
-    # Asked for the files and variables that reach a network sender.
-    _secret_file_names: Memo[str, bool] = field(init=False, repr=False, compare=False)
-    _secret_variables: Memo[str, bool] = field(init=False, repr=False, compare=False)
+    Never compared (their mappings cannot even be hashed) nor printed: a plain class, as a
+    dataclass this size costs about two milliseconds to create at import.
+    """
 
-    def __post_init__(self) -> None:
-        by_name = {name: spec for spec in self.interpreter_families.values() for name in spec.names}
-        object.__setattr__(self, "interpreters_by_name", MappingProxyType(by_name))
-        object.__setattr__(self, "_table_names", Memo(COMMAND_NAMES))
-        object.__setattr__(self, "_interpreters", Memo(COMMAND_NAMES))
-        object.__setattr__(self, "_standard_programs", Memo(COMMAND_NAMES))
-        object.__setattr__(self, "_secret_file_names", Memo(COMMAND_NAMES))
-        object.__setattr__(self, "_secret_variables", Memo(COMMAND_NAMES))
+    __slots__ = (
+        "_interpreters",
+        "_secret_file_names",
+        "_secret_variables",
+        "_standard_programs",
+        "_table_names",
+        "allowed_destinations",
+        "authorized_keys_files",
+        "autorun_crontabs",
+        "autorun_opaque",
+        "autorun_scripts",
+        "autorun_units",
+        "binary_directories",
+        "credential_files",
+        "credential_stores",
+        "decoders",
+        "disposable_home_directories",
+        "fetchers",
+        "installers",
+        "interpreter_families",
+        "interpreters_by_name",
+        "linker_variables",
+        "privilege",
+        "process_environment_files",
+        "program_names",
+        "protected_branches",
+        "protected_directories",
+        "secret_file_names",
+        "secret_files",
+        "secret_printers",
+        "secret_variables",
+        "shell_startup_files",
+        "system_directories",
+        "wrappers",
+    )
+
+    # long: one parameter and one assignment per table
+    def __init__(
+        self,
+        *,
+        fetchers: frozenset[str],
+        decoders: Mapping[str, frozenset[str]],
+        privilege: frozenset[str],
+        installers: Mapping[str, tuple[tuple[str, ...], ...]],
+        secret_files: tuple[str, ...],
+        process_environment_files: tuple[str, ...],
+        credential_files: tuple[str, ...],
+        system_directories: tuple[str, ...],
+        shell_startup_files: tuple[str, ...],
+        authorized_keys_files: tuple[str, ...],
+        autorun_scripts: tuple[str, ...],
+        autorun_crontabs: tuple[str, ...],
+        autorun_units: tuple[str, ...],
+        autorun_opaque: tuple[str, ...],
+        protected_directories: tuple[str, ...],
+        linker_variables: frozenset[str],
+        secret_file_names: tuple[str, ...],
+        secret_variables: tuple[str, ...],
+        secret_printers: Mapping[str, tuple[tuple[str, ...], ...]],
+        allowed_destinations: tuple[str, ...],
+        credential_stores: tuple[str, ...],
+        disposable_home_directories: tuple[str, ...],
+        protected_branches: tuple[str, ...],
+        binary_directories: tuple[str, ...],
+        interpreter_families: Mapping[str, InterpreterSpec],
+        wrappers: Mapping[str, WrapperSpec],
+        known_programs: Callable[[Tables], frozenset[str]],
+    ) -> None:
+        self.fetchers: Final = fetchers
+        self.decoders: Final = decoders
+        self.privilege: Final = privilege
+        self.installers: Final = installers
+        self.secret_files: Final = secret_files
+        self.process_environment_files: Final = process_environment_files
+        self.credential_files: Final = credential_files
+        self.system_directories: Final = system_directories
+        self.shell_startup_files: Final = shell_startup_files
+        self.authorized_keys_files: Final = authorized_keys_files
+        self.autorun_scripts: Final = autorun_scripts
+        self.autorun_crontabs: Final = autorun_crontabs
+        self.autorun_units: Final = autorun_units
+        self.autorun_opaque: Final = autorun_opaque
+        self.protected_directories: Final = protected_directories
+        self.linker_variables: Final = linker_variables
+        self.secret_file_names: Final = secret_file_names
+        """Globs over a file's name (`.env`, `*.pem`); `!` entries exclude (`!.env.example`); the last match wins."""
+        self.secret_variables: Final = secret_variables
+        """Globs over a variable's name, matched in upper case (`*_TOKEN`); `!` entries exclude; the last match wins."""
+        self.secret_printers: Final = secret_printers
+        """Commands and the subcommands (or options) that make them print a credential (`gh auth token`)."""
+        self.allowed_destinations: Final = allowed_destinations
+        """Host names or globs a secret may be sent to."""
+        self.credential_stores: Final = credential_stores
+        """Directories of credentials and keys (`~/.ssh`, `~/.aws`): deleting them is blocked (packs)."""
+        self.disposable_home_directories: Final = disposable_home_directories
+        """Entries of the home directory that only hold caches (`~/.cache`): deleting them is not reported."""
+        self.protected_branches: Final = protected_branches
+        """Branch names (globs) whose history a force push must not rewrite (`main`, `release/*`)."""
+        self.binary_directories: Final = binary_directories
+        """Standard directories of programs (`/usr/bin`): where a glob in command position is matched."""
+        self.interpreter_families: Final = interpreter_families
+        self.wrappers: Final = wrappers
+        by_name = {name: spec for spec in interpreter_families.values() for name in spec.names}
+        self.interpreters_by_name: Final[Mapping[str, InterpreterSpec]] = MappingProxyType(by_name)
+        # Asked several times for every command audited.
+        self._table_names: Final[Memo[str, str]] = Memo(COMMAND_NAMES)
+        self._interpreters: Final[Memo[str, InterpreterSpec | None]] = Memo(COMMAND_NAMES)
+        self._standard_programs: Final[Memo[str, tuple[str, ...]]] = Memo(COMMAND_NAMES)
+        # Asked for the files and variables that reach a network sender.
+        self._secret_file_names: Final[Memo[str, bool]] = Memo(COMMAND_NAMES)
+        self._secret_variables: Final[Memo[str, bool]] = Memo(COMMAND_NAMES)
+        # Last: the names come from the finished tables (their own names, and the commands of rules).
+        self.program_names: Final = known_programs(self)
+        """Every program the engine knows by name (declarations, name tables, rules): what such a glob may match."""
 
     def is_secret_file_name(self, name: str) -> bool:
         """Whether a file called `name` (its last path segment) holds secrets wherever it is."""

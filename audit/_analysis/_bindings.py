@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 from enum import Enum
-from typing import NamedTuple
 
 from .._model import Span
+from .._named_tuple import NamedTuple
 from .._syntax import Visitor, ast
 from ..programs import Arg, read_command
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Final
 
 from .._caches import PATH_ANSWERS, PATH_TABLES, Memo
+from .._named_tuple import NamedTuple
 from .._syntax import ast
 from .._tables import Tables
 from ._normalize import HOME, clean_path
@@ -76,8 +76,6 @@ _PathKey = tuple[tuple[str, ...], bool, "str | None"]
 _ContainingKey = tuple[tuple[str, ...], bool, "str | None", bool]
 
 
-# Made once per path list and only queried: no generated __eq__ or __repr__ to compile at import.
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class _PathTable:
     """A table of paths with their home aliases, and a cheap pre-filter.
 
@@ -85,19 +83,25 @@ class _PathTable:
     from the end (`/etc/shadow` by `shadow` at 1, `/home/*` by `home` at
     2). Most arguments (`status`, `-la`, `src/`) have no such segment in that
     place and are ruled out before any path work.
+
+    Made once per path list and only queried: a plain class, as a dataclass costs about a
+    millisecond to create at import.
     """
 
-    entries: tuple[str, ...]
-    literal_keys: frozenset[tuple[int, str]]
-    glob_keys: tuple[tuple[int, str], ...]
-    # Arguments repeat across commands (`-la`, `status`, `/tmp/x`): answers are
-    # memoised, by value for may_name(), by (values, pattern, cwd) for
-    # path_is() and path_under().
-    answers: Memo[str, bool] = field(default_factory=lambda: Memo(PATH_ANSWERS), compare=False, hash=False)
-    named: Memo[_PathKey, str | None] = field(default_factory=lambda: Memo(PATH_ANSWERS), compare=False, hash=False)
-    containing: Memo[_ContainingKey, str | None] = field(
-        default_factory=lambda: Memo(PATH_ANSWERS), compare=False, hash=False
-    )
+    __slots__ = ("answers", "containing", "entries", "glob_keys", "literal_keys", "named")
+
+    def __init__(
+        self, entries: tuple[str, ...], literal_keys: frozenset[tuple[int, str]], glob_keys: tuple[tuple[int, str], ...]
+    ) -> None:
+        self.entries: Final = entries
+        self.literal_keys: Final = literal_keys
+        self.glob_keys: Final = glob_keys
+        # Arguments repeat across commands (`-la`, `status`, `/tmp/x`): answers are
+        # memoised, by value for may_name(), by (values, pattern, cwd) for
+        # path_is() and path_under().
+        self.answers: Final[Memo[str, bool]] = Memo(PATH_ANSWERS)
+        self.named: Final[Memo[_PathKey, str | None]] = Memo(PATH_ANSWERS)
+        self.containing: Final[Memo[_ContainingKey, str | None]] = Memo(PATH_ANSWERS)
 
     def may_name(self, arg: Arg) -> bool:
         """False only when no value of `arg` can clean up to an entry."""

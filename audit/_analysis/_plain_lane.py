@@ -20,10 +20,9 @@ names out of the lane (`_needs_the_walk`).
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from .._budget import STEPS_PER_COMMAND, Budget
 from .._model import CommandRecord, Span
+from .._named_tuple import NamedTuple
 from .._syntax import CHARACTERS_PER_STEP, STEPS_PER_COMMAND_NODE, STEPS_PER_FRAGMENT, Origin, plain_words
 from .._tables import Tables
 from ..programs.sending import SENDERS

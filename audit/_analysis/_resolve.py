@@ -8,9 +8,9 @@ working directory `cd` leaves, the standard input its redirects give.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
 
 from .._model import Span
+from .._named_tuple import NamedTuple
 from .._syntax import ast
 from .._tables import Tables
 from ..programs import downloaded_files

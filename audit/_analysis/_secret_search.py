@@ -12,10 +12,11 @@ string). Each answer is a set of `Trail`s, a secret and the steps it took.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple, Protocol
+from typing import Protocol
 
 from .._budget import STEPS_PER_COMMAND, Budget
 from .._model import Span
+from .._named_tuple import NamedTuple
 from .._syntax import Visitor, ast
 from .._tables import Tables
 from ..programs import WRITERS, Arg, read_command, written_files

@@ -9,10 +9,11 @@ never leaks back.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, NamedTuple, TypeVar
+from typing import Generic, TypeVar
 
 from .._budget import Budget
 from .._model import CommandRecord, Position, Span
+from .._named_tuple import NamedTuple
 from .._syntax import Origin, ParseResult, ast
 from .._tables import Tables
 from ._normalize import resolve_path

@@ -8,9 +8,9 @@ for every command of every audit."""
 from __future__ import annotations
 
 from enum import Enum
-from typing import NamedTuple
 
 from .._model import Position, Span
+from .._named_tuple import NamedTuple
 from .._syntax import ParseTrouble, ast
 from ..programs import Arg
 from ..programs.destinations import Host

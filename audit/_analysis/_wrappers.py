@@ -6,9 +6,9 @@ the wrappers were given. `xargs` with known input runs known commands."""
 from __future__ import annotations
 
 import shlex
-from typing import NamedTuple
 
 from .._model import Span
+from .._named_tuple import NamedTuple
 from .._syntax._words import ansi_c_decode
 from .._tables import Tables
 from ..programs import Arg, OptionUse, Takes, WordKind, WrapperSpec, lex

@@ -11,9 +11,10 @@ recursive parse), so a node's span can be shown to the user as is.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Protocol, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from .._model import Span
+from .._named_tuple import NamedTuple
 
 _Node = TypeVar("_Node", bound=tuple[Any, ...])
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from .._model import Span
+from .._named_tuple import NamedTuple
 from ._ast import new_node
 
 

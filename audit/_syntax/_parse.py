@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 import sys
 from contextlib import AbstractContextManager, nullcontext
-from typing import NamedTuple
 
 from .._budget import Budget
+from .._named_tuple import NamedTuple
 from ..errors import ParserUnavailable
 from . import _ast as ast
 from ._origin import Origin

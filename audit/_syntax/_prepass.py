@@ -25,7 +25,8 @@ so a per-character map back to the original offsets is enough to report spans.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+
+from .._named_tuple import NamedTuple
 
 _WORD_BREAK = frozenset(" \t\n;&|()<>")
 # The body of `$(< file)`: one input redirect and nothing else (not `<<`, `<(`, `<>` or `<&`).

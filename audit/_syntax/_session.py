@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import NamedTuple
 
 from .._budget import Budget
 from .._model import Span
+from .._named_tuple import NamedTuple
 from . import _ast as ast
 from ._origin import Origin
 from ._prepass import Prepared, needs_prepass, prepare

@@ -9,8 +9,9 @@ from __future__ import annotations
 import io
 import os
 import sys
-from typing import TYPE_CHECKING, Any, NamedTuple, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
+from .._named_tuple import NamedTuple
 from ._base import PROGRAM
 
 if TYPE_CHECKING:

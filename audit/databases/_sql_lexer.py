@@ -21,8 +21,9 @@ import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, NamedTuple, Protocol, cast
+from typing import Any, Protocol, cast
 
+from .._named_tuple import NamedTuple
 from ._model import SqlDialect
 
 

@@ -12,9 +12,9 @@ known only at run time matches nothing.
 from __future__ import annotations
 
 from fnmatch import fnmatchcase
-from typing import NamedTuple
 
 from .._analysis import CommandSubject
+from .._named_tuple import NamedTuple
 from ..programs import Arg, Reading
 from ..rules._paths import per_subject, reading
 from ._invocation import Found, Invocation, command, gate_commands

@@ -13,8 +13,9 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
+from .._named_tuple import NamedTuple
 from ..errors import RegistryError
 
 if TYPE_CHECKING:

@@ -19,11 +19,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from typing import NamedTuple, TypeVar
+from typing import TypeVar
 
 from .._analysis import CommandSubject, StdinKind
 from .._caches import COMMAND_NAMES, Memo
 from .._model import Severity, Span
+from .._named_tuple import NamedTuple
 from .._syntax import ast
 from .._tables import Tables
 from ..errors import ProgramError, RegistryError

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 from fnmatch import translate
-from typing import NamedTuple
 
 from .._caches import PATH_TABLES, Memo
 from .._model import Severity
+from .._named_tuple import NamedTuple
 from ..programs import Arg, Reading
 from ..rules._pack import Pack
 from ._invocation import Found, command, option_value, pack_rule, per_found

@@ -5,9 +5,9 @@ with their values, and the operands."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Final
 
+from .._named_tuple import NamedTuple
 from ..errors import ProgramError
 from ._arg import Arg
 from ._grammar import GNU, Grammar, Option, OptionUse, Syntax, read_options
@@ -31,9 +31,6 @@ Writes = Callable[["Reading"], Sequence[Arg]]
 """Paths a command changes, given its reading: the files it writes, deletes, or unpacks into."""
 
 
-# One declaration per program, told apart by identity and never printed whole: no generated
-# __eq__ or __repr__ to compile at import (a third of the class's creation).
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Program:
     """What the engine knows about one program's command line.
 
@@ -44,28 +41,52 @@ class Program:
     command opens for writing (the writers rules read it), `removes` which it
     deletes (`rm`'s operands, the files `mv` moves away), and `extracts` the
     directories it unpacks an archive into, where any file below may land.
+
+    One declaration per program, told apart by identity and never printed whole: a plain
+    class, as a dataclass costs about a millisecond to create at import.
     """
 
-    names: tuple[str, ...]
-    syntax: Syntax = GNU
-    options: tuple[Option, ...] = ()
-    subcommands: tuple[Subcommand, ...] = ()
-    operands: tuple[str, ...] = ()
-    global_options_anywhere: bool = False
-    writes: Writes | None = None
-    removes: Writes | None = None
-    extracts: Writes | None = None
-    root: _Node = field(init=False, repr=False, compare=False)
+    __slots__ = (
+        "extracts",
+        "global_options_anywhere",
+        "names",
+        "operands",
+        "options",
+        "removes",
+        "root",
+        "subcommands",
+        "syntax",
+        "writes",
+    )
 
-    def __post_init__(self) -> None:
-        if not self.names:
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        syntax: Syntax = GNU,
+        options: tuple[Option, ...] = (),
+        subcommands: tuple[Subcommand, ...] = (),
+        operands: tuple[str, ...] = (),
+        global_options_anywhere: bool = False,
+        writes: Writes | None = None,
+        removes: Writes | None = None,
+        extracts: Writes | None = None,
+    ) -> None:
+        if not names:
             raise ProgramError("a program needs at least one name")
-        where = f"program {self.names[0]}"
-        grammar = Grammar(self.options, self.syntax, where=where)
-        shared = self.options if self.global_options_anywhere else ()
-        root = _Node(self.names[0], grammar, self.operands)
-        _add_subcommands(root, self.subcommands, self.syntax, shared, where)
-        object.__setattr__(self, "root", root)
+        self.names: Final = names
+        self.syntax: Final = syntax
+        self.options: Final = options
+        self.subcommands: Final = subcommands
+        self.operands: Final = operands
+        self.global_options_anywhere: Final = global_options_anywhere
+        self.writes: Final = writes
+        self.removes: Final = removes
+        self.extracts: Final = extracts
+        where = f"program {names[0]}"
+        grammar = Grammar(options, syntax, where=where)
+        root = _Node(names[0], grammar, operands)
+        _add_subcommands(root, subcommands, syntax, options if global_options_anywhere else (), where)
+        self.root: Final = root
 
     @property
     def name(self) -> str:

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from enum import Enum
-from typing import NamedTuple
 
+from .._named_tuple import NamedTuple
 from ._arg import Arg
 from .destinations import Destination
 

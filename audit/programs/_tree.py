@@ -12,8 +12,8 @@ path that is also the start of longer paths is a leaf with subcommands
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple
 
+from .._named_tuple import NamedTuple
 from ..errors import ProgramError
 from ._grammar import Option, Syntax
 from ._program import Subcommand

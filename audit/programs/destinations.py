@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 from enum import Enum
-from typing import NamedTuple
 
+from .._named_tuple import NamedTuple
 from .._syntax import ast
 from ._arg import Arg
 

@@ -4,9 +4,8 @@ files its actions write and delete)."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from .._model import Span
+from .._named_tuple import NamedTuple
 from ._arg import Arg
 from ._grammar import Syntax
 from ._program import Program, Reading

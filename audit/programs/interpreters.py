@@ -9,8 +9,10 @@ an interpreter's argv with `audit/_analysis/_contexts/_interpreters.py`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import functools
 
+from .._caches import DECLARED_GRAMMARS
+from .._named_tuple import NamedTuple
 from ._grammar import Grammar, Option, Syntax, Takes
 from ._program import Program, Writes
 
@@ -18,8 +20,7 @@ _INTERPRETER_SYNTAX = Syntax(permute=False, signs="-+")
 """Interpreters stop reading options at their script or code; `+o`/`+x` are options too."""
 
 
-@dataclass(frozen=True, slots=True)
-class InterpreterSpec:
+class InterpreterSpec(NamedTuple):
     """How one interpreter family receives its program.
 
     `names` may carry a version suffix when `versioned` (python3.12,
@@ -49,10 +50,11 @@ class InterpreterSpec:
     exit_options: frozenset[str] = frozenset()
     code_operand: bool = False
     reads_stdin_code: bool = True
-    grammar: Grammar = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "grammar", self._grammar())
+    @property
+    def grammar(self) -> Grammar:
+        """Its options as the lexer reads them, built when first read."""
+        return _grammar(self)
 
     @property
     def is_shell(self) -> bool:
@@ -74,24 +76,27 @@ class InterpreterSpec:
             table["reads_stdin_code"] = False
         return table
 
-    def _grammar(self) -> Grammar:
-        """Options by how they take a value; a spelling in several sets takes the first that applies here."""
-        takes: dict[str, Takes] = {}
-        ordered = (
-            (self.attached_value_options, Takes.ATTACHED),
-            (self.digit_options, Takes.DIGITS),
-            (self.code_options, Takes.NOTHING if self.is_shell else Takes.VALUE),
-            (self.module_options, Takes.VALUE),
-            (self.script_options, Takes.VALUE),
-            (self.value_options, Takes.VALUE),
-            (self.stdin_options, Takes.NOTHING),
-            (self.exit_options, Takes.NOTHING),
-        )
-        for spellings, how in ordered:
-            for spelling in sorted(spellings):
-                takes.setdefault(spelling, how)
-        options = [Option((spelling,), how) for spelling, how in takes.items()]
-        return Grammar(options, _INTERPRETER_SYNTAX, where=f"interpreter {self.family}")
+
+# By value: equal declarations (the built-in one, and a policy's that repeats it) share one.
+@functools.lru_cache(maxsize=DECLARED_GRAMMARS)
+def _grammar(spec: InterpreterSpec) -> Grammar:
+    """Options by how they take a value; a spelling in several sets takes the first that applies here."""
+    takes: dict[str, Takes] = {}
+    ordered = (
+        (spec.attached_value_options, Takes.ATTACHED),
+        (spec.digit_options, Takes.DIGITS),
+        (spec.code_options, Takes.NOTHING if spec.is_shell else Takes.VALUE),
+        (spec.module_options, Takes.VALUE),
+        (spec.script_options, Takes.VALUE),
+        (spec.value_options, Takes.VALUE),
+        (spec.stdin_options, Takes.NOTHING),
+        (spec.exit_options, Takes.NOTHING),
+    )
+    for spellings, how in ordered:
+        for spelling in sorted(spellings):
+            takes.setdefault(spelling, how)
+    options = [Option((spelling,), how) for spelling, how in takes.items()]
+    return Grammar(options, _INTERPRETER_SYNTAX, where=f"interpreter {spec.family}")
 
 
 OPTION_KEYS = (

@@ -8,8 +8,10 @@ a command with `audit/_analysis/_wrappers.py`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import functools
 
+from .._caches import DECLARED_GRAMMARS
+from .._named_tuple import NamedTuple
 from ._grammar import Grammar, Option, Syntax, Takes
 
 _WRAPPER_SYNTAX = Syntax(permute=False, numbers=True)
@@ -18,8 +20,7 @@ _GNU_WRAPPER_SYNTAX = Syntax(permute=False, numbers=True, abbreviations=True)
 """The same, for wrappers that read options with getopt_long: `timeout --sig KILL` is `--signal KILL`."""
 
 
-@dataclass(frozen=True, slots=True)
-class WrapperSpec:
+class WrapperSpec(NamedTuple):
     """How one wrapper takes its options before the command it runs.
 
     Options in `value_options`, `code_options` and `split_options` take a
@@ -62,8 +63,11 @@ class WrapperSpec:
     place: str = ""
     option_places: tuple[tuple[str, str], ...] = ()
     program_options: tuple[tuple[str, str], ...] = ()
-    syntax: Syntax = field(init=False, repr=False, compare=False)
-    grammar: Grammar = field(init=False, repr=False, compare=False)
+
+    @property
+    def grammar(self) -> Grammar:
+        """Its options as the lexer reads them, built when first read (most wrappers are never met)."""
+        return _grammar(self)
 
     def policy_table(self) -> dict[str, object]:
         """This wrapper as a policy's `[wrappers.NAME]` table would declare it (settings that differ from the defaults)."""
@@ -85,17 +89,19 @@ class WrapperSpec:
             table["program_options"] = dict(self.program_options)
         return table
 
-    def __post_init__(self) -> None:
-        valued = self.value_options | self.code_options | self.split_options
-        programs = frozenset(spelling for spelling, _ in self.program_options)
-        flags = (
-            self.no_command_options | self.shell_options | self.exec_options | self.command_options | programs
-        ) - valued
-        options = [Option((spelling,), Takes.VALUE) for spelling in sorted(valued)]
-        options += [Option((spelling,)) for spelling in sorted(flags)]
-        syntax = _GNU_WRAPPER_SYNTAX if self.abbreviations else _WRAPPER_SYNTAX
-        object.__setattr__(self, "syntax", syntax)
-        object.__setattr__(self, "grammar", Grammar(options, syntax, where=f"wrapper {self.name}"))
+
+# By value: equal declarations (the built-in one, and a policy's that repeats it) share one.
+@functools.lru_cache(maxsize=DECLARED_GRAMMARS)
+def _grammar(spec: WrapperSpec) -> Grammar:
+    valued = spec.value_options | spec.code_options | spec.split_options
+    programs = frozenset(spelling for spelling, _ in spec.program_options)
+    flags = (
+        spec.no_command_options | spec.shell_options | spec.exec_options | spec.command_options | programs
+    ) - valued
+    options = [Option((spelling,), Takes.VALUE) for spelling in sorted(valued)]
+    options += [Option((spelling,)) for spelling in sorted(flags)]
+    syntax = _GNU_WRAPPER_SYNTAX if spec.abbreviations else _WRAPPER_SYNTAX
+    return Grammar(options, syntax, where=f"wrapper {spec.name}")
 
 
 OPTION_KEYS = (

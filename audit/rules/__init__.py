@@ -5,7 +5,8 @@ Ids are permanent. A rule that is removed moves to `RETIRED` (`_core.py`)
 with its reason and its id is never given to another rule.
 
 `REGISTRY` and `PACKS` are loaded on first use: they load every pack, which the
-engine does not need to audit a command.
+engine does not need to audit a command. So is `Pack`: only a pack's module
+(loaded when a command names one of its programs) declares one.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from ._engine_rules import (
     NULL_BYTE,
     PARSE_TROUBLE,
 )
-from ._pack import Pack
 from ._paths import autorun_location
 from ._rule import (
     ENGINE_EMITTED,
@@ -63,7 +63,10 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # what the names are, for type checkers; `__getattr__` loads them at run time
+    from ._pack import Pack as Pack
     from ._registry import PACKS as PACKS
     from ._registry import REGISTRY as REGISTRY
 
-__getattr__, __dir__ = lazy_names(__name__, {"PACKS": "._registry", "REGISTRY": "._registry"}, globals())
+__getattr__, __dir__ = lazy_names(
+    __name__, {"PACKS": "._registry", "REGISTRY": "._registry", "Pack": "._pack"}, globals()
+)

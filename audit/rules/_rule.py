@@ -12,9 +12,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from .._model import Severity, Span
+from .._named_tuple import NamedTuple
 from .._tables import Tables
 from ..errors import RegistryError
 

@@ -220,6 +220,19 @@ def modules_loaded_auditing(*commands: str) -> set[str]:
     return set(json.loads(process.stdout))
 
 
+LOADED_WHEN_FIRST_NEEDED = {"tomllib", "audit.rules._pack"}
+"""The TOML reader (the first audit reads the default policy) and the Pack class (a pack's module declares one)."""
+
+
+def test_importing_audit_command_loads_neither_the_toml_reader_nor_the_pack_class() -> None:
+    assert not modules_loaded_auditing() & LOADED_WHEN_FIRST_NEEDED
+
+
+def test_the_first_audit_reads_the_default_policy_with_the_toml_reader_and_a_git_command_loads_its_pack() -> None:
+    assert "tomllib" in modules_loaded_auditing("ls")
+    assert modules_loaded_auditing("git status") >= LOADED_WHEN_FIRST_NEEDED
+
+
 def test_auditing_commands_tree_sitter_reads_cleanly_loads_no_second_reading_nor_debugging_code() -> None:
     loaded = modules_loaded_auditing("ls", "git status", "ls -la src | grep -v test > out.txt", "cat <<EOF\nhi\nEOF")
     assert not loaded & (SECOND_READINGS | DEBUGGING_AND_ERRORS)

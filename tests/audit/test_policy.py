@@ -17,6 +17,7 @@ from audit import (
     load_policy,
     policy_from_mapping,
 )
+from audit.errors import ProgramError
 
 
 def _write(tmp_path: Path, text: str) -> Path:
@@ -102,6 +103,18 @@ program_options = { "-E" = "sudoedit" }
     assert "SY001" not in audit_command("doas -E /etc/shadow").rule_ids
     with pytest.raises(PolicyError, match="must be an option spelling"):
         load_policy(_write(tmp_path, '[wrappers.doas]\nprogram_options = { "E" = "sudoedit" }\n'))
+
+
+def test_an_option_spelling_that_is_not_an_option_fails_the_policy_when_it_loads(tmp_path: Path) -> None:
+    # Declarations build their grammars on first use; a policy's are built as it loads.
+    with pytest.raises(ProgramError, match="wrapper doas: option spelling 'u' must start with"):
+        load_policy(_write(tmp_path, '[wrappers.doas]\nvalue_options = ["u"]\n'))
+    with pytest.raises(ProgramError, match="interpreter julia: option spelling 'e' must start with"):
+        load_policy(
+            _write(tmp_path, '[interpreters.julia]\nnames = ["julia"]\nlanguage = "julia"\ncode_options = ["e"]\n')
+        )
+    tables = load_policy(_write(tmp_path, '[wrappers.doas]\nvalue_options = ["-u"]\n')).tables
+    assert "-u" in tables.wrappers["doas"].grammar.by_spelling
 
 
 def test_limits_come_from_the_policy(tmp_path: Path) -> None:

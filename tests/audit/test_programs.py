@@ -21,6 +21,7 @@ from audit.programs import (
     Program,
     Subcommand,
     Syntax,
+    Takes,
     WordKind,
     WrapperSpec,
     attached,
@@ -271,6 +272,36 @@ def test_a_spelling_that_is_not_an_option_is_an_error() -> None:
 def test_a_subcommand_declared_twice_is_an_error() -> None:
     with pytest.raises(errors.ProgramError, match="subcommand 'rm' declared twice"):
         Program(("tool",), subcommands=(Subcommand(("rm", "remove")), Subcommand(("rm",))))
+
+
+def test_options_and_programs_are_told_apart_by_identity_and_an_option_prints_its_spellings() -> None:
+    option, same_spellings = flag("-f", "--force"), flag("-f", "--force")
+    assert option == option and option != same_spellings
+    assert len({option, same_spellings}) == 2
+    assert repr(option) == "Option(spellings=('-f', '--force'), takes=<Takes.NOTHING: 'nothing'>)"
+    assert Program(("tool",)) != Program(("tool",))
+
+
+def test_wrapper_and_interpreter_declarations_compare_hash_and_print_by_value() -> None:
+    sudo = next(spec for spec in WRAPPERS if spec.name == "sudo")
+    assert sudo == sudo._replace() and hash(sudo) == hash(sudo._replace())
+    assert sudo != sudo._replace(positionals=1)
+    assert repr(WrapperSpec("w", positionals=1)).startswith("WrapperSpec(name='w', value_options=frozenset(), ")
+    python = InterpreterSpec("python", frozenset({"python"}), "python", code_options=frozenset({"-c"}))
+    assert python == InterpreterSpec("python", frozenset({"python"}), "python", code_options=frozenset({"-c"}))
+    assert python != python._replace(code_operand=True)
+
+
+def test_a_declaration_s_grammar_is_built_when_first_read_and_shared_by_equal_declarations() -> None:
+    spec = WrapperSpec("w", value_options=frozenset({"-u"}), no_command_options=frozenset({"-l"}))
+    grammar = spec.grammar
+    assert spec.grammar is grammar is spec._replace().grammar
+    assert [(option.spellings, option.takes) for option in grammar.options] == [
+        (("-u",), Takes.VALUE),
+        (("-l",), Takes.NOTHING),
+    ]
+    with pytest.raises(errors.ProgramError, match="must start with"):
+        _ = WrapperSpec("bad", value_options=frozenset({"u"})).grammar
 
 
 def test_every_built_in_declaration_loads_and_names_are_unique() -> None:

@@ -4,10 +4,11 @@ and what it may ask of the walk (`ContextWalk`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple, Protocol
+from typing import Protocol
 
 from ..._budget import Budget
 from ..._model import Position, Span
+from ..._named_tuple import NamedTuple
 from ..._syntax import Origin, ast
 from ..._tables import Tables
 from .._state import Frame, WrittenScript

@@ -10,9 +10,8 @@ known.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from ..._model import Span
+from ..._named_tuple import NamedTuple
 from ...programs import Arg, InterpreterSpec, OptionUse, WordKind, lex
 from .._resolve import known_input
 from .._risks import NO_RISKS

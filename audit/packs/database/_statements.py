@@ -15,11 +15,11 @@ others warn.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import NamedTuple
 
 from ... import databases
 from ..._analysis import CommandSubject, StdinKind, resolve_path, static_output
 from ..._model import Severity, Span
+from ..._named_tuple import NamedTuple
 from ..._syntax import ast
 from ..._tables import Tables
 from ...databases import CLIENTS, DatabaseClient, OperandRole, Reads, StatementFinding, StatementKind

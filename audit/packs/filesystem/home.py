@@ -8,11 +8,11 @@ covers what sits below them and around the project.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import NamedTuple
 
 from ..._analysis import HOME, Arg, CommandSubject
 from ..._caches import PATH_TABLES, Memo
 from ..._model import Severity
+from ..._named_tuple import NamedTuple
 from ..._tables import Tables
 from ...programs import find_scope
 from ...rules._pack import Pack
