@@ -37,7 +37,13 @@ from audit import Verdict, audit_command
 
 from .oracle import BashOracle, BashRun, OracleUnavailable, bash_oracle
 
-TEST_MODULES = ("fuzz.fuzz_total", "fuzz.fuzz_metamorphic", "fuzz.fuzz_differential", "fuzz.fuzz_oracle")
+TEST_MODULES = (
+    "fuzz.fuzz_total",
+    "fuzz.fuzz_metamorphic",
+    "fuzz.fuzz_differential",
+    "fuzz.fuzz_oracle",
+    "fuzz.fuzz_plain_lane",
+)
 # Modules whose checks judge commands: the campaign records what they audit.
 _AUDITING_MODULES = ("fuzz.properties", "fuzz.fuzz_oracle")
 LAST_INPUT = ".campaign-last-input"

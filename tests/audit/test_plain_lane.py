@@ -3,31 +3,23 @@
 The lane hands a command of plain words that runs an ordinary program to the
 rules without walking it. It is sound only if it changes nothing: on the
 whole corpus, every rule example, every program name the engine knows with
-arguments the rules look for, generated commands and commands at the step
-limit, the verdict (decision, findings with rule ids, spans and messages,
+arguments the rules look for and commands at the step limit (generated
+commands: fuzz/fuzz_plain_lane.py, which campaigns explore), the verdict (decision, findings with rule ids, spans and messages,
 and the commands listed) is the full path's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
-from hypothesis import assume, given
-from hypothesis import strategies as st
 
-import audit._engine
 from audit import Policy, Verdict, audit_command, default_policy, policy_from_mapping
 from audit._analysis import plain_command
-from audit._analysis._contexts import HANDLERS
-from audit._syntax import Origin, plain_words
-from audit.packs._index import PACKS_BY_COMMAND
-from audit.programs import KNOWN, WRITERS
-from audit.programs.sending import SENDERS
 from audit.rules import REGISTRY
 from corpus import load_corpus
+from fuzz.fuzz_plain_lane import known_program_names, without_the_lane
 
 # Arguments the rules and the walk look at: roots and system paths, secrets, devices, remotes,
 # protected branches, everything-selectors, options that force, recurse, run code or send.
@@ -58,16 +50,9 @@ ARGUMENT_SHAPES = (
 )
 
 
-@contextmanager
-def _without_the_lane() -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(audit._engine, "plain_command", lambda _text, _tables, _steps: None)
-        yield
-
-
 def _both_ways(command: str, policy: Policy) -> tuple[Verdict, Verdict]:
     lane = audit_command(command, policy=policy)
-    with _without_the_lane():
+    with without_the_lane():
         full = audit_command(command, policy=policy)
     return lane, full
 
@@ -95,19 +80,6 @@ def _differing(commands: list[tuple[str, Policy]]) -> list[str]:
     return differing
 
 
-def _known_names() -> list[str]:
-    """Every program name the engine knows something about, and every corpus command's first word."""
-    tables = default_policy().tables
-    names = set(tables.program_names) | set(tables.wrappers) | set(tables.interpreters_by_name)
-    names |= set(HANDLERS) | set(SENDERS) | set(WRITERS) | set(PACKS_BY_COMMAND) | set(KNOWN)
-    for declared in REGISTRY:
-        listed = declared.commands
-        if listed is not None and not callable(listed):  # a predicate names no program
-            names |= set(listed)
-    names |= {case.command.split(" ", 1)[0] for case in load_corpus()}
-    return sorted(name for name in names if plain_words(name, Origin()) is not None)
-
-
 def test_every_corpus_command_and_rule_example_gets_the_verdict_of_the_full_path() -> None:
     cases = [(case.command, _policy(case.policy_document)) for case in load_corpus()]
     examples = [
@@ -125,7 +97,7 @@ def test_every_corpus_command_and_rule_example_gets_the_verdict_of_the_full_path
 
 
 def test_every_known_program_name_with_the_arguments_rules_look_for_gets_the_verdict_of_the_full_path() -> None:
-    names = _known_names()
+    names = known_program_names()
     assert len(names) > 500
     commands = [(f"{name} {shape}".strip(), default_policy()) for name in names for shape in ARGUMENT_SHAPES]
     assert not _differing(commands)
@@ -141,23 +113,6 @@ def test_at_the_step_limit_the_lane_gives_way_exactly_when_the_full_path_runs_ou
             assert lane == full, (command, max_steps)
             outcomes.add("IN004" if "IN004" in lane.rule_ids else "judged")
         assert outcomes == {"IN004", "judged"}, command  # the sweep crosses the limit
-
-
-PLAIN_TOKENS = st.sampled_from(
-    ["-rf", "-f", "/", "/etc", "/tmp/x", "src/", ".", "..", "--all", "-A", "main", "origin", "HEAD", ".env"]
-    + [shape for shape in ARGUMENT_SHAPES if shape]
-) | st.from_regex(r"[A-Za-z0-9_./:,=+-]{1,12}", fullmatch=True)
-
-
-@given(
-    name=st.sampled_from(_known_names()) | st.from_regex(r"[a-z][a-z0-9_.-]{0,8}", fullmatch=True),
-    arguments=st.lists(PLAIN_TOKENS, max_size=6),
-)
-def test_generated_plain_commands_get_the_verdict_of_the_full_path(name: str, arguments: list[str]) -> None:
-    command = " ".join([name, *arguments])
-    assume(_takes_the_lane(command))
-    lane, full = _both_ways(command, default_policy())
-    assert lane == full
 
 
 @pytest.mark.parametrize(
