@@ -51,7 +51,8 @@ def escaped_name(payload: str) -> str:
 
 EMBEDDINGS: tuple[Embedding, ...] = (
     Embedding("after ;", lambda payload: f"true; {payload}"),
-    Embedding("after &&", lambda payload: f"cd /tmp && {payload}"),
+    # Not `cd DIR &&`: a payload's relative paths would name other files (`cd /tmp && rm -rf ../*` is rm -rf /*).
+    Embedding("after &&", lambda payload: f"ls && {payload}"),
     Embedding("after ||", lambda payload: f"false || {payload}"),
     Embedding("after |", lambda payload: f"echo hi | {payload}"),
     Embedding("after &", lambda payload: f"sleep 1 & {payload}"),
