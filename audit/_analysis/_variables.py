@@ -446,27 +446,35 @@ def _is_name(text: str) -> bool:
 
 
 def _keyed_item(word: ast.Word) -> tuple[str, ast.Word] | None:
-    """`[KEY]=value` inside an array literal -> the key as written and the value word."""
-    # The unquoted text it starts with, whether the parser gave it as one literal or, in
-    # code whose spans only approximate the original, as several (`[`, `3`, `]`, `=rm`).
-    literals: list[ast.Literal] = []
-    for part in word.parts:
-        if type(part) is not ast.Literal or part.quoted:
-            break
-        literals.append(part)
-    if not literals:
+    """`[KEY]=value` inside an array literal -> the key and the value word.
+
+    The opening `[` and the closing `]=` are unquoted; the key between them may be quoted
+    (`["k"]=v`: the key k). In code whose spans only approximate the original, the parser gives
+    unquoted text as several literals (`[`, `3`, `]`, `=rm`): runs of them are read as one.
+    """
+    parts = word.parts
+    if not parts or type(parts[0]) is not ast.Literal or parts[0].quoted or not parts[0].text.startswith("["):
         return None
-    first, leading = literals[0], len(literals)
-    text = "".join(literal.text for literal in literals)
-    if not text.startswith("["):
-        return None
-    key, bracket, rest = text[1:].partition("]=")
-    if not bracket:
-        return None
-    parts: tuple[ast.WordPart, ...] = word.parts[leading:]
-    if rest:
-        parts = (first._replace(text=rest), *parts)
-    return key, ast.Word(parts, word.span, word.source)
+    key: list[str] = []
+    unquoted = ""  # the run of unquoted literals read so far, less what the key took
+    for index, part in enumerate(parts):
+        if type(part) is not ast.Literal:
+            return None  # a key known only at run time
+        if part.quoted:
+            key.append(unquoted)
+            key.append(part.text)
+            unquoted = ""
+            continue
+        unquoted += part.text[1:] if index == 0 else part.text
+        closing = unquoted.find("]=")
+        if closing >= 0:
+            key.append(unquoted[:closing])
+            rest = unquoted[closing + 2 :]
+            value_parts: tuple[ast.WordPart, ...] = parts[index + 1 :]
+            if rest:
+                value_parts = (part._replace(text=rest), *value_parts)
+            return "".join(key), ast.Word(value_parts, word.span, word.source)
+    return None
 
 
 def _as_script(command: ast.Command) -> ast.Script:
