@@ -32,6 +32,8 @@ _SIMPLE_PARAMETER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!\-]")
 # heredoc body: the part built, then walked and checked by the analysis.
 STEPS_PER_EXPANSION = 8
 _PARAMETER_OPERATOR = re.compile(r"@[A-Za-z]|:[-=?+]?|[-=?+]|##?|%%?|//?|\^\^?|,,?")
+# What opens a construct inside a subscript that its closing `]` cannot be part of (longest first).
+_SUBSCRIPT_OPENERS = re.compile(r"\$\(\(|\$\(|\$\{|`")
 
 
 def ansi_c_decode(body: str) -> str:
@@ -200,8 +202,7 @@ def _braced_parameter(
     cursor = match.end() if match else cursor
     subscript: ast.Word | None = None
     if cursor < inner_end and text[cursor] == "[":
-        close = text.find("]", cursor, inner_end)
-        close = inner_end if close < 0 else close
+        close = _subscript_end(text, cursor, inner_end)
         index_origin = origin.shifted(cursor + 1)
         index_text = text[cursor + 1 : close]
         index_parts = double_quoted_parts(index_text, index_origin, session, heredoc=True)
@@ -217,6 +218,31 @@ def _braced_parameter(
         argument_parts = double_quoted_parts(argument_text, argument_origin, session, heredoc=False)
         argument = (ast.Word(argument_parts, argument_origin.span(0, len(argument_text)), argument_text),)
     return ast.ParamExpansion(name, operator, argument, True, origin.span(start, end), subscript)
+
+
+def _subscript_end(text: str, opening: int, end: int) -> int:
+    """The `]` that closes the subscript opened at `opening` (`end` when none does). Brackets nest,
+    and a substitution inside is skipped whole: the `]]` of a `[[ ]]` in `${a[$([[ ... ]]; cmd)]}`
+    does not close it."""
+    depth = 0
+    cursor = opening
+    while cursor < end:
+        char = text[cursor]
+        if char == "\\":
+            cursor += 2
+            continue
+        opener = _SUBSCRIPT_OPENERS.match(text, cursor, end)
+        if opener is not None:
+            cursor = find_substitution_end(text, cursor, opener.group())
+            continue
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+            if depth == 0:
+                return cursor
+        cursor += 1
+    return end
 
 
 def heredoc_node(body: HeredocBody, source_origin: Origin, session: ParseSession) -> ast.Heredoc:
