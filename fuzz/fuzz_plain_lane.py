@@ -18,7 +18,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import audit._engine
-from audit import Verdict, audit_command, default_policy
+from audit import Policy, Verdict, audit_command, default_policy
 from audit._analysis import plain_command
 from audit._analysis._contexts import HANDLERS
 from audit.packs._index import PACKS_BY_COMMAND
@@ -39,15 +39,15 @@ def without_the_lane() -> Iterator[None]:
         yield
 
 
-def through_the_lane_and_the_full_path(command: str) -> tuple[Verdict, Verdict]:
-    lane = audit_command(command)
+def through_the_lane_and_the_full_path(command: str, policy: Policy | None = None) -> tuple[Verdict, Verdict]:
+    lane = audit_command(command, policy=policy)
     with without_the_lane():
-        full = audit_command(command)
+        full = audit_command(command, policy=policy)
     return lane, full
 
 
-def takes_the_lane(command: str) -> bool:
-    policy = default_policy()
+def takes_the_lane(command: str, policy: Policy | None = None) -> bool:
+    policy = policy or default_policy()
     return plain_command(command, policy.tables, policy.limits.max_steps) is not None
 
 

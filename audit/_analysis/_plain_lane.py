@@ -23,7 +23,7 @@ from __future__ import annotations
 from .._budget import STEPS_PER_COMMAND, Budget
 from .._model import CommandRecord, Span
 from .._named_tuple import NamedTuple
-from .._syntax import CHARACTERS_PER_STEP, STEPS_PER_COMMAND_NODE, STEPS_PER_FRAGMENT, Origin, plain_words
+from .._syntax import CHARACTERS_PER_STEP, STEPS_PER_COMMAND_NODE, STEPS_PER_FRAGMENT, VERBATIM, plain_words
 from .._tables import Tables
 from ..programs.sending import SENDERS
 from ._contexts import HANDLERS, WRITER_NAMES
@@ -31,8 +31,6 @@ from ._normalize import basename
 from ._resolve import display, peel
 from ._state import TOP
 from ._subjects import Arg, CommandSubject, NameSource
-
-_VERBATIM = Origin()
 
 
 class PlainCommand(NamedTuple):
@@ -44,7 +42,7 @@ class PlainCommand(NamedTuple):
 
 def plain_command(text: str, tables: Tables, max_steps: int) -> PlainCommand | None:
     """The subject and record of `text` when it takes the lane, else None (the full path judges it)."""
-    words = plain_words(text, _VERBATIM)
+    words = plain_words(text, VERBATIM)
     if words is None or not _within_budget(text, len(words), max_steps):
         return None
     # What normalisation makes of an unquoted literal without `~`, braces or glob characters.

@@ -15,7 +15,7 @@ from .._budget import Budget
 from .._lazy import lazy_names
 from ..errors import BudgetExceeded, SyntaxLayerError
 from . import _ast as ast
-from ._origin import Origin
+from ._origin import VERBATIM, Origin
 from ._parse import ParseResult, parse
 from ._plain import plain_words
 from ._session import CHARACTERS_PER_STEP, STEPS_PER_COMMAND_NODE, STEPS_PER_FRAGMENT, ParseTrouble
@@ -28,6 +28,7 @@ __all__ = [
     "CHARACTERS_PER_STEP",
     "STEPS_PER_COMMAND_NODE",
     "STEPS_PER_FRAGMENT",
+    "VERBATIM",
     "Budget",
     "BudgetExceeded",
     "Node",

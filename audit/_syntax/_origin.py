@@ -63,3 +63,7 @@ class Origin(NamedTuple):
 
     def approximate(self) -> Origin:
         return Origin(self.offsets, self.base, exact=False, pinned=self.pinned)
+
+
+VERBATIM = Origin()
+"""The origin of the user's own string (origins are immutable: one serves every parse)."""

@@ -18,7 +18,7 @@ from .._budget import Budget
 from .._named_tuple import NamedTuple
 from ..errors import ParserUnavailable
 from . import _ast as ast
-from ._origin import Origin
+from ._origin import VERBATIM, Origin
 from ._plain import plain_script
 from ._session import ParseSession, ParseTrouble, PreparedText
 
@@ -26,8 +26,6 @@ _DANGLING_PIPE = re.compile(r"\|&?\s*\Z")
 # A word that starts with `[` and goes on (`[l]s`), and what may come before a word.
 _BRACKET_WORD = re.compile(r"\[[^\s\[]")
 _WORD_STARTS = frozenset({"", " ", "\t", "\n", ";", "&", "|", "(", ")", "{", "}", "!", "`"})
-# The origin of the user's own string (origins are immutable: one serves every parse).
-_VERBATIM = Origin()
 
 
 class ParseResult(NamedTuple):
@@ -59,7 +57,7 @@ def _mostly_parameter_openers(text: str) -> bool:
 def parse(source: str, *, budget: Budget, origin: Origin | None = None) -> ParseResult:
     """Parse `source` (or a code string inside it, located by `origin`)."""
     session = ParseSession(budget, _tree_sitter_fragment)
-    origin = origin or _VERBATIM
+    origin = origin or VERBATIM
     ready = session.prepare(source, origin)
     script = plain_script(ready, session)
     if script is not None:

@@ -15,11 +15,10 @@ from typing import Any
 
 import pytest
 
-from audit import Policy, Verdict, audit_command, default_policy, policy_from_mapping
-from audit._analysis import plain_command
+from audit import Policy, audit_command, default_policy, policy_from_mapping
 from audit.rules import REGISTRY
 from corpus import load_corpus
-from fuzz.fuzz_plain_lane import known_program_names, without_the_lane
+from fuzz.fuzz_plain_lane import known_program_names, takes_the_lane, through_the_lane_and_the_full_path
 
 # Arguments the rules and the walk look at: roots and system paths, secrets, devices, remotes,
 # protected branches, everything-selectors, options that force, recurse, run code or send.
@@ -50,18 +49,6 @@ ARGUMENT_SHAPES = (
 )
 
 
-def _both_ways(command: str, policy: Policy) -> tuple[Verdict, Verdict]:
-    lane = audit_command(command, policy=policy)
-    with without_the_lane():
-        full = audit_command(command, policy=policy)
-    return lane, full
-
-
-def _takes_the_lane(command: str, policy: Policy | None = None) -> bool:
-    policy = policy or default_policy()
-    return plain_command(command, policy.tables, policy.limits.max_steps) is not None
-
-
 def _policy(document: Mapping[str, Any] | None) -> Policy:
     return default_policy() if document is None else policy_from_mapping(document)
 
@@ -72,9 +59,9 @@ def _differing(commands: list[tuple[str, Policy]]) -> list[str]:
     heavy one could differ between two runs of the same path on a loaded machine)."""
     differing: list[str] = []
     for command, policy in commands:
-        if not _takes_the_lane(command, policy):
+        if not takes_the_lane(command, policy):
             continue
-        lane, full = _both_ways(command, policy)
+        lane, full = through_the_lane_and_the_full_path(command, policy)
         if lane != full:
             differing.append(command)
     return differing
@@ -90,7 +77,7 @@ def test_every_corpus_command_and_rule_example_gets_the_verdict_of_the_full_path
     commands = cases + examples
     assert not _differing(commands)
     # The comparison means something only if the lane is taken, for blocks and passes alike.
-    taken = [(command, policy) for command, policy in commands if _takes_the_lane(command, policy)]
+    taken = [(command, policy) for command, policy in commands if takes_the_lane(command, policy)]
     assert len(taken) > 300
     decisions = {audit_command(command, policy=policy).decision.value for command, policy in taken}
     assert decisions == {"block", "warn", "pass"}
@@ -101,7 +88,7 @@ def test_every_known_program_name_with_the_arguments_rules_look_for_gets_the_ver
     assert len(names) > 500
     commands = [(f"{name} {shape}".strip(), default_policy()) for name in names for shape in ARGUMENT_SHAPES]
     assert not _differing(commands)
-    assert sum(_takes_the_lane(command) for command, _ in commands) > 5_000
+    assert sum(takes_the_lane(command) for command, _ in commands) > 5_000
 
 
 def test_at_the_step_limit_the_lane_gives_way_exactly_when_the_full_path_runs_out() -> None:
@@ -109,7 +96,7 @@ def test_at_the_step_limit_the_lane_gives_way_exactly_when_the_full_path_runs_ou
         outcomes: set[str] = set()
         for max_steps in range(20, 80):
             policy = policy_from_mapping({"limits": {"max_steps": max_steps}})
-            lane, full = _both_ways(command, policy)
+            lane, full = through_the_lane_and_the_full_path(command, policy)
             assert lane == full, (command, max_steps)
             outcomes.add("IN004" if "IN004" in lane.rule_ids else "judged")
         assert outcomes == {"IN004", "judged"}, command  # the sweep crosses the limit
@@ -129,7 +116,7 @@ def test_at_the_step_limit_the_lane_gives_way_exactly_when_the_full_path_runs_ou
     ],
 )
 def test_plain_commands_of_ordinary_programs_take_the_lane(command: str) -> None:
-    assert _takes_the_lane(command)
+    assert takes_the_lane(command)
 
 
 @pytest.mark.parametrize(
@@ -153,7 +140,7 @@ def test_plain_commands_of_ordinary_programs_take_the_lane(command: str) -> None
     ],
 )
 def test_commands_the_walk_does_more_with_do_not(command: str) -> None:
-    assert not _takes_the_lane(command)
+    assert not takes_the_lane(command)
 
 
 def test_names_a_policy_declares_are_left_to_the_walk_and_judged_alike() -> None:
@@ -165,13 +152,13 @@ def test_names_a_policy_declares_are_left_to_the_walk_and_judged_alike() -> None
         }
     )
     declared = ("fetch-secrets http://example.com", "julia script.jl", "with-lock -f x rm -rf /")
-    assert not any(_takes_the_lane(command, policy) for command in declared)
-    assert _takes_the_lane("cat /srv/app/.env", policy)  # an ordinary reader of a declared secret
+    assert not any(takes_the_lane(command, policy) for command in declared)
+    assert takes_the_lane("cat /srv/app/.env", policy)  # an ordinary reader of a declared secret
     commands = [(command, policy) for command in (*declared, "cat /srv/app/.env", "rm -rf /opt", "ls -la")]
     assert not _differing(commands)
     assert audit_command("cat /srv/app/.env", policy=policy).decision.value == "block"
 
 
 def test_a_policy_with_a_step_limit_below_the_commands_cost_sends_it_to_the_full_path() -> None:
-    assert _takes_the_lane("ls -la", default_policy())
-    assert not _takes_the_lane("ls -la", policy_from_mapping({"limits": {"max_steps": 25}}))
+    assert takes_the_lane("ls -la", default_policy())
+    assert not takes_the_lane("ls -la", policy_from_mapping({"limits": {"max_steps": 25}}))
