@@ -11,6 +11,8 @@ Known blind spots of the grammar are compensated there or in the pre-pass:
   tree-sitter keeps escaped inner backquotes as literal words;
 * `$"..."` comes out as a bare `$` next to a string, and adjacent nodes with no
   blank between them (one bash word) are sometimes split: both are merged;
+* a newline it reads as a blank after a long pipeline (`_line_breaks`) splits
+  the statement at that line;
 * ERROR regions are converted best-effort (their statements and words still
   reach the rules) and reported as parse troubles.
 """

@@ -1,15 +1,14 @@
 """Statements and commands of the tree-sitter tree.
 
 Known blind spots of the grammar compensated here: redirects written after a
-pipeline or list belong to its last command; a pipeline tree-sitter ran onto
-the next line is split where bash ends it; ERROR regions are converted
+pipeline or list belong to its last command; a pipeline or and-or list
+tree-sitter ran onto the next line is split where bash ends it; ERROR regions are converted
 best-effort (their statements and words still reach the rules) and reported
 as parse troubles.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 
 from tree_sitter import Node
@@ -20,6 +19,7 @@ from .._ast import new_node
 from .._session import STEPS_PER_COMMAND_NODE, PreparedText
 from ._elements import REDIRECT_NODES, ElementBuilder, is_split_here_string
 from ._kinds import ERROR, VARIABLE_ASSIGNMENT, WORD, kinds
+from ._line_breaks import token_after_line_break
 from ._parser import run_parser
 from ._words import WORD_NODES
 
@@ -31,8 +31,6 @@ _BACKGROUND = kinds("&")
 _COMMAND = kinds("command")
 _COMMAND_NAME = kinds("command_name")
 _LIST = kinds("list")
-_PIPELINE = kinds("pipeline")
-_CHAINS = kinds("list", "pipeline", "redirected_statement")
 _PIPES = kinds("|", "|&")
 _AND_OR = kinds("&&", "||")
 _BODY_NODES = kinds("do_group", "compound_statement", "else_clause")
@@ -70,9 +68,10 @@ class StatementBuilder(ElementBuilder):
             if child.is_missing:
                 self.trouble(child, f"missing {child.type}")
                 continue
-            line_break = self.line_break_in_pipeline(child) if multiline else None
-            if line_break is not None:
+            next_line = token_after_line_break(self.data, child) if multiline else None
+            if next_line is not None:
                 start, end = self.chars(child)
+                line_break = self.chars(next_line)[0]
                 statements.extend(self.reparse(start, line_break))
                 statements.extend(self.reparse(line_break, end))
                 continue
@@ -80,40 +79,6 @@ class StatementBuilder(ElementBuilder):
             if command is not None:
                 statements.append(new_node(ast.Statement, (command, False, command.span)))
         return tuple(statements)
-
-    def line_break_in_pipeline(self, node: Node) -> int | None:
-        """Where tree-sitter ran the last command of a pipeline onto the next line.
-
-        With three or more stages and a redirect on the next line, tree-sitter
-        reads `a | b | c <newline> d > f` as `c d > f` (also when the pipeline
-        ends an and-or list); bash ends the pipeline at the newline. Returns
-        the offset of the next line's first token. Only a text with a newline
-        can hold one: the caller asks only then.
-        """
-        current: Node | None = node
-        in_pipeline = False
-        while current is not None and current.kind_id in _CHAINS:
-            if current.kind_id in _LIST:
-                # `a && b | c | d <newline> e < f`: the pipeline ends the and-or list.
-                operands = [child for child in current.children if child.is_named]
-                current = operands[-1] if operands else None
-            elif current.kind_id in _PIPELINE:
-                in_pipeline = True
-                stages = [child for child in current.children if child.is_named]
-                current = stages[-1] if stages else None
-            else:
-                current = current.child_by_field_name("body")
-        if not in_pipeline or current is None or current.kind_id not in _COMMAND:
-            return None
-        tokens = [
-            token
-            for child in current.children
-            for token in (child.children if child.kind_id in REDIRECT_NODES else [child])
-        ]
-        for previous, token in itertools.pairwise(tokens):
-            if "\n" in self.text[self.chars(previous)[1] : self.chars(token)[0]]:
-                return self.chars(token)[0]
-        return None
 
     def reparse(self, start: int, end: int) -> tuple[ast.Statement, ...]:
         """The statements of a slice of this text, parsed on its own."""
