@@ -106,7 +106,19 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         ".disks",
         True,
         frozenset(
-            ("btrfs", "cryptsetup", "hdparm", "lvremove", "mdadm", "nvme", "pvremove", "vgremove", "zfs", "zpool")
+            (
+                "btrfs",
+                "cryptsetup",
+                "diskutil",
+                "hdparm",
+                "lvremove",
+                "mdadm",
+                "nvme",
+                "pvremove",
+                "vgremove",
+                "zfs",
+                "zpool",
+            )
         ),
     ),
     PackEntry("email.mailgun", ".vendors", False, frozenset(("curl", "http", "https", "wget", "xh", "xhs"))),

@@ -1,6 +1,6 @@
 """disks: volume managers and storage devices beyond the core FS rules (which
 own mkfs, wipefs, the partitioners and blkdiscard): ZFS, LVM, mdadm,
-cryptsetup, btrfs subvolumes, NVMe and ATA secure erase."""
+cryptsetup, btrfs subvolumes, NVMe and ATA secure erase, macOS diskutil's erase verbs."""
 
 from __future__ import annotations
 
@@ -9,12 +9,17 @@ from ..rules._pack import Pack
 from ._invocation import command, device_operand, pack_rule
 
 _LVM_TEST = ("--test",)
+# macOS diskutil's verbs that erase or repartition a disk, or delete an APFS container or volume.
+_DISKUTIL_ERASES = (
+    "eraseDisk", "eraseVolume", "zeroDisk", "randomDisk", "secureErase", "partitionDisk", "reformat",
+    "apfs deleteContainer", "apfs deleteVolume",
+)  # fmt: skip
 
 DESTROY = pack_rule(
     id="DK001",
     name="destroy-storage-volume",
     severity=Severity.HIGH,
-    summary="Destroys a ZFS dataset or pool, an LVM volume, group or physical volume, a RAID superblock, a LUKS header, a btrfs subvolume, or erases an NVMe or ATA drive.",
+    summary="Destroys a ZFS dataset or pool, an LVM volume, group or physical volume, a RAID superblock, a LUKS header, a btrfs subvolume, or erases an NVMe or ATA drive or (diskutil) a macOS disk or volume.",
     rationale="These remove the volume and the data on it at once; there is no trash and snapshots usually go with it.",
     safer_alternative="Check the target (`zfs list`, `lvs`, `lsblk`) and take a snapshot or backup first; `zfs destroy -n` and `lvremove --test` only report.",
     matches=(
@@ -31,6 +36,7 @@ DESTROY = pack_rule(
         command("nvme", "format"),
         command("nvme", "sanitize"),
         command("hdparm", any_of=("--security-erase", "--security-erase-enhanced", "--trim-sector-ranges")),
+        *(command("diskutil", path) for path in _DISKUTIL_ERASES),
     ),
     message="destroys a storage volume and its data",
     must_match=(
@@ -40,6 +46,7 @@ DESTROY = pack_rule(
         "cryptsetup luksFormat /dev/sdb1",
         'cryptsetup -q luksFormat "$DISK"',
         "btrfs sub del /mnt/@snapshots/old",
+        "diskutil eraseDisk APFS Backup disk4",
     ),
     must_not_match=(
         "zfs destroy -nv pool/data@old",
@@ -47,6 +54,7 @@ DESTROY = pack_rule(
         "lvremove --test vg0/scratch",
         "cryptsetup open /dev/sdb1 data",
         "cryptsetup luksFormat vault.img",
+        "diskutil list",
     ),
 )
 

@@ -217,7 +217,68 @@ HDPARM = Program(
     operands=("DEVICE...",),
 )  # fmt: skip
 
+
+def _operands_written(reading: Reading) -> tuple[Arg, ...]:
+    return reading.operands
+
+
+def _rescued_onto(reading: Reading) -> tuple[Arg, ...]:
+    """`ddrescue INFILE OUTFILE [MAPFILE]` writes OUTFILE."""
+    return reading.operands[1:2]
+
+
+# Disk wipers and copiers that write whole devices (the core FS002 rule judges their targets).
+NWIPE = Program(
+    ("nwipe",),
+    options=(
+        valued("-m", "--method"), valued("-r", "--rounds"), valued("-l", "--logfile"), valued("-e", "--exclude"),
+        valued("--verify"), valued("--prng"), flag("--autonuke"), flag("--nogui"), flag("--nowait"),
+        flag("--nousb"), flag("--nosignals"), *_HELP,
+    ),
+    operands=("DEVICE...",),
+    writes=_operands_written,
+)  # fmt: skip
+SCRUB = Program(
+    ("scrub",),
+    syntax=_GETOPT,
+    options=(
+        valued("-p"), valued("-b"), valued("-s"), valued("-D"), flag("-f"), flag("-S"), flag("-r"), flag("-X"),
+        flag("-n"), flag("-v"), flag("-h"),
+    ),
+    operands=("FILE...",),
+    writes=_operands_written,
+)  # fmt: skip
+DDRESCUE = Program(
+    ("ddrescue", "gddrescue"),
+    options=(
+        valued("-b", "--sector-size"), valued("-c", "--cluster-size"), valued("-i", "--input-position"),
+        valued("-o", "--output-position"), valued("-s", "--size"), valued("-r", "--retry-passes"),
+        valued("-m", "--domain-mapfile"), flag("-f", "--force"), flag("-n", "--no-scrape"), flag("-d", "--idirect"),
+        flag("-D", "--odirect"), flag("-v", "--verbose"), *_HELP,
+    ),
+    operands=("INFILE", "OUTFILE", "MAPFILE"),
+    writes=_rescued_onto,
+)  # fmt: skip
+# macOS's diskutil: the verbs that erase, zero or repartition a disk or volume.
+DISKUTIL = Program(
+    ("diskutil",),
+    syntax=Syntax(permute=False),
+    subcommands=tree(
+        leaf("eraseDisk", operands=("FORMAT", "NAME", "DEVICE...")),
+        leaf("eraseVolume", operands=("FORMAT", "NAME", "DEVICE")),
+        leaf("zeroDisk", operands=("DEVICE",)),
+        leaf("randomDisk", operands=("DEVICE",)),
+        leaf("secureErase", operands=("LEVEL", "DEVICE")),
+        leaf("partitionDisk", operands=("DEVICE...",)),
+        leaf("reformat", operands=("DEVICE",)),
+        leaf("apfs deleteContainer", operands=("DEVICE",)),
+        leaf("apfs deleteVolume", operands=("DEVICE",)),
+        leaf("list", operands=("DEVICE...",)),
+        leaf("info", operands=("DEVICE",)),
+    ),
+)
+
 DISK_PROGRAMS: tuple[Program, ...] = (
     MKE2FS, MKFS, MKFS_XFS, MKFS_FAT, MKFS_BTRFS, MKSWAP, WIPEFS, BADBLOCKS, SHUTDOWN, SYSTEMCTL, ZFS, ZPOOL,
-    LVREMOVE, VGREMOVE, PVREMOVE, MDADM, CRYPTSETUP, BTRFS, NVME, HDPARM,
+    LVREMOVE, VGREMOVE, PVREMOVE, MDADM, CRYPTSETUP, BTRFS, NVME, HDPARM, NWIPE, SCRUB, DDRESCUE, DISKUTIL,
 )  # fmt: skip

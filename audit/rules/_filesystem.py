@@ -85,7 +85,7 @@ def recursive_delete(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     rationale="Writing to /dev/sda (dd, shred, cp, a redirect) destroys the filesystem on it.",
     safer_alternative="Write to a regular file (`dd if=... of=./disk.img`).",
     inspects=Inspects.COMMAND,
-    commands=("dd", "shred", "cp", "tee", "install", "mv", "truncate", "badblocks"),
+    commands=("dd", "shred", "cp", "tee", "install", "mv", "truncate", "badblocks", "nwipe", "scrub", "ddrescue"),
     must_match=(
         "dd if=/dev/zero of=/dev/sda bs=1M",
         "badblocks -w /dev/sdb",
@@ -93,12 +93,16 @@ def recursive_delete(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
         "shred -n 3 /dev/sdb",
         "cp disk.img /dev/mmcblk0",
         "echo x | sudo tee /dev/sda1",
+        "ddrescue --force /dev/zero /dev/sdb",
+        "nwipe --autonuke /dev/sdb",
     ),
     must_not_match=(
         "dd if=a.img of=b.img",
         "dd if=/dev/zero of=./zeros bs=1M count=1",
         "dd if=/dev/sda of=backup.img",
         "shred -u secret.txt",
+        "ddrescue /dev/sdb disk.img rescue.map",
+        "scrub -p dod old-notes.txt",
     ),
 )
 def block_device_write(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:

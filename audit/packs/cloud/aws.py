@@ -49,13 +49,15 @@ def _unlisted_deletion(found: Found) -> Arg | None:
     """`aws SERVICE delete-*` for an operation the lists above do not declare (not a help
     request or a dry run): the operation's word."""
     reading = found.reading
-    if len(reading.path) > 1 or any(arg.value in ("help", "--dry-run") for arg in reading.args):
+    if len(reading.path) > 1 or any(arg.value == "--dry-run" for arg in reading.args):
         return None
     operations = reading.operands[1 - len(reading.path) :]
     operation = operations[0] if operations else None
     if operation is None or not (operation.value or "").startswith(_DELETING_VERBS):
         return None
-    return operation
+    # `aws SERVICE OPERATION help` prints the operation's help; `--name help` is a value.
+    following = reading.args[reading.args.index(operation) + 1 :]
+    return None if following[:1] and following[0].value == "help" else operation
 
 
 DELETE_DATA = pack_rule(
@@ -107,6 +109,7 @@ DELETE_RESOURCE = pack_rule(
         "aws rds delete-db-cluster --db-cluster-identifier c1 --final-db-snapshot-identifier c1-final",
         "aws cognito-idp delete-user-pool --user-pool-id eu-west-1_abc",
         "aws --region us-east-1 memorydb delete-cluster --cluster-name cache",
+        "aws memorydb delete-cluster --cluster-name help",
     ),
     must_not_match=(
         "aws sts get-caller-identity",
