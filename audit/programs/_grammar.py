@@ -17,6 +17,7 @@ from typing import Final
 from .._caches import COMMAND_NAMES, Memo
 from .._model import Span
 from .._named_tuple import NamedTuple
+from .._syntax import ast
 from ..errors import ProgramError
 from ._arg import Arg
 
@@ -202,12 +203,53 @@ def lex(grammar: Grammar, args: tuple[Arg, ...], index: int) -> Lexed:
     arg = args[index]
     values = arg.values
     value = values[0] if len(values) == 1 else None
+    if not values:
+        found = options_with_run_time_value(grammar, args, index)
+        if found is not None:
+            return Lexed(WordKind.OPTIONS, *found)
     if value is None or len(value) < 2 or value[0] not in grammar.syntax.signs:
         return Lexed(WordKind.OPERAND, (), index + 1)
     if value == "--":
         return Lexed(WordKind.END_OF_OPTIONS, (), index + 1)
     uses, next_index = read_options(grammar, args, index, value)
     return Lexed(WordKind.OPTIONS, uses, next_index)
+
+
+def options_with_run_time_value(
+    grammar: Grammar, args: tuple[Arg, ...], index: int
+) -> tuple[tuple[OptionUse, ...], int] | None:
+    """A word built at run time is an operand (None), unless its literal start is options whose last
+    takes the rest of the word as its value (`--command="DROP TABLE $T"`, `-c"... $T"`): the run-time
+    part then lies inside that value, which keeps the word's syntax. The options, and the next index."""
+    prefix = _literal_prefix(args[index])
+    if len(prefix) < 2 or prefix[0] not in grammar.syntax.signs or (prefix.startswith("--") and "=" not in prefix):
+        return None
+    shape = grammar.shapes.get(prefix)
+    if shape is None:
+        shape = grammar.shapes.remember(prefix, _shape(grammar, prefix))
+    taker = shape.taker
+    if taker is None or taker.takes is Takes.DIGITS:
+        return None
+    if taker.attached_at is None and grammar.syntax.clusters and not prefix.startswith("--"):
+        # `-f<(...)`: a short option ends the literal start; its value is the rest of the word.
+        value = args[index].suffix(len(prefix))
+        return (*shape.flags, OptionUse(taker.option, taker.spelling, value, taker.declared)), index + 1
+    if taker.attached_at is None or taker.attached_at > len(prefix):
+        return None
+    return read_options(grammar, args, index, prefix)
+
+
+def _literal_prefix(arg: Arg) -> str:
+    """The text of a word's leading literal parts (before its first expansion)."""
+    word = arg.word
+    if word is None:
+        return ""
+    prefix: list[str] = []
+    for part in word.parts:
+        if type(part) is not ast.Literal:
+            break
+        prefix.append(part.text)
+    return "".join(prefix)
 
 
 def read_options(grammar: Grammar, args: tuple[Arg, ...], index: int, value: str) -> tuple[tuple[OptionUse, ...], int]:
