@@ -82,6 +82,8 @@ class SqlDialect(str, Enum):
     """CockroachDB read by `cockroach sql` (PostgreSQL's syntax, its own client commands)."""
     CQL = "cql"
     """Cassandra's CQL read by cqlsh."""
+    BIGQUERY = "bigquery"
+    """BigQuery's GoogleSQL read by `bq query` (no client commands of its own)."""
 
 
 class DatabaseInputError(ValueError):

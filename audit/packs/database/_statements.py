@@ -195,7 +195,7 @@ def destructive_statements(subject: CommandSubject) -> tuple[Found, ...]:
     """Every destructive statement the command runs (worked out once: two rules ask)."""
     read = reading(subject)
     client = _client(subject, read)
-    if client is None:
+    if client is None or (client.dry_run_options and read.has(*client.dry_run_options)):
         return ()
     given = list(_given(client, read))
     given.extend(_from_files(client, read, subject))
