@@ -37,6 +37,8 @@ class OperandRole(str, Enum):
     """A file of statements to run."""
     COMMAND_WORD = "command-word"
     """The operands together are one command's argv."""
+    STATEMENT_WORDS = "statement-words"
+    """The operands together, joined with spaces, are the statements (`bq query DROP TABLE t`)."""
 
 
 class OptionStyle(str, Enum):
@@ -285,11 +287,11 @@ CLIENTS: tuple[DatabaseClient, ...] = (
         statement_options=(),
         file_options=(),
         value_options=(),
-        more_operands=OperandRole.STATEMENT,
+        more_operands=OperandRole.STATEMENT_WORDS,
         dry_run_options=("--dry_run",),
         declared_in="cloud",
         notes=(
-            "The query is the operands (bq joins them with spaces; one quoted word as a rule), or standard "
+            "The query is the operands joined with spaces (one quoted word as a rule), or standard "
             "input when there are none. bq's flags are absl's (`--flag=value`, `--noflag`); bq and its options "
             "are declared with the cloud CLIs."
         ),

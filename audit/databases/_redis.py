@@ -5,7 +5,8 @@ as text, one command per line, which is how redis-cli reads a pipe or a file
 on its standard input. Text lines are split the way redis-cli splits them
 (its `sdssplitargs`): words, "double quotes" with C-like escapes, 'single
 quotes' where only \\' is special; a line it cannot split it does not send,
-and is reported unreadable.
+and is reported unreadable. The Lua script of `EVAL` is read for the commands
+it calls (`_redis_lua`).
 """
 
 from __future__ import annotations

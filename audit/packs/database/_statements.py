@@ -2,12 +2,15 @@
 
 Where a client takes its statements is data (`audit.databases.CLIENTS`):
 options (`psql -c`, `mysql -e`, `mongosh --eval`), operands (`sqlite3 app.db
-'DELETE ...'`, `redis-cli FLUSHALL`), standard input (a heredoc, a
-here-string, or a pipe from `echo`/`printf` whose output is known), and files
-(`psql -f x.sql`, `mysql shop < x.sql`) that an earlier command of the same string wrote with known
-text (`echo 'DROP TABLE t;' > x.sql`, `cat > x.sql <<EOF`). Each
-text is read by `audit.databases` (a real SQL tokenizer per dialect, redis-cli's
-line splitting, MongoDB's JavaScript grammar); what it reports becomes the
+'DELETE ...'`, `redis-cli FLUSHALL`, `bq query 'SQL'`), standard input (a
+heredoc, a here-string, or a pipe or `< <(...)` from `echo`/`printf` whose
+output is known), and files (`psql -f x.sql`, `mysql shop < x.sql`) that an
+earlier command of the same string wrote with known text (`echo 'DROP TABLE
+t;' > x.sql`, `cat > x.sql <<EOF`) or that `<(echo ...)` names. A shell
+expansion in the text stands for an unknown value (`databases.UNKNOWN`), so
+the literal statements around it are still judged. Each text is read by
+`audit.databases` (a real SQL tokenizer per dialect, redis-cli's line
+splitting, MongoDB's JavaScript grammar); what it reports becomes the
 findings of two rules per database: the irreversible statements block, the
 others warn.
 """
@@ -79,18 +82,18 @@ def _given(client: DatabaseClient, read: Reading) -> Iterator[Statements]:
         role = _role(client, index)
         if role is OperandRole.STATEMENT:
             yield from _texts(operand)
-        elif role is OperandRole.COMMAND_WORD:
+        elif role is OperandRole.COMMAND_WORD or role is OperandRole.STATEMENT_WORDS:
             words = read.operands[index:]
             span = Span(words[0].span.start, words[-1].span.end)
-            # A word with several literal values gives an argv per value (a bounded number of them).
+            # A word with several literal values gives a reading per value (a bounded number of them).
             combinations = itertools.product(*(_word_values(word) for word in words))
-            for argv in itertools.islice(combinations, _MAX_ARGVS):
-                yield Statements(argv, span)
+            for argv in itertools.islice(combinations, _MAX_READINGS):
+                yield Statements(argv if role is OperandRole.COMMAND_WORD else " ".join(argv), span)
             return
 
 
-# How many argvs the words of one Redis command are read as, when variables have several values.
-_MAX_ARGVS = 16
+# How many readings the operands of one command give, when variables have several values.
+_MAX_READINGS = 16
 
 
 def _texts(word: Arg) -> Iterator[Statements]:
