@@ -228,15 +228,16 @@ def stdin_of(redirect: ast.Redirect, risks: frozenset[Risk]) -> Stdin | None:
     if operator in ("<", "<>") and redirect.target is not None:
         parts = redirect.target.parts
         if any(type(part) is ast.ProcessSubstitution for part in parts):
-            writer = _producer(parts)
+            writer = substitution_producer(parts)
             return Stdin(StdinKind.PROCESS_SUBSTITUTION, redirect.span, "< <(...)", risks, parts, writer=writer)
         return Stdin(StdinKind.FILE, redirect.span, "<", risks, file=_literal_text(parts), target=redirect.target)
     return None
 
 
-def _producer(parts: tuple[ast.WordPart, ...]) -> ast.Command | None:
-    """The command whose output `< <(COMMAND)` gives standard input, as a pipe from it would
-    (None when the substitution runs several statements or is not all of the word)."""
+def substitution_producer(parts: tuple[ast.WordPart, ...]) -> ast.Command | None:
+    """The command whose output the word `<(COMMAND)` gives: what `cmd < <(COMMAND)` reads on standard
+    input (as a pipe from it would), what the file `-f <(COMMAND)` holds (None when the substitution
+    runs several statements or is not all of the word)."""
     if len(parts) != 1 or type(parts[0]) is not ast.ProcessSubstitution or parts[0].direction != "<":
         return None
     statements = parts[0].body.statements

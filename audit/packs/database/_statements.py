@@ -21,7 +21,7 @@ import itertools
 from collections.abc import Callable, Iterable, Iterator
 
 from ... import databases
-from ..._analysis import CommandSubject, StdinKind, resolve_path, static_output
+from ..._analysis import CommandSubject, StdinKind, resolve_path, static_output, substitution_producer
 from ..._model import Severity, Span
 from ..._named_tuple import NamedTuple
 from ..._syntax import ast
@@ -143,20 +143,10 @@ def _from_files(client: DatabaseClient, read: Reading, subject: CommandSubject) 
             text = written.get(resolve_path(subject.cwd, value))
             if text is not None:
                 yield Statements(text, word.span)
-        output = _substitution_printed(word.word) if word.is_dynamic and word.word is not None else None
-        if output is not None:
-            yield Statements(output, word.span)
-
-
-def _substitution_printed(word: ast.Word) -> str | None:
-    """What the command of a word that is one `<(...)` prints (the file it names holds that)."""
-    parts = word.parts
-    if len(parts) != 1 or type(parts[0]) is not ast.ProcessSubstitution or parts[0].direction != "<":
-        return None
-    statements = parts[0].body.statements
-    if len(statements) != 1 or statements[0].background:
-        return None
-    return _printed(statements[0].command)
+        if word.is_dynamic and word.word is not None:
+            output = _printed(substitution_producer(word.word.parts))
+            if output is not None:
+                yield Statements(output, word.span)
 
 
 def _printed(command: ast.Command | None) -> str | None:
