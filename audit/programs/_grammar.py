@@ -220,8 +220,12 @@ def options_with_run_time_value(
 ) -> tuple[tuple[OptionUse, ...], int] | None:
     """A word built at run time is an operand (None), unless its literal start is options whose last
     takes the rest of the word as its value (`--command="DROP TABLE $T"`, `-c"... $T"`): the run-time
-    part then lies inside that value, which keeps the word's syntax. The options, and the next index."""
-    prefix = _literal_prefix(args[index])
+    part then lies inside that value, which keeps the word's syntax. The options, and the next index.
+    An unquoted expansion may split the word into several: it stays an operand."""
+    word = args[index].word
+    if word is None or not all(_stays_one_word(part) for part in word.parts):
+        return None
+    prefix = _literal_prefix(word)
     if len(prefix) < 2 or prefix[0] not in grammar.syntax.signs or (prefix.startswith("--") and "=" not in prefix):
         return None
     shape = grammar.shapes.get(prefix)
@@ -239,17 +243,21 @@ def options_with_run_time_value(
     return read_options(grammar, args, index, prefix)
 
 
-def _literal_prefix(arg: Arg) -> str:
+def _literal_prefix(word: ast.Word) -> str:
     """The text of a word's leading literal parts (before its first expansion)."""
-    word = arg.word
-    if word is None:
-        return ""
     prefix: list[str] = []
     for part in word.parts:
         if type(part) is not ast.Literal:
             break
         prefix.append(part.text)
     return "".join(prefix)
+
+
+def _stays_one_word(part: ast.WordPart) -> bool:
+    """A part that never splits its word: literal text, a quoted expansion, a process substitution (one path)."""
+    if type(part) is ast.Literal or type(part) is ast.ProcessSubstitution:
+        return True
+    return (type(part) is ast.ParamExpansion or type(part) is ast.CommandSubstitution) and part.quoted
 
 
 def read_options(grammar: Grammar, args: tuple[Arg, ...], index: int, value: str) -> tuple[tuple[OptionUse, ...], int]:

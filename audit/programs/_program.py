@@ -92,6 +92,19 @@ class Program:
     def name(self) -> str:
         return self.names[0]
 
+    def subcommand_paths(self) -> tuple[tuple[str, ...], ...]:
+        """Every subcommand path the program declares, by canonical names; `()` (the program
+        itself) first."""
+        paths: list[tuple[str, ...]] = []
+        stack: list[tuple[tuple[str, ...], _Node]] = [((), self.root)]
+        while stack:
+            path, node = stack.pop()
+            paths.append(path)
+            stack.extend(
+                ((*path, child.name), child) for spelling, child in node.children.items() if spelling == child.name
+            )
+        return tuple(paths)
+
 
 class _Node:
     """A program or subcommand compiled for reading: its grammar and its subcommands by spelling."""
