@@ -24,6 +24,7 @@ from ._paths import (
     read_arguments,
 )
 from ._plain_lane import PlainCommand, plain_command
+from ._resolve import substitution_producer
 from ._static_output import static_output
 from ._subjects import (
     Arg,
@@ -100,4 +101,5 @@ __all__ = [
     "read_arguments",
     "resolve_path",
     "static_output",
+    "substitution_producer",
 ]

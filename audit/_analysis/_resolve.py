@@ -228,9 +228,22 @@ def stdin_of(redirect: ast.Redirect, risks: frozenset[Risk]) -> Stdin | None:
     if operator in ("<", "<>") and redirect.target is not None:
         parts = redirect.target.parts
         if any(type(part) is ast.ProcessSubstitution for part in parts):
-            return Stdin(StdinKind.PROCESS_SUBSTITUTION, redirect.span, "< <(...)", risks, parts)
+            writer = substitution_producer(parts)
+            return Stdin(StdinKind.PROCESS_SUBSTITUTION, redirect.span, "< <(...)", risks, parts, writer=writer)
         return Stdin(StdinKind.FILE, redirect.span, "<", risks, file=_literal_text(parts), target=redirect.target)
     return None
+
+
+def substitution_producer(parts: tuple[ast.WordPart, ...]) -> ast.Command | None:
+    """The command whose output the word `<(COMMAND)` gives: what `cmd < <(COMMAND)` reads on standard
+    input (as a pipe from it would), what the file `-f <(COMMAND)` holds (None when the substitution
+    runs several statements or is not all of the word)."""
+    if len(parts) != 1 or type(parts[0]) is not ast.ProcessSubstitution or parts[0].direction != "<":
+        return None
+    statements = parts[0].body.statements
+    if len(statements) != 1 or statements[0].background:
+        return None
+    return statements[0].command
 
 
 def commands_run(
@@ -250,10 +263,10 @@ def commands_run(
 
 def known_input(stdin: Stdin | None, env: Env) -> str | None:
     """What a command reads on stdin when that is known without running
-    anything: echo/printf piped in, a here-string or heredoc of literal text."""
+    anything: echo/printf piped in or read from `< <(...)`, a here-string or heredoc of literal text."""
     if stdin is None:
         return None
-    if stdin.kind is StdinKind.PIPE:
+    if stdin.kind is StdinKind.PIPE or stdin.kind is StdinKind.PROCESS_SUBSTITUTION:
         return env.command_output(stdin.writer) if stdin.writer is not None else None
     if stdin.kind not in (StdinKind.HERESTRING, StdinKind.HEREDOC):
         return None

@@ -54,7 +54,8 @@ class Stdin(NamedTuple):
     feeders: tuple[str, ...] = ()
     """For a pipe: the names of the commands in the stages before, each once."""
     writer: ast.Command | None = None
-    """For a pipe: the stage right before, whose output this is."""
+    """The command whose output this is: for a pipe, the stage right before; for `< <(COMMAND)`, the
+    substitution's one command (bash feeds its output to standard input as a pipe would)."""
     upstream: Stdin | None = None
     """For a pipe: what the stage right before reads on its standard input."""
     target: ast.Word | None = None

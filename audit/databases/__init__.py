@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers; `__getattr__` loads 
     from ._clients import OptionStyle as OptionStyle
     from ._clients import Reads as Reads
     from ._clients import client_for as client_for
+    from ._model import UNKNOWN as UNKNOWN
     from ._model import DatabaseInputError as DatabaseInputError
     from ._model import SqlDialect as SqlDialect
     from ._model import StatementFinding as StatementFinding
@@ -45,6 +46,7 @@ _HOMES = {
     "SqlDialect": "._model",
     "StatementFinding": "._model",
     "StatementKind": "._model",
+    "UNKNOWN": "._model",
     "classify_mongo": "._mongo",
     "classify_redis": "._redis",
     "classify_sql": "._sql",
@@ -52,6 +54,7 @@ _HOMES = {
 
 __all__ = [
     "CLIENTS",
+    "UNKNOWN",
     "DatabaseClient",
     "DatabaseInputError",
     "OperandRole",

@@ -37,6 +37,8 @@ class OperandRole(str, Enum):
     """A file of statements to run."""
     COMMAND_WORD = "command-word"
     """The operands together are one command's argv."""
+    STATEMENT_WORDS = "statement-words"
+    """The operands together, joined with spaces, are the statements (`bq query DROP TABLE t`)."""
 
 
 class OptionStyle(str, Enum):
@@ -84,6 +86,11 @@ class DatabaseClient:
     """The option's value is a shell command the client runs."""
     shell_escapes_off: tuple[str, ...] = ()
     """Options that turn the client's shell commands off (`sqlite3 -safe`)."""
+    dry_run_options: tuple[str, ...] = ()
+    """Options under which the statements are checked, not run (`bq query --dry_run`)."""
+    declared_in: str = ""
+    """The module of `audit/programs` that declares the program, when it is a subcommand of a tool
+    declared with its family (`bq query`: cloud.py); empty when the declaration is built from this table."""
     notes: str = ""
 
 
@@ -270,6 +277,24 @@ CLIENTS: tuple[DatabaseClient, ...] = (
             "--secure-connect-bundle", "--credentials",
         ),
         operands=(OperandRole.HOST, OperandRole.PORT),
+    ),
+    DatabaseClient(
+        name="bq query",
+        invocations=(("bq", "query"),),
+        reads=Reads.SQL,
+        dialect=SqlDialect.BIGQUERY,
+        option_style=OptionStyle.GO_FLAGS,
+        statement_options=(),
+        file_options=(),
+        value_options=(),
+        more_operands=OperandRole.STATEMENT_WORDS,
+        dry_run_options=("--dry_run",),
+        declared_in="cloud",
+        notes=(
+            "The query is the operands joined with spaces (one quoted word as a rule), or standard "
+            "input when there are none. bq's flags are absl's (`--flag=value`, `--noflag`); bq and its options "
+            "are declared with the cloud CLIs."
+        ),
     ),
 )  # fmt: skip
 

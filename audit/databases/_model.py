@@ -8,7 +8,7 @@ reads text: nothing here connects to a database or runs anything.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from .._model import Span
@@ -82,6 +82,8 @@ class SqlDialect(str, Enum):
     """CockroachDB read by `cockroach sql` (PostgreSQL's syntax, its own client commands)."""
     CQL = "cql"
     """Cassandra's CQL read by cqlsh."""
+    BIGQUERY = "bigquery"
+    """BigQuery's GoogleSQL read by `bq query` (no client commands of its own)."""
 
 
 class DatabaseInputError(ValueError):
@@ -128,12 +130,18 @@ class StatementFinding:
         }
 
 
+UNKNOWN = "__dynamic__"
+"""Stands for a part of the text known only at run time (a shell expansion in the statements a
+command line gives, a value a statement builds): the classifiers read it as a name, or as text inside
+the string literal it sits in, so the statements around it are still judged. A target that holds it
+is not known (None); evidence shows it as `…`."""
+
 _EVIDENCE_LENGTH = 120
 
 
 def evidence_of(text: str) -> str:
-    """A statement's text on one line, shortened for a report."""
-    flat = " ".join(text.split())
+    """A statement's text on one line, shortened for a report (a run-time part shown as `…`)."""
+    flat = " ".join(text.replace(UNKNOWN, "…").split())
     return flat if len(flat) <= _EVIDENCE_LENGTH else flat[: _EVIDENCE_LENGTH - 1] + "…"
 
 
@@ -141,10 +149,13 @@ def merged(findings: list[StatementFinding]) -> tuple[StatementFinding, ...]:
     """Findings in text order, one per (kind, span, target); irreversible if any reading says so.
 
     Several readings of one text (every dialect when the dialect is unknown)
-    may find the same statement; the strictest reading wins.
+    may find the same statement; the strictest reading wins. A target with a
+    run-time part (`UNKNOWN`) is not known: it becomes None.
     """
     by_key: dict[tuple[StatementKind, Span, str | None], StatementFinding] = {}
     for finding in findings:
+        if finding.target is not None and UNKNOWN in finding.target:
+            finding = replace(finding, target=None)
         key = (finding.kind, finding.span, finding.target)
         known = by_key.get(key)
         if known is None or (finding.irreversible and not known.irreversible):

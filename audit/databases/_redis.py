@@ -5,7 +5,8 @@ as text, one command per line, which is how redis-cli reads a pipe or a file
 on its standard input. Text lines are split the way redis-cli splits them
 (its `sdssplitargs`): words, "double quotes" with C-like escapes, 'single
 quotes' where only \\' is special; a line it cannot split it does not send,
-and is reported unreadable.
+and is reported unreadable. The Lua script of `EVAL` is read for the commands
+it calls (`_redis_lua`).
 """
 
 from __future__ import annotations
@@ -15,11 +16,14 @@ from dataclasses import dataclass
 
 from .._model import Span
 from ._model import DatabaseInputError, StatementFinding, StatementKind, evidence_of, merged
+from ._redis_lua import lua_commands
 
 # Parameters that decide which file the server writes: with a SAVE after them, any file it may write.
 _WRITE_PATH_PARAMETERS = frozenset({"dir", "dbfilename", "logfile", "appendfilename", "appenddirname"})
 # Commands that make the server write its dump or append-only file (SHUTDOWN saves unless told NOSAVE).
 _WRITES_DUMP = frozenset({"SAVE", "BGSAVE", "BGREWRITEAOF", "SHUTDOWN"})
+# Commands whose first argument is a Lua script they run now.
+_RUNS_LUA = frozenset({"EVAL", "EVAL_RO"})
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "a": "\a"}
 
 
@@ -107,6 +111,10 @@ def _classify(command: _Command, dump_written: bool) -> Iterator[StatementFindin
         yield found(StatementKind.MODULE_LOAD, True, argv[2] if len(argv) > 2 else None)
     elif name in ("REPLICAOF", "SLAVEOF") and len(argv) > 2 and (argv[1].upper(), argv[2].upper()) != ("NO", "ONE"):
         yield found(StatementKind.REPLICATE_FROM, True, f"{argv[1]}:{argv[2]}")
+    elif name in _RUNS_LUA and len(argv) > 1:
+        # The commands the script calls run on the server, reported at the EVAL that runs them.
+        for called in lua_commands(argv[1]):
+            yield from _classify(_Command(called, command.span, command.evidence), dump_written)
 
 
 def _split(line: str) -> list[str] | None:

@@ -158,6 +158,7 @@ FAMILY = {
     SqlDialect.TSQL: Family.SQLCMD,
     SqlDialect.CLICKHOUSE: Family.PLAIN,
     SqlDialect.CQL: Family.PLAIN,
+    SqlDialect.BIGQUERY: Family.PLAIN,
 }
 
 

@@ -92,6 +92,7 @@ _SQLGLOT_DIALECT = {
     SqlDialect.DUCKDB: "duckdb",
     SqlDialect.COCKROACH: "postgres",
     SqlDialect.CQL: "",
+    SqlDialect.BIGQUERY: "bigquery",
 }
 
 

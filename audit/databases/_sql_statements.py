@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from .._model import Span
-from ._model import SqlDialect, StatementFinding, StatementKind, evidence_of
+from ._model import UNKNOWN, SqlDialect, StatementFinding, StatementKind, evidence_of
 from ._sql_lexer import TokenKind, lexer_for
 from ._sql_split import Mode, split_statements
 from ._sql_tokens import (
@@ -32,9 +32,6 @@ from ._sql_tokens import (
 
 # Text run as SQL can hold text run as SQL; past this depth it is reported as dynamic, not read.
 MAX_DYNAMIC_DEPTH = 4
-
-# Stands for the parts of a statement built at run time from something other than a literal.
-_PLACEHOLDER = "__dynamic__"
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,7 +351,7 @@ def _literal_text(tokens: Tokens) -> str | None:
             continue
         if token.kind is TokenKind.STRING and not values_depth:
             if pending_value:
-                parts.append(f" {_PLACEHOLDER} ")
+                parts.append(f" {UNKNOWN} ")
             parts.append(token.text)
             pending_value = False
         elif parts and token.text not in _JOINERS:
@@ -362,7 +359,7 @@ def _literal_text(tokens: Tokens) -> str | None:
     if not parts:
         return None
     if pending_value:
-        parts.append(f" {_PLACEHOLDER}")
+        parts.append(f" {UNKNOWN}")
     return "".join(parts)
 
 
@@ -407,9 +404,7 @@ def _finding(
     tokens: Tokens, context: Context, kind: StatementKind, irreversible: bool, target: str | None
 ) -> StatementFinding:
     start, end = tokens[0].start, tokens[-1].end
-    if target is not None and _PLACEHOLDER in target:
-        target = None
-    evidence = evidence_of(context.text[start:end]).replace(_PLACEHOLDER, "…")
+    evidence = evidence_of(context.text[start:end])
     return StatementFinding(kind, irreversible, context.outer_span or Span(start, end), target, evidence)
 
 

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import re
-
 from tree_sitter import Node
 
 from ._catalogue import changes, fetches, imports, opens, produces, runs_code, shell, socket
 from ._facts import FileOperation, SourceKind
 from ._interpreter import Interpreter
-from ._strings import decode_escapes
+from ._strings import decode_lua_string
 from ._values import UNKNOWN, Call, Entry, Value, joined, opaque
 
-# Lua's \ddd is decimal and \z skips blanks, unlike the C-like escapes the shared decoder knows.
-_LUA_ONLY_ESCAPE = re.compile(r"\\(\d|z)")
 _SPREADS = frozenset({"vararg_expression"})
 
 
@@ -116,13 +112,7 @@ class LuaInterpreter(Interpreter):
         if content is None:
             return Value(text="")
         raw = self.text(content)
-        long_bracket = self.text(node).startswith("[")
-        if long_bracket:
-            decoded: str | None = raw
-        elif _LUA_ONLY_ESCAPE.search(raw):
-            decoded = None
-        else:
-            decoded = decode_escapes(raw, keeps_unknown_backslash=False)
+        decoded = decode_lua_string(raw, long_bracket=self.text(node).startswith("["))
         if decoded is None:
             return UNKNOWN
         return Value(text=decoded, literal=self.span(content) if decoded == raw else None)

@@ -65,3 +65,17 @@ def decode_escapes(raw: str, *, keeps_unknown_backslash: bool) -> str | None:
 
     decoded = _ESCAPE.sub(replace, raw)
     return None if undecodable else decoded
+
+
+# Lua's \ddd is decimal and \z skips blanks, unlike the C-like escapes the shared decoder knows.
+_LUA_ONLY_ESCAPE = re.compile(r"\\(\d|z)")
+
+
+def decode_lua_string(raw: str, *, long_bracket: bool) -> str | None:
+    """A Lua string literal's value from its content: a long bracket string (`[[...]]`) as written, a
+    quoted one with its escapes decoded; None when it holds an escape of Lua's own (`\\ddd`, `\\z`)."""
+    if long_bracket:
+        return raw
+    if _LUA_ONLY_ESCAPE.search(raw):
+        return None
+    return decode_escapes(raw, keeps_unknown_backslash=False)

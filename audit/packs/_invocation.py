@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import TypeVar
 
-from .._analysis import CommandSubject, StdinKind
+from .._analysis import CommandSubject
 from .._caches import COMMAND_NAMES, Memo
 from .._model import Severity, Span
 from .._named_tuple import NamedTuple
@@ -248,21 +248,23 @@ def option_values(patterns_by_option: Mapping[str, Iterable[str]]) -> Predicate:
     return valued
 
 
-def listed_by(*programs: str) -> Predicate:
+def listed_by(*programs: str, selects_all: Callable[[list[str]], bool] | None = None) -> Predicate:
     """An everything-selector: an operand built at run time from a listing made by one of these
-    programs (`docker rm $(docker ps -aq)`), or the operands xargs adds from one of them
-    (`docker ps -aq | xargs docker rm`)."""
+    programs (`docker rm $(docker ps -aq)`), or the operands xargs adds from one of them (`docker ps
+    -aq | xargs docker rm`, `xargs docker rm < <(docker ps -aq)`). `selects_all` says whether a
+    listing's literal words list everything (by default: no filter option narrows it)."""
     wanted = frozenset(programs)
+    everything = selects_all or _unfiltered
 
     def selected(found: Found) -> Arg | None:
         subject = found.subject
         for word in found.reading.operands:
-            if word.is_dynamic and word.word is not None and _substitution_runs(word.word, wanted):
+            if word.is_dynamic and word.word is not None and _substitution_runs(word.word, wanted, everything):
                 return word
         stdin = subject.stdin
-        if stdin is None or stdin.kind is not StdinKind.PIPE or "xargs" not in subject.wrappers:
+        if stdin is None or stdin.writer is None or "xargs" not in subject.wrappers:
             return None
-        if stdin.writer is not None and _lists_everything(_literal_commands((stdin.writer,)), wanted):
+        if _lists_everything(_literal_commands((stdin.writer,)), wanted, everything):
             return found.reading.args[-1] if found.reading.args else None
         return None
 
@@ -279,7 +281,9 @@ def named_operand(*programs: str) -> Predicate:
             (
                 word
                 for word in found.reading.operands
-                if not (word.is_dynamic and word.word is not None and _substitution_runs(word.word, wanted))
+                if not (
+                    word.is_dynamic and word.word is not None and _substitution_runs(word.word, wanted, _unfiltered)
+                )
             ),
             None,
         )
@@ -296,22 +300,25 @@ _NARROWING = ("-f", "--filter", "-l", "--label", "--selector")
 _NARROWING_VALUES = tuple(f"{option}=" for option in _NARROWING)
 
 
-def _substitution_runs(word: ast.Word, programs: frozenset[str]) -> bool:
+def _substitution_runs(word: ast.Word, programs: frozenset[str], everything: Callable[[list[str]], bool]) -> bool:
     """Whether a command substitution in the word lists everything with one of the programs."""
     return any(
-        _lists_everything(_literal_commands(part.body.statements), programs)
+        _lists_everything(_literal_commands(part.body.statements), programs, everything)
         for part in word.parts
         if type(part) is ast.CommandSubstitution
     )
 
 
-def _lists_everything(commands: Iterable[list[str]], programs: frozenset[str]) -> bool:
-    """Whether one of the commands (as literal words) runs one of the programs with no filter."""
-    for words in commands:
-        narrowed = any(word in _NARROWING or word.startswith(_NARROWING_VALUES) for word in words)
-        if words and words[0].rsplit("/", 1)[-1] in programs and not narrowed:
-            return True
-    return False
+def _lists_everything(
+    commands: Iterable[list[str]], programs: frozenset[str], everything: Callable[[list[str]], bool]
+) -> bool:
+    """Whether one of the commands (as literal words) runs one of the programs and lists everything."""
+    return any(words and words[0].rsplit("/", 1)[-1] in programs and everything(words) for words in commands)
+
+
+def _unfiltered(words: list[str]) -> bool:
+    """A listing no filter option narrows (`docker ps -aq`, not `docker ps -q --filter label=app`)."""
+    return not any(word in _NARROWING or word.startswith(_NARROWING_VALUES) for word in words)
 
 
 def _literal_commands(nodes: Iterable[object]) -> Iterator[list[str]]:

@@ -203,10 +203,10 @@ def lex(grammar: Grammar, args: tuple[Arg, ...], index: int) -> Lexed:
     arg = args[index]
     values = arg.values
     value = values[0] if len(values) == 1 else None
-    if value is None and not values:
-        attached = long_option_with_run_time_value(grammar, arg)
-        if attached is not None:
-            return Lexed(WordKind.OPTIONS, (attached,), index + 1)
+    if not values:
+        found = options_with_run_time_value(grammar, args, index)
+        if found is not None:
+            return Lexed(WordKind.OPTIONS, *found)
     if value is None or len(value) < 2 or value[0] not in grammar.syntax.signs:
         return Lexed(WordKind.OPERAND, (), index + 1)
     if value == "--":
@@ -215,28 +215,47 @@ def lex(grammar: Grammar, args: tuple[Arg, ...], index: int) -> Lexed:
     return Lexed(WordKind.OPTIONS, uses, next_index)
 
 
-def long_option_with_run_time_value(grammar: Grammar, arg: Arg) -> OptionUse | None:
-    """`--header="Authorization: $TOKEN"`: a declared long option whose attached value is known
-    only at run time. The literal `--name=` is always argv's start, and when every expansion
-    after it is quoted the word is one argv word, so it is that option, not an operand."""
-    word = arg.word
-    if word is None or "-" not in grammar.syntax.signs:
+def options_with_run_time_value(
+    grammar: Grammar, args: tuple[Arg, ...], index: int
+) -> tuple[tuple[OptionUse, ...], int] | None:
+    """A word built at run time is an operand (None), unless its literal start is options whose last
+    takes the rest of the word as its value (`--command="DROP TABLE $T"`, `-c"... $T"`): the run-time
+    part then lies inside that value, which keeps the word's syntax. The options, and the next index.
+    An unquoted expansion may split the word into several: it stays an operand."""
+    word = args[index].word
+    if word is None or not all(_stays_one_word(part) for part in word.parts):
         return None
-    first, *rest = word.parts
-    if type(first) is not ast.Literal or not first.text.startswith("--") or "=" not in first.text:
+    prefix = _literal_prefix(word)
+    if len(prefix) < 2 or prefix[0] not in grammar.syntax.signs or (prefix.startswith("--") and "=" not in prefix):
         return None
-    if not all(_stays_one_word(part) for part in rest):
-        return None  # an unquoted expansion may split the word into several
-    name = first.text.partition("=")[0]
-    found = grammar.long_option(name)
-    if found is None or found[0].takes not in (Takes.VALUE, Takes.ATTACHED):
+    shape = grammar.shapes.get(prefix)
+    if shape is None:
+        shape = grammar.shapes.remember(prefix, _shape(grammar, prefix))
+    taker = shape.taker
+    if taker is None or taker.takes is Takes.DIGITS:
         return None
-    option, spelling = found
-    return OptionUse(option, spelling, arg.suffix(len(name) + 1), True)
+    if taker.attached_at is None and grammar.syntax.clusters and not prefix.startswith("--"):
+        # `-f<(...)`: a short option ends the literal start; its value is the rest of the word.
+        value = args[index].suffix(len(prefix))
+        return (*shape.flags, OptionUse(taker.option, taker.spelling, value, taker.declared)), index + 1
+    if taker.attached_at is None or taker.attached_at > len(prefix):
+        return None
+    return read_options(grammar, args, index, prefix)
+
+
+def _literal_prefix(word: ast.Word) -> str:
+    """The text of a word's leading literal parts (before its first expansion)."""
+    prefix: list[str] = []
+    for part in word.parts:
+        if type(part) is not ast.Literal:
+            break
+        prefix.append(part.text)
+    return "".join(prefix)
 
 
 def _stays_one_word(part: ast.WordPart) -> bool:
-    if type(part) is ast.Literal:
+    """A part that never splits its word: literal text, a quoted expansion, a process substitution (one path)."""
+    if type(part) is ast.Literal or type(part) is ast.ProcessSubstitution:
         return True
     return (type(part) is ast.ParamExpansion or type(part) is ast.CommandSubstitution) and part.quoted
 

@@ -10,7 +10,7 @@ from typing import Final
 from .._named_tuple import NamedTuple
 from ..errors import ProgramError
 from ._arg import Arg
-from ._grammar import GNU, Grammar, Option, OptionUse, Syntax, long_option_with_run_time_value, read_options
+from ._grammar import GNU, Grammar, Option, OptionUse, Syntax, options_with_run_time_value, read_options
 
 
 class Subcommand(NamedTuple):
@@ -205,13 +205,14 @@ def read(program: Program, args: Sequence[Arg]) -> Reading:
         arg = args[index]
         values = arg.values
         value = values[0] if len(values) == 1 else None
+        if not values and arg.word is not None:
+            found_options = options_with_run_time_value(grammar, args, index)
+            if found_options is not None:
+                uses.extend(found_options[0])
+                index = found_options[1]
+                continue
         # Operands are most words: told apart here without the lexer.
         if value is None or len(value) < 2 or value[0] not in signs:
-            attached = long_option_with_run_time_value(grammar, arg) if not values else None
-            if attached is not None:
-                uses.append(attached)
-                index += 1
-                continue
             child = children.get(value) if children and value is not None and not operands else None
             if child is not None:
                 node, grammar = child, child.grammar

@@ -192,7 +192,11 @@ BQ = Program(
     subcommands=tree(
         leaf("rm", flag("-f", "--force"), flag("-r", "--recursive"), flag("-d", "--dataset"), flag("-t", "--table"), flag("-m", "--model"), operands=("ID",)),
         leaf("ls", valued("-n", "--max_results"), operands=("ID",)),
-        leaf("query", flag("--use_legacy_sql"), flag("--nouse_legacy_sql"), flag("--dry_run"), operands=("SQL",)),
+        leaf(
+            "query", flag("--use_legacy_sql"), flag("--nouse_legacy_sql"), flag("--dry_run"), valued("--destination_table"),
+            valued("--parameter"), valued("-n", "--max_rows"), valued("--label"), valued("--maximum_bytes_billed"),
+            valued("--job_id"), operands=("SQL",),
+        ),
     ),
 )  # fmt: skip
 

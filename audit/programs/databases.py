@@ -52,6 +52,8 @@ def _programs() -> tuple[Program, ...]:
     plain: dict[str, Program] = {}
     by_subcommand: dict[str, list[Subcommand]] = {}
     for client in CLIENTS:
+        if client.declared_in:
+            continue
         syntax = _SYNTAX[client.option_style]
         options = _options(client)
         for invocation in client.invocations:

@@ -346,6 +346,41 @@ def test_a_value_after_a_quoted_prefix_keeps_its_process_substitution() -> None:
     assert [type(part) for part in value.word.parts] == [ast.ProcessSubstitution]
 
 
+def _run_time_word(command: str, index: int) -> Arg:
+    """The word at `index` as argv holds a word with an expansion: no value, its syntax kept."""
+    word = _word_of(command, index)
+    return Arg((), word.source, word.span, False, word.word)
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "value_parts"),
+    [
+        ('tool --output="a $T b"', "--output", ["Literal", "ParamExpansion", "Literal"]),
+        ('tool -o"a $T"', "--output", ["Literal", "ParamExpansion"]),
+        ('tool -ro"$T"', "--output", ["ParamExpansion"]),
+        ("tool -o<(echo x)", "--output", ["ProcessSubstitution"]),
+    ],
+)
+def test_a_run_time_word_whose_literal_start_is_an_option_taking_the_rest_is_that_option(
+    command: str, option: str, value_parts: list[str]
+) -> None:
+    """Regression (issue 20, M1): `psql --command="DROP TABLE $T"` was an operand, so its statements were not read."""
+    reading = read(RM_LIKE, (_run_time_word(command, 1),))
+    (value,) = reading.values(option)
+    assert value.values == () and value.word is not None
+    assert [type(part).__name__ for part in value.word.parts] == value_parts
+    assert reading.operands == ()
+
+
+@pytest.mark.parametrize(
+    "command", ['tool -r"$X"', 'tool "$X"', 'tool --recursive"$X"', 'tool -"$X"', "tool -l$N", "tool --output=$X"]
+)
+def test_a_run_time_word_is_an_operand_unless_its_literal_start_gives_an_option_its_value(command: str) -> None:
+    """An unquoted expansion may split the word into several (`--output=$X`): it stays an operand."""
+    reading = read(RM_LIKE, (_run_time_word(command, 1),))
+    assert reading.options == () and len(reading.operands) == 1
+
+
 def test_the_suffix_of_a_word_known_only_at_run_time_stays_unknown() -> None:
     """Regression: `curl -F f=@"$DIR/.env"` read the file name as the empty string, so the upload was missed."""
     word = _word_of('curl f=@"$DIR/.env"', 1)

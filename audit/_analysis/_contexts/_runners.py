@@ -68,10 +68,13 @@ def parallel_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
         return stdin_code(walk, shell, label, call.stdin, call.span, call.frame)
     replacement = reading.values("-I")
     marker = re.compile(re.escape(replacement[-1].value) if replacement and replacement[-1].value else _REPLACEMENT)
+    # -q quotes each word of the command line parallel builds: the command runs with its words as given.
+    quote = reading.has("--quote")
     risks = NO_RISKS
     for inputs in islice(product(*groups), _MAX_PARALLEL_JOBS):
         if command:
-            risks |= _shell_code(walk, label, _with_inputs(command, inputs, marker), call)
+            words = _with_inputs(command, inputs, marker, quote)
+            risks |= _shell_code(walk, label, tuple(_quoted(word) for word in words) if quote else words, call)
         else:
             risks |= _shell_code(walk, label, inputs, call)
     return risks
@@ -90,10 +93,12 @@ def _argument_groups(sources: tuple[Arg, ...]) -> list[tuple[Arg, ...]] | None:
     return [tuple(group) for group in groups if group] or None
 
 
-def _with_inputs(command: tuple[Arg, ...], inputs: tuple[Arg, ...], marker: re.Pattern[str]) -> tuple[Arg, ...]:
-    """The command line parallel builds: each input shell-quoted, put at the replacement strings
-    when the command has any, else appended."""
-    quoted = [_quoted(each) for each in inputs]
+def _with_inputs(
+    command: tuple[Arg, ...], inputs: tuple[Arg, ...], marker: re.Pattern[str], quote: bool
+) -> tuple[Arg, ...]:
+    """The command line parallel builds: each input put at the replacement strings when the command
+    has any, else appended; shell-quoted, unless every word is quoted afterwards (`quote`, -q)."""
+    quoted = list(inputs) if quote else [_quoted(each) for each in inputs]
     if not any(arg.value is not None and marker.search(arg.value) for arg in command):
         return (*command, *quoted)
     words: list[Arg] = []

@@ -1,12 +1,13 @@
 """cloud.gcp: deleting projects, data stores and infrastructure with gcloud (any
-release track) and bq. Object storage is the storage.s3 pack's, secrets and
-keys the secrets.cloud pack's."""
+release track) and bq, and the BigQuery statements `bq query` runs. Object
+storage is the storage.s3 pack's, secrets and keys the secrets.cloud pack's."""
 
 from __future__ import annotations
 
 from ..._model import Severity
 from ...rules._pack import Pack
 from .._invocation import Invocation, command, pack_rule
+from ..database._statements import statement_rules
 
 _DATA = (
     "projects delete", "compute instances delete", "compute disks delete", "compute snapshots delete",
@@ -69,10 +70,27 @@ DELETE_RESOURCE = pack_rule(
     must_not_match=("gcloud auth list", "bq ls my_dataset", "gcloud run services list"),
 )
 
+BIGQUERY_STATEMENTS = statement_rules(
+    ids=("CL203", "CL204"),
+    label="bigquery",
+    database="BigQuery",
+    programs=("bq",),
+    destroying=(
+        "bq query --nouse_legacy_sql 'DROP TABLE analytics.events'",
+        "bq query --use_legacy_sql=false 'DELETE FROM analytics.events WHERE true'",
+    ),
+    not_destroying=("bq query --use_legacy_sql=false 'SELECT 1'", "bq rm -f my_dataset.events"),
+    risky=(
+        "bq query --nouse_legacy_sql 'DROP VIEW analytics.daily'",
+        "bq query --use_legacy_sql=false 'DROP FUNCTION analytics.clean_name'",
+    ),
+    not_risky=("bq query 'SELECT COUNT(*) FROM analytics.events'", "bq ls analytics"),
+)
+
 PACK = Pack(
     name="cloud.gcp",
-    summary="gcloud (every release track) and bq: projects, instances, databases and clusters, other infrastructure.",
+    summary="gcloud (every release track) and bq: projects, instances, databases and clusters, other infrastructure, the statements `bq query` runs.",
     default=True,
     reason="Deleted projects, databases and disks cannot be restored by the agent, and the project may be production.",
-    rules=(DELETE_DATA, DELETE_RESOURCE),
+    rules=(DELETE_DATA, DELETE_RESOURCE, *BIGQUERY_STATEMENTS),
 )

@@ -2,22 +2,26 @@
 
 Where a client takes its statements is data (`audit.databases.CLIENTS`):
 options (`psql -c`, `mysql -e`, `mongosh --eval`), operands (`sqlite3 app.db
-'DELETE ...'`, `redis-cli FLUSHALL`), standard input (a heredoc, a
-here-string, or a pipe from `echo`/`printf` whose output is known), and files
-(`psql -f x.sql`, `mysql shop < x.sql`) that an earlier command of the same string wrote with known
-text (`echo 'DROP TABLE t;' > x.sql`, `cat > x.sql <<EOF`). Each
-text is read by `audit.databases` (a real SQL tokenizer per dialect, redis-cli's
-line splitting, MongoDB's JavaScript grammar); what it reports becomes the
+'DELETE ...'`, `redis-cli FLUSHALL`, `bq query 'SQL'`), standard input (a
+heredoc, a here-string, or a pipe or `< <(...)` from `echo`/`printf` whose
+output is known), and files (`psql -f x.sql`, `mysql shop < x.sql`) that an
+earlier command of the same string wrote with known text (`echo 'DROP TABLE
+t;' > x.sql`, `cat > x.sql <<EOF`) or that `<(echo ...)` names. A shell
+expansion in the text stands for an unknown value (`databases.UNKNOWN`), so
+the literal statements around it are still judged. Each text is read by
+`audit.databases` (a real SQL tokenizer per dialect, redis-cli's line
+splitting, MongoDB's JavaScript grammar); what it reports becomes the
 findings of two rules per database: the irreversible statements block, the
 others warn.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import itertools
+from collections.abc import Callable, Iterable, Iterator
 
 from ... import databases
-from ..._analysis import CommandSubject, StdinKind, resolve_path, static_output
+from ..._analysis import CommandSubject, StdinKind, resolve_path, static_output, substitution_producer
 from ..._model import Severity, Span
 from ..._named_tuple import NamedTuple
 from ..._syntax import ast
@@ -78,44 +82,59 @@ def _given(client: DatabaseClient, read: Reading) -> Iterator[Statements]:
         role = _role(client, index)
         if role is OperandRole.STATEMENT:
             yield from _texts(operand)
-        elif role is OperandRole.COMMAND_WORD:
+        elif role is OperandRole.COMMAND_WORD or role is OperandRole.STATEMENT_WORDS:
             words = read.operands[index:]
-            if all(word.value is not None for word in words):
-                span = Span(words[0].span.start, words[-1].span.end)
-                yield Statements(tuple(word.value or "" for word in words), span)
+            span = Span(words[0].span.start, words[-1].span.end)
+            # A word with several literal values gives a reading per value (a bounded number of them).
+            combinations = itertools.product(*(_word_values(word) for word in words))
+            for argv in itertools.islice(combinations, _MAX_READINGS):
+                yield Statements(argv if role is OperandRole.COMMAND_WORD else " ".join(argv), span)
             return
+
+
+# How many readings the operands of one command give, when variables have several values.
+_MAX_READINGS = 16
 
 
 def _texts(word: Arg) -> Iterator[Statements]:
     """A word's possible values (several when a variable has several literal assignments)."""
-    for value in word.values:
+    for value in _word_values(word):
         yield Statements(value, word.span)
 
 
+def _word_values(word: Arg) -> tuple[str, ...]:
+    """A word's possible values; a word built at run time is its text with each expansion standing
+    for an unknown value, so that the literal statements around it are still judged."""
+    if word.values or word.word is None:
+        return word.values
+    return (_with_unknowns(word.word.parts),)
+
+
+def _with_unknowns(parts: Iterable[ast.WordPart]) -> str:
+    """The literal text of a word or document, each run-time part (`$T`, `$(date)`) standing for an
+    unknown value (`databases.UNKNOWN`): read as a name where it stands alone (`DROP TABLE $T` drops
+    a table), as text inside a string literal (`'$X'`) or a comment it sits in."""
+    return "".join(part.text if type(part) is ast.Literal else databases.UNKNOWN for part in parts)
+
+
 def _from_stdin(subject: CommandSubject) -> Statements | None:
-    """What a heredoc or here-string holds (its literal text), what `echo`/`printf` with
-    literal arguments pipes in, or what an earlier command wrote to the `< FILE` it reads."""
+    """What a heredoc or here-string holds, what `echo`/`printf` with literal arguments print into a
+    pipe or a `< <(...)`, or what an earlier command wrote to the `< FILE` it reads."""
     stdin = subject.stdin
     if stdin is None:
         return None
     if stdin.kind in (StdinKind.HEREDOC, StdinKind.HERESTRING):
-        # A run-time part of the document is unknown text: a space keeps the words apart.
-        text = "".join(part.text if type(part) is ast.Literal else " " for part in stdin.parts)
-        return Statements(text, stdin.span)
+        return Statements(_with_unknowns(stdin.parts), stdin.span)
     if stdin.kind is StdinKind.FILE and stdin.file is not None:
         text = dict(subject.written).get(resolve_path(subject.cwd, stdin.file))
         return Statements(text, stdin.span) if text is not None else None
-    if stdin.kind is StdinKind.PIPE and type(stdin.writer) is ast.SimpleCommand:
-        argv = _literal_argv(stdin.writer)
-        output = static_output(argv) if argv else None
-        if output is not None:
-            return Statements(output, stdin.span)
-    return None
+    output = _printed(stdin.writer)
+    return Statements(output, stdin.span) if output is not None else None
 
 
-def _from_written_files(client: DatabaseClient, read: Reading, subject: CommandSubject) -> Iterator[Statements]:
-    """The text of the statement files (`-f x.sql`, a script operand) an earlier command of the
-    same string wrote with known text."""
+def _from_files(client: DatabaseClient, read: Reading, subject: CommandSubject) -> Iterator[Statements]:
+    """The text of the statement files (`-f x.sql`, a script operand) that an earlier command of the
+    same string wrote with known text, or that `<(echo ...)` prints."""
     written = dict(subject.written)
     files = list(read.values(*client.file_options))
     files.extend(operand for index, operand in enumerate(read.operands) if _role(client, index) is OperandRole.SCRIPT)
@@ -124,6 +143,18 @@ def _from_written_files(client: DatabaseClient, read: Reading, subject: CommandS
             text = written.get(resolve_path(subject.cwd, value))
             if text is not None:
                 yield Statements(text, word.span)
+        if word.is_dynamic and word.word is not None:
+            output = _printed(substitution_producer(word.word.parts))
+            if output is not None:
+                yield Statements(output, word.span)
+
+
+def _printed(command: ast.Command | None) -> str | None:
+    """What `echo`/`printf` with literal arguments print (None for any other command)."""
+    if type(command) is not ast.SimpleCommand:
+        return None
+    argv = _literal_argv(command)
+    return static_output(argv) if argv else None
 
 
 def _literal_argv(command: ast.SimpleCommand) -> list[str] | None:
@@ -157,11 +188,10 @@ def destructive_statements(subject: CommandSubject) -> tuple[Found, ...]:
     """Every destructive statement the command runs (worked out once: two rules ask)."""
     read = reading(subject)
     client = _client(subject, read)
-    if client is None:
+    if client is None or (client.dry_run_options and read.has(*client.dry_run_options)):
         return ()
     given = list(_given(client, read))
-    if subject.written:
-        given.extend(_from_written_files(client, read, subject))
+    given.extend(_from_files(client, read, subject))
     if _reads_stdin(client, read, bool(given)):
         from_stdin = _from_stdin(subject)
         if from_stdin is not None:
