@@ -40,6 +40,7 @@ from ._grammar import (
     lex,
     valued,
 )
+from ._help import asks_for_help
 from ._known import (
     KNOWN,
     KNOWN_NAMES,
@@ -50,12 +51,12 @@ from ._known import (
     removed_files,
     written_files,
 )
-from ._program import Program, Reading, Subcommand, read
+from ._program import HelpForms, Program, Reading, Subcommand, read
 from .find import EXEC_ACTIONS, FindScope, find_scope
 from .interpreters import INTERPRETERS, InterpreterSpec
 from .kubernetes import KINDS, resource_kind
 from .network import downloaded_files
-from .packages import installs_only_the_lock_file
+from .packages import installs_only_the_lock_file, package_binary
 from .remote import SSH_LOCAL_COMMANDS, SSH_NO_STDIN, SSH_RUNS_NOTHING
 from .runners import AT_QUERIES, PARALLEL_SOURCES, TMUX_SHELL_COMMANDS
 from .standard import STANDARD_PROGRAMS
@@ -83,6 +84,7 @@ __all__ = [
     "Arg",
     "FindScope",
     "Grammar",
+    "HelpForms",
     "InterpreterSpec",
     "Lexed",
     "Option",
@@ -94,6 +96,7 @@ __all__ = [
     "Takes",
     "WordKind",
     "WrapperSpec",
+    "asks_for_help",
     "attached",
     "digits",
     "downloaded_files",
@@ -102,6 +105,7 @@ __all__ = [
     "flag",
     "installs_only_the_lock_file",
     "lex",
+    "package_binary",
     "read",
     "read_command",
     "removed_files",
