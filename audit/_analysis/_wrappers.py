@@ -61,7 +61,7 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped | None:
         argv = expand_command_name(argv, index, tables)
         value = argv[index].value
         spec = tables.wrappers.get(basename(value)) if value is not None else None
-        if spec is None or (spec.subcommands and not _runs_a_command(spec, argv, index + 1)):
+        if spec is None or ((spec.subcommands or spec.own_commands) and not _runs_a_command(spec, argv, index + 1)):
             break
         wrappers.append(spec.name)
         if spec.name == "coproc":
@@ -105,8 +105,8 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped | None:
 
 def _runs_a_command(spec: WrapperSpec, argv: tuple[Arg, ...], index: int) -> bool:
     """Whether a wrapper with subcommands runs a command here: its first operand (after its own
-    options) is one of them (`npm exec`), or, for a program that runs other words as commands, not
-    one of its own (`yarn cdk`, not `yarn install`)."""
+    options) is one of them (`npm exec`), or, for a program that runs other words as commands
+    (`own_commands`), not one of its own (`yarn cdk`, not `yarn install`)."""
     while index < len(argv):
         lexed = lex(spec.grammar, argv, index)
         if lexed.kind is not WordKind.OPTIONS:
@@ -161,7 +161,7 @@ class _WrapperOptions:
         self.command_mode = False
         self.shell_option: str | None = None
         self.positionals_left = spec.positionals
-        self.subcommand_pending = bool(spec.subcommands)
+        self.subcommand_pending = bool(spec.subcommands or spec.own_commands)
         self.options: list[tuple[str, str | None]] = []
         self.operand: str | None = None
         self.becomes: str | None = None
@@ -197,7 +197,7 @@ class _WrapperOptions:
             elif self.subcommand_pending:
                 # `npm exec CMD`: the subcommand, then the command; `yarn cdk`: the command itself.
                 self.subcommand_pending = False
-                if value not in self.spec.subcommands:
+                if value not in spec.subcommands:
                     return
                 self.index += 1
             elif self.positionals_left > 0:

@@ -10,7 +10,7 @@ from .._model import Severity
 from .._named_tuple import NamedTuple
 from ..programs import Arg, Reading
 from ..rules._pack import Pack
-from ._invocation import Found, command, option_value, pack_rule, per_found
+from ._invocation import Found, command, option_names, option_value, pack_rule, per_found
 
 # Pathspecs that name the whole working tree (from the top or from here).
 _WHOLE_TREE = (".", "./", ":/", ":/.", ":/*", ":(top)", ":(top).", "*", "./*")
@@ -157,9 +157,8 @@ def _plus_only_to_unprotected(found: Found) -> Arg | None:
 def _prunes_protected(found: Found) -> Arg | None:
     """`git push --prune` deletes the remote branches with no local counterpart among those it
     pushes: with `--all`, or a refspec pattern that covers a protected branch, they may include it."""
-    read = found.reading
-    if read.has("--all"):
-        return read.args[-1] if read.args else None
+    if "--all" in option_names(found.subject):
+        return found.reading.args[-1] if found.reading.args else None
     for word in _refspecs(found):
         branch = _destination(word.value) if word.value is not None else None
         if branch is not None and "*" in branch and _may_be_protected(branch, found):
@@ -267,7 +266,7 @@ FORCE_PUSH_PROTECTED = pack_rule(
     id="GT005",
     name="git-force-push-protected",
     severity=Severity.HIGH,
-    summary="Force push (`--force`, `+refspec`, `--mirror`) to a protected branch, or to whatever branch is checked out.",
+    summary="Force push (`--force`, `+refspec`, `--mirror`) to a protected branch, a pattern that covers one (`+refs/heads/*`), or whatever branch is checked out.",
     rationale="A force push replaces the remote branch's history; on `main` or a release branch it discards other people's commits for everyone who fetches next.",
     safer_alternative="Push to a feature branch, or use `git push --force-with-lease origin BRANCH` after checking what you overwrite.",
     matches=(
@@ -336,7 +335,7 @@ DELETE_PROTECTED = pack_rule(
     id="GT008",
     name="git-delete-protected-remote-branch",
     severity=Severity.HIGH,
-    summary="Deletes a protected branch (`main`, `release/*`...) on the remote.",
+    summary="Deletes a protected branch (`main`, `release/*`...) on the remote, by name or by `--prune` over `--all` or a pattern that covers one.",
     rationale="Deleting the remote `main` breaks every clone, pipeline and open pull request that tracks it.",
     safer_alternative="Delete only merged feature branches; protect important branches on the server too.",
     matches=(

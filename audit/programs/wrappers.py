@@ -44,9 +44,9 @@ class WrapperSpec(NamedTuple):
     program, which reads the words after the option (`sudo -e FILE` is
     `sudoedit FILE`). `subcommands`: the program is a wrapper only when its
     first operand is one of these words, and the command follows it (`npm exec`,
-    `pnpm dlx`); with `own_commands` too, a first operand that is in neither is
-    the command itself (`yarn cdk destroy`), and one of `own_commands` is the
-    program's own work (`yarn install`). `runs_packages`: the command word names
+    `pnpm dlx`); with `own_commands`, a first operand that is in neither list
+    is the command itself (`yarn cdk destroy`), and one of `own_commands` is
+    the program's own work (`yarn install`). `runs_packages`: the command word names
     a package, perhaps with a version (`npx aws-cdk@2`), and the binary it
     installs runs (`packages.package_binary`).
     """
