@@ -52,13 +52,15 @@ from ._known import (
     written_files,
 )
 from ._program import HelpForms, Program, Reading, Subcommand, read
-from .find import EXEC_ACTIONS, FindScope, find_scope
+from .files import sed_scripts
+from .find import EXEC_ACTIONS, FindScope, deletes_what_it_finds, find_scope
 from .interpreters import INTERPRETERS, InterpreterSpec
 from .kubernetes import KINDS, resource_kind
 from .network import downloaded_files
 from .packages import installs_only_the_lock_file, package_binary
-from .remote import SSH_LOCAL_COMMANDS, SSH_NO_STDIN, SSH_RUNS_NOTHING
+from .remote import MOSH_RUNS_NOTHING, SSH_LOCAL_COMMANDS, SSH_NO_STDIN, SSH_RUNS_NOTHING
 from .runners import AT_QUERIES, PARALLEL_SOURCES, TMUX_SHELL_COMMANDS
+from .sed_script import sed_effects
 from .standard import STANDARD_PROGRAMS
 from .wrappers import WRAPPERS, WrapperSpec
 
@@ -71,6 +73,7 @@ __all__ = [
     "KINDS",
     "KNOWN",
     "KNOWN_NAMES",
+    "MOSH_RUNS_NOTHING",
     "PARALLEL_SOURCES",
     "POSIX",
     "REMOVERS",
@@ -98,6 +101,7 @@ __all__ = [
     "WrapperSpec",
     "asks_for_help",
     "attached",
+    "deletes_what_it_finds",
     "digits",
     "downloaded_files",
     "extraction_directories",
@@ -110,6 +114,8 @@ __all__ = [
     "read_command",
     "removed_files",
     "resource_kind",
+    "sed_effects",
+    "sed_scripts",
     "valued",
     "written_files",
 ]
