@@ -412,7 +412,7 @@ def _interpreter(reader: _Reader, family: str, previous: InterpreterSpec | None)
 
 def _wrapper(reader: _Reader, name: str, previous: WrapperSpec | None) -> WrapperSpec:
     previous = previous or WrapperSpec(name=name)
-    options = {key: _options(reader, key, getattr(previous, key)) for key in wrapper_keys.OPTION_KEYS}
+    options = {key: _options(reader, key, getattr(previous, key)) for key in wrapper_keys.LIST_KEYS}
     flags = {key: reader.boolean(key, getattr(previous, key)) for key in wrapper_keys.FLAG_KEYS}
     place = reader.text("place", previous.place) if "place" in reader.table else previous.place
     spec = previous._replace(

@@ -11,7 +11,7 @@ from .._model import Span
 from .._named_tuple import NamedTuple
 from .._syntax._words import ansi_c_decode
 from .._tables import Tables
-from ..programs import Arg, OptionUse, Takes, WordKind, WrapperSpec, lex
+from ..programs import Arg, OptionUse, Takes, WordKind, WrapperSpec, lex, package_binary
 from ._command_globs import expand_command_name
 from ._normalize import basename
 
@@ -61,7 +61,7 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped | None:
         argv = expand_command_name(argv, index, tables)
         value = argv[index].value
         spec = tables.wrappers.get(basename(value)) if value is not None else None
-        if spec is None:
+        if spec is None or ((spec.subcommands or spec.own_commands) and not _runs_a_command(spec, argv, index + 1)):
             break
         wrappers.append(spec.name)
         if spec.name == "coproc":
@@ -93,12 +93,40 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped | None:
             code.append(CodeArgument(spec.name, argv[index:]))
             index = len(argv)
             break
+        if spec.runs_packages and index < len(argv):
+            argv = _package_binary(argv, index)
     if not wrappers:
         return None
     argv = expand_command_name(argv, index, tables)
     return Unwrapped(
         argv, index, tuple(wrappers), tuple(assignments), tuple(code), shell_option, options, tuple(places)
     )
+
+
+def _runs_a_command(spec: WrapperSpec, argv: tuple[Arg, ...], index: int) -> bool:
+    """Whether a wrapper with subcommands runs a command here: its first operand (after its own
+    options) is one of them (`npm exec`), or, for a program that runs other words as commands
+    (`own_commands`), not one of its own (`yarn cdk`, not `yarn install`)."""
+    while index < len(argv):
+        lexed = lex(spec.grammar, argv, index)
+        if lexed.kind is not WordKind.OPTIONS:
+            break
+        index = lexed.next_index
+    first = argv[index].value if index < len(argv) else None
+    if first is None:
+        return False
+    return first in spec.subcommands or (bool(spec.own_commands) and first not in spec.own_commands)
+
+
+def _package_binary(argv: tuple[Arg, ...], index: int) -> tuple[Arg, ...]:
+    """`argv` with the package a runner names replaced by the binary it runs (`aws-cdk@2`: `cdk`)."""
+    word = argv[index]
+    if word.value is None:
+        return argv
+    binary = package_binary(word.value)
+    if binary == word.value:
+        return argv
+    return (*argv[:index], word._replace(values=(binary,), pattern=False, word=None), *argv[index + 1 :])
 
 
 def _place(spec: WrapperSpec, parsed: _WrapperOptions) -> str:
@@ -133,6 +161,7 @@ class _WrapperOptions:
         self.command_mode = False
         self.shell_option: str | None = None
         self.positionals_left = spec.positionals
+        self.subcommand_pending = bool(spec.subcommands or spec.own_commands)
         self.options: list[tuple[str, str | None]] = []
         self.operand: str | None = None
         self.becomes: str | None = None
@@ -165,6 +194,12 @@ class _WrapperOptions:
                         return
             elif value == "-" and spec.permute:
                 self.index += 1  # `su -`: a login shell
+            elif self.subcommand_pending:
+                # `npm exec CMD`: the subcommand, then the command; `yarn cdk`: the command itself.
+                self.subcommand_pending = False
+                if value not in spec.subcommands:
+                    return
+                self.index += 1
             elif self.positionals_left > 0:
                 self._positional(value or "")
             elif spec.permute and not self.command_mode and value is not None:

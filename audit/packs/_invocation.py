@@ -28,7 +28,7 @@ from .._named_tuple import NamedTuple
 from .._syntax import ast
 from .._tables import Tables
 from ..errors import ProgramError, RegistryError
-from ..programs import KNOWN, Arg, Option, OptionUse, Program, Reading
+from ..programs import KNOWN, Arg, Option, OptionUse, Program, Reading, Takes, asks_for_help
 from ..rules._paths import keep_last, may_be_device, per_subject, reading
 from ..rules._rule import Applies, Example, Hit, Inspects, Rule, rule
 
@@ -132,9 +132,12 @@ class Invocation:
 
 @per_subject
 def option_names(subject: CommandSubject) -> frozenset[str]:
-    """The canonical names of the options a command gives (`--force` for `-f`)."""
+    """The canonical names of the options a command gives (`--force` for `-f`), less the flags
+    it turns off with their value (`-destroy=false`, `--volumes=0`)."""
     names = _CANONICAL
-    return frozenset(names.get(use.option) or _canonical(use.option) for use in reading(subject).options)
+    return frozenset(
+        names.get(use.option) or _canonical(use.option) for use in reading(subject).options if not _turned_off(use)
+    )
 
 
 # Option.name looks through the spellings every time; options are few and long-lived.
@@ -160,12 +163,18 @@ def command(
     return Invocation(names, tuple(path.split()), tuple(requires), tuple(any_of), tuple(unless), predicates)
 
 
-# `--dry-run=none`, `--dry-run=false`: the safe option given, and turned off.
-_OFF = frozenset({"none", "false", "no", "off", "0"})
+# `--dry-run=none`, `--dry-run=false`: the safe option given, and turned off (`f` is false to Go).
+_OFF = frozenset({"none", "false", "f", "no", "off", "0"})
 
 
 def _in_effect(use: OptionUse) -> bool:
     return use.value is None or use.value.value is None or use.value.value.lower() not in _OFF
+
+
+def _turned_off(use: OptionUse) -> bool:
+    """A flag given a value that turns it off (`--all=false`); a value that does not (`--all=true`,
+    a word known only at run time) leaves it on."""
+    return use.option.takes is Takes.NOTHING and use.value is not None and not _in_effect(use)
 
 
 def _options_along(program: Program, path: tuple[str, ...]) -> dict[str, set[Option]]:
@@ -365,7 +374,7 @@ def pack_rule(
     def check(subject: CommandSubject, tables: Tables) -> tuple[Hit, ...]:
         read = reading(subject)
         invocations = candidates.get((subject.name or "", read.path))
-        if invocations is None:
+        if invocations is None or only_asks_for_help(subject):
             return ()
         found = Found(subject, read, tables)
         for invocation in invocations:
@@ -389,6 +398,14 @@ def pack_rule(
     )(check)
 
 
+@per_subject
+def only_asks_for_help(subject: CommandSubject) -> bool:
+    """Whether the command only asks its program for help (`kubectl delete ns prod --help`): the
+    program prints it and does nothing else. Only pack rules ask: a core rule judges what a
+    command may do wherever the program stops (`rm -rf / --help` removes on BSD)."""
+    return asks_for_help(reading(subject))
+
+
 # -- which pack rules the engine runs on a command ----------------------------------------------------
 
 # Per program, every spelling of every first subcommand some pack rule is about (`push`; `rm`
@@ -405,8 +422,13 @@ _TESTS: dict[frozenset[tuple[str, str]], Applies] = {}
 def first_subcommand(subject: CommandSubject) -> str:
     """The command's first subcommand by canonical name (`push`); "" when it has none, or none
     that a pack rule is about (then it is not even read)."""
-    words = _FIRST_WORDS.get(subject.name or "")
-    if not words or not any(value in words for arg in subject.args for value in arg.values):
+    name = subject.name or ""
+    words = _FIRST_WORDS.get(name)
+    if not words:
+        return ""
+    aliases = KNOWN[name].aliases
+    args = subject.args if aliases is None else aliases(subject.args)
+    if not any(value in words for arg in args for value in arg.values):
         return ""
     path = reading(subject).path
     return path[0] if path else ""

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-from fnmatch import translate
+from fnmatch import fnmatchcase, translate
 
 from .._caches import PATH_TABLES, Memo
 from .._model import Severity
 from .._named_tuple import NamedTuple
 from ..programs import Arg, Reading
 from ..rules._pack import Pack
-from ._invocation import Found, command, option_value, pack_rule, per_found
+from ._invocation import Found, command, option_names, option_value, pack_rule, per_found
 
 # Pathspecs that name the whole working tree (from the top or from here).
 _WHOLE_TREE = (".", "./", ":/", ":/.", ":/*", ":(top)", ":(top).", "*", "./*")
@@ -58,6 +58,14 @@ def _is_protected(branch: str, found: Found) -> bool:
     return compiled.match(branch) is not None
 
 
+def _may_be_protected(branch: str, found: Found) -> bool:
+    """A protected branch, or a refspec pattern that covers one (`*` in `+refs/heads/*:refs/heads/*`
+    covers `main`)."""
+    if "*" not in branch:
+        return _is_protected(branch, found)
+    return any(fnmatchcase(pattern, branch) for pattern in found.tables.protected_branches)
+
+
 def _destination(refspec: str) -> str | None:
     """The remote branch a refspec updates; None when that depends on the checkout (`HEAD`, `:`)."""
     spec = refspec.removeprefix("+")
@@ -89,7 +97,7 @@ def _targets(found: Found, refspecs: tuple[Arg, ...]) -> _Targets:
         if word.value is not None and word.value.removeprefix("+").rpartition(":")[2].startswith("refs/tags/"):
             continue  # a tag is no branch's history
         branch = _destination(word.value) if word.value is not None else None
-        if branch is None or _is_protected(branch, found):
+        if branch is None or _may_be_protected(branch, found):
             protected = protected or word
         else:
             unprotected = unprotected or word
@@ -146,6 +154,18 @@ def _plus_only_to_unprotected(found: Found) -> Arg | None:
     return targets.unprotected if targets.protected is None else None
 
 
+def _prunes_protected(found: Found) -> Arg | None:
+    """`git push --prune` deletes the remote branches with no local counterpart among those it
+    pushes: with `--all`, or a refspec pattern that covers a protected branch, they may include it."""
+    if "--all" in option_names(found.subject):
+        return found.reading.args[-1] if found.reading.args else None
+    for word in _refspecs(found):
+        branch = _destination(word.value) if word.value is not None else None
+        if branch is not None and "*" in branch and _may_be_protected(branch, found):
+            return word
+    return None
+
+
 def _deletes_protected(found: Found) -> Arg | None:
     """`git push origin --delete main` or `git push origin :main`."""
     deleting = found.reading.has("--delete")
@@ -179,7 +199,7 @@ DISCARD_ALL = pack_rule(
     id="GT002",
     name="git-discard-all-changes",
     severity=Severity.HIGH,
-    summary="Checks out, restores or force-switches over the whole working tree, discarding its uncommitted changes.",
+    summary="Checks out, restores or force-switches over the whole working tree (or writes it from the index or a tree with plumbing), discarding its uncommitted changes.",
     rationale="`git checkout -- .`, `git restore .` and `git switch --discard-changes` overwrite every modified file with the committed version; the edits were never stored.",
     safer_alternative="`git stash` (the changes stay recoverable), or restore only the files you mean to reset.",
     matches=(
@@ -188,6 +208,9 @@ DISCARD_ALL = pack_rule(
         command("git", "restore", unless=("--staged",), where=_whole_tree),
         command("git", "restore", requires=("--staged", "--worktree"), where=_whole_tree),
         command("git", "switch", requires=("--force",)),
+        # The plumbing under them: every file written over from the index, or index and tree reset to a commit.
+        command("git", "checkout-index", requires=("--all", "--force"), unless=("--prefix", "--temp")),
+        command("git", "read-tree", requires=("--reset", "-u"), unless=("--dry-run", "--prefix")),
     ),
     message="discards every uncommitted change in the working tree",
     must_match=(
@@ -196,8 +219,17 @@ DISCARD_ALL = pack_rule(
         "git checkout -f main",
         "git switch --discard-changes main",
         "git restore -SW :/",
+        "git checkout-index -a -f",
+        "git read-tree -u --reset HEAD",
     ),
-    must_not_match=("git restore --staged .", "git checkout main", "git checkout -b feature/x", "git switch main"),
+    must_not_match=(
+        "git restore --staged .",
+        "git checkout main",
+        "git checkout -b feature/x",
+        "git switch main",
+        "git checkout-index -a -f --prefix=/tmp/export/",
+        "git read-tree -m -u HEAD",
+    ),
 )
 
 DISCARD_FILES = pack_rule(
@@ -234,7 +266,7 @@ FORCE_PUSH_PROTECTED = pack_rule(
     id="GT005",
     name="git-force-push-protected",
     severity=Severity.HIGH,
-    summary="Force push (`--force`, `+refspec`, `--mirror`) to a protected branch, or to whatever branch is checked out.",
+    summary="Force push (`--force`, `+refspec`, `--mirror`) to a protected branch, a pattern that covers one (`+refs/heads/*`), or whatever branch is checked out.",
     rationale="A force push replaces the remote branch's history; on `main` or a release branch it discards other people's commits for everyone who fetches next.",
     safer_alternative="Push to a feature branch, or use `git push --force-with-lease origin BRANCH` after checking what you overwrite.",
     matches=(
@@ -303,12 +335,20 @@ DELETE_PROTECTED = pack_rule(
     id="GT008",
     name="git-delete-protected-remote-branch",
     severity=Severity.HIGH,
-    summary="Deletes a protected branch (`main`, `release/*`...) on the remote.",
+    summary="Deletes a protected branch (`main`, `release/*`...) on the remote, by name or by `--prune` over `--all` or a pattern that covers one.",
     rationale="Deleting the remote `main` breaks every clone, pipeline and open pull request that tracks it.",
     safer_alternative="Delete only merged feature branches; protect important branches on the server too.",
-    matches=(command("git", "push", unless=_DRY_RUN, where=(_deletes_a_branch, _deletes_protected)),),
+    matches=(
+        command("git", "push", unless=_DRY_RUN, where=(_deletes_a_branch, _deletes_protected)),
+        command("git", "push", requires=("--prune",), unless=_DRY_RUN, where=_prunes_protected),
+    ),
     message="deletes a protected branch on the remote",
-    must_match=("git push origin --delete main", "git push origin :master", "git push -d origin release/2.0"),
+    must_match=(
+        "git push origin --delete main",
+        "git push origin :master",
+        "git push -d origin release/2.0",
+        "git push --all --prune origin",
+    ),
     must_not_match=("git push origin --delete feature/old", "git push origin :fix/typo", "git push origin main"),
 )
 

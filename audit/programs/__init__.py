@@ -40,6 +40,7 @@ from ._grammar import (
     lex,
     valued,
 )
+from ._help import asks_for_help
 from ._known import (
     KNOWN,
     KNOWN_NAMES,
@@ -50,13 +51,13 @@ from ._known import (
     removed_files,
     written_files,
 )
-from ._program import Program, Reading, Subcommand, read
+from ._program import HelpForms, Program, Reading, Subcommand, read
 from .files import sed_scripts
 from .find import EXEC_ACTIONS, FindScope, deletes_what_it_finds, find_scope
 from .interpreters import INTERPRETERS, InterpreterSpec
 from .kubernetes import KINDS, resource_kind
 from .network import downloaded_files
-from .packages import installs_only_the_lock_file
+from .packages import installs_only_the_lock_file, package_binary
 from .remote import MOSH_RUNS_NOTHING, SSH_LOCAL_COMMANDS, SSH_NO_STDIN, SSH_RUNS_NOTHING
 from .runners import AT_QUERIES, PARALLEL_SOURCES, TMUX_SHELL_COMMANDS
 from .sed_script import sed_effects
@@ -86,6 +87,7 @@ __all__ = [
     "Arg",
     "FindScope",
     "Grammar",
+    "HelpForms",
     "InterpreterSpec",
     "Lexed",
     "Option",
@@ -97,6 +99,7 @@ __all__ = [
     "Takes",
     "WordKind",
     "WrapperSpec",
+    "asks_for_help",
     "attached",
     "deletes_what_it_finds",
     "digits",
@@ -106,6 +109,7 @@ __all__ = [
     "flag",
     "installs_only_the_lock_file",
     "lex",
+    "package_binary",
     "read",
     "read_command",
     "removed_files",

@@ -316,6 +316,10 @@ def _shape(grammar: Grammar, value: str) -> _Shape:
 def _named(option: Option, spelling: str, attached_at: int | None) -> _Shape:
     """A word that is one declared option (`--force`, `--out=F`, `-Command`)."""
     if option.takes is Takes.NOTHING:
+        if attached_at is not None:
+            # `--volumes=false`, `-destroy=false`: a flag given a value (Go's and cobra's booleans
+            # take one, GNU getopt refuses it) keeps it, so that a value turning it off is seen.
+            return _Shape((), _Taker(option, spelling, Takes.ATTACHED, attached_at, True))
         return _Shape((OptionUse(option, spelling, None),), None)
     if attached_at is None and option.takes is not Takes.VALUE:
         # An optional argument only ever comes attached (`--color`, not `--color auto`).

@@ -27,8 +27,24 @@ class Subcommand(NamedTuple):
     """When it reads options differently from its program (`docker run` stops at the image)."""
 
 
+class HelpForms(NamedTuple):
+    """How a program is asked for its help text, which it prints instead of doing anything
+    (`asks_for_help` in `_help` reads a command line against it)."""
+
+    options: tuple[str, ...] = ()
+    """Option words that stop the program with its help wherever it reads options (`--help`;
+    `-h` only for programs where no subcommand gives it another meaning)."""
+    word: str = ""
+    """A word that asks for help when it is the only one after the subcommands, global options
+    aside (`aws s3 rm help`)."""
+
+
 Writes = Callable[["Reading"], Sequence[Arg]]
 """Paths a command changes, given its reading: the files it writes, deletes, or unpacks into."""
+
+Aliases = Callable[[tuple[Arg, ...]], tuple[Arg, ...]]
+"""The words of a command line with an alias it defines itself replaced by the alias's definition
+(`git -c alias.nuke='reset --hard' nuke` reads as `git ... reset --hard`); the same tuple when none."""
 
 
 class Program:
@@ -41,14 +57,20 @@ class Program:
     command opens for writing (the writers rules read it), `removes` which it
     deletes (`rm`'s operands, the files `mv` moves away), and `extracts` the
     directories it unpacks an archive into, where any file below may land.
+    `help_forms` says how it is asked for help, declared only where the program
+    really stops there (`rm` does not everywhere: BSD's stops reading options at
+    its first operand). `aliases` expands the aliases a command line defines for
+    itself before it is read.
 
     One declaration per program, told apart by identity and never printed whole: a plain
     class, as a dataclass costs about a millisecond to create at import.
     """
 
     __slots__ = (
+        "aliases",
         "extracts",
         "global_options_anywhere",
+        "help_forms",
         "names",
         "operands",
         "options",
@@ -70,6 +92,8 @@ class Program:
         writes: Writes | None = None,
         removes: Writes | None = None,
         extracts: Writes | None = None,
+        help_forms: HelpForms | None = None,
+        aliases: Aliases | None = None,
     ) -> None:
         if not names:
             raise ProgramError("a program needs at least one name")
@@ -82,6 +106,8 @@ class Program:
         self.writes: Final = writes
         self.removes: Final = removes
         self.extracts: Final = extracts
+        self.help_forms: Final = help_forms
+        self.aliases: Final = aliases
         where = f"program {names[0]}"
         grammar = Grammar(options, syntax, where=where)
         root = _Node(names[0], grammar, operands)
@@ -192,7 +218,7 @@ class Reading(NamedTuple):
 
 def read(program: Program, args: Sequence[Arg]) -> Reading:
     """Read `args` (the words after the program's name) the way the program does."""
-    args = tuple(args)
+    args = tuple(args) if program.aliases is None else program.aliases(tuple(args))
     count = len(args)
     node = program.root
     grammar = node.grammar

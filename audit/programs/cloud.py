@@ -9,11 +9,13 @@ benign corpus shows, as subcommand paths.
 from __future__ import annotations
 
 from ._grammar import GO_FLAGS, Syntax, attached, flag, valued
-from ._program import Program
+from ._program import HelpForms, Program
 from ._tree import Leaf, leaf, tree
 
 # argparse without abbreviations, options anywhere (aws, gcloud, az).
 _ARGPARSE = Syntax()
+# argparse prints the help for `-h` or `--help` among the options, and exits (gcloud, az).
+_ARGPARSE_HELP = HelpForms(("-h", "--help"))
 
 # -- aws ------------------------------------------------------------------------------------------
 
@@ -96,6 +98,8 @@ AWS = Program(
         flag("--no-cli-pager"),
     ),
     global_options_anywhere=True,
+    # aws takes no `--help`: an operation's help is the word `help` after it.
+    help_forms=HelpForms(word="help"),
     syntax=_ARGPARSE,
     subcommands=tree(
         leaf("s3 rm", flag("--recursive"), flag("--dryrun"), flag("--quiet"), *_S3_FILTERS, operands=("PATH",)),
@@ -168,6 +172,7 @@ def _gcloud_tree(track: str) -> tuple[Leaf, ...]:
 
 GCLOUD = Program(
     ("gcloud",),
+    help_forms=_ARGPARSE_HELP,
     syntax=_ARGPARSE,
     options=(
         valued("--project"),
@@ -217,6 +222,7 @@ _AZ_STORAGE_OPTIONS = (valued("-c", "--container-name"), valued("-s", "--source"
 
 AZ = Program(
     ("az",),
+    help_forms=_ARGPARSE_HELP,
     syntax=_ARGPARSE,
     options=(valued("--subscription"), valued("-o", "--output"), valued("--query"), flag("--debug"), flag("--verbose"), flag("--only-show-errors")),
     global_options_anywhere=True,

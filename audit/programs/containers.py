@@ -4,7 +4,7 @@ nerdctl), and docker-compose."""
 from __future__ import annotations
 
 from ._grammar import Syntax, flag, valued
-from ._program import Program
+from ._program import HelpForms, Program
 from ._tree import leaf, tree
 
 _STOPS_AT_OPERAND = Syntax(permute=False)
@@ -48,6 +48,10 @@ _EXEC_OPTIONS = (
     flag("-d", "--detach"), flag("-i", "--interactive"), flag("-t", "--tty"), flag("--privileged"),
 )  # fmt: skip
 _CONTAINERS = ("CONTAINER...",)
+# Compose's own options, read before its subcommand; `--dry-run` (a persistent flag) after it too.
+_COMPOSE_OPTIONS = (
+    valued("-f", "--file"), valued("-p", "--project-name"), valued("--profile"), valued("--env-file"), flag("--dry-run"),
+)  # fmt: skip
 _COMPOSE_DOWN = (flag("-v", "--volumes"), valued("--rmi"), flag("--remove-orphans"), valued("-t", "--timeout"))
 # `compose exec SERVICE CMD...` and `compose run SERVICE [CMD...]`: what follows the service is its command.
 _COMPOSE_EXEC = (
@@ -85,12 +89,13 @@ _SUBCOMMANDS = tree(
     leaf("container prune", _FORCE, _FILTER),
     leaf("pod rm|remove", _FORCE, _ALL, operands=("POD...",)),
     leaf("machine rm|remove", _FORCE, flag("--save-image"), flag("--save-ignition"), operands=("MACHINE",)),
-    # The compose plugin reads its own options before its subcommand.
-    leaf("compose", valued("-f", "--file"), valued("-p", "--project-name"), valued("--profile"), valued("--env-file")),
+    leaf("compose", *_COMPOSE_OPTIONS),
     leaf("compose down", *_COMPOSE_DOWN),
     leaf("compose exec", *_COMPOSE_EXEC, operands=("SERVICE", "COMMAND..."), syntax=_STOPS_AT_OPERAND),
     leaf("compose run", *_COMPOSE_RUN, operands=("SERVICE", "COMMAND..."), syntax=_STOPS_AT_OPERAND),
 )
+
+_HELP = HelpForms(("--help",))
 
 _GLOBAL_OPTIONS = (
     valued("-H", "--host"),
@@ -111,6 +116,8 @@ _GLOBAL_OPTIONS = (
 
 DOCKER = Program(
     ("docker", "podman", "nerdctl"),
+    # `-h` is not help everywhere (`docker run -h` is `--hostname`).
+    help_forms=_HELP,
     syntax=Syntax(),
     options=_GLOBAL_OPTIONS,
     subcommands=_SUBCOMMANDS,
@@ -118,8 +125,9 @@ DOCKER = Program(
 
 DOCKER_COMPOSE = Program(
     ("docker-compose", "podman-compose"),
+    help_forms=_HELP,
     syntax=Syntax(),
-    options=(valued("-f", "--file"), valued("-p", "--project-name"), valued("--profile"), valued("--env-file")),
+    options=_COMPOSE_OPTIONS,
     subcommands=tree(
         leaf("down", *_COMPOSE_DOWN),
         leaf("exec", *_COMPOSE_EXEC, operands=("SERVICE", "COMMAND..."), syntax=_STOPS_AT_OPERAND),

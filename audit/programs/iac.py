@@ -4,7 +4,7 @@ CDK and cdktf, the Serverless Framework."""
 from __future__ import annotations
 
 from ._grammar import GO_FLAGS, Syntax, attached, flag, valued
-from ._program import Program
+from ._program import HelpForms, Program
 from ._tree import leaf, tree
 
 # terraform's own flags are Go flags (`-auto-approve`, `-chdir=dir`), also written with two dashes.
@@ -35,6 +35,8 @@ TERRAFORM = Program(
     ("terraform", "tofu"),
     syntax=GO_FLAGS,
     options=(valued("-chdir", "--chdir"), flag("-help", "--help"), flag("-version", "--version")),
+    # mitchellh/cli: any of these before `--` prints the command's help instead of running it.
+    help_forms=HelpForms(("-h", "-help", "--help")),
     subcommands=tree(*_TERRAFORM_COMMANDS),
 )
 
@@ -63,6 +65,7 @@ _STACK = valued("-s", "--stack")
 
 PULUMI = Program(
     ("pulumi",),
+    help_forms=HelpForms(("-h", "--help")),
     syntax=_COBRA,
     options=(valued("-C", "--cwd"), flag("--non-interactive"), flag("--color")),
     global_options_anywhere=True,
@@ -78,6 +81,7 @@ PULUMI = Program(
 # yargs: `--flag value`, `--flag=value`, `-f`, flags anywhere.
 CDK = Program(
     ("cdk", "cdktf"),
+    help_forms=HelpForms(("--help",)),
     syntax=Syntax(),
     options=(valued("--profile"), valued("-a", "--app"), valued("-c", "--context"), flag("-v", "--verbose")),
     global_options_anywhere=True,

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from ._grammar import Syntax, attached, flag, valued
-from ._program import Program, Subcommand
+from ._program import HelpForms, Program, Subcommand
 from ._tree import leaf, tree
 
 # cobra (pflag): clusters of short flags, `--flag=value`, flags anywhere, no abbreviations.
@@ -22,8 +22,12 @@ _SELECTOR = valued("-l", "--selector")
 _FILENAME = valued("-f", "--filename")
 _ALL_NAMESPACES = flag("-A", "--all-namespaces")
 
+# cobra prints a command's help for `-h` or `--help` anywhere among its flags, and nothing runs.
+_COBRA_HELP = HelpForms(("-h", "--help"))
+
 KUBECTL = Program(
     ("kubectl", "oc"),
+    help_forms=_COBRA_HELP,
     options=(
         valued("-n", "--namespace"),
         valued("--context"),
@@ -145,6 +149,7 @@ KUBECTL = Program(
 
 HELM = Program(
     ("helm",),
+    help_forms=_COBRA_HELP,
     syntax=_COBRA,
     options=(
         valued("-n", "--namespace"),

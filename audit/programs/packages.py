@@ -63,6 +63,25 @@ LOCKED_INSTALLS: Mapping[tuple[str, str], tuple[str, ...]] = {
 lock file; a package named on the command line is not from one."""
 
 
+PACKAGE_BINARIES: Mapping[str, str] = {
+    "aws-cdk": "cdk",
+    "cdktf-cli": "cdktf",
+    "netlify-cli": "netlify",
+    "@sentry/cli": "sentry-cli",
+    "twilio-cli": "twilio",
+    "@cloudflare/wrangler": "wrangler",
+}
+"""npm packages whose binary has another name than the package (the runners name the package)."""
+
+
+def package_binary(spec: str) -> str:
+    """The binary a package runner runs for a package spec (`aws-cdk@2` runs `cdk`): the version
+    dropped, then the package's binary when it has another name."""
+    at = spec.find("@", 1)  # `@scope/name@1.2`: the scope's `@` is not a version's
+    name = spec[:at] if at > 0 else spec
+    return PACKAGE_BINARIES.get(name, name)
+
+
 def installs_only_the_lock_file(reading: Reading) -> bool:
     """Whether the install takes exactly what a lock file pins, and no package named on the command line."""
     if not reading.path:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ._grammar import Syntax, flag, valued
-from ._program import Program
+from ._program import HelpForms, Program
 from ._tree import leaf, tree
 
 # Go's flag package: one option per word, one or two dashes, and the first
@@ -15,6 +15,8 @@ _MOUNT = valued("-mount", "--mount")
 VAULT = Program(
     ("vault", "bao"),
     syntax=_GO_STOPS_AT_OPERAND,
+    # mitchellh/cli, as terraform: any of these among the options prints the command's help.
+    help_forms=HelpForms(("-h", "-help", "--help")),
     options=(valued("-address", "--address"), valued("-namespace", "-ns", "--namespace"), flag("-tls-skip-verify")),
     subcommands=tree(
         leaf("kv destroy", _MOUNT, valued("-versions", "--versions"), operands=("PATH",)),

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from ._grammar import Syntax, attached, flag, valued
-from ._program import Program, Subcommand
+import shlex
+
+from ._arg import Arg
+from ._grammar import Syntax, WordKind, attached, flag, lex, valued
+from ._program import HelpForms, Program, Subcommand
 from ._tree import leaf, tree
 
 # What checkout, restore and switch share: how a checkout merges and reports, and tracking.
@@ -11,10 +14,51 @@ _QUIET_MERGE = (flag("-q", "--quiet"), flag("-m", "--merge"), attached("--recurs
 _TRACKING = (attached("-t", "--track"), flag("--no-track"), flag("--guess"), flag("--no-guess"))
 _PATHSPECS = (flag("--ours"), flag("--theirs"), flag("--overlay"), flag("--no-overlay"), valued("--pathspec-from-file"))
 
+
+def _git_aliases(args: tuple[Arg, ...]) -> tuple[Arg, ...]:
+    """`git -c alias.NAME=DEFINITION NAME ARGS...` runs the definition's words in place of NAME
+    (through further aliases in turn). A definition starting with `!` is a shell command, and a
+    declared subcommand's name is never an alias (git's own commands come first): both left as they are."""
+    if not any("lias." in value for arg in args for value in arg.values):
+        return args
+    definitions: dict[str, str] = {}
+    index = 0
+    while index < len(args):
+        lexed = lex(GIT.root.grammar, args, index)
+        if lexed.kind is not WordKind.OPTIONS:
+            break
+        for use in lexed.uses:
+            setting = use.value.value if use.value is not None and use.named("-c") else None
+            key, equals, definition = (setting or "").partition("=")
+            section, _, name = key.partition(".")
+            if equals and section.lower() == "alias" and name:
+                definitions[name.lower()] = definition
+        index = lexed.next_index
+    expanded: set[str] = set()
+    while index < len(args):
+        word = args[index]
+        name = (word.value or "").lower()
+        definition = definitions.get(name)
+        if definition is None or name in expanded or name in GIT.root.children or definition.startswith("!"):
+            break
+        expanded.add(name)
+        try:
+            words = shlex.split(definition)
+        except ValueError:
+            break
+        if not words:
+            break
+        args = (*args[:index], *(Arg((text,), text, word.span) for text in words), *args[index + 1 :])
+    return args
+
+
 # git's parse-options: clusters, `--long=value`, unique prefixes of long
 # options, options anywhere before `--`.
 GIT = Program(
     ("git",),
+    aliases=_git_aliases,
+    # parse-options shows the usage for `--help` (`-h` is an option of some commands: `git grep -h`).
+    help_forms=HelpForms(("--help",)),
     options=(
         valued("-C"),
         valued("-c"),
@@ -260,8 +304,28 @@ GIT = Program(
                 Subcommand(("prune",), options=(flag("-n", "--dry-run"), flag("-v", "--verbose"), valued("--expire"))),
             ),
         ),
+        # Plumbing that writes the working tree from the index or a tree.
+        Subcommand(
+            ("checkout-index",),
+            options=(
+                flag("-a", "--all"), flag("-f", "--force"), flag("-u", "--index"), flag("-q", "--quiet"),
+                flag("-n", "--no-create"), flag("--temp"), flag("--stdin"), flag("-z"),
+                flag("--ignore-skip-worktree-bits"), valued("--prefix"), valued("--stage"),
+            ),
+            operands=("FILE...",),
+        ),
+        Subcommand(
+            ("read-tree",),
+            options=(
+                flag("-m"), flag("--reset"), flag("-u"), flag("-i"), flag("-n", "--dry-run"), flag("-v"),
+                flag("--trivial"), flag("--aggressive"), flag("--empty"), flag("-q", "--quiet"),
+                flag("--no-sparse-checkout"), valued("--prefix"), valued("--index-output"),
+                attached("--recurse-submodules"),
+            ),
+            operands=("TREE-ISH...",),
+        ),
     ),
-)
+)  # fmt: skip
 
 # cobra (pflag): clusters of short flags, `--flag=value`, flags anywhere, no abbreviations.
 _COBRA = Syntax()

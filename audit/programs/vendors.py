@@ -6,22 +6,24 @@ judge, declared by path."""
 from __future__ import annotations
 
 from ._grammar import GO_FLAGS, Syntax, flag, valued
-from ._program import Program
+from ._program import HelpForms, Program
 from ._tree import leaf, tree
 
-# cobra/yargs/oclif style: clusters, `--flag=value`, flags anywhere.
+# cobra/yargs/oclif style: clusters, `--flag=value`, flags anywhere; `--help` anywhere prints help instead.
 _ANYWHERE = Syntax()
+_HELP = HelpForms(("--help",))
 _YES = (flag("-y", "--yes"), flag("--confirm"), flag("-f", "--force"))
 
 
 def _cli(names: tuple[str, ...], *paths: str, options: tuple[str, ...] = (), flags: tuple[str, ...] = ()) -> Program:
-    """A vendor CLI: value-taking global options read anywhere, and its subcommand paths (each
-    taking the confirmation flags, and `flags`)."""
+    """A vendor CLI: value-taking global options read anywhere, its subcommand paths (each
+    taking the confirmation flags, and `flags`), and `--help`."""
     return Program(
         names,
         syntax=_ANYWHERE,
         options=tuple(valued(option) for option in options),
         global_options_anywhere=True,
+        help_forms=_HELP,
         subcommands=tree(*paths, options=(*_YES, *(flag(spelling) for spelling in flags))),
     )
 

@@ -42,7 +42,13 @@ class WrapperSpec(NamedTuple):
     the wrapper's first operand, `{value}` the option's value.
     `program_options`: with one of these options the wrapper is another
     program, which reads the words after the option (`sudo -e FILE` is
-    `sudoedit FILE`).
+    `sudoedit FILE`). `subcommands`: the program is a wrapper only when its
+    first operand is one of these words, and the command follows it (`npm exec`,
+    `pnpm dlx`); with `own_commands`, a first operand that is in neither list
+    is the command itself (`yarn cdk destroy`), and one of `own_commands` is
+    the program's own work (`yarn install`). `runs_packages`: the command word names
+    a package, perhaps with a version (`npx aws-cdk@2`), and the binary it
+    installs runs (`packages.package_binary`).
     """
 
     name: str
@@ -63,6 +69,9 @@ class WrapperSpec(NamedTuple):
     place: str = ""
     option_places: tuple[tuple[str, str], ...] = ()
     program_options: tuple[tuple[str, str], ...] = ()
+    subcommands: frozenset[str] = frozenset()
+    own_commands: frozenset[str] = frozenset()
+    runs_packages: bool = False
 
     @property
     def grammar(self) -> Grammar:
@@ -72,7 +81,7 @@ class WrapperSpec(NamedTuple):
     def policy_table(self) -> dict[str, object]:
         """This wrapper as a policy's `[wrappers.NAME]` table would declare it (settings that differ from the defaults)."""
         table: dict[str, object] = {}
-        for key in OPTION_KEYS:
+        for key in LIST_KEYS:
             spellings: frozenset[str] = getattr(self, key)
             if spellings:
                 table[key] = sorted(spellings)
@@ -114,9 +123,16 @@ OPTION_KEYS = (
     "command_options",
 )
 """The fields that list option spellings (a policy adds to them)."""
-FLAG_KEYS = ("assignments", "no_command", "joins_command", "permute", "starts_shell", "abbreviations")
+WORD_KEYS = ("subcommands", "own_commands")
+"""The fields that list words other than options (a policy adds to them)."""
+LIST_KEYS = (*OPTION_KEYS, *WORD_KEYS)
+FLAG_KEYS = (
+    "assignments", "no_command", "joins_command", "permute", "starts_shell", "abbreviations", "runs_packages",
+)  # fmt: skip
 """The true/false fields (False unless declared)."""
-POLICY_KEYS = frozenset({*OPTION_KEYS, *FLAG_KEYS, "positionals", "place", "option_places", "program_options"})
+POLICY_KEYS = frozenset(
+    {*OPTION_KEYS, *WORD_KEYS, *FLAG_KEYS, "positionals", "place", "option_places", "program_options"}
+)
 """The keys of a policy's `[wrappers.NAME]` table."""
 
 
@@ -140,6 +156,9 @@ def wrapper(
     place: str = "",
     option_places: tuple[tuple[str, str], ...] = (),
     program_options: tuple[tuple[str, str], ...] = (),
+    subcommands: tuple[str, ...] = (),
+    own_commands: tuple[str, ...] = (),
+    runs_packages: bool = False,
 ) -> WrapperSpec:
     """A wrapper declaration (`runs_nothing_by_default` is the spec's `no_command`)."""
     return WrapperSpec(
@@ -161,9 +180,19 @@ def wrapper(
         place=place,
         option_places=option_places,
         program_options=program_options,
+        subcommands=frozenset(subcommands),
+        own_commands=frozenset(own_commands),
+        runs_packages=runs_packages,
     )
 
 
+_YARN_COMMANDS = (
+    "add", "audit", "autoclean", "bin", "cache", "check", "config", "constraints", "create", "dedupe", "explain",
+    "generate-lock-entry", "global", "help", "import", "info", "init", "install", "licenses", "link", "list", "login",
+    "logout", "node", "npm", "outdated", "owner", "pack", "patch", "patch-commit", "plugin", "policies", "publish",
+    "rebuild", "remove", "search", "set", "stage", "tag", "team", "test", "unlink", "unplug", "up", "upgrade",
+    "upgrade-interactive", "version", "versions", "why", "workspace", "workspaces",
+)  # fmt: skip
 _SUDO_VALUES = (
     "-u", "--user", "-g", "--group", "-C", "--close-from", "-D", "--chdir", "-h", "--host", "-p", "--prompt",
     "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout", "-R", "--chroot",
@@ -311,9 +340,16 @@ WRAPPERS: tuple[WrapperSpec, ...] = (
     wrapper("cpulimit", value=("-l", "--limit", "-c", "--cpu"), no_command=("-p", "--pid", "-e", "--exe")),
     wrapper("trickle", value=("-d", "-u", "-w", "-t", "-l", "-n")),
     wrapper("sg", code=("-c",), positionals=1),
-    # Package runners run a package's command (`npx cdk destroy`); `npx -c` runs shell code.
-    wrapper("npx", value=("-p", "--package", "-w", "--workspace"), code=("-c", "--call")),
-    wrapper("pnpx", value=("-p", "--package")),
-    wrapper("bunx", value=("-p", "--package")),
+    # Package runners run a package's binary (`npx aws-cdk@2 destroy` runs cdk); `npx -c` runs shell code.
+    wrapper("npx", value=("-p", "--package", "-w", "--workspace"), code=("-c", "--call"), runs_packages=True),
+    wrapper("pnpx", value=("-p", "--package"), runs_packages=True),
+    wrapper("bunx", value=("-p", "--package"), runs_packages=True),
+    wrapper("npm", value=("-p", "--package", "-w", "--workspace", "--prefix"), code=("-c", "--call"),
+            subcommands=("exec", "x"), runs_packages=True),
+    wrapper("pnpm", value=("-C", "--dir", "-F", "--filter", "--package"), subcommands=("dlx", "exec"),
+            runs_packages=True),
+    # yarn runs a first word that is not one of its commands as a binary of the project (`yarn cdk destroy`).
+    wrapper("yarn", value=("--cwd", "-p", "--package"), subcommands=("dlx", "exec", "run"), own_commands=_YARN_COMMANDS,
+            runs_packages=True),
 )  # fmt: skip
 """The wrappers every policy knows (a policy may add more)."""

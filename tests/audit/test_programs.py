@@ -364,7 +364,7 @@ def _run_time_word(command: str, index: int) -> Arg:
 def test_a_run_time_word_whose_literal_start_is_an_option_taking_the_rest_is_that_option(
     command: str, option: str, value_parts: list[str]
 ) -> None:
-    """Regression (issue 20, M1): `psql --command="DROP TABLE $T"` was an operand, so its statements were not read."""
+    """Regression (the second red-team round, M1): `psql --command="DROP TABLE $T"` was an operand, so its statements were not read."""
     reading = read(RM_LIKE, (_run_time_word(command, 1),))
     (value,) = reading.values(option)
     assert value.values == () and value.word is not None

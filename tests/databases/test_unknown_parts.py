@@ -1,6 +1,6 @@
 """UNKNOWN: a part of the text known only at run time (a shell expansion) read by every classifier.
 
-Regression (issue 20, M1): an expansion anywhere in a statement string hid every
+Regression (the second red-team round, M1): an expansion anywhere in a statement string hid every
 statement in it. The caller now writes UNKNOWN where the expansion stands.
 """
 

@@ -68,8 +68,8 @@ REMOVE_VOLUME = pack_rule(
     safer_alternative="`docker compose down` without `-v` keeps the data; back a volume up before removing it.",
     matches=(
         command(ENGINES, "volume rm", where=named_operand(*ENGINES)),
-        command(ENGINES, "compose down", requires=("--volumes",)),
-        command(("docker-compose", "podman-compose"), "down", requires=("--volumes",)),
+        command(ENGINES, "compose down", requires=("--volumes",), unless=("--dry-run",)),
+        command(("docker-compose", "podman-compose"), "down", requires=("--volumes",), unless=("--dry-run",)),
     ),
     message="deletes volumes and their data",
     must_match=("docker volume rm app_db", "docker compose down -v", "docker-compose -f dev.yml down --volumes"),
