@@ -7,10 +7,11 @@ table (`"os.system": shell(0, "command")`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 
 from ._facts import DataSource, FileOperation, SourceKind
-from ._values import UNKNOWN, Call, Command, Entry, FileChange, Request, Value, outside_value, sources_of
+from ._values import HOME, UNKNOWN, Call, Command, Entry, FileChange, Request, Value, outside_value, sources_of
 
 
 def shell(position: int | None = 0, keyword: str | None = None) -> Entry:
@@ -183,6 +184,12 @@ def produces(kind: SourceKind, position: int | None = None, keyword: str | None 
     return Entry(returns=returns)
 
 
+def home(name: str | None = None) -> Entry:
+    """Returns the home directory (`os.homedir()`), named `name` if given (a path object's type)."""
+    value = HOME if name is None else replace(HOME, name=name)
+    return Entry(returns=lambda call: value)
+
+
 def passes(position: int = 0, *, name: str | None = None) -> Entry:
     """Returns its argument unchanged (`compile(src)`, `String(x)`), named `name` if given."""
 
@@ -191,6 +198,42 @@ def passes(position: int = 0, *, name: str | None = None) -> Entry:
         if name is None:
             return value
         return Value(text=value.text, name=name, sources=value.sources)
+
+    return Entry(returns=returns)
+
+
+def joined_path(parts: Sequence[Value], *, restarts_at_absolute: bool, name: str | None = None) -> Value:
+    """A path joined from parts, known when every part is; with `restarts_at_absolute` a later
+    absolute part starts over (Python's `os.path.join`), without it it is joined too (`File.join`)."""
+    path: str | None = ""
+    for part in parts:
+        if part.text is None or path is None:
+            path = None
+        elif not path or (restarts_at_absolute and part.text.startswith("/")):
+            path = part.text
+        else:
+            path = path.rstrip("/") + "/" + part.text.lstrip("/")
+    return Value(text=path if parts else None, name=name, sources=sources_of(parts))
+
+
+def joins_paths(*, restarts_at_absolute: bool) -> Entry:
+    """`os.path.join(a, b)`, `File.join`, `path.join`: the path its arguments join to."""
+
+    def returns(call: Call) -> Value:
+        if not call.complete:
+            return Value(sources=sources_of(call.args))
+        return joined_path(call.args, restarts_at_absolute=restarts_at_absolute)
+
+    return Entry(returns=returns)
+
+
+def passes_receiver(name: str | None = None) -> Entry:
+    """A method that returns the object it is called on, as a path method returns the same path
+    (`Path('~').expanduser()`), named `name` if given."""
+
+    def returns(call: Call) -> Value:
+        receiver = call.receiver or UNKNOWN
+        return Value(text=receiver.text, name=name, sources=receiver.sources)
 
     return Entry(returns=returns)
 

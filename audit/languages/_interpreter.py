@@ -48,6 +48,8 @@ class Interpreter(CallEffects):
     catalogue: ClassVar[Mapping[str, Entry]]
     named_sources: ClassVar[Mapping[str, DataSource]] = {}
     """Names whose value is outside data (`os.environ`)."""
+    named_values: ClassVar[Mapping[str, Value]] = {}
+    """Names whose value is known (`os.userInfo().homedir` is the home directory)."""
     callable_strings: ClassVar[bool] = False
     """A string naming a function can be called (PHP's `$f = 'system'; $f(...)`)."""
     package_separator: ClassVar[str] = "."
@@ -309,7 +311,10 @@ class Interpreter(CallEffects):
         return binding()
 
     def named(self, value: Value) -> Value:
-        """`value` with the outside data its name stands for (`os.environ`)."""
+        """`value` with the outside data its name stands for (`os.environ`), or the value it is known to have."""
+        known = self.named_values.get(value.name) if value.name else None
+        if known is not None:
+            return known
         source = self.named_sources.get(value.name) if value.name else None
         return value if source is None else value.with_sources((source,))
 

@@ -10,7 +10,9 @@ from tree_sitter import Node
 from ._catalogue import (
     changes,
     fetches,
+    home,
     imports,
+    joins_paths,
     opens,
     passes,
     posts,
@@ -24,7 +26,7 @@ from ._catalogue import (
 from ._facts import DataSource, FileOperation, SourceKind
 from ._interpreter import Binding, Interpreter
 from ._strings import decode_escapes
-from ._values import UNKNOWN, Call, Command, Entry, FileChange, Request, Value, joined, opaque
+from ._values import HOME, UNKNOWN, Call, Command, Entry, FileChange, Request, Value, joined, opaque
 
 _UPLOAD_METHODS = frozenset({"POST", "PUT", "PATCH"})
 _TEXT_PIECES = frozenset({"string_fragment"})
@@ -191,6 +193,10 @@ def _build_catalogue() -> dict[str, Entry]:
         "axios": _uploads(0),
         "axios.request": _uploads(0),
         "Buffer.from": _buffer_from(),
+        "os.homedir": home(),
+        "path.join": joins_paths(restarts_at_absolute=False),
+        "path.resolve": joins_paths(restarts_at_absolute=True),
+        "Deno.env.get": produces(SourceKind.ENVIRONMENT, 0),
         "String": passes(0),
         "fs-extra.removeSync": changes(FileOperation.DELETE_TREE),
         "fs-extra.remove": changes(FileOperation.DELETE_TREE),
@@ -241,6 +247,7 @@ class JavaScriptInterpreter(Interpreter):
     grammars = ("javascript", "typescript")
     catalogue = _build_catalogue()
     named_sources: ClassVar[Mapping[str, DataSource]] = {"process.env": DataSource(SourceKind.ENVIRONMENT)}
+    named_values: ClassVar[Mapping[str, Value]] = {"os.userInfo().homedir": HOME}
 
     def module_name(self, text: str) -> str:
         return text.removeprefix("node:").replace("/", ".")

@@ -13,10 +13,13 @@ from typing import ClassVar
 
 from tree_sitter import Node
 
+from .._model import Span
 from ._catalogue import (
     changes,
     changes_each,
     fetches,
+    home,
+    joins_paths,
     perl_style,
     piped_command,
     posts,
@@ -102,6 +105,20 @@ def _open() -> Entry:
     return Entry(command=command, file_changes=file_changes)
 
 
+def _glob() -> Entry:
+    """glob("~"), glob("~/x"): a path that starts at the home and has no wildcard is the one
+    path it returns; a pattern's matches are not known."""
+
+    def returns(call: Call) -> Value:
+        pattern = call.arg(0) or UNKNOWN
+        text = pattern.text
+        if text is not None and text.startswith("~") and not any(char in text for char in "*?[{ "):
+            return Value(text=text, sources=pattern.sources)
+        return opaque(call.all_values())
+
+    return Entry(returns=returns)
+
+
 def _build_catalogue() -> dict[str, Entry]:
     catalogue: dict[str, Entry] = {
         "system": perl_style(),
@@ -116,6 +133,10 @@ def _build_catalogue() -> dict[str, Entry]:
         "File::Path::rmtree": changes_each(FileOperation.DELETE_TREE),
         "File::Path::remove_tree": changes_each(FileOperation.DELETE_TREE),
         "eval": runs_code(0),
+        "glob": _glob(),
+        "File::HomeDir.my_home": home(),
+        "File::Spec.catfile": joins_paths(restarts_at_absolute=False),
+        "File::Spec.catdir": joins_paths(restarts_at_absolute=False),
         "LWP::Simple::get": fetches(),
         "LWP::Simple::getprint": fetches(),
         "LWP::Simple::getstore": fetches(),
@@ -258,12 +279,13 @@ class PerlInterpreter(Interpreter):
 
     def _string(self, node: Node) -> Value:
         content = node.child_by_field_name("content")
-        if content is None:
-            return Value(text="")
+        body = self._body(node)
         interpolates = node.type != "string_literal" and not self.text(node).startswith("qx'")
-        raw = self.text(content)
-        if interpolates and any(
-            child.type not in ("escape_sequence", "not-interpolated") for child in content.named_children
+        raw = self.source[body.start : body.end]
+        if (
+            content is not None
+            and interpolates
+            and any(child.type not in ("escape_sequence", "not-interpolated") for child in content.named_children)
         ):
             return opaque(self.value(child) for child in content.named_children)
         if interpolates:
@@ -272,7 +294,16 @@ class PerlInterpreter(Interpreter):
             decoded = raw.replace("\\\\", "\\").replace("\\'", "'")
         if decoded is None:
             return UNKNOWN
-        return Value(text=decoded, literal=self.span(content) if decoded == raw else None)
+        return Value(text=decoded, literal=body if decoded == raw else None)
+
+    def _body(self, node: Node) -> Span:
+        """Where the text between a string's delimiters stands: the grammar's content node
+        leaves out the blanks the text starts with (`" -rf "` is ` -rf `, not `-rf `)."""
+        delimiters = [child for child in node.children if child.type == "'"]
+        if len(delimiters) >= 2:
+            return Span(self.span(delimiters[0]).end, self.span(delimiters[-1]).start)
+        content = node.child_by_field_name("content")
+        return self.span(content) if content is not None else Span(self.span(node).end, self.span(node).end)
 
     # ----- calls
 

@@ -14,9 +14,13 @@ from ._catalogue import (
     changes_receiver,
     fetches,
     gets_member,
+    home,
     imports,
+    joined_path,
+    joins_paths,
     opens,
     passes,
+    passes_receiver,
     produces,
     runs_code,
     shell,
@@ -26,9 +30,11 @@ from ._catalogue import (
 from ._facts import DataSource, FileOperation, SourceKind
 from ._interpreter import Interpreter
 from ._strings import decode_escapes
-from ._values import UNKNOWN, Call, Command, Entry, Value, joined, opaque
+from ._values import HOME, UNKNOWN, Call, Command, Entry, Value, joined, opaque
 
 _UPLOAD_METHODS = frozenset({"POST", "PUT", "PATCH"})
+# What `pathlib.Path(...)` makes: its methods are catalogued under this name.
+_PATH = "pathlib.Path()"
 
 
 def _subprocess() -> Entry:
@@ -101,20 +107,13 @@ def _path_read() -> Entry:
     return Entry(returns=returns)
 
 
-def _path_join() -> Entry:
-    """os.path.join of literals is a literal path (a later absolute part starts over)."""
+def _joins_path() -> Entry:
+    """`Path(p).joinpath(a, b)`: the path with the arguments joined to it."""
 
     def returns(call: Call) -> Value:
-        joined_path: str | None = ""
-        for part in call.args:
-            if part.text is None or joined_path is None:
-                joined_path = None
-            elif part.text.startswith("/") or not joined_path:
-                joined_path = part.text
-            else:
-                joined_path = joined_path.rstrip("/") + "/" + part.text
-        known = joined_path is not None and call.complete and bool(call.args)
-        return Value(text=joined_path if known else None, sources=opaque(call.args).sources)
+        if not call.complete:
+            return opaque(call.all_values())
+        return joined_path((call.receiver or UNKNOWN, *call.args), restarts_at_absolute=True, name=_PATH)
 
     return Entry(returns=returns)
 
@@ -141,7 +140,12 @@ def _build_catalogue() -> dict[str, Entry]:
         "shutil.copy": changes(FileOperation.WRITE_FILE, 1, "dst"),
         "shutil.copy2": changes(FileOperation.WRITE_FILE, 1, "dst"),
         "shutil.copyfile": changes(FileOperation.WRITE_FILE, 1, "dst"),
-        "pathlib.Path": passes(0, name="pathlib.Path()"),
+        "pathlib.Path": passes(0, name=_PATH),
+        "pathlib.Path.home": home(_PATH),
+        "pathlib.Path().expanduser": passes_receiver(_PATH),
+        "pathlib.Path().resolve": passes_receiver(_PATH),
+        "pathlib.Path().absolute": passes_receiver(_PATH),
+        "pathlib.Path().joinpath": _joins_path(),
         "pathlib.Path().unlink": changes_receiver(FileOperation.DELETE_FILE),
         "pathlib.Path().rmdir": changes_receiver(FileOperation.DELETE_DIR),
         "pathlib.Path().write_text": changes_receiver(FileOperation.WRITE_FILE),
@@ -155,8 +159,9 @@ def _build_catalogue() -> dict[str, Entry]:
         "eval": runs_code(0, "source"),
         "compile": passes(0),
         "str": passes(0),
-        "os.path.join": _path_join(),
+        "os.path.join": joins_paths(restarts_at_absolute=True),
         "os.path.expanduser": passes(0),
+        "os.path.expandvars": passes(0),
         "os.path.abspath": passes(0),
         "os.path.realpath": passes(0),
         "os.path.normpath": passes(0),
@@ -228,6 +233,7 @@ class PythonInterpreter(Interpreter):
     grammars = ("python",)
     catalogue = _build_catalogue()
     named_sources: ClassVar[Mapping[str, DataSource]] = {"os.environ": DataSource(SourceKind.ENVIRONMENT)}
+    named_values: ClassVar[Mapping[str, Value]] = {"pwd.getpwuid().pw_dir": HOME}
 
     # ----- names
 
@@ -333,6 +339,8 @@ class PythonInterpreter(Interpreter):
             operator = node.child_by_field_name("operator")
             if operator is not None and operator.type == "+":
                 return joined((left, right))
+            if operator is not None and operator.type == "/" and left.name == _PATH:
+                return joined_path((left, right), restarts_at_absolute=True, name=_PATH)  # `Path.home() / ".ssh"`
             return opaque((left, right))
         if kind in ("list", "tuple", "expression_list"):
             if any(child.type in ("list_splat", "parenthesized_list_splat") for child in node.named_children):

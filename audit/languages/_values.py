@@ -112,6 +112,11 @@ def outside_value(kind: SourceKind, detail: str | None, carried: frozenset[DataS
     return Value(text=text, sources=carried | {DataSource(kind, detail)})
 
 
+HOME = outside_value(SourceKind.ENVIRONMENT, "HOME")
+"""The user's home directory, whichever call returns it (`Path.home()`, `os.homedir()`,
+`Dir.home`): the `$HOME` it is read from, so it is judged as `os.environ['HOME']` is."""
+
+
 @dataclass(frozen=True, slots=True)
 class Call:
     """One call as the analysis sees it, its arguments already evaluated."""
