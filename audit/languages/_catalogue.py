@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
+from ._blobs import decode_blob
 from ._facts import DataSource, FileOperation, SourceKind
 from ._values import HOME, UNKNOWN, Call, Command, Entry, FileChange, Request, Value, outside_value, sources_of
 
@@ -188,6 +189,29 @@ def home(name: str | None = None) -> Entry:
     """Returns the home directory (`os.homedir()`), named `name` if given (a path object's type)."""
     value = HOME if name is None else replace(HOME, name=name)
     return Entry(returns=lambda call: value)
+
+
+def decodes(codec: str, position: int | None = 0, keyword: str | None = None) -> Entry:
+    """Decodes a blob in `codec` (`base64.b64decode(b)`): decoded data, whose text is known
+    when the blob is a literal (`_blobs.CODECS` names the codecs)."""
+
+    def returns(call: Call) -> Value:
+        blob = call.arg(position, keyword)
+        text = None if blob is None or blob.text is None else decode_blob(codec, blob.text)
+        return Value(text=text, sources=sources_of(call.all_values()) | {DataSource(SourceKind.DECODED)})
+
+    return Entry(returns=returns)
+
+
+def converts_receiver() -> Entry:
+    """`blob.decode()`, `buffer.toString()`: the receiver's text as a string (the name of a
+    method of any object, so an object it cannot read gives nothing but its origins)."""
+
+    def returns(call: Call) -> Value:
+        receiver = call.receiver or UNKNOWN
+        return Value(text=receiver.text, sources=sources_of(call.all_values()))
+
+    return Entry(returns=returns)
 
 
 def passes(position: int = 0, *, name: str | None = None) -> Entry:

@@ -9,6 +9,8 @@ from tree_sitter import Node
 
 from ._catalogue import (
     changes,
+    converts_receiver,
+    decodes,
     fetches,
     home,
     imports,
@@ -33,7 +35,8 @@ _TEXT_PIECES = frozenset({"string_fragment"})
 _SPREADS = frozenset({"spread_element"})
 # Objects whose members are the globals: `globalThis.eval` is `eval`.
 _GLOBAL_OBJECTS = frozenset({"globalThis", "global", "window", "self"})
-_DECODING_ENCODINGS = frozenset({"base64", "base64url", "hex"})
+# Buffer.from's encodings that decode, each with the entry that decodes it.
+_DECODERS = {encoding: decodes(encoding) for encoding in ("base64", "base64url", "hex")}
 _FUNCTIONS = frozenset(
     {"arrow_function", "function_expression", "function", "function_declaration", "generator_function", "class"}
 )
@@ -146,8 +149,9 @@ def _buffer_from() -> Entry:
     def returns(call: Call) -> Value:
         data = call.arg(0) or UNKNOWN
         encoding = call.arg(1)
-        if encoding is not None and encoding.text in _DECODING_ENCODINGS:
-            return Value(sources=data.sources | {DataSource(SourceKind.DECODED)})
+        decoder = _DECODERS.get(encoding.text) if encoding is not None and encoding.text is not None else None
+        if decoder is not None and decoder.returns is not None:
+            return decoder.returns(call)
         return Value(text=data.text, sources=data.sources)
 
     return Entry(returns=returns)
@@ -225,8 +229,9 @@ def _build_catalogue() -> dict[str, Entry]:
         catalogue[f"{module}.open"] = opens((0, None), (1, None))
     catalogue["fs.openSync"] = opens((0, None), (1, None))
     catalogue["fs.createWriteStream"] = _write_stream()
+    catalogue["atob"] = decodes("base64")
+    catalogue["*.toString"] = converts_receiver()
     for decoder in (
-        "atob",
         "decodeURIComponent",
         "decodeURI",
         "unescape",

@@ -17,6 +17,7 @@ from .._model import Span
 from ._catalogue import (
     changes,
     changes_each,
+    decodes,
     fetches,
     home,
     joins_paths,
@@ -158,10 +159,13 @@ def _build_catalogue() -> dict[str, Entry]:
             request=catalogue[writer].request,
             file_changes=changes(FileOperation.WRITE_FILE, 1).file_changes,
         )
+    for decoder, codec in (
+        ("MIME::Base64::decode_base64", "base64"),
+        ("MIME::Base64::decode", "base64"),
+        ("MIME::Base64::decode_base64url", "base64url"),
+    ):
+        catalogue[decoder] = decodes(codec)
     for decoder in (
-        "MIME::Base64::decode_base64",
-        "MIME::Base64::decode_base64url",
-        "MIME::Base64::decode",
         "Compress::Zlib::uncompress",
         "Compress::Zlib::memGunzip",
         "pack",

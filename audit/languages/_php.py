@@ -10,6 +10,7 @@ from tree_sitter import Node
 from ._catalogue import (
     calls_named,
     changes,
+    decodes,
     fetches,
     is_url,
     opens,
@@ -157,13 +158,13 @@ def _build_catalogue() -> dict[str, Entry]:
     }
     for runner in ("system", "exec", "shell_exec", "passthru", "popen"):
         catalogue[runner] = shell(0, "command")
+    catalogue["base64_decode"] = decodes("base64")
+    catalogue["hex2bin"] = decodes("hex")
     for decoder in (
-        "base64_decode",
         "gzinflate",
         "gzuncompress",
         "gzdecode",
         "str_rot13",
-        "hex2bin",
         "convert_uudecode",
         "rawurldecode",
         "urldecode",

@@ -12,6 +12,8 @@ from ._catalogue import (
     argv_list,
     changes,
     changes_receiver,
+    converts_receiver,
+    decodes,
     fetches,
     gets_member,
     home,
@@ -193,26 +195,30 @@ def _build_catalogue() -> dict[str, Entry]:
     for client in ("requests", "requests.Session()", "httpx", "httpx.Client()"):
         for method in ("get", "head", "options", "delete", "post", "put", "patch"):
             catalogue[f"{client}.{method}"] = _requests_method(method.upper())
+    for decoder, codec in (
+        ("base64.b64decode", "base64"),
+        ("base64.standard_b64decode", "base64"),
+        ("base64.decodebytes", "base64"),
+        ("base64.decodestring", "base64"),
+        ("binascii.a2b_base64", "base64"),
+        ("base64.urlsafe_b64decode", "base64url"),
+        ("base64.b32decode", "base32"),
+        ("base64.b16decode", "hex"),
+        ("binascii.unhexlify", "hex"),
+        ("binascii.a2b_hex", "hex"),
+        ("bytes.fromhex", "hex"),
+    ):
+        catalogue[decoder] = decodes(codec)
+    catalogue["*.decode"] = converts_receiver()
     for decoder in (
-        "base64.b64decode",
-        "base64.b32decode",
-        "base64.b16decode",
         "base64.b85decode",
         "base64.a85decode",
-        "base64.urlsafe_b64decode",
-        "base64.standard_b64decode",
-        "base64.decodebytes",
-        "base64.decodestring",
-        "binascii.a2b_base64",
-        "binascii.unhexlify",
-        "binascii.a2b_hex",
         "codecs.decode",
         "zlib.decompress",
         "gzip.decompress",
         "bz2.decompress",
         "lzma.decompress",
         "marshal.loads",
-        "bytes.fromhex",
     ):
         catalogue[decoder] = produces(SourceKind.DECODED)
     for alias in ("builtins", "__builtins__"):

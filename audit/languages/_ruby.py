@@ -12,6 +12,7 @@ from ._catalogue import (
     changes,
     changes_each,
     changes_receiver,
+    decodes,
     fetches,
     home,
     is_url,
@@ -160,10 +161,13 @@ def _build_catalogue() -> dict[str, Entry]:
         catalogue[f"FileUtils.{remover}"] = changes_each(FileOperation.DELETE_TREE)
     for remover in ("rm", "rm_f", "remove", "safe_unlink", "remove_file"):
         catalogue[f"FileUtils.{remover}"] = changes_each(FileOperation.DELETE_FILE)
+    for decoder, codec in (
+        ("Base64.decode64", "base64"),
+        ("Base64.strict_decode64", "base64"),
+        ("Base64.urlsafe_decode64", "base64url"),
+    ):
+        catalogue[decoder] = decodes(codec)
     for decoder in (
-        "Base64.decode64",
-        "Base64.strict_decode64",
-        "Base64.urlsafe_decode64",
         "Zlib::Inflate.inflate",
         "Zlib.inflate",
         "Zlib.gunzip",
