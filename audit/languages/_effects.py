@@ -91,6 +91,10 @@ class CallEffects:
         if entry.file_changes is not None:
             for change in entry.file_changes(call):
                 self._facts.append(DestructiveCall(change.operation, change.path.text, via, span))
+                if change.path.text is None and change.path.has_source(SourceKind.ARGUMENT):
+                    # Like a shell string built from them: what the command hands the code is unknown here.
+                    reason = f"{change.operation.value} of a path taken from command-line arguments not known here"
+                    self._facts.append(Unresolved(UnresolvedKind.DYNAMIC_PATH, reason, span))
         if entry.code is not None:
             code = entry.code(call)
             if code is not None:

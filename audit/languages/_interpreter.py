@@ -50,6 +50,11 @@ class Interpreter(CallEffects):
     """Names whose value is outside data (`os.environ`)."""
     named_values: ClassVar[Mapping[str, Value]] = {}
     """Names whose value is known (`os.userInfo().homedir` is the home directory)."""
+    argument_vectors: ClassVar[Mapping[str, int]] = {}
+    """Names of the program's argument vector, each with the index the first argument has
+    there when the code is given with `-c`/`-e` (`sys.argv[1]`, `$ARGV[0]`)."""
+    integer_types: ClassVar[frozenset[str]] = frozenset({"integer"})
+    """The grammar's node types of an integer literal (an index: `sys.argv[1]`)."""
     callable_strings: ClassVar[bool] = False
     """A string naming a function can be called (PHP's `$f = 'system'; $f(...)`)."""
     package_separator: ClassVar[str] = "."
@@ -240,8 +245,25 @@ class Interpreter(CallEffects):
         """`from os import *`, Perl's `use LWP::Simple`: the module's names become free names."""
         self._wildcards.append(module)
 
+    def index(self, node: Node | None) -> Value:
+        """A subscript's key: an integer literal is its digits (`sys.argv[1]`), anything else its value."""
+        if node is not None and node.type in self.integer_types and self.text(node).isdigit():
+            return Value(text=self.text(node))
+        return self.value(node)
+
+    def argument(self, position: int) -> Value:
+        """The program's command-line argument at `position` (0 is the first after the code):
+        its text when the command spells it out, else data known only at run time."""
+        source = DataSource(SourceKind.ARGUMENT, str(position + 1))
+        known = self.run.arguments
+        text = known[position] if known is not None and 0 <= position < len(known) else None
+        return Value(text=text, sources=frozenset({source}))
+
     def subscript(self, owner: Value, key: Value) -> Value:
-        """`os.environ['HOME']`, `options['shell']`: what an element lookup is known to be."""
+        """`os.environ['HOME']`, `sys.argv[1]`, `options['shell']`: what an element lookup is known to be."""
+        first = self.argument_vectors.get(owner.name) if owner.name else None
+        if first is not None and key.text is not None and key.text.isdigit():
+            return self.argument(int(key.text) - first)
         source = self.named_sources.get(owner.name) if owner.name else None
         if source is not None and key.text is not None:
             return outside_value(source.kind, key.text, owner.sources - {source})

@@ -253,6 +253,9 @@ class JavaScriptInterpreter(Interpreter):
     catalogue = _build_catalogue()
     named_sources: ClassVar[Mapping[str, DataSource]] = {"process.env": DataSource(SourceKind.ENVIRONMENT)}
     named_values: ClassVar[Mapping[str, Value]] = {"os.userInfo().homedir": HOME}
+    # `node -e CODE ARG...`: process.argv is the node binary, then the arguments.
+    argument_vectors: ClassVar[Mapping[str, int]] = {"process.argv": 1}
+    integer_types = frozenset({"number"})
 
     def module_name(self, text: str) -> str:
         return text.removeprefix("node:").replace("/", ".")
@@ -366,8 +369,9 @@ class JavaScriptInterpreter(Interpreter):
             return self.member(owner, self.text(prop)) if prop is not None else opaque((owner,))
         if kind == "subscript_expression":
             owner = self.value(node.child_by_field_name("object"))
-            key = self.value(node.child_by_field_name("index"))
-            if key.text is not None and owner.name is not None and owner.name not in self.named_sources:
+            key = self.index(node.child_by_field_name("index"))
+            special = owner.name in self.named_sources or owner.name in self.argument_vectors
+            if key.text is not None and owner.name is not None and not special:
                 return self.member(owner, key.text)
             return self.subscript(owner, key)
         if kind == "binary_expression":

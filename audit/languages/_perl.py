@@ -180,11 +180,14 @@ class PerlInterpreter(Interpreter):
     grammars = ("perl",)
     catalogue = _build_catalogue()
     named_sources: ClassVar[Mapping[str, DataSource]] = {"%ENV": DataSource(SourceKind.ENVIRONMENT)}
+    argument_vectors: ClassVar[Mapping[str, int]] = {"@ARGV": 0}
+    integer_types = frozenset({"number"})
     package_separator = "::"
 
     def free(self, name: str) -> Value:
         if name.startswith(("$", "@", "%")):
-            return self.named(Value(name=name)) if name in self.named_sources else UNKNOWN
+            known = name in self.named_sources or name in self.argument_vectors
+            return self.named(Value(name=name)) if known else UNKNOWN
         found = super().free(name)
         exported = _DEFAULT_EXPORTS.get(name)
         return Value(name=exported) if found.name == name and exported is not None else found
@@ -272,6 +275,10 @@ class PerlInterpreter(Interpreter):
                 else self.value(key_node)
             )
             return self.subscript(owner, key)
+        if kind == "array_element_expression":
+            container = node.child_by_field_name("array")
+            owner = self.lookup("@" + self.text(container)[1:]) if container is not None else UNKNOWN
+            return self.subscript(owner, self.index(node.child_by_field_name("index")))
         if kind in ("anonymous_subroutine_expression", "subroutine_declaration_statement", "block"):
             return UNKNOWN  # their bodies are walked on their own; a function is no data
         if kind == "variable_declaration":

@@ -240,6 +240,7 @@ class PythonInterpreter(Interpreter):
     catalogue = _build_catalogue()
     named_sources: ClassVar[Mapping[str, DataSource]] = {"os.environ": DataSource(SourceKind.ENVIRONMENT)}
     named_values: ClassVar[Mapping[str, Value]] = {"pwd.getpwuid().pw_dir": HOME}
+    argument_vectors: ClassVar[Mapping[str, int]] = {"sys.argv": 1}
 
     # ----- names
 
@@ -365,7 +366,7 @@ class PythonInterpreter(Interpreter):
         if kind == "subscript":
             owner = self.value(node.child_by_field_name("value"))
             keys = node.children_by_field_name("subscript")
-            return self.subscript(owner, self.value(keys[0])) if len(keys) == 1 else opaque((owner,))
+            return self.subscript(owner, self.index(keys[0])) if len(keys) == 1 else opaque((owner,))
         if kind in ("assignment", "named_expression"):
             return self.value(node.child_by_field_name("right") or node.child_by_field_name("value"))
         return super().evaluate(node)

@@ -189,6 +189,7 @@ class RubyInterpreter(Interpreter):
     grammars = ("ruby",)
     catalogue = _build_catalogue()
     named_sources: ClassVar[Mapping[str, DataSource]] = {"ENV": DataSource(SourceKind.ENVIRONMENT)}
+    argument_vectors: ClassVar[Mapping[str, int]] = {"ARGV": 0}
 
     # ----- names
 
@@ -267,7 +268,7 @@ class RubyInterpreter(Interpreter):
         if kind == "element_reference":
             owner = self.value(node.child_by_field_name("object"))
             keys = [child for child in node.named_children[1:] if child.type != "comment"]
-            return self.subscript(owner, self.value(keys[0])) if len(keys) == 1 else opaque((owner,))
+            return self.subscript(owner, self.index(keys[0])) if len(keys) == 1 else opaque((owner,))
         if kind in ("lambda", "method", "block", "do_block"):
             return UNKNOWN  # their bodies are walked on their own; a function is no data
         if kind == "assignment":
