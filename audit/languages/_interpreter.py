@@ -29,12 +29,26 @@ from ._facts import (
     UnresolvedKind,
 )
 from ._run import CharOffsets, Run
-from ._values import UNKNOWN, Call, Entry, Value, joined, merged, opaque, outside_value, sources_of
+from ._values import (
+    UNKNOWN,
+    Call,
+    Entry,
+    Value,
+    interpolated,
+    joined,
+    merged,
+    opaque,
+    outside_value,
+    sources_of,
+)
 
 # Expressions nested deeper than this are not followed (Python's own stack is
 # the limit being protected); the post-order pass keeps ordinary code far below.
 MAX_NESTING = 150
 
+
+# Nodes that wrap the expression a string interpolates: JavaScript's `${x}`, Ruby's `#{x}`.
+_INTERPOLATIONS = frozenset({"template_substitution", "interpolation"})
 
 Binding = Node | Value | Callable[[], Value]
 """What a name is bound to: an expression node, a known value, or a value
@@ -215,7 +229,9 @@ class Interpreter(CallEffects):
                 decoded = decode(self.text(piece))
                 parts.append(UNKNOWN if decoded is None else Value(text=decoded))
             else:
-                parts.append(opaque((self.value(piece),)))
+                inner = [child for child in piece.named_children if child.type != "comment"]
+                wrapped = piece.type in _INTERPOLATIONS and len(inner) == 1
+                parts.append(interpolated(self.value(inner[0] if wrapped else piece)))
         return joined(parts)
 
     def positional(self, arguments: Iterable[Node], spreads: frozenset[str]) -> tuple[list[Value], bool]:

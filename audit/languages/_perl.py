@@ -32,7 +32,7 @@ from ._catalogue import (
 from ._facts import DataSource, FileOperation, SourceKind
 from ._interpreter import Interpreter
 from ._strings import decode_escapes
-from ._values import UNKNOWN, Call, Command, Entry, FileChange, Value, joined, opaque
+from ._values import UNKNOWN, Call, Command, Entry, FileChange, Value, interpolated, joined, opaque
 
 _CALLS = frozenset(
     {
@@ -293,12 +293,15 @@ class PerlInterpreter(Interpreter):
         body = self._body(node)
         interpolates = node.type != "string_literal" and not self.text(node).startswith("qx'")
         raw = self.source[body.start : body.end]
-        if (
-            content is not None
-            and interpolates
-            and any(child.type not in ("escape_sequence", "not-interpolated") for child in content.named_children)
-        ):
-            return opaque(self.value(child) for child in content.named_children)
+        inserted = (
+            []
+            if content is None or not interpolates
+            else [
+                child for child in content.named_children if child.type not in ("escape_sequence", "not-interpolated")
+            ]
+        )
+        if inserted:
+            return self._interpolating(body, inserted)
         if interpolates:
             decoded = decode_escapes(raw, keeps_unknown_backslash=False)
         else:
@@ -306,6 +309,22 @@ class PerlInterpreter(Interpreter):
         if decoded is None:
             return UNKNOWN
         return Value(text=decoded, literal=body if decoded == raw else None)
+
+    def _interpolating(self, body: Span, inserted: list[Node]) -> Value:
+        """`"rm -rf $dir/x"`: the text around each interpolated expression, with its value's text."""
+        parts: list[Value] = []
+        position = body.start
+        for child in inserted:
+            span = self.span(child)
+            parts.extend((self._text(self.source[position : span.start]), interpolated(self.value(child))))
+            position = span.end
+        parts.append(self._text(self.source[position : body.end]))
+        return joined(parts)
+
+    @staticmethod
+    def _text(raw: str) -> Value:
+        decoded = decode_escapes(raw, keeps_unknown_backslash=False)
+        return UNKNOWN if decoded is None else Value(text=decoded)
 
     def _body(self, node: Node) -> Span:
         """Where the text between a string's delimiters stands: the grammar's content node

@@ -32,7 +32,7 @@ from ._catalogue import (
 from ._facts import DataSource, FileOperation, SourceKind
 from ._interpreter import Interpreter
 from ._strings import decode_escapes
-from ._values import HOME, UNKNOWN, Call, Command, Entry, Value, joined, opaque
+from ._values import HOME, UNKNOWN, Call, Command, Entry, Value, interpolated, joined, opaque
 
 _UPLOAD_METHODS = frozenset({"POST", "PUT", "PATCH"})
 # What `pathlib.Path(...)` makes: its methods are catalogued under this name.
@@ -383,7 +383,12 @@ class PythonInterpreter(Interpreter):
                 literal = self.span(child) if decoded == raw else None
                 parts.append(Value(text=decoded, literal=literal) if decoded is not None else UNKNOWN)
             elif child.type == "interpolation":
-                parts.append(opaque(self.value(part) for part in child.named_children))
+                # `{x}` is x's text; a conversion or format spec (`{x!r}`, `{x:>4}`) changes it.
+                inner = [part for part in child.named_children if part.type != "comment"]
+                plain = len(inner) == 1
+                parts.append(
+                    interpolated(self.value(inner[0])) if plain else opaque(self.value(part) for part in inner)
+                )
         if not parts:
             return Value(text="")
         return joined(parts)
