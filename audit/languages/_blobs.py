@@ -34,8 +34,6 @@ _CODECS: dict[str, Callable[[str], bytes]] = {
     "hex": lambda text: bytes.fromhex(text),
 }
 
-CODECS = frozenset(_CODECS)
-
 
 def decode_blob(codec: str, text: str) -> str | None:
     """The UTF-8 text `text` decodes to in `codec`; None when it is not valid there or not text."""

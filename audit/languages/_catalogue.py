@@ -193,7 +193,7 @@ def home(name: str | None = None) -> Entry:
 
 def decodes(codec: str, position: int | None = 0, keyword: str | None = None) -> Entry:
     """Decodes a blob in `codec` (`base64.b64decode(b)`): decoded data, whose text is known
-    when the blob is a literal (`_blobs.CODECS` names the codecs)."""
+    when the blob is a literal in one of the codecs `_blobs` reads."""
 
     def returns(call: Call) -> Value:
         blob = call.arg(position, keyword)
