@@ -20,6 +20,7 @@ from ._facts import (
     DestructiveCall,
     DownloadExecute,
     Fact,
+    FileOperation,
     NetworkSend,
     ReverseShell,
     ShellOut,
@@ -37,6 +38,7 @@ _REMOTE_KINDS = (SourceKind.NETWORK, SourceKind.DECODED, SourceKind.COMMAND_OUTP
 # Data that is download-and-execute when it runs, as code or as a shell command, whatever it
 # says: a network read, a decoded blob (whose text, when known, is audited as well).
 _FOREIGN_KINDS = (SourceKind.NETWORK, SourceKind.DECODED)
+_DELETES = frozenset({FileOperation.DELETE_TREE, FileOperation.DELETE_FILE, FileOperation.DELETE_DIR})
 # Data that a plain download (GET) should not carry: sending it is an upload.
 _LOCAL_KINDS = frozenset({SourceKind.FILE, SourceKind.ENVIRONMENT, SourceKind.COMMAND_OUTPUT})
 
@@ -91,8 +93,13 @@ class CallEffects:
         if entry.file_changes is not None:
             for change in entry.file_changes(call):
                 self._facts.append(DestructiveCall(change.operation, change.path.text, via, span))
-                if change.path.text is None and change.path.has_source(SourceKind.ARGUMENT):
-                    # Like a shell string built from them: what the command hands the code is unknown here.
+                if (
+                    change.operation in _DELETES
+                    and change.path.text is None
+                    and change.path.has_source(SourceKind.ARGUMENT)
+                ):
+                    # Like a shell string built from them: what the command hands the code to delete is unknown here
+                    # (a write is not, as `> "$OUT"` is not in the shell).
                     reason = f"{change.operation.value} of a path taken from command-line arguments not known here"
                     self._facts.append(Unresolved(UnresolvedKind.DYNAMIC_PATH, reason, span))
         if entry.code is not None:

@@ -68,7 +68,7 @@ class UnresolvedKind(str, Enum):
     DYNAMIC_CODE = "dynamic-code"
     """The code runs code it builds at run time from data not in the snippet."""
     DYNAMIC_PATH = "dynamic-path"
-    """The code deletes or writes a path taken from its command-line arguments, not known here."""
+    """The code deletes a path taken from its command-line arguments, not known here."""
     DYNAMIC_NAME = "dynamic-name"
     """A module or function of interest is picked by a name computed at run time."""
     SYNTAX = "syntax"
