@@ -26,7 +26,7 @@ from .._named_tuple import NamedTuple
 from .._syntax import CHARACTERS_PER_STEP, STEPS_PER_COMMAND_NODE, STEPS_PER_FRAGMENT, VERBATIM, plain_words
 from .._tables import Tables
 from ..programs.sending import SENDERS
-from ._contexts import HANDLERS, WRITER_NAMES
+from ._contexts import HANDLERS, OPTION_CODE_PROGRAMS, WRITER_NAMES, option_commands
 from ._normalize import basename
 from ._resolve import display, peel
 from ._state import TOP
@@ -51,7 +51,7 @@ def plain_command(text: str, tables: Tables, max_steps: int) -> PlainCommand | N
     if unwrapped is not None or index != 0:
         return None
     name = basename(argv[0].values[0])
-    if _needs_the_walk(name, tables):
+    if _needs_the_walk(name, argv[1:], tables):
         return None
     span = Span(0, len(text))
     location = TOP
@@ -66,13 +66,14 @@ def _within_budget(text: str, words: int, max_steps: int) -> bool:
     return steps <= max_steps and steps < Budget.STEPS_PER_CLOCK_READ
 
 
-def _needs_the_walk(name: str, tables: Tables) -> bool:
-    """Whether the walk does more with a command `name` runs than hand it to the rules: it runs code
-    (an execution context), sends data the secret search follows, writes files whose content the
-    walk remembers, or downloads or decodes into a file the walk judges. (Declarations, `export
-    A=1`, are not plain words.)"""
+def _needs_the_walk(name: str, args: tuple[Arg, ...], tables: Tables) -> bool:
+    """Whether the walk does more with a command `name ARGS` runs than hand it to the rules: it runs
+    code (an execution context; for a program that runs code only through some options, `tar`,
+    `sed`, when they are given), sends data the secret search follows, writes files whose content
+    the walk remembers, or downloads or decodes into a file the walk judges. (Declarations,
+    `export A=1`, are not plain words.)"""
     return (
-        name in HANDLERS
+        (name in HANDLERS and (name not in OPTION_CODE_PROGRAMS or bool(option_commands(name, args))))
         or tables.interpreter(name) is not None
         or name in SENDERS
         or name in WRITER_NAMES

@@ -51,13 +51,15 @@ from ._known import (
     written_files,
 )
 from ._program import Program, Reading, Subcommand, read
-from .find import EXEC_ACTIONS, FindScope, find_scope
+from .files import sed_scripts
+from .find import EXEC_ACTIONS, FindScope, deletes_what_it_finds, find_scope
 from .interpreters import INTERPRETERS, InterpreterSpec
 from .kubernetes import KINDS, resource_kind
 from .network import downloaded_files
 from .packages import installs_only_the_lock_file
-from .remote import SSH_LOCAL_COMMANDS, SSH_NO_STDIN, SSH_RUNS_NOTHING
+from .remote import MOSH_RUNS_NOTHING, SSH_LOCAL_COMMANDS, SSH_NO_STDIN, SSH_RUNS_NOTHING
 from .runners import AT_QUERIES, PARALLEL_SOURCES, TMUX_SHELL_COMMANDS
+from .sed_script import sed_effects
 from .standard import STANDARD_PROGRAMS
 from .wrappers import WRAPPERS, WrapperSpec
 
@@ -70,6 +72,7 @@ __all__ = [
     "KINDS",
     "KNOWN",
     "KNOWN_NAMES",
+    "MOSH_RUNS_NOTHING",
     "PARALLEL_SOURCES",
     "POSIX",
     "REMOVERS",
@@ -95,6 +98,7 @@ __all__ = [
     "WordKind",
     "WrapperSpec",
     "attached",
+    "deletes_what_it_finds",
     "digits",
     "downloaded_files",
     "extraction_directories",
@@ -106,6 +110,8 @@ __all__ = [
     "read_command",
     "removed_files",
     "resource_kind",
+    "sed_effects",
+    "sed_scripts",
     "valued",
     "written_files",
 ]

@@ -17,6 +17,7 @@ from typing import Final
 from .._caches import COMMAND_NAMES, Memo
 from .._model import Span
 from .._named_tuple import NamedTuple
+from .._syntax import ast
 from ..errors import ProgramError
 from ._arg import Arg
 
@@ -202,12 +203,42 @@ def lex(grammar: Grammar, args: tuple[Arg, ...], index: int) -> Lexed:
     arg = args[index]
     values = arg.values
     value = values[0] if len(values) == 1 else None
+    if value is None and not values:
+        attached = long_option_with_run_time_value(grammar, arg)
+        if attached is not None:
+            return Lexed(WordKind.OPTIONS, (attached,), index + 1)
     if value is None or len(value) < 2 or value[0] not in grammar.syntax.signs:
         return Lexed(WordKind.OPERAND, (), index + 1)
     if value == "--":
         return Lexed(WordKind.END_OF_OPTIONS, (), index + 1)
     uses, next_index = read_options(grammar, args, index, value)
     return Lexed(WordKind.OPTIONS, uses, next_index)
+
+
+def long_option_with_run_time_value(grammar: Grammar, arg: Arg) -> OptionUse | None:
+    """`--header="Authorization: $TOKEN"`: a declared long option whose attached value is known
+    only at run time. The literal `--name=` is always argv's start, and when every expansion
+    after it is quoted the word is one argv word, so it is that option, not an operand."""
+    word = arg.word
+    if word is None or "-" not in grammar.syntax.signs:
+        return None
+    first, *rest = word.parts
+    if type(first) is not ast.Literal or not first.text.startswith("--") or "=" not in first.text:
+        return None
+    if not all(_stays_one_word(part) for part in rest):
+        return None  # an unquoted expansion may split the word into several
+    name = first.text.partition("=")[0]
+    found = grammar.long_option(name)
+    if found is None or found[0].takes not in (Takes.VALUE, Takes.ATTACHED):
+        return None
+    option, spelling = found
+    return OptionUse(option, spelling, arg.suffix(len(name) + 1), True)
+
+
+def _stays_one_word(part: ast.WordPart) -> bool:
+    if type(part) is ast.Literal:
+        return True
+    return (type(part) is ast.ParamExpansion or type(part) is ast.CommandSubstitution) and part.quoted
 
 
 def read_options(grammar: Grammar, args: tuple[Arg, ...], index: int, value: str) -> tuple[tuple[OptionUse, ...], int]:

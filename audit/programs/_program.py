@@ -10,7 +10,7 @@ from typing import Final
 from .._named_tuple import NamedTuple
 from ..errors import ProgramError
 from ._arg import Arg
-from ._grammar import GNU, Grammar, Option, OptionUse, Syntax, read_options
+from ._grammar import GNU, Grammar, Option, OptionUse, Syntax, long_option_with_run_time_value, read_options
 
 
 class Subcommand(NamedTuple):
@@ -91,6 +91,19 @@ class Program:
     @property
     def name(self) -> str:
         return self.names[0]
+
+    def subcommand_paths(self) -> tuple[tuple[str, ...], ...]:
+        """Every subcommand path the program declares, by canonical names; `()` (the program
+        itself) first."""
+        paths: list[tuple[str, ...]] = []
+        stack: list[tuple[tuple[str, ...], _Node]] = [((), self.root)]
+        while stack:
+            path, node = stack.pop()
+            paths.append(path)
+            stack.extend(
+                ((*path, child.name), child) for spelling, child in node.children.items() if spelling == child.name
+            )
+        return tuple(paths)
 
 
 class _Node:
@@ -194,6 +207,11 @@ def read(program: Program, args: Sequence[Arg]) -> Reading:
         value = values[0] if len(values) == 1 else None
         # Operands are most words: told apart here without the lexer.
         if value is None or len(value) < 2 or value[0] not in signs:
+            attached = long_option_with_run_time_value(grammar, arg) if not values else None
+            if attached is not None:
+                uses.append(attached)
+                index += 1
+                continue
             child = children.get(value) if children and value is not None and not operands else None
             if child is not None:
                 node, grammar = child, child.grammar

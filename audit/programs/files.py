@@ -15,6 +15,7 @@ from ._arg import Arg
 from ._grammar import attached, flag, valued
 from ._program import Program, Reading, Subcommand, Writes
 from .interpreters import interpreter_program
+from .sed_script import sed_effects
 
 _TARGET_DIRECTORY = valued("-t", "--target-directory")
 _SUFFIX = valued("-S", "--suffix")
@@ -59,11 +60,28 @@ def _installed(reading: Reading) -> tuple[Arg, ...]:
     return reading.operands if reading.has("--directory") else _destination(reading)
 
 
-def _sed_in_place(reading: Reading) -> tuple[Arg, ...]:
-    """`sed -i SCRIPT FILE...` edits the files; with -e/-f the script is not an operand."""
-    if not reading.has("--in-place"):
-        return ()
-    return reading.operands if reading.has("--expression", "--file") else reading.operands[1:]
+def sed_scripts(reading: Reading) -> tuple[Arg, ...]:
+    """The script words of a sed command: each `-e SCRIPT`, else its first operand."""
+    if reading.has("--expression", "--file"):
+        return reading.values("--expression")
+    return reading.operands[:1]
+
+
+def _sed_writes(reading: Reading) -> tuple[Arg, ...]:
+    """`sed -i SCRIPT FILE...` edits the files (with -e/-f the script is not an operand), and the
+    script's `w FILE` commands write theirs (located at the script's word)."""
+    edited: tuple[Arg, ...] = ()
+    if reading.has("--in-place"):
+        edited = reading.operands if reading.has("--expression", "--file") else reading.operands[1:]
+    if reading.has("--sandbox"):
+        return edited
+    written = tuple(
+        Arg((file,), file, script.span)
+        for script in sed_scripts(reading)
+        if script.value is not None
+        for file in sed_effects(script.value).written
+    )
+    return edited + written
 
 
 def _dd_output(reading: Reading) -> tuple[Arg, ...]:
@@ -273,7 +291,7 @@ SED = Program(
         flag("--posix"), flag("--debug"), flag("--sandbox"), flag("--follow-symlinks"),
     ),
     operands=("SCRIPT", "FILE..."),
-    writes=_sed_in_place,
+    writes=_sed_writes,
 )  # fmt: skip
 
 SORT = Program(
@@ -299,7 +317,9 @@ TAR = Program(
         valued("-H", "--format"), valued("-g", "--listed-incremental"), valued("-I", "--use-compress-program"),
         valued("--transform", "--xform"), valued("--owner"), valued("--group"), valued("--mode"),
         valued("--strip-components"), valued("-N", "--newer", "--after-date"), valued("-K", "--starting-file"),
-        valued("-L", "--tape-length"), valued("-V", "--label"),
+        valued("-L", "--tape-length"), valued("-V", "--label"), valued("--to-command"),
+        valued("-F", "--info-script", "--new-volume-script"), valued("--rsh-command"), valued("--checkpoint-action"),
+        attached("--checkpoint"),
     ),
     writes=_tar_extraction,
     extracts=_tar_extraction,

@@ -84,9 +84,34 @@ def _output_files(reading: Reading) -> tuple[Arg, ...]:
     return tuple(files)
 
 
+# Programs that destroy each file `-exec PROGRAM {}` hands them: with find doing the
+# recursion, `-exec rm -f {} +` deletes every file under the starting points, as `-delete` does.
+_FILE_DESTROYERS = frozenset({"rm", "unlink", "shred", "srm"})
+
+
+def deletes_what_it_finds(args: tuple[Arg, ...]) -> bool:
+    """Whether `find ARGS` deletes the files it finds: `-delete`, or an action that runs a file
+    remover on `{}` (`-exec rm -f {} +`, `-execdir unlink {} ;`, `-ok shred -u {} ;`)."""
+    in_exec = False
+    program_next = False
+    for arg in args:
+        value = arg.value
+        if value == "-delete" and not in_exec:
+            return True
+        if program_next:
+            program_next = False
+            if value is not None and value.rpartition("/")[2] in _FILE_DESTROYERS:
+                return True
+        if in_exec:
+            in_exec = value not in (";", "+")
+        elif value in EXEC_ACTIONS:
+            in_exec = program_next = True
+    return False
+
+
 def _deleted(reading: Reading) -> tuple[Arg, ...]:
-    """`-delete` deletes what each starting point holds: read as `START/*`."""
-    if not any(arg.value == "-delete" for arg in reading.args):
+    """What `find` deletes (`-delete`, `-exec rm {} +`): what each starting point holds, read as `START/*`."""
+    if not deletes_what_it_finds(reading.args):
         return ()
     return tuple(
         Arg(tuple(f"{value.rstrip('/')}/*" for value in start.values), start.source, start.span, True, start.word)

@@ -207,7 +207,8 @@ def _kinds(*spellings_by_kind: tuple[str, ...]) -> Mapping[str, str]:
 
 
 KINDS: Mapping[str, str] = _kinds(
-    ("namespaces", "namespace", "ns"),
+    # An OpenShift project is its namespace: deleting one deletes the other.
+    ("namespaces", "namespace", "ns", "projects", "project"),
     ("persistentvolumes", "persistentvolume", "pv"),
     ("persistentvolumeclaims", "persistentvolumeclaim", "pvc"),
     ("customresourcedefinitions", "customresourcedefinition", "crd", "crds"),

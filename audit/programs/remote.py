@@ -1,4 +1,4 @@
-"""Programs that run a command somewhere else: ssh, `vagrant ssh` and
+"""Programs that run a command somewhere else: ssh (and autossh, mosh), `vagrant ssh` and
 `lxc`/`incus exec`. (`gcloud compute ssh` is declared with gcloud in
 `cloud.py`, docker/podman in `containers.py`, kubectl in `kubernetes.py`;
 chroot, nsenter, systemd-run and flatpak-spawn are wrappers.)
@@ -14,20 +14,35 @@ from ._program import Program, Subcommand
 
 # OpenSSH reads its options before the destination and again after it
 # (`ssh host -p 2222 ls`); the first word after those is the command.
-SSH = Program(
-    ("ssh",),
+_SSH_OPTIONS = (
+    flag("-4"), flag("-6"), flag("-A"), flag("-a"), flag("-C"), flag("-f"), flag("-G"), flag("-g"),
+    flag("-K"), flag("-k"), flag("-N"), flag("-n"), flag("-q"), flag("-s"), flag("-T"),
+    flag("-t"), flag("-V"), flag("-v"), flag("-X"), flag("-x"), flag("-Y"), flag("-y"),
+    valued("-B"), valued("-b"), valued("-c"), valued("-D"), valued("-E"), valued("-e"), valued("-F"),
+    valued("-I"), valued("-i"), valued("-J"), valued("-L"), valued("-l"), valued("-m"), valued("-O"),
+    valued("-o"), valued("-P"), valued("-p"), valued("-Q"), valued("-R"), valued("-S"), valued("-W"),
+    valued("-w"),
+)  # fmt: skip
+SSH = Program(("ssh",), syntax=POSIX, options=(flag("-M"), *_SSH_OPTIONS), operands=("DESTINATION", "COMMAND..."))
+# autossh restarts ssh when the connection drops: ssh's arguments, after its own `-M PORT`.
+AUTOSSH = Program(
+    ("autossh",), syntax=POSIX, options=(valued("-M"), *_SSH_OPTIONS), operands=("DESTINATION", "COMMAND...")
+)
+
+# `mosh [OPTIONS] [--] HOST [COMMAND...]`: the command runs on the host (a login shell without
+# one); `--ssh=COMMAND` is how mosh reaches the host, run on this machine.
+MOSH = Program(
+    ("mosh",),
     syntax=POSIX,
     options=(
-        flag("-4"), flag("-6"), flag("-A"), flag("-a"), flag("-C"), flag("-f"), flag("-G"), flag("-g"),
-        flag("-K"), flag("-k"), flag("-M"), flag("-N"), flag("-n"), flag("-q"), flag("-s"), flag("-T"),
-        flag("-t"), flag("-V"), flag("-v"), flag("-X"), flag("-x"), flag("-Y"), flag("-y"),
-        valued("-B"), valued("-b"), valued("-c"), valued("-D"), valued("-E"), valued("-e"), valued("-F"),
-        valued("-I"), valued("-i"), valued("-J"), valued("-L"), valued("-l"), valued("-m"), valued("-O"),
-        valued("-o"), valued("-P"), valued("-p"), valued("-Q"), valued("-R"), valued("-S"), valued("-W"),
-        valued("-w"),
+        valued("-p", "--port"), valued("--ssh"), valued("--client"), valued("--server"), valued("--predict"),
+        valued("--family"), valued("--bind-server"), valued("--experimental-remote-ip"), flag("-a"), flag("-n"),
+        flag("-4"), flag("-6"), flag("--local"), flag("--no-init"), flag("--no-ssh-pty"), flag("--help"),
+        flag("--version"),
     ),
-    operands=("DESTINATION", "COMMAND..."),
+    operands=("HOST", "COMMAND..."),
 )  # fmt: skip
+MOSH_RUNS_NOTHING = ("--help", "--version")
 
 SSH_RUNS_NOTHING = ("-N", "-G", "-V", "-O", "-Q", "-W", "-s")
 """ssh options with which no command runs: no shell, a printed configuration,
@@ -65,4 +80,4 @@ LXC = Program(
     ),
 )  # fmt: skip
 
-REMOTE_PROGRAMS: tuple[Program, ...] = (SSH, VAGRANT, LXC)
+REMOTE_PROGRAMS: tuple[Program, ...] = (SSH, AUTOSSH, MOSH, VAGRANT, LXC)

@@ -273,6 +273,7 @@ WRAPPERS: tuple[WrapperSpec, ...] = (
     wrapper("script", value=_SCRIPT_VALUES, code=("-c", "--command"), runs_nothing_by_default=True, permute=True,
             abbreviations=True),
     wrapper("torsocks"),
+    wrapper("sshpass", value=("-p", "-f", "-d", "-P"), no_command=("-h", "-V")),
     wrapper("proxychains", value=("-f",)),
     wrapper("proxychains4", value=("-f",)),
     wrapper("watch", value=("-n", "--interval", "-q", "--equexit"), exec_=("-x", "--exec"), joins_command=True,

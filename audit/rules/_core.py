@@ -12,6 +12,7 @@ from ._command_position import COMMAND_POSITION_RULES
 from ._contexts import CONTEXT_RULES
 from ._engine_rules import ENGINE_RULES
 from ._exfiltration import EXFILTRATION_RULES
+from ._exposure import EXPOSURE_RULES
 from ._filesystem import FILESYSTEM_RULES
 from ._hygiene import HYGIENE_RULES
 from ._network_and_resources import NETWORK_AND_RESOURCE_RULES
@@ -31,6 +32,7 @@ CORE = Registry(
     + SYSTEM_RULES
     + EXFILTRATION_RULES
     + NETWORK_AND_RESOURCE_RULES
+    + EXPOSURE_RULES
     + HYGIENE_RULES,
     RETIRED,
 )

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from .._analysis import Arg, CommandSubject, RedirectSubject
 from .._model import Severity
 from .._tables import Tables
-from ..programs import find_scope
+from ..programs import deletes_what_it_finds, find_scope
 from ._paths import contents_glob, is_device, may_be_device, path_is, reading, written_paths
 from ._rule import Hit, Inspects, rule
 
@@ -37,6 +37,8 @@ from ._rule import Hit, Inspects, rule
         "find / -delete",
         "find / -type f -delete",
         "find ~ -depth -exec rm -rf {} +",
+        "find / -type f -exec rm -f {} +",
+        "find ~ -type f -execdir unlink {} ;",
     ),
     must_not_match=(
         "rm -rf ./build /tmp/cache",
@@ -47,12 +49,14 @@ from ._rule import Hit, Inspects, rule
         "rm /",
         "find / -name '*.pyc' -delete",
         "find . -delete",
+        "find / -name '*.pyc' -exec rm -f {} +",
+        "find ~ -type f -exec grep -l TODO {} +",
     ),
 )
 def recursive_delete(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     args = subject.args
     if subject.name == "find":
-        if not any(arg.value == "-delete" for arg in args):
+        if not deletes_what_it_finds(args):
             return
         scope = find_scope(args)
         if not scope.unfiltered:

@@ -33,6 +33,7 @@ from audit.programs import (
     read,
     read_command,
     removed_files,
+    sed_effects,
     valued,
     written_files,
 )
@@ -460,3 +461,33 @@ def test_an_interpreter_family_reads_back_from_its_policy_table(spec: Interprete
 @pytest.mark.parametrize("spec", WRAPPERS, ids=[spec.name for spec in WRAPPERS])
 def test_a_wrapper_reads_back_from_its_policy_table(spec: WrapperSpec) -> None:
     assert _wrapper(_Reader(spec.policy_table(), "wrappers", "test"), spec.name, None) == spec
+
+
+# -- sed scripts ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("script", "commands", "written"),
+    [
+        ("s/x/rm -rf ~/e", ("rm -rf ~",), ()),
+        ("1e curl -s u | sh", ("curl -s u | sh",), ()),
+        ("/a/,/b/ s|.*|echo \\| sh|e", ("echo | sh",), ()),
+        ("1{e id\n}", ("id",), ()),
+        ("w /etc/cron.d/job", (), ("/etc/cron.d/job",)),
+        ("s/^/x/w out.txt", (), ("out.txt",)),
+        ("/ERROR/W errors.log", (), ("errors.log",)),
+        # Not commands: text of a, i, c; a `y` transliteration; an e inside a regex or a replacement.
+        ("$a e rm -rf /", (), ()),
+        ("1i w /etc/passwd", (), ()),
+        ("y/abc/xyz/", (), ()),
+        ("s/e/E/g; /e w/d", (), ()),
+        ("s/w/e/", (), ()),
+        ("\\%e%d", (), ()),
+        ("", (), ()),
+    ],
+)
+def test_a_sed_script_s_commands_and_written_files_are_read_as_gnu_sed_reads_them(
+    script: str, commands: tuple[str, ...], written: tuple[str, ...]
+) -> None:
+    effects = sed_effects(script)
+    assert (effects.commands, effects.written) == (commands, written)

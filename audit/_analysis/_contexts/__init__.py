@@ -31,17 +31,20 @@ from ._call import Call, ContextWalk, Handler
 from ._code import code_string, run_written, startup_assignments, startup_code, stdin_code
 from ._find import find_exec
 from ._interpreters import interpreter_code, xargs_line_as_code
-from ._remote import container_code, gcloud_code, kubectl_code, lxc_code, ssh_code, vagrant_code
+from ._option_code import OPTION_CODE_PROGRAMS, option_code, option_commands
+from ._remote import container_code, gcloud_code, kubectl_code, lxc_code, mosh_code, ssh_code, vagrant_code
 from ._runners import at_job, entr_code, parallel_code, tmux_code
 from ._written import WRITER_NAMES, crontab_code, record_writes
 
 __all__ = [
     "HANDLERS",
+    "OPTION_CODE_PROGRAMS",
     "WRITER_NAMES",
     "Call",
     "ContextWalk",
     "Handler",
     "contexts_of",
+    "option_commands",
     "record_writes",
     "run_written",
     "startup_assignments",
@@ -59,6 +62,8 @@ HANDLERS: dict[str, Handler] = {
     "alias": alias_code,
     "let": let_arithmetic,
     "ssh": ssh_code,
+    "autossh": ssh_code,
+    "mosh": mosh_code,
     "gcloud": gcloud_code,
     "vagrant": vagrant_code,
     "docker": container_code,
@@ -76,6 +81,7 @@ HANDLERS: dict[str, Handler] = {
     "parallel": parallel_code,
     "tmux": tmux_code,
     "entr": entr_code,
+    **dict.fromkeys(OPTION_CODE_PROGRAMS, option_code),
 }
 """The handler of each program (by name after wrappers) that runs code it is given."""
 

@@ -1,4 +1,4 @@
-"""Code that runs somewhere else: on another host (`ssh HOST CMD`, `gcloud
+"""Code that runs somewhere else: on another host (`ssh HOST CMD`, autossh, mosh, `gcloud
 compute ssh --command`, `vagrant ssh -c`), or in a container or pod (`docker`/
 `podman exec` and `run`, `kubectl exec ... --`, `lxc`/`incus exec`).
 
@@ -14,7 +14,15 @@ shell with no command reads its script from it (`ssh HOST <<EOF`).
 
 from __future__ import annotations
 
-from ...programs import SSH_LOCAL_COMMANDS, SSH_NO_STDIN, SSH_RUNS_NOTHING, Arg, Reading, read_command
+from ...programs import (
+    MOSH_RUNS_NOTHING,
+    SSH_LOCAL_COMMANDS,
+    SSH_NO_STDIN,
+    SSH_RUNS_NOTHING,
+    Arg,
+    Reading,
+    read_command,
+)
 from .._risks import NO_RISKS
 from .._subjects import ContextKind, Risk, Stdin
 from ._call import Call, ContextWalk
@@ -22,8 +30,8 @@ from ._code import code_string, stdin_code
 
 
 def ssh_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
-    """`ssh [OPTIONS] DESTINATION [OPTIONS] [COMMAND [ARG...]]`."""
-    before = read_command("ssh", call.args)
+    """`ssh [OPTIONS] DESTINATION [OPTIONS] [COMMAND [ARG...]]` (autossh: the same after its `-M PORT`)."""
+    before = read_command(call.name, call.args)
     risks = _local_commands(before, call, walk)
     if not before.operands or before.has(*SSH_RUNS_NOTHING):
         return risks
@@ -33,7 +41,22 @@ def ssh_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
     if after.has(*SSH_RUNS_NOTHING):
         return risks
     stdin = None if before.has(*SSH_NO_STDIN) or after.has(*SSH_NO_STDIN) else call.stdin
-    return risks | remote_shell(walk, f"on host {destination.display()} via ssh", after.operands, call, stdin)
+    return risks | remote_shell(walk, f"on host {destination.display()} via {call.name}", after.operands, call, stdin)
+
+
+def mosh_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
+    """`mosh [OPTIONS] HOST [COMMAND...]`, and the `--ssh` command it runs here to reach the host."""
+    reading = read_command("mosh", call.args)
+    if reading.has(*MOSH_RUNS_NOTHING):
+        return NO_RISKS
+    risks = NO_RISKS
+    for command in reading.values("--ssh"):
+        risks = risks | code_string(walk, ContextKind.RUNNER, "mosh --ssh", (command,), "shell", call.frame)
+    if not reading.operands:
+        return risks
+    place = f"on host {reading.operands[0].display()} via mosh"
+    # The command is run as an argument vector; mosh keeps standard input for its own terminal.
+    return risks | remote_argv(walk, place, reading.operands[1:], call, None)
 
 
 def _local_commands(reading: Reading, call: Call, walk: ContextWalk) -> frozenset[Risk]:

@@ -5,8 +5,9 @@ secrets.cloud pack's."""
 from __future__ import annotations
 
 from ..._model import Severity
+from ...programs import KNOWN, Arg
 from ...rules._pack import Pack
-from .._invocation import command, pack_rule
+from .._invocation import Found, command, pack_rule
 
 _DRY_RUN = ("--dry-run",)
 
@@ -35,6 +36,27 @@ _AUDIT_TRAILS = (
     "cloudtrail delete-trail", "cloudtrail stop-logging", "guardduty delete-detector",
     "configservice stop-configuration-recorder", "configservice delete-configuration-recorder",
 )  # fmt: skip
+
+# The aws CLI names every deletion by its verb: an operation the lists above do not name
+# (`cognito-idp delete-user-pool`, `memorydb delete-cluster`) is still one.
+_DELETING_VERBS = ("delete-", "terminate-", "purge-")
+# The services declared with some of their operations (`ec2`): an undeclared operation of one
+# is read with the service as the command's path.
+_DECLARED_SERVICES = tuple(path[0] for path in KNOWN["aws"].subcommand_paths() if len(path) == 1)
+
+
+def _unlisted_deletion(found: Found) -> Arg | None:
+    """`aws SERVICE delete-*` for an operation the lists above do not declare (not a help
+    request or a dry run): the operation's word."""
+    reading = found.reading
+    if len(reading.path) > 1 or any(arg.value in ("help", "--dry-run") for arg in reading.args):
+        return None
+    operations = reading.operands[1 - len(reading.path) :]
+    operation = operations[0] if operations else None
+    if operation is None or not (operation.value or "").startswith(_DELETING_VERBS):
+        return None
+    return operation
+
 
 DELETE_DATA = pack_rule(
     id="CL101",
@@ -67,13 +89,15 @@ DELETE_RESOURCE = pack_rule(
     id="CL102",
     name="aws-delete-resource",
     severity=Severity.MEDIUM,
-    summary="Deletes AWS infrastructure that holds no data of its own, or a database with its final snapshot kept.",
+    summary="Deletes AWS infrastructure that holds no data of its own, a database with its final snapshot kept, or anything else by an operation named `delete-*`, `terminate-*` or `purge-*` that the data rule does not list.",
     rationale="Functions, load balancers, IAM principals and networks can be recreated, but whatever depends on them breaks at once.",
     safer_alternative="Check the account and region (`aws sts get-caller-identity`) and delete through the infrastructure code that created it.",
     matches=(
         *(command("aws", path, unless=_DRY_RUN) for path in _RESOURCES),
         *(command("aws", path, unless=("--skip-final-snapshot",)) for path in _DATABASES),
         command("aws", "ecr delete-repository", unless=("--force",)),
+        command("aws", where=_unlisted_deletion),
+        *(command("aws", service, where=_unlisted_deletion) for service in _DECLARED_SERVICES),
         command("eksctl", "delete nodegroup"),
     ),
     message="deletes AWS infrastructure",
@@ -81,11 +105,15 @@ DELETE_RESOURCE = pack_rule(
         "aws lambda delete-function --function-name api",
         "aws iam delete-role --role-name ci",
         "aws rds delete-db-cluster --db-cluster-identifier c1 --final-db-snapshot-identifier c1-final",
+        "aws cognito-idp delete-user-pool --user-pool-id eu-west-1_abc",
+        "aws --region us-east-1 memorydb delete-cluster --cluster-name cache",
     ),
     must_not_match=(
         "aws sts get-caller-identity",
         "aws cloudformation describe-stacks",
         "aws ec2 delete-vpc --vpc-id vpc-1 --dry-run",
+        "aws cognito-idp list-user-pools --max-results 10",
+        "aws memorydb delete-cluster help",
     ),
 )
 

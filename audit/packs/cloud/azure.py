@@ -5,8 +5,9 @@ secrets.cloud pack's."""
 from __future__ import annotations
 
 from ..._model import Severity
+from ...programs import KNOWN, Arg
 from ...rules._pack import Pack
-from .._invocation import command, pack_rule
+from .._invocation import Found, command, pack_rule
 
 _DATA = (
     "group delete", "disk delete", "snapshot delete", "sql db delete", "sql server delete", "cosmosdb delete",
@@ -16,6 +17,30 @@ _DATA = (
 _RESOURCES = (
     "vm delete", "vmss delete", "webapp delete", "functionapp delete", "network vnet delete", "acr repository delete",
 )  # fmt: skip
+
+# az names every deletion with the verb `delete` (or `purge`) after the resource's words: a
+# command no rule declares (`az storage fs delete`) is still one.
+_DELETING_VERBS = frozenset({"delete", "purge"})
+
+
+# Every path a command can read as but those that end in the verb: a declared deletion is its
+# own rule's (here, or another pack's: `keyvault purge` is secrets.cloud's).
+_UNLISTED_PATHS = tuple(path for path in KNOWN["az"].subcommand_paths() if path[-1:] not in (("delete",), ("purge",)))
+
+
+def _unlisted_deletion(found: Found) -> Arg | None:
+    """`az RESOURCE... delete` for a command the lists above do not name (not a help request):
+    the verb's word, among the words before the first option."""
+    if any(arg.value in ("--help", "-h") for arg in found.reading.args):
+        return None
+    for arg in found.reading.args:
+        value = arg.value or ""
+        if value.startswith("-"):
+            return None
+        if value in _DELETING_VERBS:
+            return arg
+    return None
+
 
 DELETE_DATA = pack_rule(
     id="CL301",
@@ -38,13 +63,26 @@ DELETE_RESOURCE = pack_rule(
     id="CL302",
     name="azure-delete-resource",
     severity=Severity.MEDIUM,
-    summary="Deletes Azure compute and network resources (virtual machines and scale sets, apps, virtual networks, images).",
+    summary="Deletes Azure compute and network resources (virtual machines and scale sets, apps, virtual networks, images), or anything else by a `delete` or `purge` command the data rule does not list.",
     rationale="A deleted VM keeps its disks by default and apps can be redeployed, but the service is down until then.",
     safer_alternative="Stop or deallocate a VM instead (`az vm deallocate`); delete through the infrastructure code.",
-    matches=tuple(command("az", path) for path in _RESOURCES),
+    matches=(
+        *(command("az", path) for path in _RESOURCES),
+        *(command("az", " ".join(path), where=_unlisted_deletion) for path in _UNLISTED_PATHS),
+    ),
     message="deletes Azure infrastructure",
-    must_match=("az vm delete -g rg -n web-1 --yes", "az webapp delete -g rg -n api"),
-    must_not_match=("az vm list -g rg", "az group list"),
+    must_match=(
+        "az vm delete -g rg -n web-1 --yes",
+        "az webapp delete -g rg -n api",
+        "az storage fs delete -n fs --account-name acct --yes",
+        "az monitor log-analytics workspace delete -g rg -n ws --force",
+    ),
+    must_not_match=(
+        "az vm list -g rg",
+        "az group list",
+        "az storage fs list --account-name acct",
+        "az storage fs delete --help",
+    ),
 )
 
 PACK = Pack(

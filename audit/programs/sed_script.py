@@ -1,0 +1,142 @@
+"""What a sed script makes GNU sed do beyond editing text: the shell commands it runs (`e CMD`,
+and `s/.../.../e`, which runs the pattern space after the substitution) and the files it writes
+(`w FILE`, `W FILE`, `s/.../.../w FILE`).
+
+The script is read command by command as GNU sed reads it: addresses (`3`, `$`, `/re/`,
+`\\%re%`, `1~2`, `a,b`, `!`), then a one-letter command with its arguments. The text of a
+substitution whose `e` flag runs it is taken to be its replacement (`s/x/rm -rf ~/e` on the line
+`x` runs `rm -rf ~`): what the pattern space becomes when the whole line matches.
+"""
+
+from __future__ import annotations
+
+from .._named_tuple import NamedTuple
+
+# Commands whose argument is the rest of the line (text, file names, labels).
+_REST_OF_LINE = frozenset("aic:rRwWe#")
+# Commands that end at `;` or the end of the line, with an optional label or number.
+_TO_SEPARATOR = frozenset("btTqQlL")
+
+
+class SedEffects(NamedTuple):
+    """The commands a sed script runs and the files it writes, as written in it."""
+
+    commands: tuple[str, ...]
+    written: tuple[str, ...]
+
+
+def sed_effects(script: str) -> SedEffects:
+    """The shell commands `script` runs and the files it writes."""
+    reader = _Reader(script)
+    reader.read()
+    return SedEffects(tuple(reader.commands), tuple(reader.written))
+
+
+class _Reader:
+    __slots__ = ("at", "commands", "script", "written")
+
+    def __init__(self, script: str) -> None:
+        self.script = script
+        self.at = 0
+        self.commands: list[str] = []
+        self.written: list[str] = []
+
+    def read(self) -> None:
+        script = self.script
+        while self.at < len(script):
+            self._skip(" \t\n;{}")
+            self._address()
+            self._skip(" \t!")
+            if self.at >= len(script):
+                return
+            letter = script[self.at]
+            self.at += 1
+            if letter == "s":
+                self._substitution()
+            elif letter == "y":
+                delimiter = self._next()
+                self._until(delimiter)
+                self._until(delimiter)
+            elif letter in _REST_OF_LINE:
+                self._argument(letter, self._rest_of_line().strip())
+            elif letter in _TO_SEPARATOR:
+                self._to_separator()
+
+    def _argument(self, letter: str, text: str) -> None:
+        if letter == "e" and text:
+            self.commands.append(text)
+        elif letter in "wW" and text:
+            self.written.append(text)
+
+    def _substitution(self) -> None:
+        delimiter = self._next()
+        self._until(delimiter)
+        replacement = self._until(delimiter)
+        flags = ""
+        while self.at < len(self.script) and self.script[self.at] not in ";\n}":
+            flag = self.script[self.at]
+            self.at += 1
+            if flag == "w":
+                self.written.append(self._rest_of_line().strip())
+                break
+            flags += flag
+        if "e" in flags and replacement.strip():
+            self.commands.append(replacement)
+
+    def _address(self) -> None:
+        """Skip one address or range (`3`, `$`, `/re/`, `\\%re%`, `1~2`, `a,b`, `a,+3`)."""
+        for _ in range(2):
+            script = self.script
+            if self.at < len(script) and script[self.at] == "/":
+                self.at += 1
+                self._until("/")
+            elif self.at < len(script) and script[self.at] == "\\":
+                self.at += 1
+                self._until(self._next())
+            else:
+                while self.at < len(script) and (script[self.at].isdigit() or script[self.at] in "$~+"):
+                    self.at += 1
+            self._skip("IM")  # GNU regex address flags
+            if self.at < len(script) and script[self.at] == ",":
+                self.at += 1
+                continue
+            return
+
+    def _until(self, delimiter: str) -> str:
+        """The text up to an unescaped `delimiter` (consumed), with `\\delimiter` unescaped."""
+        script = self.script
+        text: list[str] = []
+        while self.at < len(script):
+            char = script[self.at]
+            self.at += 1
+            if char == "\\" and self.at < len(script):
+                following = script[self.at]
+                self.at += 1
+                text.append(following if following == delimiter else char + following)
+            elif char == delimiter:
+                break
+            else:
+                text.append(char)
+        return "".join(text)
+
+    def _rest_of_line(self) -> str:
+        end = self.script.find("\n", self.at)
+        end = len(self.script) if end < 0 else end
+        text = self.script[self.at : end]
+        self.at = end
+        return text
+
+    def _to_separator(self) -> None:
+        while self.at < len(self.script) and self.script[self.at] not in ";\n}":
+            self.at += 1
+
+    def _next(self) -> str:
+        if self.at >= len(self.script):
+            return "\n"
+        char = self.script[self.at]
+        self.at += 1
+        return char
+
+    def _skip(self, characters: str) -> None:
+        while self.at < len(self.script) and self.script[self.at] in characters:
+            self.at += 1

@@ -1,0 +1,156 @@
+"""Serving files to the network (NE003): a one-line static web server whose root is the whole
+file system, the home directory or a store of keys and credentials hands every file in it to
+whoever connects (`cd ~ && python3 -m http.server`, `python3 -m http.server -d ~/.aws`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .._analysis import Arg, CommandSubject
+from .._model import Severity
+from .._tables import Tables
+from ._paths import path_is, path_under
+from ._rule import Hit, Inspects, rule
+
+_PYTHON_SERVERS = frozenset({"http.server", "SimpleHTTPServer"})
+_LOOPBACK = ("127.", "localhost", "::1", "[::1]")
+_FAMILIES = frozenset({"python", "php", "ruby"})
+
+
+class _Server:
+    """What a static server command serves and where it listens (None: every address)."""
+
+    __slots__ = ("address", "root")
+
+    def __init__(self, root: Arg, address: str | None) -> None:
+        self.root = root
+        self.address = address
+
+
+def _server_names(tables: Tables) -> frozenset[str]:
+    return frozenset(
+        name for spec in tables.interpreter_families.values() if spec.family in _FAMILIES for name in spec.names
+    )
+
+
+@rule(
+    id="NE003",
+    name="serve-secrets-over-http",
+    severity=Severity.HIGH,
+    summary="Serves the file system, the home directory or a credential store over HTTP (`python3 -m http.server`, `php -S`, `ruby -run -e httpd`).",
+    rationale="Every file under the server's root, private keys and cloud credentials included, can be downloaded by anyone who reaches the port.",
+    safer_alternative="Serve the project's own build directory (`python3 -m http.server -d dist`), bound to 127.0.0.1.",
+    inspects=Inspects.COMMAND,
+    commands=_server_names,
+    must_match=(
+        "python3 -m http.server 9000 --directory ~/.aws",
+        "cd ~ && python3 -m http.server",
+        "cd ~/.ssh && python3 -m http.server --bind 0.0.0.0",
+        "cd ~ && python -m SimpleHTTPServer 8000",
+        "php -S 0.0.0.0:8000 -t ~",
+        "ruby -run -e httpd / -p 8080",
+    ),
+    must_not_match=(
+        "python3 -m http.server 8000",
+        "python3 -m http.server -d dist",
+        "cd ~ && python3 -m http.server --bind 127.0.0.1",
+        "php -S localhost:8000 -t ~",
+        "python3 -m venv .venv",
+        "ruby -run -e httpd ./public -p 8080",
+    ),
+)
+def serve_secrets(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    spec = tables.interpreter(subject.name)
+    server = _served(subject, spec.family if spec is not None else "")
+    if server is None or (server.address is not None and server.address.startswith(_LOOPBACK)):
+        return
+    protected = ("/", "~", *tables.credential_stores)
+    target = path_is(server.root, protected, subject.cwd) or path_under(
+        server.root, tables.credential_stores, subject.cwd
+    )
+    if target is not None:
+        yield Hit(subject.span, f"serves `{target}` and every file under it over HTTP")
+
+
+def _served(subject: CommandSubject, family: str) -> _Server | None:
+    values = [arg.value or "" for arg in subject.args]
+    if family == "python":
+        return _python_server(subject, values)
+    if family == "php" and "-S" in values:
+        address = _after(values, "-S")
+        return _Server(_root(subject, _index_after(values, "-t")), _host(address or ""))
+    if family == "ruby" and "-run" in values:
+        return _ruby_server(subject, values)
+    return None
+
+
+def _python_server(subject: CommandSubject, values: list[str]) -> _Server | None:
+    """`python -m http.server [PORT] [-d DIR] [-b ADDRESS]` (the options after the module)."""
+    for index, value in enumerate(values):
+        module = values[index + 1] if value == "-m" and index + 1 < len(values) else value.removeprefix("-m")
+        if value.startswith("-m") and module in _PYTHON_SERVERS:
+            rest = values[index:]
+            directory = _index_after(rest, "-d", "--directory")
+            address = _after(rest, "-b", "--bind") or _option_value(rest, "--bind")
+            directory = directory if directory is not None else _equals_index(rest, "--directory")
+            return _Server(_root(subject, None if directory is None else index + directory), address)
+        if not value.startswith("-"):
+            return None  # a script: what it does is its own
+    return None
+
+
+def _ruby_server(subject: CommandSubject, values: list[str]) -> _Server | None:
+    """`ruby -run -e httpd [DIR] [-p PORT] [-b ADDRESS]`."""
+    start = next((index + 1 for index, value in enumerate(values) if value in ("httpd", "-ehttpd")), None)
+    if start is None:
+        return None
+    root: int | None = None
+    address: str | None = None
+    index = start
+    while index < len(values):
+        value = values[index]
+        if value in ("-p", "--port", "-b", "--bind-address"):
+            if value in ("-b", "--bind-address") and index + 1 < len(values):
+                address = values[index + 1]
+            index += 2
+            continue
+        if value.startswith("--bind-address="):
+            address = value.partition("=")[2]
+        elif not value.startswith("-") and root is None:
+            root = index
+        index += 1
+    return _Server(_root(subject, root), address)
+
+
+def _root(subject: CommandSubject, index: int | None) -> Arg:
+    if index is None:
+        return Arg((".",), ".", subject.span)
+    arg = subject.args[index]
+    prefix = "--directory="
+    return arg.suffix(len(prefix)) if (arg.value or "").startswith(prefix) else arg
+
+
+def _index_after(values: list[str], *spellings: str) -> int | None:
+    index = next((index for index, value in enumerate(values) if value in spellings), None)
+    return index + 1 if index is not None and index + 1 < len(values) else None
+
+
+def _equals_index(values: list[str], option: str) -> int | None:
+    return next((index for index, value in enumerate(values) if value.startswith(f"{option}=")), None)
+
+
+def _after(values: list[str], *spellings: str) -> str | None:
+    index = _index_after(values, *spellings)
+    return values[index] if index is not None else None
+
+
+def _option_value(values: list[str], option: str) -> str | None:
+    index = _equals_index(values, option)
+    return values[index].partition("=")[2] if index is not None else None
+
+
+def _host(address: str) -> str:
+    return address.rpartition(":")[0] or address
+
+
+EXPOSURE_RULES = (serve_secrets,)
