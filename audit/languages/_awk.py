@@ -315,8 +315,14 @@ class AwkAnalyser:
         tokens = [token for token in self._tokens[start:end] if token.text not in ("(", ")")]
         if not tokens:
             return None
-        for token in tokens:
-            if token.kind is _Kind.STRING and token.value is not None:
+        index = 0
+        while index < len(tokens):
+            token = tokens[index]
+            environment = _environment_read(tokens, index)
+            index += 4 if environment is not None else 1
+            if environment is not None:
+                parts.append(environment)
+            elif token.kind is _Kind.STRING and token.value is not None:
                 parts.append(token.value)
             elif token.kind is _Kind.NUMBER:
                 parts.append(token.text)
@@ -389,3 +395,12 @@ class AwkAnalyser:
                 span = Span(min(socket.start, shell.span.start), max(socket.end, shell.span.end))
                 self._facts.append(ReverseShell(f"/inet socket + {shell.via}", span))
                 return
+
+
+def _environment_read(tokens: list[_Token], index: int) -> str | None:
+    """`ENVIRON["HOME"]` at `index`: the variable, spelled `$HOME` as the other languages spell it."""
+    window = tokens[index : index + 4]
+    if len(window) < 4 or window[0].text != "ENVIRON" or window[1].text != "[" or window[3].text != "]":
+        return None
+    name = window[2].value if window[2].kind is _Kind.STRING else None
+    return f"${name}" if name is not None and name.isidentifier() else None

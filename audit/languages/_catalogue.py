@@ -7,10 +7,12 @@ table (`"os.system": shell(0, "command")`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 
+from ._blobs import decode_blob
 from ._facts import DataSource, FileOperation, SourceKind
-from ._values import UNKNOWN, Call, Command, Entry, FileChange, Request, Value, outside_value, sources_of
+from ._values import HOME, UNKNOWN, Call, Command, Entry, FileChange, Request, Value, outside_value, sources_of
 
 
 def shell(position: int | None = 0, keyword: str | None = None) -> Entry:
@@ -183,6 +185,35 @@ def produces(kind: SourceKind, position: int | None = None, keyword: str | None 
     return Entry(returns=returns)
 
 
+def home(name: str | None = None) -> Entry:
+    """Returns the home directory (`os.homedir()`), named `name` if given (a path object's type)."""
+    value = HOME if name is None else replace(HOME, name=name)
+    return Entry(returns=lambda call: value)
+
+
+def decodes(codec: str, position: int | None = 0, keyword: str | None = None) -> Entry:
+    """Decodes a blob in `codec` (`base64.b64decode(b)`): decoded data, whose text is known
+    when the blob is a literal in one of the codecs `_blobs` reads."""
+
+    def returns(call: Call) -> Value:
+        blob = call.arg(position, keyword)
+        text = None if blob is None or blob.text is None else decode_blob(codec, blob.text)
+        return Value(text=text, sources=sources_of(call.all_values()) | {DataSource(SourceKind.DECODED)})
+
+    return Entry(returns=returns)
+
+
+def converts_receiver() -> Entry:
+    """`blob.decode()`, `buffer.toString()`: the receiver's text as a string (the name of a
+    method of any object, so an object it cannot read gives nothing but its origins)."""
+
+    def returns(call: Call) -> Value:
+        receiver = call.receiver or UNKNOWN
+        return Value(text=receiver.text, sources=sources_of(call.all_values()))
+
+    return Entry(returns=returns)
+
+
 def passes(position: int = 0, *, name: str | None = None) -> Entry:
     """Returns its argument unchanged (`compile(src)`, `String(x)`), named `name` if given."""
 
@@ -191,6 +222,42 @@ def passes(position: int = 0, *, name: str | None = None) -> Entry:
         if name is None:
             return value
         return Value(text=value.text, name=name, sources=value.sources)
+
+    return Entry(returns=returns)
+
+
+def joined_path(parts: Sequence[Value], *, restarts_at_absolute: bool, name: str | None = None) -> Value:
+    """A path joined from parts, known when every part is; with `restarts_at_absolute` a later
+    absolute part starts over (Python's `os.path.join`), without it it is joined too (`File.join`)."""
+    path: str | None = ""
+    for part in parts:
+        if part.text is None or path is None:
+            path = None
+        elif not path or (restarts_at_absolute and part.text.startswith("/")):
+            path = part.text
+        else:
+            path = path.rstrip("/") + "/" + part.text.lstrip("/")
+    return Value(text=path if parts else None, name=name, sources=sources_of(parts))
+
+
+def joins_paths(*, restarts_at_absolute: bool) -> Entry:
+    """`os.path.join(a, b)`, `File.join`, `path.join`: the path its arguments join to."""
+
+    def returns(call: Call) -> Value:
+        if not call.complete:
+            return Value(sources=sources_of(call.args))
+        return joined_path(call.args, restarts_at_absolute=restarts_at_absolute)
+
+    return Entry(returns=returns)
+
+
+def passes_receiver(name: str | None = None) -> Entry:
+    """A method that returns the object it is called on, as a path method returns the same path
+    (`Path('~').expanduser()`), named `name` if given."""
+
+    def returns(call: Call) -> Value:
+        receiver = call.receiver or UNKNOWN
+        return Value(text=receiver.text, name=name, sources=receiver.sources)
 
     return Entry(returns=returns)
 

@@ -11,13 +11,16 @@ interactive shell) are a reverse shell.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import ClassVar
 
 from .._model import Span
 from ._facts import (
+    DataSource,
     DestructiveCall,
     DownloadExecute,
     Fact,
+    FileOperation,
     NetworkSend,
     ReverseShell,
     ShellOut,
@@ -32,6 +35,10 @@ from ._values import UNKNOWN, Call, Command, Entry, Request, Value, sources_of
 
 # Where run-time code comes from, most telling first.
 _REMOTE_KINDS = (SourceKind.NETWORK, SourceKind.DECODED, SourceKind.COMMAND_OUTPUT)
+# Data that is download-and-execute when it runs, as code or as a shell command, whatever it
+# says: a network read, a decoded blob (whose text, when known, is audited as well).
+_FOREIGN_KINDS = (SourceKind.NETWORK, SourceKind.DECODED)
+_DELETES = frozenset({FileOperation.DELETE_TREE, FileOperation.DELETE_FILE, FileOperation.DELETE_DIR})
 # Data that a plain download (GET) should not carry: sending it is an upload.
 _LOCAL_KINDS = frozenset({SourceKind.FILE, SourceKind.ENVIRONMENT, SourceKind.COMMAND_OUTPUT})
 
@@ -86,6 +93,15 @@ class CallEffects:
         if entry.file_changes is not None:
             for change in entry.file_changes(call):
                 self._facts.append(DestructiveCall(change.operation, change.path.text, via, span))
+                if (
+                    change.operation in _DELETES
+                    and change.path.text is None
+                    and change.path.has_source(SourceKind.ARGUMENT)
+                ):
+                    # Like a shell string built from them: what the command hands the code to delete is unknown here
+                    # (a write is not, as `> "$OUT"` is not in the shell).
+                    reason = f"{change.operation.value} of a path taken from command-line arguments not known here"
+                    self._facts.append(Unresolved(UnresolvedKind.DYNAMIC_PATH, reason, span))
         if entry.code is not None:
             code = entry.code(call)
             if code is not None:
@@ -112,6 +128,7 @@ class CallEffects:
     def _shell_out(self, call: Call, command: Command, via: str, span: Span) -> None:
         words = command.words
         command_span = None
+        foreign: DataSource | None = None
         resolved: str | tuple[str, ...] | None = None
         known_words: tuple[str | None, ...] | None = None
         if command.kind is ShellOutKind.SHELL_STRING:
@@ -119,44 +136,55 @@ class CallEffects:
             resolved = word.text
             if word.text is not None and word.literal is not None:
                 command_span = self.outer(word.literal)
+            foreign = _first_source(word, _FOREIGN_KINDS)
+            if foreign is not None:
+                self._facts.append(DownloadExecute(via, foreign, span))
         elif words is not None:
             known_words = tuple(word.text for word in words)
             if all(word is not None for word in known_words):
                 resolved = tuple(word for word in known_words if word is not None)
         fact = ShellOut(command.kind, resolved, via, span, command_span, known_words)
-        self._facts.append(fact)
+        if resolved is not None or foreign is None:
+            self._facts.append(fact)  # an unknown foreign string is the download-execute above, not unresolved
         socket_fed = any(value.has_source(SourceKind.SOCKET) for value in (*(words or ()), *call.all_values()))
         self._shells.append((fact, socket_fed))
 
     def _run_code(self, code: Value, via: str, span: Span) -> None:
+        foreign = _first_source(code, _FOREIGN_KINDS)
         if code.text is not None:
-            if self.depth >= self.run.max_depth:
-                self._facts.append(
-                    Unresolved(UnresolvedKind.DEPTH, "code nested in code deeper than the analysis follows", span)
-                )
-                return
-            literal = code.literal
-            if literal is not None:
-                base = literal.start
-
-                def place(inner: Span) -> Span:
-                    return self.outer(Span(inner.start + base, inner.end + base))
-
-            else:
-
-                def place(inner: Span) -> Span:
-                    return span
-
-            self._facts.extend(self.nested_facts(code.text, via + " -> ", place))
+            if foreign is not None:
+                # A decoded literal: reported for what it is, and analysed for what it does.
+                self._facts.append(DownloadExecute(via, foreign, span))
+            self._run_literal_code(code.text, code.literal, via, span)
             return
-        for kind in _REMOTE_KINDS:
-            for source in sorted(code.sources, key=str):
-                if source.kind is kind:
-                    self._facts.append(DownloadExecute(via, source, span))
-                    return
+        remote = _first_source(code, _REMOTE_KINDS)
+        if remote is not None:
+            self._facts.append(DownloadExecute(via, remote, span))
+            return
         origins = ", ".join(sorted(str(source) for source in code.sources))
         reason = f"runs code built at run time{f' from {origins}' if origins else ''}"
         self._facts.append(Unresolved(UnresolvedKind.DYNAMIC_CODE, reason, span))
+
+    def _run_literal_code(self, text: str, literal: Span | None, via: str, span: Span) -> None:
+        """Code known as text, analysed one level deeper; `literal` is where it stands verbatim."""
+        if self.depth >= self.run.max_depth:
+            self._facts.append(
+                Unresolved(UnresolvedKind.DEPTH, "code nested in code deeper than the analysis follows", span)
+            )
+            return
+        if literal is None:
+            # Built or decoded: nothing in it stands in the snippet, so every fact points at the call.
+            nested = self.nested_facts(text, via + " -> ", lambda inner: span)
+            self._facts.extend(
+                replace(fact, command_span=None) if isinstance(fact, ShellOut) else fact for fact in nested
+            )
+            return
+        base = literal.start
+
+        def place(inner: Span) -> Span:
+            return self.outer(Span(inner.start + base, inner.end + base))
+
+        self._facts.extend(self.nested_facts(text, via + " -> ", place))
 
     def _request(self, request: Request, via: str, span: Span) -> None:
         carried = sources_of((request.url, *request.data))
@@ -177,3 +205,12 @@ class CallEffects:
                 via = f"{self._via_prefix}{socket.callee} + {shell.via.removeprefix(self._via_prefix)}"
                 self._facts.append(ReverseShell(via, Span(start, end)))
                 return
+
+
+def _first_source(value: Value, kinds: tuple[SourceKind, ...]) -> DataSource | None:
+    """The origin of `value` of the first of `kinds` it has (in that order of preference)."""
+    for kind in kinds:
+        for source in sorted(value.sources, key=str):
+            if source.kind is kind:
+                return source
+    return None

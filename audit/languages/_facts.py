@@ -46,6 +46,8 @@ class SourceKind(str, Enum):
     FILE = "file"
     ENVIRONMENT = "environment"
     SOCKET = "socket"
+    ARGUMENT = "argument"
+    """A command-line argument of the program (`sys.argv[1]`); `detail` is its position."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,8 @@ class UnresolvedKind(str, Enum):
 
     DYNAMIC_CODE = "dynamic-code"
     """The code runs code it builds at run time from data not in the snippet."""
+    DYNAMIC_PATH = "dynamic-path"
+    """The code deletes a path taken from its command-line arguments, not known here."""
     DYNAMIC_NAME = "dynamic-name"
     """A module or function of interest is picked by a name computed at run time."""
     SYNTAX = "syntax"

@@ -29,12 +29,26 @@ from ._facts import (
     UnresolvedKind,
 )
 from ._run import CharOffsets, Run
-from ._values import UNKNOWN, Call, Entry, Value, joined, merged, opaque, outside_value, sources_of
+from ._values import (
+    UNKNOWN,
+    Call,
+    Entry,
+    Value,
+    interpolated,
+    joined,
+    merged,
+    opaque,
+    outside_value,
+    sources_of,
+)
 
 # Expressions nested deeper than this are not followed (Python's own stack is
 # the limit being protected); the post-order pass keeps ordinary code far below.
 MAX_NESTING = 150
 
+
+# Nodes that wrap the expression a string interpolates: JavaScript's `${x}`, Ruby's `#{x}`.
+_INTERPOLATIONS = frozenset({"template_substitution", "interpolation"})
 
 Binding = Node | Value | Callable[[], Value]
 """What a name is bound to: an expression node, a known value, or a value
@@ -48,6 +62,13 @@ class Interpreter(CallEffects):
     catalogue: ClassVar[Mapping[str, Entry]]
     named_sources: ClassVar[Mapping[str, DataSource]] = {}
     """Names whose value is outside data (`os.environ`)."""
+    named_values: ClassVar[Mapping[str, Value]] = {}
+    """Names whose value is known (`os.userInfo().homedir` is the home directory)."""
+    argument_vectors: ClassVar[Mapping[str, int]] = {}
+    """Names of the program's argument vector, each with the index the first argument has
+    there when the code is given with `-c`/`-e` (`sys.argv[1]`, `$ARGV[0]`)."""
+    integer_types: ClassVar[frozenset[str]] = frozenset({"integer"})
+    """The grammar's node types of an integer literal (an index: `sys.argv[1]`)."""
     callable_strings: ClassVar[bool] = False
     """A string naming a function can be called (PHP's `$f = 'system'; $f(...)`)."""
     package_separator: ClassVar[str] = "."
@@ -208,7 +229,9 @@ class Interpreter(CallEffects):
                 decoded = decode(self.text(piece))
                 parts.append(UNKNOWN if decoded is None else Value(text=decoded))
             else:
-                parts.append(opaque((self.value(piece),)))
+                inner = [child for child in piece.named_children if child.type != "comment"]
+                wrapped = piece.type in _INTERPOLATIONS and len(inner) == 1
+                parts.append(interpolated(self.value(inner[0] if wrapped else piece)))
         return joined(parts)
 
     def positional(self, arguments: Iterable[Node], spreads: frozenset[str]) -> tuple[list[Value], bool]:
@@ -238,8 +261,25 @@ class Interpreter(CallEffects):
         """`from os import *`, Perl's `use LWP::Simple`: the module's names become free names."""
         self._wildcards.append(module)
 
+    def index(self, node: Node | None) -> Value:
+        """A subscript's key: an integer literal is its digits (`sys.argv[1]`), anything else its value."""
+        if node is not None and node.type in self.integer_types and self.text(node).isdigit():
+            return Value(text=self.text(node))
+        return self.value(node)
+
+    def argument(self, position: int) -> Value:
+        """The program's command-line argument at `position` (0 is the first after the code):
+        its text when the command spells it out, else data known only at run time."""
+        source = DataSource(SourceKind.ARGUMENT, str(position + 1))
+        known = self.run.arguments
+        text = known[position] if known is not None and 0 <= position < len(known) else None
+        return Value(text=text, sources=frozenset({source}))
+
     def subscript(self, owner: Value, key: Value) -> Value:
-        """`os.environ['HOME']`, `options['shell']`: what an element lookup is known to be."""
+        """`os.environ['HOME']`, `sys.argv[1]`, `options['shell']`: what an element lookup is known to be."""
+        first = self.argument_vectors.get(owner.name) if owner.name else None
+        if first is not None and key.text is not None and key.text.isdigit():
+            return self.argument(int(key.text) - first)
         source = self.named_sources.get(owner.name) if owner.name else None
         if source is not None and key.text is not None:
             return outside_value(source.kind, key.text, owner.sources - {source})
@@ -309,7 +349,10 @@ class Interpreter(CallEffects):
         return binding()
 
     def named(self, value: Value) -> Value:
-        """`value` with the outside data its name stands for (`os.environ`)."""
+        """`value` with the outside data its name stands for (`os.environ`), or the value it is known to have."""
+        known = self.named_values.get(value.name) if value.name else None
+        if known is not None:
+            return known
         source = self.named_sources.get(value.name) if value.name else None
         return value if source is None else value.with_sources((source,))
 

@@ -9,8 +9,12 @@ from tree_sitter import Node
 
 from ._catalogue import (
     changes,
+    converts_receiver,
+    decodes,
     fetches,
+    home,
     imports,
+    joins_paths,
     opens,
     passes,
     posts,
@@ -24,14 +28,15 @@ from ._catalogue import (
 from ._facts import DataSource, FileOperation, SourceKind
 from ._interpreter import Binding, Interpreter
 from ._strings import decode_escapes
-from ._values import UNKNOWN, Call, Command, Entry, FileChange, Request, Value, joined, opaque
+from ._values import HOME, UNKNOWN, Call, Command, Entry, FileChange, Request, Value, joined, opaque
 
 _UPLOAD_METHODS = frozenset({"POST", "PUT", "PATCH"})
 _TEXT_PIECES = frozenset({"string_fragment"})
 _SPREADS = frozenset({"spread_element"})
 # Objects whose members are the globals: `globalThis.eval` is `eval`.
 _GLOBAL_OBJECTS = frozenset({"globalThis", "global", "window", "self"})
-_DECODING_ENCODINGS = frozenset({"base64", "base64url", "hex"})
+# Buffer.from's encodings that decode, each with the entry that decodes it.
+_DECODERS = {encoding: decodes(encoding) for encoding in ("base64", "base64url", "hex")}
 _FUNCTIONS = frozenset(
     {"arrow_function", "function_expression", "function", "function_declaration", "generator_function", "class"}
 )
@@ -144,8 +149,9 @@ def _buffer_from() -> Entry:
     def returns(call: Call) -> Value:
         data = call.arg(0) or UNKNOWN
         encoding = call.arg(1)
-        if encoding is not None and encoding.text in _DECODING_ENCODINGS:
-            return Value(sources=data.sources | {DataSource(SourceKind.DECODED)})
+        decoder = _DECODERS.get(encoding.text) if encoding is not None and encoding.text is not None else None
+        if decoder is not None and decoder.returns is not None:
+            return decoder.returns(call)
         return Value(text=data.text, sources=data.sources)
 
     return Entry(returns=returns)
@@ -191,6 +197,10 @@ def _build_catalogue() -> dict[str, Entry]:
         "axios": _uploads(0),
         "axios.request": _uploads(0),
         "Buffer.from": _buffer_from(),
+        "os.homedir": home(),
+        "path.join": joins_paths(restarts_at_absolute=False),
+        "path.resolve": joins_paths(restarts_at_absolute=True),
+        "Deno.env.get": produces(SourceKind.ENVIRONMENT, 0),
         "String": passes(0),
         "fs-extra.removeSync": changes(FileOperation.DELETE_TREE),
         "fs-extra.remove": changes(FileOperation.DELETE_TREE),
@@ -219,8 +229,9 @@ def _build_catalogue() -> dict[str, Entry]:
         catalogue[f"{module}.open"] = opens((0, None), (1, None))
     catalogue["fs.openSync"] = opens((0, None), (1, None))
     catalogue["fs.createWriteStream"] = _write_stream()
+    catalogue["atob"] = decodes("base64")
+    catalogue["*.toString"] = converts_receiver()
     for decoder in (
-        "atob",
         "decodeURIComponent",
         "decodeURI",
         "unescape",
@@ -241,6 +252,10 @@ class JavaScriptInterpreter(Interpreter):
     grammars = ("javascript", "typescript")
     catalogue = _build_catalogue()
     named_sources: ClassVar[Mapping[str, DataSource]] = {"process.env": DataSource(SourceKind.ENVIRONMENT)}
+    named_values: ClassVar[Mapping[str, Value]] = {"os.userInfo().homedir": HOME}
+    # `node -e CODE ARG...`: process.argv is the node binary, then the arguments.
+    argument_vectors: ClassVar[Mapping[str, int]] = {"process.argv": 1}
+    integer_types = frozenset({"number"})
 
     def module_name(self, text: str) -> str:
         return text.removeprefix("node:").replace("/", ".")
@@ -354,8 +369,9 @@ class JavaScriptInterpreter(Interpreter):
             return self.member(owner, self.text(prop)) if prop is not None else opaque((owner,))
         if kind == "subscript_expression":
             owner = self.value(node.child_by_field_name("object"))
-            key = self.value(node.child_by_field_name("index"))
-            if key.text is not None and owner.name is not None and owner.name not in self.named_sources:
+            key = self.index(node.child_by_field_name("index"))
+            special = owner.name in self.named_sources or owner.name in self.argument_vectors
+            if key.text is not None and owner.name is not None and not special:
                 return self.member(owner, key.text)
             return self.subscript(owner, key)
         if kind == "binary_expression":

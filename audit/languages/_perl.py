@@ -13,10 +13,14 @@ from typing import ClassVar
 
 from tree_sitter import Node
 
+from .._model import Span
 from ._catalogue import (
     changes,
     changes_each,
+    decodes,
     fetches,
+    home,
+    joins_paths,
     perl_style,
     piped_command,
     posts,
@@ -28,7 +32,7 @@ from ._catalogue import (
 from ._facts import DataSource, FileOperation, SourceKind
 from ._interpreter import Interpreter
 from ._strings import decode_escapes
-from ._values import UNKNOWN, Call, Command, Entry, FileChange, Value, joined, opaque
+from ._values import UNKNOWN, Call, Command, Entry, FileChange, Value, interpolated, joined, opaque
 
 _CALLS = frozenset(
     {
@@ -102,6 +106,20 @@ def _open() -> Entry:
     return Entry(command=command, file_changes=file_changes)
 
 
+def _glob() -> Entry:
+    """glob("~"), glob("~/x"): a path that starts at the home and has no wildcard is the one
+    path it returns; a pattern's matches are not known."""
+
+    def returns(call: Call) -> Value:
+        pattern = call.arg(0) or UNKNOWN
+        text = pattern.text
+        if text is not None and text.startswith("~") and not any(char in text for char in "*?[{ "):
+            return Value(text=text, sources=pattern.sources)
+        return opaque(call.all_values())
+
+    return Entry(returns=returns)
+
+
 def _build_catalogue() -> dict[str, Entry]:
     catalogue: dict[str, Entry] = {
         "system": perl_style(),
@@ -116,6 +134,10 @@ def _build_catalogue() -> dict[str, Entry]:
         "File::Path::rmtree": changes_each(FileOperation.DELETE_TREE),
         "File::Path::remove_tree": changes_each(FileOperation.DELETE_TREE),
         "eval": runs_code(0),
+        "glob": _glob(),
+        "File::HomeDir.my_home": home(),
+        "File::Spec.catfile": joins_paths(restarts_at_absolute=False),
+        "File::Spec.catdir": joins_paths(restarts_at_absolute=False),
         "LWP::Simple::get": fetches(),
         "LWP::Simple::getprint": fetches(),
         "LWP::Simple::getstore": fetches(),
@@ -137,10 +159,13 @@ def _build_catalogue() -> dict[str, Entry]:
             request=catalogue[writer].request,
             file_changes=changes(FileOperation.WRITE_FILE, 1).file_changes,
         )
+    for decoder, codec in (
+        ("MIME::Base64::decode_base64", "base64"),
+        ("MIME::Base64::decode", "base64"),
+        ("MIME::Base64::decode_base64url", "base64url"),
+    ):
+        catalogue[decoder] = decodes(codec)
     for decoder in (
-        "MIME::Base64::decode_base64",
-        "MIME::Base64::decode_base64url",
-        "MIME::Base64::decode",
         "Compress::Zlib::uncompress",
         "Compress::Zlib::memGunzip",
         "pack",
@@ -155,11 +180,14 @@ class PerlInterpreter(Interpreter):
     grammars = ("perl",)
     catalogue = _build_catalogue()
     named_sources: ClassVar[Mapping[str, DataSource]] = {"%ENV": DataSource(SourceKind.ENVIRONMENT)}
+    argument_vectors: ClassVar[Mapping[str, int]] = {"@ARGV": 0}
+    integer_types = frozenset({"number"})
     package_separator = "::"
 
     def free(self, name: str) -> Value:
         if name.startswith(("$", "@", "%")):
-            return self.named(Value(name=name)) if name in self.named_sources else UNKNOWN
+            known = name in self.named_sources or name in self.argument_vectors
+            return self.named(Value(name=name)) if known else UNKNOWN
         found = super().free(name)
         exported = _DEFAULT_EXPORTS.get(name)
         return Value(name=exported) if found.name == name and exported is not None else found
@@ -247,6 +275,10 @@ class PerlInterpreter(Interpreter):
                 else self.value(key_node)
             )
             return self.subscript(owner, key)
+        if kind == "array_element_expression":
+            container = node.child_by_field_name("array")
+            owner = self.lookup("@" + self.text(container)[1:]) if container is not None else UNKNOWN
+            return self.subscript(owner, self.index(node.child_by_field_name("index")))
         if kind in ("anonymous_subroutine_expression", "subroutine_declaration_statement", "block"):
             return UNKNOWN  # their bodies are walked on their own; a function is no data
         if kind == "variable_declaration":
@@ -258,21 +290,50 @@ class PerlInterpreter(Interpreter):
 
     def _string(self, node: Node) -> Value:
         content = node.child_by_field_name("content")
-        if content is None:
-            return Value(text="")
+        body = self._body(node)
         interpolates = node.type != "string_literal" and not self.text(node).startswith("qx'")
-        raw = self.text(content)
-        if interpolates and any(
-            child.type not in ("escape_sequence", "not-interpolated") for child in content.named_children
-        ):
-            return opaque(self.value(child) for child in content.named_children)
+        raw = self.source[body.start : body.end]
+        inserted = (
+            []
+            if content is None or not interpolates
+            else [
+                child for child in content.named_children if child.type not in ("escape_sequence", "not-interpolated")
+            ]
+        )
+        if inserted:
+            return self._interpolating(body, inserted)
         if interpolates:
             decoded = decode_escapes(raw, keeps_unknown_backslash=False)
         else:
             decoded = raw.replace("\\\\", "\\").replace("\\'", "'")
         if decoded is None:
             return UNKNOWN
-        return Value(text=decoded, literal=self.span(content) if decoded == raw else None)
+        return Value(text=decoded, literal=body if decoded == raw else None)
+
+    def _interpolating(self, body: Span, inserted: list[Node]) -> Value:
+        """`"rm -rf $dir/x"`: the text around each interpolated expression, with its value's text."""
+        parts: list[Value] = []
+        position = body.start
+        for child in inserted:
+            span = self.span(child)
+            parts.extend((self._text(self.source[position : span.start]), interpolated(self.value(child))))
+            position = span.end
+        parts.append(self._text(self.source[position : body.end]))
+        return joined(parts)
+
+    @staticmethod
+    def _text(raw: str) -> Value:
+        decoded = decode_escapes(raw, keeps_unknown_backslash=False)
+        return UNKNOWN if decoded is None else Value(text=decoded)
+
+    def _body(self, node: Node) -> Span:
+        """Where the text between a string's delimiters stands: the grammar's content node
+        leaves out the blanks the text starts with (`" -rf "` is ` -rf `, not `-rf `)."""
+        delimiters = [child for child in node.children if child.type == "'"]
+        if len(delimiters) >= 2:
+            return Span(self.span(delimiters[0]).end, self.span(delimiters[-1]).start)
+        content = node.child_by_field_name("content")
+        return self.span(content) if content is not None else Span(self.span(node).end, self.span(node).end)
 
     # ----- calls
 

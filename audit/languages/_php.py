@@ -10,6 +10,7 @@ from tree_sitter import Node
 from ._catalogue import (
     calls_named,
     changes,
+    decodes,
     fetches,
     is_url,
     opens,
@@ -157,13 +158,13 @@ def _build_catalogue() -> dict[str, Entry]:
     }
     for runner in ("system", "exec", "shell_exec", "passthru", "popen"):
         catalogue[runner] = shell(0, "command")
+    catalogue["base64_decode"] = decodes("base64")
+    catalogue["hex2bin"] = decodes("hex")
     for decoder in (
-        "base64_decode",
         "gzinflate",
         "gzuncompress",
         "gzdecode",
         "str_rot13",
-        "hex2bin",
         "convert_uudecode",
         "rawurldecode",
         "urldecode",
@@ -177,6 +178,8 @@ class PhpInterpreter(Interpreter):
     language = "php"
     grammars = ("php",)
     catalogue = _build_catalogue()
+    # `php -r CODE ARG...`: $argv[0] is "Standard input code", then the arguments.
+    argument_vectors: ClassVar[Mapping[str, int]] = {"$argv": 1}
     named_sources: ClassVar[Mapping[str, DataSource]] = {
         "$_ENV": DataSource(SourceKind.ENVIRONMENT),
         "$_SERVER": DataSource(SourceKind.ENVIRONMENT),
@@ -242,7 +245,7 @@ class PhpInterpreter(Interpreter):
         if kind == "subscript_expression":
             parts = [child for child in node.named_children if child.type != "comment"]
             owner = self.value(parts[0]) if parts else UNKNOWN
-            return self.subscript(owner, self.value(parts[1])) if len(parts) == 2 else opaque((owner,))
+            return self.subscript(owner, self.index(parts[1])) if len(parts) == 2 else opaque((owner,))
         if kind in _FUNCTIONS:
             return UNKNOWN  # their bodies are walked on their own; a function is no data
         if kind == "assignment_expression":

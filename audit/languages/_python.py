@@ -12,11 +12,17 @@ from ._catalogue import (
     argv_list,
     changes,
     changes_receiver,
+    converts_receiver,
+    decodes,
     fetches,
     gets_member,
+    home,
     imports,
+    joined_path,
+    joins_paths,
     opens,
     passes,
+    passes_receiver,
     produces,
     runs_code,
     shell,
@@ -26,9 +32,11 @@ from ._catalogue import (
 from ._facts import DataSource, FileOperation, SourceKind
 from ._interpreter import Interpreter
 from ._strings import decode_escapes
-from ._values import UNKNOWN, Call, Command, Entry, Value, joined, opaque
+from ._values import HOME, UNKNOWN, Call, Command, Entry, Value, interpolated, joined, opaque
 
 _UPLOAD_METHODS = frozenset({"POST", "PUT", "PATCH"})
+# What `pathlib.Path(...)` makes: its methods are catalogued under this name.
+_PATH = "pathlib.Path()"
 
 
 def _subprocess() -> Entry:
@@ -101,20 +109,13 @@ def _path_read() -> Entry:
     return Entry(returns=returns)
 
 
-def _path_join() -> Entry:
-    """os.path.join of literals is a literal path (a later absolute part starts over)."""
+def _joins_path() -> Entry:
+    """`Path(p).joinpath(a, b)`: the path with the arguments joined to it."""
 
     def returns(call: Call) -> Value:
-        joined_path: str | None = ""
-        for part in call.args:
-            if part.text is None or joined_path is None:
-                joined_path = None
-            elif part.text.startswith("/") or not joined_path:
-                joined_path = part.text
-            else:
-                joined_path = joined_path.rstrip("/") + "/" + part.text
-        known = joined_path is not None and call.complete and bool(call.args)
-        return Value(text=joined_path if known else None, sources=opaque(call.args).sources)
+        if not call.complete:
+            return opaque(call.all_values())
+        return joined_path((call.receiver or UNKNOWN, *call.args), restarts_at_absolute=True, name=_PATH)
 
     return Entry(returns=returns)
 
@@ -141,7 +142,12 @@ def _build_catalogue() -> dict[str, Entry]:
         "shutil.copy": changes(FileOperation.WRITE_FILE, 1, "dst"),
         "shutil.copy2": changes(FileOperation.WRITE_FILE, 1, "dst"),
         "shutil.copyfile": changes(FileOperation.WRITE_FILE, 1, "dst"),
-        "pathlib.Path": passes(0, name="pathlib.Path()"),
+        "pathlib.Path": passes(0, name=_PATH),
+        "pathlib.Path.home": home(_PATH),
+        "pathlib.Path().expanduser": passes_receiver(_PATH),
+        "pathlib.Path().resolve": passes_receiver(_PATH),
+        "pathlib.Path().absolute": passes_receiver(_PATH),
+        "pathlib.Path().joinpath": _joins_path(),
         "pathlib.Path().unlink": changes_receiver(FileOperation.DELETE_FILE),
         "pathlib.Path().rmdir": changes_receiver(FileOperation.DELETE_DIR),
         "pathlib.Path().write_text": changes_receiver(FileOperation.WRITE_FILE),
@@ -155,8 +161,9 @@ def _build_catalogue() -> dict[str, Entry]:
         "eval": runs_code(0, "source"),
         "compile": passes(0),
         "str": passes(0),
-        "os.path.join": _path_join(),
+        "os.path.join": joins_paths(restarts_at_absolute=True),
         "os.path.expanduser": passes(0),
+        "os.path.expandvars": passes(0),
         "os.path.abspath": passes(0),
         "os.path.realpath": passes(0),
         "os.path.normpath": passes(0),
@@ -188,26 +195,30 @@ def _build_catalogue() -> dict[str, Entry]:
     for client in ("requests", "requests.Session()", "httpx", "httpx.Client()"):
         for method in ("get", "head", "options", "delete", "post", "put", "patch"):
             catalogue[f"{client}.{method}"] = _requests_method(method.upper())
+    for decoder, codec in (
+        ("base64.b64decode", "base64"),
+        ("base64.standard_b64decode", "base64"),
+        ("base64.decodebytes", "base64"),
+        ("base64.decodestring", "base64"),
+        ("binascii.a2b_base64", "base64"),
+        ("base64.urlsafe_b64decode", "base64url"),
+        ("base64.b32decode", "base32"),
+        ("base64.b16decode", "hex"),
+        ("binascii.unhexlify", "hex"),
+        ("binascii.a2b_hex", "hex"),
+        ("bytes.fromhex", "hex"),
+    ):
+        catalogue[decoder] = decodes(codec)
+    catalogue["*.decode"] = converts_receiver()
     for decoder in (
-        "base64.b64decode",
-        "base64.b32decode",
-        "base64.b16decode",
         "base64.b85decode",
         "base64.a85decode",
-        "base64.urlsafe_b64decode",
-        "base64.standard_b64decode",
-        "base64.decodebytes",
-        "base64.decodestring",
-        "binascii.a2b_base64",
-        "binascii.unhexlify",
-        "binascii.a2b_hex",
         "codecs.decode",
         "zlib.decompress",
         "gzip.decompress",
         "bz2.decompress",
         "lzma.decompress",
         "marshal.loads",
-        "bytes.fromhex",
     ):
         catalogue[decoder] = produces(SourceKind.DECODED)
     for alias in ("builtins", "__builtins__"):
@@ -228,6 +239,8 @@ class PythonInterpreter(Interpreter):
     grammars = ("python",)
     catalogue = _build_catalogue()
     named_sources: ClassVar[Mapping[str, DataSource]] = {"os.environ": DataSource(SourceKind.ENVIRONMENT)}
+    named_values: ClassVar[Mapping[str, Value]] = {"pwd.getpwuid().pw_dir": HOME}
+    argument_vectors: ClassVar[Mapping[str, int]] = {"sys.argv": 1}
 
     # ----- names
 
@@ -333,6 +346,8 @@ class PythonInterpreter(Interpreter):
             operator = node.child_by_field_name("operator")
             if operator is not None and operator.type == "+":
                 return joined((left, right))
+            if operator is not None and operator.type == "/" and left.name == _PATH:
+                return joined_path((left, right), restarts_at_absolute=True, name=_PATH)  # `Path.home() / ".ssh"`
             return opaque((left, right))
         if kind in ("list", "tuple", "expression_list"):
             if any(child.type in ("list_splat", "parenthesized_list_splat") for child in node.named_children):
@@ -351,7 +366,7 @@ class PythonInterpreter(Interpreter):
         if kind == "subscript":
             owner = self.value(node.child_by_field_name("value"))
             keys = node.children_by_field_name("subscript")
-            return self.subscript(owner, self.value(keys[0])) if len(keys) == 1 else opaque((owner,))
+            return self.subscript(owner, self.index(keys[0])) if len(keys) == 1 else opaque((owner,))
         if kind in ("assignment", "named_expression"):
             return self.value(node.child_by_field_name("right") or node.child_by_field_name("value"))
         return super().evaluate(node)
@@ -368,7 +383,12 @@ class PythonInterpreter(Interpreter):
                 literal = self.span(child) if decoded == raw else None
                 parts.append(Value(text=decoded, literal=literal) if decoded is not None else UNKNOWN)
             elif child.type == "interpolation":
-                parts.append(opaque(self.value(part) for part in child.named_children))
+                # `{x}` is x's text; a conversion or format spec (`{x!r}`, `{x:>4}`) changes it.
+                inner = [part for part in child.named_children if part.type != "comment"]
+                plain = len(inner) == 1
+                parts.append(
+                    interpolated(self.value(inner[0])) if plain else opaque(self.value(part) for part in inner)
+                )
         if not parts:
             return Value(text="")
         return joined(parts)

@@ -12,10 +12,14 @@ from ._catalogue import (
     changes,
     changes_each,
     changes_receiver,
+    decodes,
     fetches,
+    home,
     is_url,
+    joins_paths,
     opens,
     passes,
+    passes_receiver,
     perl_style,
     piped_command,
     posts,
@@ -140,6 +144,12 @@ def _build_catalogue() -> dict[str, Entry]:
         "ENV.fetch": produces(SourceKind.ENVIRONMENT, 0),
         "URI": passes(0),
         "File.expand_path": passes(0),
+        "Dir.home": home(),
+        "File.join": joins_paths(restarts_at_absolute=False),
+        "Etc.getpwuid().dir": home(),
+        "Gem.user_home": home(),
+        "Pathname.new().expand_path": passes_receiver("Pathname.new()"),
+        "Pathname.new().realpath": passes_receiver("Pathname.new()"),
         "URI.parse": passes(0),
     }
     for runner in ("system", "exec", "spawn"):
@@ -151,10 +161,13 @@ def _build_catalogue() -> dict[str, Entry]:
         catalogue[f"FileUtils.{remover}"] = changes_each(FileOperation.DELETE_TREE)
     for remover in ("rm", "rm_f", "remove", "safe_unlink", "remove_file"):
         catalogue[f"FileUtils.{remover}"] = changes_each(FileOperation.DELETE_FILE)
+    for decoder, codec in (
+        ("Base64.decode64", "base64"),
+        ("Base64.strict_decode64", "base64"),
+        ("Base64.urlsafe_decode64", "base64url"),
+    ):
+        catalogue[decoder] = decodes(codec)
     for decoder in (
-        "Base64.decode64",
-        "Base64.strict_decode64",
-        "Base64.urlsafe_decode64",
         "Zlib::Inflate.inflate",
         "Zlib.inflate",
         "Zlib.gunzip",
@@ -176,6 +189,7 @@ class RubyInterpreter(Interpreter):
     grammars = ("ruby",)
     catalogue = _build_catalogue()
     named_sources: ClassVar[Mapping[str, DataSource]] = {"ENV": DataSource(SourceKind.ENVIRONMENT)}
+    argument_vectors: ClassVar[Mapping[str, int]] = {"ARGV": 0}
 
     # ----- names
 
@@ -254,7 +268,7 @@ class RubyInterpreter(Interpreter):
         if kind == "element_reference":
             owner = self.value(node.child_by_field_name("object"))
             keys = [child for child in node.named_children[1:] if child.type != "comment"]
-            return self.subscript(owner, self.value(keys[0])) if len(keys) == 1 else opaque((owner,))
+            return self.subscript(owner, self.index(keys[0])) if len(keys) == 1 else opaque((owner,))
         if kind in ("lambda", "method", "block", "do_block"):
             return UNKNOWN  # their bodies are walked on their own; a function is no data
         if kind == "assignment":

@@ -25,14 +25,22 @@ class OutOfBudget(Exception):
 
 
 class Run:
-    """Limits shared by one analysis and the code nested in it."""
+    """Limits shared by one analysis and the code nested in it, and the program's
+    command-line arguments they all see (None when not known; each None when only known at run time)."""
 
-    __slots__ = ("budget", "max_depth", "steps_left")
+    __slots__ = ("arguments", "budget", "max_depth", "steps_left")
 
-    def __init__(self, budget: Budget | None, max_steps: int, max_depth: int) -> None:
+    def __init__(
+        self,
+        budget: Budget | None,
+        max_steps: int,
+        max_depth: int,
+        arguments: tuple[str | None, ...] | None = None,
+    ) -> None:
         self.budget = budget
         self.steps_left = max_steps
         self.max_depth = max_depth
+        self.arguments = arguments
 
     def step(self, count: int = 1) -> None:
         self.steps_left -= count

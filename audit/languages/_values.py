@@ -105,11 +105,24 @@ def joined(parts: Iterable[Value]) -> Value:
     return Value(text="".join(text for text in texts if text is not None), sources=sources)
 
 
+def interpolated(value: Value) -> Value:
+    """A value interpolated into a string (`f"{x}"`, `"$x"`): its text when that is known
+    (how a list or an object renders is not)."""
+    if value.text is not None and value.items is None and value.entries is None:
+        return Value(text=value.text, sources=value.sources)
+    return opaque((value,))
+
+
 def outside_value(kind: SourceKind, detail: str | None, carried: frozenset[DataSource] = frozenset()) -> Value:
     """Data read from outside the code; an environment variable read by a literal name is
     spelled `$NAME`, as a shell would write it, so a path or command built from it stays judgeable."""
     text = f"${detail}" if kind is SourceKind.ENVIRONMENT and detail is not None and detail.isidentifier() else None
     return Value(text=text, sources=carried | {DataSource(kind, detail)})
+
+
+HOME = outside_value(SourceKind.ENVIRONMENT, "HOME")
+"""The user's home directory, whichever call returns it (`Path.home()`, `os.homedir()`,
+`Dir.home`): the `$HOME` it is read from, so it is judged as `os.environ['HOME']` is."""
 
 
 @dataclass(frozen=True, slots=True)

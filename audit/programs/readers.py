@@ -59,8 +59,11 @@ def keeps_input(name: str, reading: Reading) -> bool:
     return not (name in _GREPS and reading.has(*_GREP_SUMMARIES))
 
 
+_JQ_LIKE = frozenset({"jq", "gojq", "jaq"})
+
+
 def prints_environment(name: str, reading: Reading) -> bool:
-    """`env`, `printenv`, `set`, `export -p`, `declare -x`, `ps e`: the variables and their values."""
+    """`env`, `printenv`, `set`, `export -p`, `declare -x`, `ps e`, `jq -n env`: the variables and their values."""
     if name in ("env", "printenv"):
         return not reading.operands
     if name == "set":
@@ -69,6 +72,10 @@ def prints_environment(name: str, reading: Reading) -> bool:
         return not reading.operands and all(use.spelling == "-p" for use in reading.options)
     if name in ("declare", "typeset"):
         return not reading.operands and not reading.has("-f", "-F")
+    if name in _JQ_LIKE:
+        # `jq -n env`, `jq -n '$ENV'`: the program is the whole environment as an object.
+        program = reading.operands[0].value if reading.operands else None
+        return program is not None and program.strip() in ("env", "$ENV")
     if name == "ps":
         # BSD-style options (`ps eww`, `ps auxe`) with `e` show each process's environment.
         first = reading.args[0].value if reading.args else None

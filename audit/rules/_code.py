@@ -80,20 +80,22 @@ def code_reverse_shell(subject: CodeFactSubject, tables: Tables) -> Iterator[Hit
     id="LA003",
     name="unresolved-code",
     severity=Severity.MEDIUM,
-    summary="Code in another language runs a command or code built from data not known before it runs.",
+    summary="Code in another language runs a command or code, or deletes a path, built from data not known before it runs.",
     rationale=(
-        "`os.system(sys.argv[1])` or `exec(open(path).read())` runs whatever the data holds at run time: "
+        "`os.system(sys.argv[1])` given an argument only known at run time, or `exec(open(path).read())`, "
+        "runs whatever the data holds at run time, and `shutil.rmtree(sys.argv[1])` deletes whatever it names: "
         'the audit cannot see it, like `eval "$cmd"` in the shell.'
     ),
     safer_alternative="Write the command or code out literally, or run the file as its own reviewed command.",
     inspects=Inspects.CODE,
     must_match=(
-        "python3 -c 'import os, sys; os.system(sys.argv[1])' 'ls'",
-        "node -e \"require('child_process').execSync(process.argv[1])\" ls",
+        "python3 -c 'import os, sys; os.system(sys.argv[1])' \"$CMD\"",
+        'node -e "require(\'child_process\').execSync(process.argv[1])" "$CMD"',
         "python3 -c \"exec(open('helper.py').read())\"",
-        "php -r '$f = $argv[1]; system($f);' ls",
+        "php -r '$f = $argv[1]; system($f);' \"$CMD\"",
     ),
     must_not_match=(
+        "python3 -c 'import os, sys; os.system(sys.argv[1])' ls",
         'python3 -c \'import subprocess; subprocess.run(["git", "status"])\'',
         "python3 -c 'import os; print(os.getcwd())'",
         "node -e \"require('child_process').execSync('npm test')\"",

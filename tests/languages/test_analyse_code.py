@@ -99,6 +99,28 @@ def test_argv_of_known_words_is_a_tuple() -> None:
     assert fact.command == ("git", "status")
 
 
+ARGUMENT_READS = [
+    ("python", "import shutil, sys; shutil.rmtree(sys.argv[2])"),
+    ("javascript", "require('fs').rmSync(process.argv[2], {recursive: true})"),
+    ("ruby", "FileUtils.rm_rf(ARGV[1])"),
+    ("perl", "use File::Path qw(rmtree); rmtree($ARGV[1]);"),
+    ("php", "<?php unlink($argv[2]);"),
+]
+
+
+@pytest.mark.parametrize(("language", "code"), ARGUMENT_READS, ids=[language for language, _ in ARGUMENT_READS])
+def test_a_path_from_the_second_argument_is_that_argument_when_the_command_spells_it(language: str, code: str) -> None:
+    described = {describe(fact) for fact in analyse_code(language, code, arguments=("build", "/etc")).facts}
+    assert len(described) == 1 and "'/etc'" in described.pop()
+
+
+@pytest.mark.parametrize(("language", "code"), ARGUMENT_READS, ids=[language for language, _ in ARGUMENT_READS])
+def test_a_path_from_an_argument_not_known_is_unresolved(language: str, code: str) -> None:
+    for arguments in (None, ("build",), ("build", None)):
+        facts = analyse_code(language, code, arguments=arguments).facts
+        assert any(isinstance(fact, Unresolved) and fact.kind is UnresolvedKind.DYNAMIC_PATH for fact in facts)
+
+
 def test_importing_the_package_loads_no_grammar_and_a_language_loads_only_its_own() -> None:
     probe = (
         "import sys, audit.languages as l\n"

@@ -47,7 +47,8 @@ def code_string(
 ) -> frozenset[Risk]:
     """Code in argv: judge its run-time parts, audit its literal code.
 
-    `positional` are the words after a `-c` string, bound to $0, $1...;
+    `positional` are the words after a `-c` string, bound to $0, $1... (for code in another
+    language, its command-line arguments);
     `stdin` is what the shell code reads, when its runner hands it on
     (`ssh HOST bash -s <<EOF`).
     """
@@ -77,7 +78,7 @@ def code_string(
         if shell:
             found = walk.nested_code(code, origin, label, span, frame, positional, stdin)
         else:
-            found = language_code(walk, label, code, origin, language, span, frame)
+            found = language_code(walk, label, code, origin, language, span, frame, positional)
         if found:
             risks = risks | found
     return risks

@@ -27,7 +27,8 @@ def interpreter_code(call: Call, spec: InterpreterSpec, walk: ContextWalk) -> fr
     risks = NO_RISKS
     if invocation.code is not None:
         label = f"{name} {invocation.code_option}"
-        positional = (_after(args, invocation.code) or (Arg((name,), name, call.span),)) if spec.is_shell else None
+        after = _after(args, invocation.code)
+        positional = (after or (Arg((name,), name, call.span),)) if spec.is_shell else after
         kind = ContextKind.CODE_STRING
         risks = code_string(walk, kind, label, (invocation.code,), spec.language, call.frame, positional)
     elif invocation.script is not None:

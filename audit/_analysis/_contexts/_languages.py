@@ -50,7 +50,7 @@ is risky.
 
 # A report with the audit steps its analysis took: an audit that takes a report
 # from here is charged those steps, so no verdict depends on what was audited before.
-_REPORTS: Memo[tuple[str, str, int], tuple[CodeReport, int]] = Memo(CODE_REPORTS)
+_REPORTS: Memo[tuple[str, str, int, tuple[str | None, ...] | None], tuple[CodeReport, int]] = Memo(CODE_REPORTS)
 _WARMED: set[str] = set()
 
 
@@ -62,21 +62,48 @@ def analysable(language: str) -> bool:
 
 
 def language_code(
-    walk: ContextWalk, label: str, code: str, origin: Origin, language: str, span: Span, frame: Frame
+    walk: ContextWalk,
+    label: str,
+    code: str,
+    origin: Origin,
+    language: str,
+    span: Span,
+    frame: Frame,
+    arguments: tuple[Arg, ...] | None = None,
 ) -> frozenset[Risk]:
-    """Judge `code`, a program in `language` found at `span` (its text mapped by `origin`); the risks of what it runs."""
+    """Judge `code`, a program in `language` found at `span` (its text mapped by `origin`); the risks of what it runs.
+
+    `arguments` are the words the command gives the program after its code (`python3 -c CODE ~`).
+    """
     if not code.replace(RUN_TIME_VALUE, "").replace(RUN_TIME_OUTPUT, "").strip() or not analysable(language):
         return NO_RISKS  # no literal code (`python3 -c "$CODE"`): only its run-time parts, judged outside
     # Code run from a literal inside the code (`exec("...")`) nests like `bash -c` in `bash -c`.
     depth_left = max(1, walk.max_depth - frame.depth)
-    report = _report(walk, language, code, depth_left)
+    report = _report(walk, language, code, depth_left, _argument_values(arguments))
     return _Judge(walk, label, language, origin, frame).facts(report)
 
 
-def _report(walk: ContextWalk, language: str, code: str, depth_left: int) -> CodeReport:
+def _argument_values(arguments: tuple[Arg, ...] | None) -> tuple[str | None, ...] | None:
+    """The program's arguments as it receives them, as far as they are known: the words up to the
+    first that may become any number of words (a glob, a run-time value) or that the interpreter
+    may read as an option of its own (`-x`, `--`); the positions from there on are not known."""
+    if arguments is None:
+        return None
+    known: list[str | None] = []
+    for argument in arguments:
+        value = argument.value
+        if value is None or argument.pattern or value.startswith("-"):
+            break
+        known.append(value)
+    return tuple(known)
+
+
+def _report(
+    walk: ContextWalk, language: str, code: str, depth_left: int, arguments: tuple[str | None, ...] | None
+) -> CodeReport:
     from ...languages import UnresolvedKind, analyse_code
 
-    key = (language, code, depth_left)
+    key = (language, code, depth_left, arguments)
     budget = walk.budget
     known = _REPORTS.get(key)
     if known is not None:
@@ -91,7 +118,7 @@ def _report(walk: ContextWalk, language: str, code: str, depth_left: int) -> Cod
         _WARMED.add(language)
     budget.first_time(key)
     steps_before = budget.steps_left
-    report = analyse_code(language, code, budget=budget, max_depth=depth_left)
+    report = analyse_code(language, code, budget=budget, max_depth=depth_left, arguments=arguments)
     if any(getattr(fact, "kind", None) is UnresolvedKind.BUDGET for fact in report.facts):
         raise BudgetExceeded(f"the {language} analysis exceeded the budget")
     return _REPORTS.remember(key, (report, steps_before - budget.steps_left))[0]
@@ -307,6 +334,7 @@ def _described(source: DataSource) -> str:
         "file": "the file",
         "environment": "the environment variable",
         "command-output": "the output of",
+        "argument": "the command-line argument",
     }
     described = words[source.kind.value]
     return f"{described} {source.detail}" if source.detail else described
