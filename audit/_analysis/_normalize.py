@@ -11,6 +11,7 @@ from typing import Protocol
 
 from .._syntax import ast
 from ._braces import CHARACTERS_PER_STEP, expand_braces
+from ._parameter_operators import operated
 from ._subjects import Arg
 
 DEFAULT_IFS = " \t\n"
@@ -373,18 +374,21 @@ def parameter_values(part: ast.ParamExpansion, bindings: Bindings) -> tuple[str,
         return None if elements is None else (" ".join(elements),)
     if part.operator == "!" and part.subscript is None:
         return bindings.indirect(part.name)
-    # `${x:-default}` is x itself when x is known; other operators compute.
-    if part.operator and part.operator not in (":-", "-"):
-        return None
     # `${x[0]}` is `$x`, array or not.
-    if part.subscript is None or part.subscript.source == "0":
+    subscript = part.subscript
+    whole = subscript is None or subscript.source == "0"
+    # `${x:-default}` is x itself when x is known; string operators compute from its values.
+    if part.operator and part.operator not in (":-", "-"):
+        values = bindings.candidates(part.name) if whole else None
+        return None if values is None else operated(part, values)
+    if subscript is None or whole:
         values = bindings.candidates(part.name)
         if uses_default(part, values, bindings):
             return _default_value(part, bindings)
         return values
     if part.operator:
         return None
-    key = _literal_key(part.subscript)
+    key = _literal_key(subscript)
     element = None if key is None else bindings.element(part.name, key)
     return None if element is None else (element,)
 

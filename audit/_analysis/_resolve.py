@@ -13,13 +13,13 @@ from .._model import Span
 from .._named_tuple import NamedTuple
 from .._syntax import ast
 from .._tables import Tables
-from ..programs import downloaded_files
+from ..programs import EXEC_ACTIONS, downloaded_files, find_scope
 from ._bindings import DECLARATION_BUILTINS, array_literal_items, declaration_flags, split_assignment_word
 from ._command_globs import expand_command_name, glob_candidates
 from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words, uses_default
 from ._subjects import Arg, AssignmentSubject, Location, NameSource, RedirectSubject, Risk, Stdin, StdinKind
 from ._variables import Env
-from ._wrappers import Unwrapped, unwrap, xargs_commands, xargs_unbounded
+from ._wrappers import Unwrapped, unwrap, xargs_commands, xargs_replace_string, xargs_unbounded
 
 _SHELL_VARIABLES = frozenset({"SHELL", "BASH"})
 _OUTPUT_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
@@ -257,8 +257,31 @@ def commands_run(
         return [argv]
     data = known_input(stdin, env)
     if data is None:
-        return [argv]
+        found = _found_by_find(stdin, env)
+        plain = xargs_replace_string(unwrapped.innermost_options) is None
+        return [argv + found] if found and plain else [argv]
     return xargs_commands(argv, index, unwrapped.innermost_options, data, stdin.span) or [argv]
+
+
+def _found_by_find(stdin: Stdin, env: Env) -> tuple[Arg, ...]:
+    """`find DIR ... | xargs CMD`: when no test narrows the search, the paths find prints are
+    everything under each starting point, read as `DIR/*` (`find ~ -type f | xargs rm -f` is
+    `rm -f ~/*` and more); nothing when the writer is anything else or narrows."""
+    writer = stdin.writer
+    if stdin.kind is not StdinKind.PIPE or not isinstance(writer, ast.SimpleCommand) or writer.redirects:
+        return ()
+    argv = env.literal_argv(writer.words)
+    if not argv or basename(argv[0]) != "find":
+        return ()
+    words = tuple(Arg((value,), value, writer.span) for value in argv[1:])
+    scope = find_scope(words)
+    if not scope.unfiltered or any(value in EXEC_ACTIONS or value == "-delete" for value in argv[1:]):
+        return ()
+    return tuple(
+        Arg((f"{value.rstrip('/')}/*",), point.source, stdin.span, True)
+        for point in scope.starting_points
+        for value in point.values
+    )
 
 
 def known_input(stdin: Stdin | None, env: Env) -> str | None:

@@ -7,6 +7,7 @@ The engine always runs these; the packs' rules are loaded per program
 from __future__ import annotations
 
 from ..packs._index import loaded_packs
+from ._accounts import ACCOUNT_RULES
 from ._code import CODE_RULES
 from ._command_position import COMMAND_POSITION_RULES
 from ._contexts import CONTEXT_RULES
@@ -30,6 +31,7 @@ CORE = Registry(
     + FILESYSTEM_RULES
     + SECRET_READ_RULES
     + SYSTEM_RULES
+    + ACCOUNT_RULES
     + EXFILTRATION_RULES
     + NETWORK_AND_RESOURCE_RULES
     + EXPOSURE_RULES

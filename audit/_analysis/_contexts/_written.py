@@ -243,6 +243,7 @@ def crontab_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
         content = _stdin_text(call.stdin, call.frame.env)
         stdin = call.stdin
         if content is None and stdin is not None and stdin.kind is StdinKind.PIPE:
+            content = _added_jobs(stdin, call.frame.env)
             _crontab_from_pipe(call, stdin, walk)
     else:
         content = walk.written_script(operand.value) if operand.value is not None else None
@@ -253,9 +254,22 @@ def crontab_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
     return _audit_later(walk, target, Autorun(AutorunFormat.CRONTAB, "crontab"), content, call.frame)
 
 
+def _added_jobs(stdin: Stdin, env: Env) -> WrittenScript | None:
+    """`(crontab -l; echo JOB) | crontab -`: the jobs the group's commands of known output add
+    (the listing puts back the jobs already installed; other unknown output stays unknown)."""
+    writer = stdin.writer
+    if not isinstance(writer, ast.Group | ast.Subshell):
+        return None
+    outputs = [
+        env.command_output(statement.command) for statement in writer.body.statements if not statement.background
+    ]
+    added = "".join(output for output in outputs if output is not None)
+    return WrittenScript(added, Origin.derived_from(stdin.span), stdin.span) if added else None
+
+
 def _crontab_from_pipe(call: Call, stdin: Stdin, walk: ContextWalk) -> None:
-    """`curl u | crontab -`: the jobs are whatever the download holds, as in `curl u | sh`; a crontab
-    assembled locally (`(crontab -l; echo JOB) | crontab -`) is only SY008's change."""
+    """`curl u | crontab -`: the jobs are whatever the download holds, as in `curl u | sh` (a crontab
+    assembled locally, `(crontab -l; echo JOB) | crontab -`, has its known jobs audited instead)."""
     tables = walk.tables
     if not any(name in tables.fetchers or name in tables.decoders for name in stdin.feeders):
         return

@@ -1,0 +1,87 @@
+"""The string operators of a parameter expansion, applied to a variable's known values:
+`${a:2}` and `${a:1:3}` (substrings), `${a#p}`, `${a##p}`, `${a%p}`, `${a%%p}` (a pattern
+removed from either end), `${a^^}`, `${a,,}`, `${a^}`, `${a,}` (case), `${#a}` (length). Code
+obfuscated with them (`a=xxrm; ${a:2} -rf ~`) is read as bash runs it. The operator's
+arguments must be literal; anything else (`${a/x/y}`, arithmetic offsets) stays unknown."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fnmatch import fnmatchcase
+
+from .._syntax import ast
+
+_CASE: dict[str, Callable[[str], str]] = {
+    "^^": str.upper,
+    ",,": str.lower,
+    "^": lambda value: value[:1].upper() + value[1:],
+    ",": lambda value: value[:1].lower() + value[1:],
+}
+
+
+def operated(part: ast.ParamExpansion, values: tuple[str, ...]) -> tuple[str, ...] | None:
+    """What `part`'s operator makes of each of the variable's known values; None when the operator
+    or its arguments are not ones read here."""
+    arguments = _literal_arguments(part.argument)
+    if arguments is None:
+        return None
+    apply = _operation(part.operator, arguments)
+    return None if apply is None else tuple(dict.fromkeys(apply(value) for value in values))
+
+
+def _operation(operator: str, arguments: list[str]) -> Callable[[str], str] | None:
+    if operator in _CASE and not arguments:
+        return _CASE[operator]
+    if operator == "#" and not arguments:
+        return lambda value: str(len(value))
+    if operator in (":", "::") and len(arguments) == (1 if operator == ":" else 2):
+        bounds = [argument.strip() for argument in arguments]
+        if not all(bound.lstrip("-").isdigit() for bound in bounds):
+            return None
+        return lambda value: _substring(value, int(bounds[0]), int(bounds[1]) if len(bounds) == 2 else None)
+    if operator in ("#", "##", "%", "%%") and len(arguments) == 1:
+        pattern = arguments[0]
+        return lambda value: _removed(value, pattern, operator)
+    return None
+
+
+def _substring(value: str, offset: int, length: int | None) -> str:
+    """bash's `${a:OFFSET:LENGTH}`: a negative offset counts from the end, a negative length is
+    an end counted from the end."""
+    start = len(value) + offset if offset < 0 else offset
+    if start < 0:
+        return ""  # an offset from the end past the start expands to nothing
+    if length is None:
+        return value[start:]
+    end = len(value) + length if length < 0 else start + length
+    return value[start:end] if end >= start else ""
+
+
+def _removed(value: str, pattern: str, operator: str) -> str:
+    """`value` without the shortest (`#`, `%`) or longest (`##`, `%%`) start or end the glob matches."""
+    cuts = range(len(value) + 1)
+    if operator.startswith("#"):
+        ends = [cut for cut in cuts if fnmatchcase(value[:cut], pattern)]
+        return value if not ends else value[(max(ends) if operator == "##" else min(ends)) :]
+    starts = [cut for cut in cuts if fnmatchcase(value[cut:], pattern)]
+    return value if not starts else value[: (min(starts) if operator == "%%" else max(starts))]
+
+
+# Characters that make an operator's argument more than literal text. The parsers may leave an
+# argument's expansions inside a literal (`${a#$p}`), which must not be read as the text `$p`.
+_NOT_LITERAL = frozenset("$`\\'\"[")
+
+
+def _literal_arguments(words: tuple[ast.Word, ...]) -> list[str] | None:
+    """The operator's arguments as text, when each is unquoted literal text with nothing bash
+    would expand or unquote in it (a pattern's `*` and `?` are then wildcards, as fnmatch reads
+    them; bracket expressions, which fnmatch reads differently, are left unknown)."""
+    arguments: list[str] = []
+    for word in words:
+        if not all(type(part) is ast.Literal and not part.quoted for part in word.parts):
+            return None
+        text = "".join(part.text for part in word.parts if type(part) is ast.Literal)
+        if not _NOT_LITERAL.isdisjoint(text):
+            return None
+        arguments.append(text)
+    return arguments
