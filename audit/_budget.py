@@ -32,9 +32,25 @@ Step costs are calibrated against CPU time on the adversarial inputs of
 `python -m audit.benchmark` (1-2.5 µs of CPU per step on the CI machine); the
 busiest everyday command of the corpus takes about 2,300."""
 
-STEPS_PER_COMMAND = 8
-"""Steps a walk of the analysis charges per simple command, plus one per word:
-resolving it and running its rules costs about this much more than building its node."""
+STEPS_PER_COMMAND = 40
+"""Steps a walk of the analysis charges per simple command, plus what it charges per word,
+assignment and redirect: resolving the command, walking its parts and running its rules."""
+
+STEPS_PER_ARGUMENT = 4
+STEPS_PER_REDIRECT = 8
+"""A redirect's target is resolved and the redirect rules run on it."""
+STEPS_PER_ASSIGNMENT = 24
+"""An assignment's value is walked, normalised, checked for taint and bound."""
+
+
+def command_steps(words: int, assignments: int = 0, redirects: int = 0) -> int:
+    """What a walk of the analysis charges for one simple command."""
+    return (
+        STEPS_PER_COMMAND
+        + STEPS_PER_ARGUMENT * words
+        + STEPS_PER_ASSIGNMENT * assignments
+        + STEPS_PER_REDIRECT * redirects
+    )
 
 _collection_seconds = 0.0
 _collection_started = threading.local()
@@ -86,7 +102,7 @@ class Budget:
 
     # Reading the clock costs about as much as a few steps; reading it once per
     # this many steps keeps the backstop's overshoot far below a millisecond.
-    STEPS_PER_CLOCK_READ = 256
+    STEPS_PER_CLOCK_READ = 1024
 
     def __init__(self, seconds: float, max_steps: int = DEFAULT_MAX_STEPS) -> None:
         if not _timer_installed:

@@ -27,7 +27,7 @@ Charge = Callable[[int], None]
 # each brace or comma in it is looked at in Python (one step per
 # GROUP_MARKS_PER_STEP). What is joined onto values elsewhere costs one step
 # per CHARACTERS_PER_STEP characters copied.
-STEPS_PER_WORD = 3
+STEPS_PER_WORD = 8
 CHARACTERS_PER_STEP = 64
 GROUP_MARKS_PER_STEP = 2
 

@@ -20,7 +20,7 @@ names out of the lane (`_needs_the_walk`).
 
 from __future__ import annotations
 
-from .._budget import STEPS_PER_COMMAND, Budget
+from .._budget import Budget, command_steps
 from .._model import CommandRecord, Span
 from .._named_tuple import NamedTuple
 from .._syntax import CHARACTERS_PER_STEP, STEPS_PER_COMMAND_NODE, STEPS_PER_FRAGMENT, VERBATIM, plain_words
@@ -62,7 +62,7 @@ def plain_command(text: str, tables: Tables, max_steps: int) -> PlainCommand | N
 def _within_budget(text: str, words: int, max_steps: int) -> bool:
     """Whether the full path's steps for this text fit the limit before its first reading of the CPU
     clock: then its verdict on the text depends on steps alone, and they fit."""
-    steps = STEPS_PER_FRAGMENT + len(text) // CHARACTERS_PER_STEP + STEPS_PER_COMMAND_NODE + STEPS_PER_COMMAND + words
+    steps = STEPS_PER_FRAGMENT + len(text) // CHARACTERS_PER_STEP + STEPS_PER_COMMAND_NODE + command_steps(words)
     return steps <= max_steps and steps < Budget.STEPS_PER_CLOCK_READ
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Protocol
 
-from .._budget import STEPS_PER_COMMAND, Budget
+from .._budget import Budget, command_steps
 from .._model import Span
 from .._named_tuple import NamedTuple
 from .._syntax import Visitor, ast
@@ -148,7 +148,7 @@ class SecretSearch(Visitor[Trails, Trails]):
         return self.simple_trails(node, self.stdin(stdin), into_file=into_file)
 
     def simple_trails(self, node: ast.SimpleCommand, stdin: Trails, *, into_file: bool) -> Trails:
-        self.flows.budget.charge(STEPS_PER_COMMAND + len(node.words), "the secrets analysis")
+        self.flows.budget.charge(command_steps(len(node.words), len(node.assignments), len(node.redirects)), "the secrets analysis")
         stdin = self.redirected_input(node.redirects, stdin)
         if not into_file and _stdout_to_file(node.redirects):
             return NO_TRAILS

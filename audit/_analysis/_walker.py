@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .._budget import STEPS_PER_COMMAND, Budget
+from .._budget import Budget, command_steps
 from .._model import CommandRecord, Position, Span
 from .._syntax import Origin, ast
 from ..programs.sending import SENDERS
@@ -187,7 +187,7 @@ class Walker(WordWalker):
     ) -> frozenset[Risk]:
         """Walk one simple command; the risks of what it runs. The names it runs
         (when known) are added to `feeders`, for the pipeline stages after it."""
-        self.config.budget.charge(STEPS_PER_COMMAND + len(node.words), "the analysis")
+        self.config.budget.charge(command_steps(len(node.words), len(node.assignments), len(node.redirects)), "the analysis")
         env = frame.env
         location = frame.location
         argv, index, unwrapped = resolve(node.words, env, self.tables)

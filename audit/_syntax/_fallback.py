@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from .._model import Span
 from . import _ast as ast
 from ._prepass import find_substitution_end
-from ._session import ParseSession, PreparedText
+from ._session import STEPS_PER_COMMAND_NODE, ParseSession, PreparedText
 from ._words import heredoc_node, word_parts_from_text
 
+# Steps (see _budget) per token the lexical reading cuts out and classifies in Python.
+STEPS_PER_TOKEN = 4
 _SEPARATORS = ("&&", "||", ";;&", ";;", ";&", "|&", ";", "&", "|", "\n", "(", ")")
 _REDIRECT_OPERATORS = ("&>>", "<<<", ">>", "&>", ">&", "<&", ">|", "<>", ">", "<")
 # The operators at a position, tried in this order: a process substitution, a
@@ -77,7 +79,7 @@ def _tokenize(text: str, session: ParseSession) -> list[_Token]:
     length = len(text)
     while index < length:
         if len(tokens) % 256 == 255:
-            session.charge(256)
+            session.charge(256 * STEPS_PER_TOKEN)
         char = text[index]
         if char in " \t":
             index += 1
@@ -185,7 +187,7 @@ class _Builder:
         return ast.Script(tuple(statements), span)
 
     def command(self, tokens: list[_Token]) -> ast.SimpleCommand | None:
-        self.session.charge(2)
+        self.session.charge(STEPS_PER_COMMAND_NODE)
         words: list[ast.Word] = []
         redirects: list[ast.Redirect] = []
         position = 0

@@ -23,6 +23,8 @@ from ._plain import plain_script
 from ._session import ParseSession, ParseTrouble, PreparedText
 
 _DANGLING_PIPE = re.compile(r"\|&?\s*\Z")
+# Text this long can stall tree-sitter's error recovery for over 10 ms.
+_LONG_ENOUGH_TO_STALL = 1024
 # A word that starts with `[` and goes on (`[l]s`), and what may come before a word.
 _BRACKET_WORD = re.compile(r"\[[^\s\[]")
 _WORD_STARTS = frozenset({"", " ", "\t", "\n", ";", "&", "|", "(", ")", "{", "}", "!", "`"})
@@ -48,6 +50,23 @@ def _first_load(budget: Budget, module: str) -> AbstractContextManager[None]:
     return nullcontext() if module in sys.modules else budget.paused()
 
 
+def _beyond_error_recovery(text: str) -> str | None:
+    """Why tree-sitter must not read `text`, if it must not: its error recovery would run for
+    tens of milliseconds past its last progress call, where it cannot be cancelled (or, for a
+    text too short to be read through a progress callback, with no call at all). bash rejects
+    such text anyway.
+
+    - hundreds of stages and a final `|` (400 of them: 44 ms);
+    - text made mostly of `<<` (more than one in four characters; a script of real heredocs
+      has about one in ten: `<<<<<<` is 27 ms at 2,000 characters, 400 ms at 10,000).
+    """
+    if len(text) >= _LONG_ENOUGH_TO_STALL and text.count("<<") * 4 > len(text):
+        return "the input is mostly heredoc operators"
+    if len(text) >= _LONG_ENOUGH_TO_STALL and _DANGLING_PIPE.search(text):
+        return "the input ends with a dangling pipe"
+    return None
+
+
 def _mostly_parameter_openers(text: str) -> bool:
     """More than one `${` in four characters: no script is written like that (a long one full
     of `${VAR}` has one in fifteen), text built to nest expansions is."""
@@ -64,22 +83,17 @@ def parse(source: str, *, budget: Budget, origin: Origin | None = None) -> Parse
         has_error = False
     else:
         with _first_load(budget, _TREE_SITTER):
-            from ._treesitter import CANCELLABLE_FROM_BYTES, parse_tree_sitter
+            from ._treesitter import parse_tree_sitter
 
-        if len(ready.text) >= CANCELLABLE_FROM_BYTES and _DANGLING_PIPE.search(ready.text):
-            # tree-sitter's error recovery on thousands of stages and a final `|`
-            # runs for 100+ ms without calling the progress callback, so it cannot
-            # be cancelled. bash rejects such input anyway: read it lexically.
+        unparseable = _beyond_error_recovery(ready.text)
+        if unparseable is not None:
             with _first_load(budget, _FALLBACK):
                 from ._fallback import parse_fallback
 
             fallback = parse_fallback(ready, session)
-            whole = origin.span(0, len(source))
-            trouble = ParseTrouble(
-                "fallback", "the input ends with a dangling pipe; a lexical reading is judged", whole
-            )
+            trouble = ParseTrouble("fallback", f"{unparseable}; a lexical reading is judged", origin.span(0, len(source)))
             return ParseResult(fallback, (), (*session.troubles, trouble))
-        if len(ready.text) >= CANCELLABLE_FROM_BYTES and _mostly_parameter_openers(ready.text):
+        if len(ready.text) >= _LONG_ENOUGH_TO_STALL and _mostly_parameter_openers(ready.text):
             # Thousands of `${` cost tree-sitter's error recovery tens of milliseconds after
             # its last progress call, and its error region thousands of loose commands. The
             # lexical reading, which the full path ends in for such text anyway, comes first:

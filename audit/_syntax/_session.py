@@ -49,10 +49,16 @@ _BEYOND_BMP = re.compile("[\U00010000-\U0010ffff]")
 # scans, and each heredoc it cuts out (a body re-attached and parsed).
 STEPS_PER_FRAGMENT = 20
 CHARACTERS_PER_STEP = 8
-PREPASS_CHARACTERS_PER_STEP = 8
-STEPS_PER_HEREDOC = 12
+PREPASS_CHARACTERS_PER_STEP = 2
+STEPS_PER_HEREDOC = 60
 # What building one command node of a tree costs (the fast path charges it too).
-STEPS_PER_COMMAND_NODE = 2
+STEPS_PER_COMMAND_NODE = 8
+# What each node of a word made of several costs (its part built, its literals merged).
+STEPS_PER_WORD_PART = 8
+# What each node costs that a search of a subtree goes through (arithmetic, test expressions).
+STEPS_PER_NODE_SEARCHED = 3
+# The pre-pass's dearest work: each `$` and backquote, whose expansion it scans to its end.
+PREPASS_STEPS_PER_EXPANSION = 4
 
 
 class ParseSession:
@@ -82,7 +88,8 @@ class ParseSession:
             text = _BEYOND_BMP.sub("\ufffd", text)
         if not needs_prepass(text):
             return PreparedText(text, origin, None, origin)
-        self.charge(len(text) // PREPASS_CHARACTERS_PER_STEP)
+        expansions = text.count("$") + text.count("`")
+        self.charge(len(text) // PREPASS_CHARACTERS_PER_STEP + expansions * PREPASS_STEPS_PER_EXPANSION)
         prepared = prepare(text)
         self.charge(len(prepared.heredocs) * STEPS_PER_HEREDOC)
         return PreparedText(prepared.text, origin.compose(prepared.offsets), prepared, origin)

@@ -30,7 +30,10 @@ _PARAMETER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!\-]")
 _SIMPLE_PARAMETER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!\-]")
 # Steps (see _budget) for one expansion inside a double-quoted string or a
 # heredoc body: the part built, then walked and checked by the analysis.
-STEPS_PER_EXPANSION = 8
+STEPS_PER_EXPANSION = 24
+# Steps for each character the scan for a substitution's end reads (1-2.5 µs of CPU each
+# when openers nest, as each one is scanned in a call of its own).
+STEPS_PER_SCANNED_CHARACTER = 3
 _PARAMETER_OPERATOR = re.compile(r"@[A-Za-z]|:[-=?+]?|[-=?+]|##?|%%?|//?|\^\^?|,,?")
 # What opens a construct inside a subscript that its closing `]` cannot be part of (longest first).
 _SUBSCRIPT_OPENERS = re.compile(r"\$\(\(|\$\(|\$\{|`")
@@ -159,27 +162,35 @@ def double_quoted_parts(text: str, origin: Origin, session: ParseSession, *, her
     return tuple(parts)
 
 
+def _substitution_end(text: str, index: int, opener: str, session: ParseSession) -> int:
+    """Where the substitution opened at `index` ends, its scan charged: each level of a nested
+    one scans what it holds, so the steps grow as the work does, with the square of the depth."""
+    end = find_substitution_end(text, index, opener)
+    session.charge((end - index) * STEPS_PER_SCANNED_CHARACTER)
+    return end
+
+
 def _expansion_at(text: str, index: int, origin: Origin, session: ParseSession) -> tuple[ast.WordPart | None, int]:
     session.charge(STEPS_PER_EXPANSION)
     if text[index] == "`":
-        end = find_substitution_end(text, index, "`")
+        end = _substitution_end(text, index, "`", session)
         inner_end = end - 1 if end - 1 > index and text[end - 1] == "`" else end
         inner, offsets = unescape_backquoted(text, index + 1, inner_end)
         body = session.parse_fragment(inner, origin.compose(offsets).approximate())
         return ast.CommandSubstitution(body, True, True, origin.span(index, end)), end
     if text.startswith("$((", index):
-        end = find_substitution_end(text, index, "$((")
+        end = _substitution_end(text, index, "$((", session)
         inner = text[index + 3 : max(end - 2, index + 3)]
         inner_parts = double_quoted_parts(inner, origin.shifted(index + 3), session, heredoc=True)
         expansions = tuple(part for part in inner_parts if not isinstance(part, ast.Literal))
         return ast.ArithmeticExpansion(expansions, origin.span(index, end)), end
     if text.startswith("$(", index):
-        end = find_substitution_end(text, index, "$(")
+        end = _substitution_end(text, index, "$(", session)
         inner_end = end - 1 if end - 1 > index + 1 and text[end - 1] == ")" else end
         body = session.parse_fragment(text[index + 2 : inner_end], origin.shifted(index + 2))
         return ast.CommandSubstitution(body, False, True, origin.span(index, end)), end
     if text.startswith("${", index):
-        end = find_substitution_end(text, index, "${")
+        end = _substitution_end(text, index, "${", session)
         inner_end = end - 1 if end - 1 > index + 1 and text[end - 1] == "}" else end
         return _braced_parameter(text, index, inner_end, end, origin, session), end
     match = _SIMPLE_PARAMETER.match(text, index + 1)

@@ -94,7 +94,7 @@ def test_every_known_program_name_with_the_arguments_rules_look_for_gets_the_ver
 def test_at_the_step_limit_the_lane_gives_way_exactly_when_the_full_path_runs_out() -> None:
     for command in ("ls -la src/", "git push --force origin main", "rm -rf /"):
         outcomes: set[str] = set()
-        for max_steps in range(20, 80):
+        for max_steps in range(40, 160):
             policy = policy_from_mapping({"limits": {"max_steps": max_steps}})
             lane, full = through_the_lane_and_the_full_path(command, policy)
             assert lane == full, (command, max_steps)

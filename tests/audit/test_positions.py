@@ -73,7 +73,7 @@ def test_a_command_is_judged_wherever_bash_runs_it(structure: str) -> None:
 def test_there_is_no_cap_on_the_number_of_commands() -> None:
     command = "; ".join(["ls"] * 800 + [INNER])
     # A generous budget: this is about counting, not speed (the benchmark measures speed).
-    patient = policy_from_mapping({"limits": {"time_budget_ms": 5_000}})
+    patient = policy_from_mapping({"limits": {"time_budget_ms": 5_000, "max_steps": 1_000_000}})
     assert "FS001" in {f.rule_id for f in audit_command(command, policy=patient).findings}
 
 

@@ -20,7 +20,7 @@ _LOCAL = threading.local()
 CANCELLABLE_FROM_BYTES = 2048
 # Steps charged per progress call of a cancellable parse (one call per 100
 # parse operations; see _budget).
-STEPS_PER_PROGRESS_CALL = 4
+STEPS_PER_PROGRESS_CALL = 16
 
 
 def _parser() -> Parser:

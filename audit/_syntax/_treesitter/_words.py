@@ -14,7 +14,7 @@ from .. import _ast as ast
 from .._ast import new_node
 from .._origin import Origin
 from .._prepass import find_substitution_end
-from .._session import STEPS_PER_FRAGMENT, ParseSession, PreparedText
+from .._session import STEPS_PER_FRAGMENT, STEPS_PER_NODE_SEARCHED, STEPS_PER_WORD_PART, ParseSession, PreparedText
 from .._words import ansi_c_decode, double_quoted_parts, unescape_backquoted, unquoted_literals, word_parts_from_text
 from ._kinds import ARRAY, COMMENT, SUBSCRIPT, VARIABLE_ASSIGNMENT, WORD, kinds
 
@@ -171,6 +171,7 @@ class WordBuilder:
                 if "\\" not in text:
                     span = self.span(node)
                     return ast.Word((ast.Literal(text, False, span),), span, text)
+        self.session.charge(len(nodes) * STEPS_PER_WORD_PART)
         parts: list[ast.WordPart] = []
         for index, node in enumerate(nodes):
             if node.kind_id in _DOLLAR and index + 1 < len(nodes) and nodes[index + 1].kind_id in _STRING:
@@ -186,7 +187,9 @@ class WordBuilder:
     def word_parts(self, node: Node, parts: list[ast.WordPart]) -> None:
         kind = node.kind_id
         if kind in _SPLICED:
-            for child in node.children:
+            children = node.children
+            self.session.charge(len(children) * STEPS_PER_WORD_PART)
+            for child in children:
                 self.word_parts(child, parts)
         elif kind in _RAW_STRING:
             start, end = self.chars(node)
@@ -394,7 +397,9 @@ class WordBuilder:
                 # A bare name in arithmetic is a variable reference.
                 found.append(ast.ParamExpansion(self.text[start:end], "", (), False, self.origin.span(start, end)))
             else:
-                stack.extend(reversed(child.children))
+                children = child.children
+                self.session.charge(len(children) * STEPS_PER_NODE_SEARCHED)
+                stack.extend(reversed(children))
         return tuple(found)
 
     def word_leaves(self, node: Node) -> list[Node]:
@@ -406,7 +411,9 @@ class WordBuilder:
             if child.kind_id in WORD_NODES:
                 found.append(child)
             elif child.kind_id not in _TEST_BRACKETS:
-                stack.extend(reversed(child.children))
+                children = child.children
+                self.session.charge(len(children) * STEPS_PER_NODE_SEARCHED)
+                stack.extend(reversed(children))
         return found
 
 
