@@ -52,6 +52,7 @@ def command_steps(words: int, assignments: int = 0, redirects: int = 0) -> int:
         + STEPS_PER_REDIRECT * redirects
     )
 
+
 _collection_seconds = 0.0
 _collection_started = threading.local()
 _timer_installed = False

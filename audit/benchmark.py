@@ -9,6 +9,9 @@ The default report, in one run:
   falls on both alike: p50 and p99 and their ratio to the baseline;
 * the worst adversarial input at the maximum length (CPU ms and decision),
   and the peak memory of each, measured in a child process;
+* the slowest audit the step limit allows: the adversarial inputs at lengths
+  from 1,000 characters up, with the CPU backstop lifted, and how many times
+  that the backstop is (`audit.benchmarks.step_limit`);
 * the CPU time a fresh interpreter spends on `from audit import
   audit_command`, on its first audit, and `audit-cmd --json ls` on its whole
   start-up, over `python -c pass`.
@@ -36,7 +39,7 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 from . import Policy, audit_command, default_policy, policy_from_mapping
-from .benchmarks import command_sets, regex_baseline
+from .benchmarks import command_sets, regex_baseline, step_limit
 from .rules import REGISTRY
 
 
@@ -133,6 +136,14 @@ def adversarial_inputs(length: int) -> Iterator[tuple[str, str]]:
     }
     for name, generate in generators.items():
         yield name, generate()[:length]
+
+
+def adversarial_at_every_length(max_length: int) -> Iterator[tuple[str, str]]:
+    """The adversarial inputs at each of the step-limit benchmark's lengths up to `max_length`."""
+    for length in step_limit.LENGTHS:
+        if length <= max_length:
+            for name, command in adversarial_inputs(length):
+                yield f"{name} ({length:,} characters)", command
 
 
 def _nested_shells(length: int) -> str:
@@ -294,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
         "worst_adversarial_ms": adversarial[worst_name]["ms"],
         "peak_mb": max(outcome["peak_mb"] for outcome in adversarial.values()),
         "adversarial": adversarial,
+        "step_limit": step_limit.step_limit_headroom(policy, adversarial_at_every_length(policy.limits.max_length)),
         "startup_cpu_ms": startup_cpu_ms(),
     }
     if options.json:
@@ -388,6 +400,12 @@ def _print_report(results: dict[str, Any]) -> None:
         f"worst: {results['worst_adversarial']} {results['worst_adversarial_ms']:.2f} ms"
         f" (target <= {TARGETS['worst_adversarial_ms']:g}); peak memory {results['peak_mb']:.1f} MB"
         f" (target <= {TARGETS['peak_mb']:g})"
+    )
+    headroom: step_limit.Headroom = results["step_limit"]
+    print(
+        f"slowest audit the step limit allows ({headroom['inputs']} adversarial inputs of 1,000 characters"
+        f" to the maximum, CPU backstop lifted): {headroom['slowest']} {headroom['slowest_ms']:.2f} ms;"
+        f" the backstop ({headroom['backstop_ms']:g} ms) is {headroom['headroom']:.1f}x that"
     )
     print("start-up, CPU ms over `python -c pass`:")
     for name, ms in results["startup_cpu_ms"].items():

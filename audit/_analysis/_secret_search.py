@@ -148,7 +148,9 @@ class SecretSearch(Visitor[Trails, Trails]):
         return self.simple_trails(node, self.stdin(stdin), into_file=into_file)
 
     def simple_trails(self, node: ast.SimpleCommand, stdin: Trails, *, into_file: bool) -> Trails:
-        self.flows.budget.charge(command_steps(len(node.words), len(node.assignments), len(node.redirects)), "the secrets analysis")
+        self.flows.budget.charge(
+            command_steps(len(node.words), len(node.assignments), len(node.redirects)), "the secrets analysis"
+        )
         stdin = self.redirected_input(node.redirects, stdin)
         if not into_file and _stdout_to_file(node.redirects):
             return NO_TRAILS

@@ -187,7 +187,9 @@ class Walker(WordWalker):
     ) -> frozenset[Risk]:
         """Walk one simple command; the risks of what it runs. The names it runs
         (when known) are added to `feeders`, for the pipeline stages after it."""
-        self.config.budget.charge(command_steps(len(node.words), len(node.assignments), len(node.redirects)), "the analysis")
+        self.config.budget.charge(
+            command_steps(len(node.words), len(node.assignments), len(node.redirects)), "the analysis"
+        )
         env = frame.env
         location = frame.location
         argv, index, unwrapped = resolve(node.words, env, self.tables)

@@ -77,6 +77,9 @@ def _tokenize(text: str, session: ParseSession) -> list[_Token]:
     tokens: list[_Token] = []
     index = 0
     length = len(text)
+    # The words' scans cover the text once between them: charged before they run, as one
+    # quoted word can take the whole text.
+    session.charge_scan(text, 0, length)
     while index < length:
         if len(tokens) % 256 == 255:
             session.charge(256 * STEPS_PER_TOKEN)

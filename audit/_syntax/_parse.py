@@ -91,7 +91,9 @@ def parse(source: str, *, budget: Budget, origin: Origin | None = None) -> Parse
                 from ._fallback import parse_fallback
 
             fallback = parse_fallback(ready, session)
-            trouble = ParseTrouble("fallback", f"{unparseable}; a lexical reading is judged", origin.span(0, len(source)))
+            trouble = ParseTrouble(
+                "fallback", f"{unparseable}; a lexical reading is judged", origin.span(0, len(source))
+            )
             return ParseResult(fallback, (), (*session.troubles, trouble))
         if len(ready.text) >= _LONG_ENOUGH_TO_STALL and _mostly_parameter_openers(ready.text):
             # Thousands of `${` cost tree-sitter's error recovery tens of milliseconds after

@@ -75,6 +75,11 @@ class ParseSession:
         """Spend steps of the audit's budget on parsing (BudgetExceeded when it is spent)."""
         self.budget.charge(steps, "parsing")
 
+    def charge_scan(self, text: str, start: int, end: int) -> None:
+        """Spend what scanning text[start:end] for quotes and expansions costs, as the pre-pass does."""
+        expansions = text.count("$", start, end) + text.count("`", start, end)
+        self.charge((end - start) // PREPASS_CHARACTERS_PER_STEP + expansions * PREPASS_STEPS_PER_EXPANSION)
+
     def trouble(self, parser: str, message: str, span: Span) -> None:
         self.troubles.append(ParseTrouble(parser, message, span))
 
@@ -88,8 +93,7 @@ class ParseSession:
             text = _BEYOND_BMP.sub("\ufffd", text)
         if not needs_prepass(text):
             return PreparedText(text, origin, None, origin)
-        expansions = text.count("$") + text.count("`")
-        self.charge(len(text) // PREPASS_CHARACTERS_PER_STEP + expansions * PREPASS_STEPS_PER_EXPANSION)
+        self.charge_scan(text, 0, len(text))
         prepared = prepare(text)
         self.charge(len(prepared.heredocs) * STEPS_PER_HEREDOC)
         return PreparedText(prepared.text, origin.compose(prepared.offsets), prepared, origin)
