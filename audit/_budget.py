@@ -29,8 +29,10 @@ DEFAULT_MAX_STEPS = 25_000
 """The step limit of the default policy (`[limits] max_steps`).
 
 Step costs are calibrated against CPU time on the adversarial inputs of
-`python -m audit.benchmark` (1-2.5 µs of CPU per step on the CI machine); the
-busiest everyday command of the corpus takes about 2,300."""
+`python -m audit.benchmark` at about a microsecond of CPU per step at most on
+the CI machine, so the limit stops any input in about half the CPU-time
+backstop (`audit.benchmarks.step_limit` reports the slowest audit it allows);
+the busiest everyday command of the benchmark takes 341."""
 
 STEPS_PER_COMMAND = 40
 """Steps a walk of the analysis charges per simple command, plus what it charges per word,
