@@ -258,8 +258,9 @@ def commands_run(
     data = known_input(stdin, env)
     if data is None:
         found = _found_by_find(stdin, env)
-        plain = xargs_replace_string(unwrapped.innermost_options) is None
-        return [argv + found] if found and plain else [argv]
+        if not found or xargs_replace_string(unwrapped.innermost_options) is not None:
+            return [argv]
+        return [_recursing_like_find(argv, index, stdin.span) + found]
     return xargs_commands(argv, index, unwrapped.innermost_options, data, stdin.span) or [argv]
 
 
@@ -282,6 +283,16 @@ def _found_by_find(stdin: Stdin, env: Env) -> tuple[Arg, ...]:
         for point in scope.starting_points
         for value in point.values
     )
+
+
+def _recursing_like_find(argv: tuple[Arg, ...], index: int, span: Span) -> tuple[Arg, ...]:
+    """`find DIR | xargs rm`: find lists every file below DIR, so rm removes them all, as
+    `rm -r DIR/*` would (`find ~ -type f | xargs rm -f` is `find ~ -type f -delete`); the
+    recursion find supplies is written as rm's own `-r`, after the program name."""
+    name = argv[index].value if index < len(argv) else None
+    if name is None or basename(name) != "rm":
+        return argv
+    return (*argv[: index + 1], Arg(("-r",), "-r", span), *argv[index + 1 :])
 
 
 def known_input(stdin: Stdin | None, env: Env) -> str | None:
