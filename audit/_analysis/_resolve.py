@@ -17,12 +17,21 @@ from ..programs import EXEC_ACTIONS, downloaded_files, find_scope
 from ._bindings import DECLARATION_BUILTINS, array_literal_items, declaration_flags, split_assignment_word
 from ._command_globs import expand_command_name, glob_candidates
 from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words, uses_default
-from ._subjects import Arg, AssignmentSubject, Location, NameSource, RedirectSubject, Risk, Stdin, StdinKind
+from ._subjects import (
+    OUTPUT_REDIRECTS,
+    Arg,
+    AssignmentSubject,
+    Location,
+    NameSource,
+    RedirectSubject,
+    Risk,
+    Stdin,
+    StdinKind,
+)
 from ._variables import Env
 from ._wrappers import Unwrapped, unwrap, xargs_commands, xargs_replace_string, xargs_unbounded
 
 _SHELL_VARIABLES = frozenset({"SHELL", "BASH"})
-_OUTPUT_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
 _ARITHMETIC_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
 
 
@@ -135,7 +144,7 @@ def output_redirects(redirects: tuple[ast.Redirect, ...], env: Env) -> list[tupl
     """The files a command's standard output goes to, each with whether it is appended to (`>>`)."""
     targets: list[tuple[Arg, bool]] = []
     for redirect in redirects:
-        if redirect.target is not None and redirect.operator in _OUTPUT_REDIRECTS and redirect.fd in (None, "1"):
+        if redirect.target is not None and redirect.operator in OUTPUT_REDIRECTS and redirect.fd in (None, "1"):
             appends = redirect.operator.endswith(">>")
             targets.extend((target, appends) for target in normalize_word(redirect.target, env))
     return targets

