@@ -11,10 +11,10 @@ from typing import Protocol
 
 from .._syntax import ast
 from ._braces import CHARACTERS_PER_STEP, expand_braces
+from ._fields import Fields, split_fields, splits
 from ._parameter_operators import operated
 from ._subjects import Arg
 
-DEFAULT_IFS = " \t\n"
 HOME = "~"
 """The home directory in normalised values: `~`, `$HOME` and `${HOME}` all become it."""
 
@@ -128,29 +128,31 @@ def _joined_fields(word: ast.Word, bindings: Bindings, pattern: bool) -> tuple[l
     """The fields a word's parts make, each a list of its possible values, whether an unquoted
     literal holds a brace, and whether an unquoted expansion's value holds a glob character;
     None when a part is known only at run time."""
-    fields: list[list[str]] = []
-    current: list[str] = [""]
+    fields = Fields()
     braces = expanded_glob = False
     for index, part in enumerate(word.parts):
         if type(part) is ast.Literal:
             text = part.text
             if index == 0 and text[:1] == "~":
                 text = _tilde_prefix(text, part.quoted, word.parts[1:])
+            elif index > 0 and fields.starts_field():
+                # A field that starts after an expansion is past the word's tilde prefix.
+                text = _literal_tilde(text)
             if not part.quoted:
                 if "{" in text:
                     braces = True
             elif pattern:
                 text = _escape_glob(text)
-            _charge_joins(bindings, current, (text,))
-            current = [prefix + text for prefix in current]
+            _charge_joins(bindings, fields.current, (text,))
+            fields.join((text,))
             continue
         if type(part) is ast.ParamExpansion and _list_selector(part) is not None:
             pieces = _list_fields(part, bindings)
             if pieces is None:
                 return None
             bindings.charge(len(pieces))
-            _charge_joins(bindings, current, pieces[:1])
-            current = _add_fields(current, pieces, fields)
+            _charge_joins(bindings, fields.current, pieces[:1])
+            fields.add_pieces(pieces)
             continue
         values = _known_values(part, bindings)
         if values is None:
@@ -161,20 +163,17 @@ def _joined_fields(word: ast.Word, bindings: Bindings, pattern: bool) -> tuple[l
             expanded_glob = (unquoted and any(not _GLOB_CHARS.isdisjoint(value) for value in values)) or (
                 type(part) is ast.ParamExpansion and bindings.globbed(part.name)
             )
-        if unquoted and any(_splits(value, separators) for value in values):
+        if unquoted and any(splits(value, separators) for value in values):
             if len(values) != 1 or separators is None:
                 return None
-            pieces = _split_fields(values[0], separators)
-            bindings.charge(len(pieces))
-            _charge_joins(bindings, current, pieces[:1])
-            current = _add_fields(current, pieces, fields)
+            _charge_joins(bindings, fields.current, values)
+            bindings.charge(len(fields.split(values[0], separators)))
             continue
-        if len(current) * len(values) > MAX_CANDIDATES:
+        if len(fields.current) * len(values) > MAX_CANDIDATES:
             return None
-        _charge_joins(bindings, current, values)
-        current = [prefix + value for prefix in current for value in values]
-    fields.append(current)
-    return fields, braces, expanded_glob
+        _charge_joins(bindings, fields.current, values)
+        fields.join(values)
+    return fields.done(), braces, expanded_glob
 
 
 def _field_args(
@@ -246,19 +245,6 @@ def _quoted(part: ast.WordPart) -> bool:
     return isinstance(part, ast.ParamExpansion | ast.CommandSubstitution) and part.quoted
 
 
-def _add_fields(current: list[str], pieces: list[str], fields: list[list[str]]) -> list[str]:
-    """Append expansion `pieces` to the word being built: the first joins the
-    current field, each later one starts a new field. Returns the new current field."""
-    if not pieces:
-        return current
-    current = [prefix + pieces[0] for prefix in current]
-    if len(pieces) > 1:
-        fields.append(current)
-        fields.extend([piece] for piece in pieces[1:-1])
-        current = [pieces[-1]]
-    return current
-
-
 def has_list_expansion(word: ast.Word) -> bool:
     """Whether a word holds "$@", "${a[@]}", "${a[*]}"...: a word that may become several fields."""
     return any(type(part) is ast.ParamExpansion and _list_selector(part) is not None for part in word.parts)
@@ -287,7 +273,7 @@ def _list_fields(part: ast.ParamExpansion, bindings: Bindings) -> list[str] | No
         return [separators[:1].join(elements)]
     if not separators:
         return list(elements)
-    return [piece for element in elements for piece in _split_fields(element, separators)]
+    return [piece for element in elements for piece in split_fields(element, separators)]
 
 
 def _selected_elements(part: ast.ParamExpansion, bindings: Bindings) -> tuple[str, ...] | None:
@@ -307,21 +293,6 @@ def _selected_elements(part: ast.ParamExpansion, bindings: Bindings) -> tuple[st
 
 def _dynamic(word: ast.Word) -> Arg:
     return Arg((), word.source, word.span, False, word)
-
-
-def _splits(value: str, separators: str | None) -> bool:
-    """Whether word splitting would cut `value` (unknown separators: assume so)."""
-    if separators is None:
-        return True
-    return any(char in value for char in separators)
-
-
-def _split_fields(value: str, separators: str) -> list[str]:
-    """Bash field splitting: IFS whitespace runs and other IFS characters separate fields."""
-    if set(separators) <= set(DEFAULT_IFS):
-        return value.split()
-    pattern = "[" + re.escape(separators) + "]"
-    return [field for field in re.split(pattern, value) if field]
 
 
 def _tilde_prefix(text: str, quoted: bool, rest: tuple[ast.WordPart, ...]) -> str:

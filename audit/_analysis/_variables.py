@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from .._budget import Budget
 from .._syntax import ast
 from ._bindings import Binding, BindingKind, collect_bindings
+from ._fields import DEFAULT_IFS
 from ._normalize import (
-    DEFAULT_IFS,
     HOME,
     MAX_CANDIDATES,
     is_glob_word,
@@ -31,6 +31,11 @@ STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
 """Paths that name standard input (as a script operand or a file read back)."""
 TOP_LEVEL_SHELL = "bash"
 """$0 of the command line: the shell the agent's command runs in."""
+
+
+# What a variable the command string never sets holds in the shell that runs it: bash sets
+# IFS to its default at start-up whatever the environment says, and HOME is the home.
+_SHELL_DEFAULTS = {"HOME": (HOME,), "IFS": (DEFAULT_IFS,)}
 
 
 class Env:
@@ -93,7 +98,7 @@ class Env:
         if bindings is None:
             if self.parent is not None:
                 return self.parent.candidates(name)
-            return (HOME,) if name == "HOME" else None
+            return _SHELL_DEFAULTS.get(name)
         if name in self._in_progress:
             return None
         self._in_progress.add(name)

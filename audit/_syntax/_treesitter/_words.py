@@ -162,13 +162,13 @@ class WordBuilder:
                 # Most words: plain ASCII text at a fixed shift (chars() and span() inlined).
                 start, end = node.start_byte, node.end_byte
                 text = self.text[start:end]
-                if "\\" not in text:
+                if "\\" not in text and "$" not in text:
                     span = new_node(Span, (start + shift, end + shift))
                     return new_node(ast.Word, ((new_node(ast.Literal, (text, False, span)),), span, text))
             else:
                 start, end = self.chars(node)
                 text = self.text[start:end]
-                if "\\" not in text:
+                if "\\" not in text and "$" not in text:
                     span = self.span(node)
                     return ast.Word((ast.Literal(text, False, span),), span, text)
         self.session.charge(len(nodes) * STEPS_PER_WORD_PART)
@@ -182,6 +182,12 @@ class WordBuilder:
             parts = _merge_literals(parts)
         end = self.chars(nodes[-1])[1]
         source = self.source_slice(start, end)[0] if self.prepared is not None else self.text[start:end]
+        if any(type(part) is ast.Literal and not part.quoted and "$" in part.text for part in parts):
+            # tree-sitter sometimes files a `$` and the name after it as plain text (`rm$IFS-rf$IFS/`
+            # ends its concatenation at the second `$`): bash expands an unquoted `$NAME` wherever
+            # it stands, so the word is read again from its text.
+            text, origin = self.source_slice(start, end)
+            parts = list(word_parts_from_text(text, origin, self.session))
         return new_node(ast.Word, (tuple(parts), self.origin.span(start, end), source))
 
     def word_parts(self, node: Node, parts: list[ast.WordPart]) -> None:
