@@ -169,6 +169,7 @@ _NAME_LISTS = (
     "allowed_destinations",
     "credential_stores",
     "disposable_home_directories",
+    "service_data_directories",
     "protected_branches",
     "binary_directories",
 )
@@ -215,6 +216,7 @@ class _Draft(NamedTuple):
             allowed_destinations=tuple(dict.fromkeys(names["allowed_destinations"])),
             credential_stores=tuple(dict.fromkeys(names["credential_stores"])),
             disposable_home_directories=tuple(dict.fromkeys(names["disposable_home_directories"])),
+            service_data_directories=tuple(dict.fromkeys(names["service_data_directories"])),
             protected_branches=tuple(dict.fromkeys(names["protected_branches"])),
             binary_directories=tuple(dict.fromkeys(names["binary_directories"])),
             interpreter_families=MappingProxyType(dict(self.interpreters)),

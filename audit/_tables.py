@@ -58,6 +58,7 @@ class Tables:
         "secret_files",
         "secret_printers",
         "secret_variables",
+        "service_data_directories",
         "shell_startup_files",
         "system_directories",
         "wrappers",
@@ -89,6 +90,7 @@ class Tables:
         allowed_destinations: tuple[str, ...],
         credential_stores: tuple[str, ...],
         disposable_home_directories: tuple[str, ...],
+        service_data_directories: tuple[str, ...],
         protected_branches: tuple[str, ...],
         binary_directories: tuple[str, ...],
         interpreter_families: Mapping[str, InterpreterSpec],
@@ -123,6 +125,8 @@ class Tables:
         """Directories of credentials and keys (`~/.ssh`, `~/.aws`): deleting them is blocked (packs)."""
         self.disposable_home_directories: Final = disposable_home_directories
         """Entries of the home directory that only hold caches (`~/.cache`): deleting them is not reported."""
+        self.service_data_directories: Final = service_data_directories
+        """Where services keep their data (`/var/lib/postgresql`, `/var/lib/docker`): deleting any of it is blocked (packs)."""
         self.protected_branches: Final = protected_branches
         """Branch names (globs) whose history a force push must not rewrite (`main`, `release/*`)."""
         self.binary_directories: Final = binary_directories

@@ -18,7 +18,7 @@ from .database import (
     sqlite,
     sqlserver,
 )
-from .filesystem import home
+from .filesystem import home, services
 from .iac import stacks, terraform
 from .platform import github, gitlab
 from .remote import rsync
@@ -30,6 +30,7 @@ from .vendors import VENDOR_PACKS
 PACKS: tuple[Pack, ...] = (
     git.PACK,
     home.PACK,
+    services.PACK,
     docker.PACK,
     podman.PACK,
     host_escape.PACK,

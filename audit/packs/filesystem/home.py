@@ -19,11 +19,11 @@ from ...rules._pack import Pack
 from ...rules._paths import CLIMB_TO_ROOT, cleaned_values, contents_glob, path_is, per_subject, reading
 from ...rules._rule import Hit, Inspects, rule
 
-_DELETERS = ("rm", "shred", "find")
+DELETERS = ("rm", "shred", "find")
 
 
 @per_subject
-def _may_concern(subject: CommandSubject) -> bool:
+def may_concern(subject: CommandSubject) -> bool:
     """The `applies` test of this pack's rules: a word that is absolute, in the home directory,
     climbs with `..`, names a `.git`, or a working directory made known by `cd`. Most deletions
     (`rm -rf ./build`, `rm -f out.txt`) have none, and skip every rule here at once."""
@@ -36,7 +36,7 @@ def _may_concern(subject: CommandSubject) -> bool:
     return False
 
 
-class _Target(NamedTuple):
+class DeletedTarget(NamedTuple):
     """One thing a command deletes, with its values as clean paths (resolved against a known
     working directory) and whether it goes recursively."""
 
@@ -46,7 +46,7 @@ class _Target(NamedTuple):
 
 
 @per_subject
-def _deleted(subject: CommandSubject) -> tuple[_Target, ...]:
+def deleted_targets(subject: CommandSubject) -> tuple[DeletedTarget, ...]:
     """What the command deletes: rm's operands, shred's files, the starting points of a
     `find ... -delete` (worked out once per command: every rule here asks)."""
     if subject.name == "find":
@@ -57,14 +57,14 @@ def _deleted(subject: CommandSubject) -> tuple[_Target, ...]:
         read = reading(subject)
         words = read.operands
         recursive = subject.name == "rm" and read.has("--recursive")
-    return tuple(_Target(word, tuple(cleaned_values(word, subject.cwd)), recursive) for word in words)
+    return tuple(DeletedTarget(word, tuple(cleaned_values(word, subject.cwd)), recursive) for word in words)
 
 
-def _recursively_deleted(subject: CommandSubject) -> Iterator[_Target]:
-    return (target for target in _deleted(subject) if target.recursive)
+def _recursively_deleted(subject: CommandSubject) -> Iterator[DeletedTarget]:
+    return (target for target in deleted_targets(subject) if target.recursive)
 
 
-def _home_relative(value: str) -> str:
+def home_relative(value: str) -> str:
     """`/root/x` and `/home/USER/x` as `~/x`: the home directory written any way."""
     if value == "/root" or value.startswith("/root/"):
         return HOME + value[len("/root") :]
@@ -108,7 +108,7 @@ def _holds_credentials(arg: Arg, tables: Tables, cwd: str | None, values: tuple[
     if named is not None:
         return named
     for value in values:
-        inside = _home_relative(value).rstrip("/") + "/"
+        inside = home_relative(value).rstrip("/") + "/"
         held = next((entry for entry in (*stores, *tables.credential_files) if entry.startswith(inside)), None)
         if held is not None:
             return held
@@ -123,8 +123,8 @@ def _holds_credentials(arg: Arg, tables: Tables, cwd: str | None, values: tuple[
     rationale="Private keys and cloud credentials often exist nowhere else; deleting them locks the user out of servers, clouds and encrypted data.",
     safer_alternative="Remove the one stale entry you mean (`ssh-keygen -R host`, `aws configure`), or move the store aside and keep it.",
     inspects=Inspects.COMMAND,
-    commands=_DELETERS,
-    applies=_may_concern,
+    commands=DELETERS,
+    applies=may_concern,
     must_match=(
         "rm -rf ~/.aws",
         "rm ~/.ssh/id_ed25519",
@@ -135,7 +135,7 @@ def _holds_credentials(arg: Arg, tables: Tables, cwd: str | None, values: tuple[
     must_not_match=("rm ~/.ssh/known_hosts", "rm -rf ~/.cache/pip", "ls ~/.ssh", "rm -rf ./aws-sdk"),
 )
 def delete_credential_store(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
-    for arg, values, _ in _deleted(subject):
+    for arg, values, _ in deleted_targets(subject):
         held = _holds_credentials(arg, tables, subject.cwd, values)
         if held is not None:
             yield Hit(arg.span, f"deletes `{arg.display()}`, which holds credentials ({held})")
@@ -158,7 +158,7 @@ def _repository_history(value: str) -> bool:
     safer_alternative="To start over, clone afresh into a new directory; to drop a lock, delete only `.git/index.lock`.",
     inspects=Inspects.COMMAND,
     commands=("rm", "find"),
-    applies=_may_concern,
+    applies=may_concern,
     must_match=("rm -rf .git", "rm -rf ./.git/", "rm -rf vendor/lib/.git", "rm -rf .git/objects"),
     must_not_match=("rm -f .git/index.lock", "rm -rf .github", "rm -rf .git/rebase-merge", "rm -rf .gitignore"),
 )
@@ -201,7 +201,7 @@ def _ancestor_of_working_directory(arg: Arg, cwd: str | None, values: tuple[str,
     safer_alternative="Name the directory you mean by its path (`rm -rf ../old-build`), after checking it with `ls`.",
     inspects=Inspects.COMMAND,
     commands=("rm",),
-    applies=_may_concern,
+    applies=may_concern,
     must_match=("rm -rf ../../", "rm -rf ..", "rm -rf ../*", "cd /srv/app/releases && rm -rf /srv/app"),
     must_not_match=("rm -rf ../old-build", "rm -rf ./build", "rm -rf ../../../../..", "rm ../notes.txt"),
 )
@@ -225,7 +225,7 @@ def delete_parent_directory(subject: CommandSubject, tables: Tables) -> Iterator
     safer_alternative="Stay inside the project, or check the resolved path (`realpath ../x`) before deleting it.",
     inspects=Inspects.COMMAND,
     commands=("rm",),
-    applies=_may_concern,
+    applies=may_concern,
     must_match=("rm -rf ../build", "rm -r ../../shared/cache"),
     must_not_match=("rm -rf build/../dist", "rm -rf ..", "rm ../notes.txt", "rm -rf ./tmp"),
 )
@@ -242,7 +242,7 @@ def delete_outside_working_directory(subject: CommandSubject, tables: Tables) ->
 def _home_entry(values: tuple[str, ...]) -> str | None:
     """`~/Documents`, `/home/u/projects`: one entry directly in a home directory."""
     for value in values:
-        relative = _home_relative(value)
+        relative = home_relative(value)
         segments = relative.split("/")
         if len(segments) == 2 and segments[0] == HOME and segments[1] not in ("", "*", ".*", "*.*"):
             return relative
@@ -258,7 +258,7 @@ def _home_entry(values: tuple[str, ...]) -> str | None:
     safer_alternative="Delete the specific subdirectory you mean (`rm -rf ~/projects/app/build`).",
     inspects=Inspects.COMMAND,
     commands=("rm",),
-    applies=_may_concern,
+    applies=may_concern,
     must_match=("rm -rf ~/Documents", "rm -rf $HOME/projects", "cd ~ && rm -rf Downloads"),
     must_not_match=("rm -rf ~/.cache", "rm -rf ~/projects/app/build", "rm -rf ~", "rm ~/notes.txt"),
 )
@@ -280,7 +280,7 @@ def delete_home_directory_entry(subject: CommandSubject, tables: Tables) -> Iter
     safer_alternative="Copy the store for a backup (`cp -a ~/.ssh ~/ssh-backup`) and leave the original in place.",
     inspects=Inspects.COMMAND,
     commands=("mv",),
-    applies=_may_concern,
+    applies=may_concern,
     must_match=("mv ~/.ssh ~/.ssh.bak", "mv ~/.aws/credentials /tmp/"),
     must_not_match=("mv ~/.ssh/config.new ~/.ssh/config", "mv notes.txt ~/Documents/"),
 )

@@ -1,0 +1,90 @@
+"""filesystem.services: the directories where services keep their data.
+
+A database's data directory, a container engine's state, a cluster's store:
+deleting the directory, or any file in it, destroys data no `rm` can give
+back, whether or not the deletion is recursive (`rm /var/lib/mysql/ibdata1`
+loses every InnoDB table). The directories are the policy's
+`service_data_directories`; whole system directories (`/var/lib` itself) are
+the core rule FS001's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..._analysis import Arg, CommandSubject
+from ..._model import Severity
+from ..._tables import Tables
+from ...rules._pack import Pack
+from ...rules._paths import contents_glob, path_is
+from ...rules._rule import Hit, Inspects, rule
+from .home import DELETERS, deleted_targets, home_relative, may_concern
+
+
+def _service_data(arg: Arg, tables: Tables, cwd: str | None, values: tuple[str, ...]) -> str | None:
+    """The service data directory the argument (clean `values`) deletes: the directory, what is
+    in it, anything below it, or a directory that holds one (`/usr/local/var`)."""
+    directories = tables.service_data_directories
+    protected = tables.protected_directories
+    if path_is(arg, protected, cwd) is not None or contents_glob(arg, protected, cwd) is not None:
+        return None  # `rm -rf /var/lib` and `rm -rf /var/lib/*` are FS001's
+    named = path_is(arg, directories, cwd) or contents_glob(arg, directories, cwd)
+    if named is not None:
+        return named
+    for value in values:
+        path = home_relative(value).rstrip("/")
+        for directory in directories:
+            if path.startswith(directory + "/") or directory.startswith(path + "/"):
+                return directory
+    return None
+
+
+@rule(
+    id="SV001",
+    name="delete-service-data",
+    severity=Severity.HIGH,
+    summary=(
+        "Deletes a service's data directory (a database's, a container engine's, a cluster's: "
+        "`/var/lib/postgresql`, `/var/lib/docker`, `/var/lib/etcd`), anything in it, or a directory holding one."
+    ),
+    rationale=(
+        "The files are the databases, volumes and cluster state themselves: deleting any of them loses "
+        "data, and a running service may corrupt what is left."
+    ),
+    safer_alternative=(
+        "Use the service's own tools on the one thing you mean (`dropdb NAME`, `docker volume rm NAME`, "
+        "`docker system prune`), with a backup taken first."
+    ),
+    inspects=Inspects.COMMAND,
+    commands=DELETERS,
+    applies=may_concern,
+    must_match=(
+        "rm -rf /var/lib/postgresql",
+        "rm -rf /var/lib/postgresql/16/main",
+        "rm /var/lib/mysql/ibdata1",
+        "rm -rf /var/lib/docker/volumes/*",
+        "find /var/lib/mongodb -delete",
+        "shred -u /var/lib/redis/dump.rdb",
+        "rm -rf /usr/local/var",
+    ),
+    must_not_match=(
+        "rm -rf /var/lib/apt/lists/*",
+        "rm -rf /var/lib/postgresql-backup",
+        "rm -rf ./postgresql",
+        "ls /var/lib/docker",
+        "rm -rf /var/lib",
+    ),
+)
+def delete_service_data(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    for arg, values, _ in deleted_targets(subject):
+        if (directory := _service_data(arg, tables, subject.cwd, values)) is not None:
+            yield Hit(arg.span, f"deletes `{arg.display()}`, service data ({directory})")
+
+
+PACK = Pack(
+    name="filesystem.services",
+    summary="Where services keep their data: database data directories, container engine and cluster state.",
+    default=True,
+    reason="A database's or a container engine's files are its data: deleting them loses it, and no agent task needs to.",
+    rules=(delete_service_data,),
+)
