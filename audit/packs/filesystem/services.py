@@ -1,4 +1,4 @@
-"""filesystem.services: the directories where services keep their data.
+"""filesystem.services: the directories where services keep their data, and the system's logs.
 
 A database's data directory, a container engine's state, a cluster's store:
 deleting the directory, or any file in it, destroys data no `rm` can give
@@ -16,7 +16,7 @@ from ..._analysis import Arg, CommandSubject
 from ..._model import Severity
 from ..._tables import Tables
 from ...rules._pack import Pack
-from ...rules._paths import contents_glob, path_is
+from ...rules._paths import contents_glob, path_is, path_under
 from ...rules._rule import Hit, Inspects, rule
 from .home import DELETERS, deleted_targets, home_relative, may_concern
 
@@ -28,14 +28,14 @@ def _service_data(arg: Arg, tables: Tables, cwd: str | None, values: tuple[str, 
     protected = tables.protected_directories
     if path_is(arg, protected, cwd) is not None or contents_glob(arg, protected, cwd) is not None:
         return None  # `rm -rf /var/lib` and `rm -rf /var/lib/*` are FS001's
-    named = path_is(arg, directories, cwd) or contents_glob(arg, directories, cwd)
+    named = path_is(arg, directories, cwd) or path_under(arg, directories, cwd) or contents_glob(arg, directories, cwd)
     if named is not None:
         return named
     for value in values:
-        path = home_relative(value).rstrip("/")
-        for directory in directories:
-            if path.startswith(directory + "/") or directory.startswith(path + "/"):
-                return directory
+        holder = home_relative(value).rstrip("/") + "/"
+        held = next((directory for directory in directories if directory.startswith(holder)), None)
+        if held is not None:
+            return held
     return None
 
 
@@ -81,10 +81,69 @@ def delete_service_data(subject: CommandSubject, tables: Tables) -> Iterator[Hit
             yield Hit(arg.span, f"deletes `{arg.display()}`, service data ({directory})")
 
 
+# The system's record of what happened on it: the log directory as a whole, and the logs of
+# logins, authentication and the audit system (an application's own logs below /var/log are not).
+_SYSTEM_LOGS = ("/var/log",)
+_AUDIT_FILES = (
+    "/var/log/auth.log*",
+    "/var/log/secure*",
+    "/var/log/wtmp*",
+    "/var/log/btmp*",
+    "/var/log/lastlog",
+    "/var/log/faillog",
+    "/var/log/syslog*",
+    "/var/log/messages*",
+)
+_AUDIT_DIRECTORIES = ("/var/log/audit", "/var/log/journal")
+
+
+@rule(
+    id="SV002",
+    name="delete-system-logs",
+    severity=Severity.MEDIUM,
+    summary=(
+        "Deletes the system's logs: `/var/log` or everything in it, or the records of logins, "
+        "authentication and the audit system (`auth.log`, `secure`, `wtmp`, `audit/`, the journal)."
+    ),
+    rationale=(
+        "These logs are how anyone finds out later what happened on the machine; wiping them is how "
+        "an intrusion is hidden, and no build or clean-up needs it."
+    ),
+    safer_alternative=(
+        "Let the log rotation do it (`journalctl --vacuum-time=7d`, `logrotate`), or delete the one "
+        "application's logs you mean (`rm -rf /var/log/myapp/*.log`)."
+    ),
+    inspects=Inspects.COMMAND,
+    commands=DELETERS,
+    applies=may_concern,
+    must_match=(
+        "rm -rf /var/log/*",
+        "rm -rf /var/log",
+        "rm -f /var/log/auth.log",
+        "shred -u /var/log/wtmp",
+        "rm -rf /var/log/audit",
+        "find /var/log -type f -delete",
+    ),
+    must_not_match=(
+        "rm -rf /var/log/myapp/*.log",
+        "rm -f /var/log/nginx/access.log.1",
+        "ls /var/log",
+        "rm -rf ./var/log",
+    ),
+)
+def delete_system_logs(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    cwd = subject.cwd
+    for arg, _, recursive in deleted_targets(subject):
+        whole = recursive and path_is(arg, _SYSTEM_LOGS, cwd) is not None
+        trails = path_is(arg, _AUDIT_FILES, cwd) or path_under(arg, _AUDIT_DIRECTORIES, cwd)
+        if whole or trails or contents_glob(arg, (*_SYSTEM_LOGS, *_AUDIT_DIRECTORIES), cwd):
+            yield Hit(arg.span, f"deletes `{arg.display()}`, the system's logs")
+
+
 PACK = Pack(
     name="filesystem.services",
-    summary="Where services keep their data: database data directories, container engine and cluster state.",
+    summary="Where services keep their data (database data directories, container engine and cluster state) and the system's logs.",
     default=True,
     reason="A database's or a container engine's files are its data: deleting them loses it, and no agent task needs to.",
-    rules=(delete_service_data,),
+    rules=(delete_service_data, delete_system_logs),
 )
