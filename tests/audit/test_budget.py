@@ -6,11 +6,10 @@ Speed itself is measured by `python -m audit.benchmark`, never here.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from audit_helpers import steps_needed, tree_sitter_asked
 
-from audit import Decision, Policy, Verdict, audit_command, policy_from_mapping
+from audit import Decision, Verdict, audit_command, policy_from_mapping
 from audit._analysis._braces import expand_braces
 from audit._budget import Budget
 from audit.errors import BudgetExceeded
@@ -24,18 +23,6 @@ def _audit(command: str, **limits: float) -> Verdict:
     return audit_command(command, policy=policy_from_mapping({"limits": limits}))
 
 
-def _steps_needed(command: str) -> int:
-    """The fewest steps `command` passes with (the verdict flips from IN004 to its own there)."""
-    low, high = 1, 1_000_000
-    while low < high:
-        middle = (low + high) // 2
-        if "IN004" in _audit(command, max_steps=middle, time_budget_ms=60_000).rule_ids:
-            low = middle + 1
-        else:
-            high = middle
-    return low
-
-
 def test_a_command_over_the_step_budget_is_blocked_with_a_finding_naming_the_steps() -> None:
     verdict = _audit(SCRIPT, max_steps=100)
     assert verdict.decision is Decision.BLOCK
@@ -44,7 +31,7 @@ def test_a_command_over_the_step_budget_is_blocked_with_a_finding_naming_the_ste
 
 
 def test_the_steps_a_command_needs_are_the_same_on_every_run_so_the_verdict_at_the_limit_is_too() -> None:
-    needed = _steps_needed(SCRIPT)
+    needed = steps_needed(SCRIPT)
     for _ in range(10):
         assert "IN004" not in _audit(SCRIPT, max_steps=needed, time_budget_ms=60_000).rule_ids
         assert "IN004" in _audit(SCRIPT, max_steps=needed - 1, time_budget_ms=60_000).rule_ids
@@ -53,8 +40,8 @@ def test_the_steps_a_command_needs_are_the_same_on_every_run_so_the_verdict_at_t
 def test_code_in_another_language_is_charged_to_the_audit_the_same_whether_analysed_or_remembered() -> None:
     # The first audit analyses the snippet, the later ones take the analysis from
     # the cache: the steps charged, hence the verdict at the limit, are the same.
-    needed = _steps_needed(PYTHON_SCRIPT)
-    assert needed > _steps_needed("python3 -c 'total = 1'") + 500
+    needed = steps_needed(PYTHON_SCRIPT)
+    assert needed > steps_needed("python3 -c 'total = 1'") + 500
     for _ in range(3):
         assert "IN004" not in _audit(PYTHON_SCRIPT, max_steps=needed, time_budget_ms=60_000).rule_ids
         assert "IN004" in _audit(PYTHON_SCRIPT, max_steps=needed - 1, time_budget_ms=60_000).rule_ids
@@ -70,7 +57,7 @@ def test_the_cpu_time_backstop_blocks_what_the_steps_allow_when_it_is_set_below_
 def test_everyday_commands_need_a_small_part_of_the_default_budget() -> None:
     default_steps = policy_from_mapping({}).limits.max_steps
     for command in ("ls -la", "git status", "grep -rn TODO src/ | head", "cat <<'EOF' > notes.md\nhello\nEOF"):
-        assert _steps_needed(command) < default_steps // 100, command
+        assert steps_needed(command) < default_steps // 100, command
 
 
 def test_a_cancelled_tree_sitter_parse_does_not_leak_into_the_next_command() -> None:
@@ -123,23 +110,6 @@ def test_a_step_limit_below_the_clock_reading_interval_is_exact() -> None:
     assert _audit("ls | head | sort | uniq", max_steps=10).rule_ids == ("IN004",)
 
 
-def _tree_sitter_asked(
-    monkeypatch: pytest.MonkeyPatch, command: str, policy: Policy | None = None
-) -> tuple[bool, Verdict]:
-    import audit._syntax._treesitter as treesitter
-
-    asked: list[str] = []
-    real = treesitter.parse_tree_sitter
-
-    def recording(*args: Any, **kwargs: Any) -> Any:
-        asked.append("asked")
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(treesitter, "parse_tree_sitter", recording)
-    verdict = audit_command(command, policy=policy)
-    return bool(asked), verdict
-
-
 def test_text_made_of_parameter_openers_is_stopped_by_the_lexical_reading_before_tree_sitter(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -147,7 +117,7 @@ def test_text_made_of_parameter_openers_is_stopped_by_the_lexical_reading_before
     # progress call; the lexical reading finds the nesting it cannot follow first, or its
     # scan of the text is over the budget before it starts.
     for command, stopped_by in (("${" * 5_000, "IN004"), ("${" * 2_500 + "}" * 2_500, "IN005")):
-        asked, verdict = _tree_sitter_asked(monkeypatch, command)
+        asked, verdict = tree_sitter_asked(monkeypatch, command)
         assert not asked
         assert verdict.rule_ids == (stopped_by,)
 
@@ -159,6 +129,6 @@ def test_a_long_script_full_of_parameter_expansions_is_still_read_by_tree_sitter
     # About 35 ms of CPU on the CI machine: on a loaded one it may pass the default 50 ms
     # backstop, which is not what this test is about. The default step limit still applies.
     generous_clock = policy_from_mapping({"limits": {"time_budget_ms": 60_000}})
-    asked, verdict = _tree_sitter_asked(monkeypatch, script, generous_clock)
+    asked, verdict = tree_sitter_asked(monkeypatch, script, generous_clock)
     assert asked
     assert verdict.decision is Decision.PASS

@@ -8,9 +8,8 @@ never here: these tests count steps, which are the same on every machine.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from audit_helpers import steps_needed, tree_sitter_asked
 
 from audit import Decision, Verdict, audit_command, default_policy, policy_from_mapping
 from audit.benchmarks.step_limit import step_limit_headroom
@@ -22,31 +21,8 @@ def _audit(command: str, **limits: int) -> Verdict:
     return audit_command(command, policy=policy_from_mapping({"limits": {**_NO_BACKSTOP, **limits}}))
 
 
-def _steps_needed(command: str) -> int:
-    """The fewest steps `command` is judged with (below them it is IN004)."""
-    low, high = 1, 1_000_000
-    while low < high:
-        middle = (low + high) // 2
-        if "IN004" in _audit(command, max_steps=middle).rule_ids:
-            low = middle + 1
-        else:
-            high = middle
-    return low
-
-
-def _tree_sitter_asked(monkeypatch: pytest.MonkeyPatch, command: str) -> tuple[bool, Verdict]:
-    import audit._syntax._treesitter as treesitter
-
-    asked: list[str] = []
-    real = treesitter.parse_tree_sitter
-
-    def recording(*args: Any, **kwargs: Any) -> Any:
-        asked.append("asked")
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(treesitter, "parse_tree_sitter", recording)
-    verdict = _audit(command)
-    return bool(asked), verdict
+def _asked(monkeypatch: pytest.MonkeyPatch, command: str) -> tuple[bool, Verdict]:
+    return tree_sitter_asked(monkeypatch, command, policy_from_mapping({"limits": _NO_BACKSTOP}))
 
 
 @pytest.mark.parametrize(
@@ -59,13 +35,13 @@ def _tree_sitter_asked(monkeypatch: pytest.MonkeyPatch, command: str) -> tuple[b
     ],
 )
 def test_every_word_assignment_redirect_and_expansion_of_a_command_costs_steps(bigger: str, smaller: str) -> None:
-    assert _steps_needed(bigger) > _steps_needed(smaller)
+    assert steps_needed(bigger) > steps_needed(smaller)
 
 
 def test_an_everyday_command_needs_a_small_part_of_the_default_step_limit() -> None:
     limit = default_policy().limits.max_steps
     for command in ("git status", 'cp "${HOME}/a.txt" "$DEST/"', "awk '{print $1}' access.log | sort | uniq -c"):
-        assert _steps_needed(command) < limit // 50, command
+        assert steps_needed(command) < limit // 50, command
 
 
 def test_each_level_of_nested_parameter_expansions_pays_for_what_it_rescans() -> None:
@@ -74,7 +50,7 @@ def test_each_level_of_nested_parameter_expansions_pays_for_what_it_rescans() ->
     verdict = _audit("${" * 250)
     assert verdict.decision is Decision.BLOCK
     assert "budget of 25,000 steps" in verdict.findings[0].message
-    assert _steps_needed("${" * 40) > 2 * _steps_needed("${" * 20)  # more than linear
+    assert steps_needed("${" * 40) > 2 * steps_needed("${" * 20)  # more than linear
 
 
 def test_the_lexical_reading_charges_its_scan_of_a_long_quoted_word_before_it_starts() -> None:
@@ -87,17 +63,17 @@ def test_the_lexical_reading_charges_its_scan_of_a_long_quoted_word_before_it_st
 def test_text_made_mostly_of_heredoc_operators_is_read_lexically_from_1024_characters(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    asked, verdict = _tree_sitter_asked(monkeypatch, "<<" * 512)
+    asked, verdict = _asked(monkeypatch, "<<" * 512)
     assert not asked
     assert "PA001" in verdict.rule_ids
     assert verdict.decision is not Decision.PASS
-    assert _tree_sitter_asked(monkeypatch, "<<" * 500)[0]  # shorter: tree-sitter stalls less
+    assert _asked(monkeypatch, "<<" * 500)[0]  # shorter: tree-sitter stalls less
 
 
 def test_a_script_of_real_heredocs_is_still_read_by_tree_sitter(monkeypatch: pytest.MonkeyPatch) -> None:
     script = "".join(f"cat <<EOF{n} > part{n}.txt\nline {n}\nEOF{n}\n" for n in range(60))
     assert len(script) > 1_024
-    asked, verdict = _tree_sitter_asked(monkeypatch, script)
+    asked, verdict = _asked(monkeypatch, script)
     assert asked
     assert verdict.decision is Decision.PASS
 
@@ -106,10 +82,10 @@ def test_a_pipeline_with_a_dangling_pipe_is_read_lexically_from_1024_characters(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # `$x`: a pipeline of plain words never needs tree-sitter (the parser's fast path).
-    asked, verdict = _tree_sitter_asked(monkeypatch, "a $x | " * 147)
+    asked, verdict = _asked(monkeypatch, "a $x | " * 147)
     assert not asked
     assert "PA001" in verdict.rule_ids
-    asked, verdict = _tree_sitter_asked(monkeypatch, "a $x | " * 147 + "a")
+    asked, verdict = _asked(monkeypatch, "a $x | " * 147 + "a")
     assert asked
     assert verdict.decision is Decision.PASS
 
