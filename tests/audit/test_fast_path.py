@@ -35,8 +35,17 @@ def _full_path() -> Iterator[None]:
         yield
 
 
+_LIFTED = {"time_budget_ms": 60_000}
+_NO_BACKSTOP = policy_from_mapping({"limits": _LIFTED})
+
+
 def _policy(document: Mapping[str, Any] | None) -> Policy:
-    return default_policy() if document is None else policy_from_mapping(document)
+    """The case's policy with the CPU-time backstop lifted: the two paths are compared on what they
+    find, and the step limit (which they charge alike) still applies; a full suite run loaded
+    enough to push a corpus command past the clock in one path only says nothing about them."""
+    if document is None:
+        return _NO_BACKSTOP
+    return policy_from_mapping({**document, "limits": {**_LIFTED, **document.get("limits", {})}})
 
 
 def _both_ways(command: str, policy: Policy) -> tuple[Verdict, Verdict]:

@@ -16,7 +16,7 @@ from ..._analysis import Arg, CommandSubject
 from ..._model import Severity
 from ..._tables import Tables
 from ...rules._pack import Pack
-from ...rules._paths import contents_glob, path_is, path_under
+from ...rules._paths import contents_glob, path_is, path_under, reading
 from ...rules._rule import Hit, Inspects, rule
 from .home import DELETERS, deleted_targets, home_relative, may_concern
 
@@ -102,8 +102,8 @@ _AUDIT_DIRECTORIES = ("/var/log/audit", "/var/log/journal")
     name="delete-system-logs",
     severity=Severity.MEDIUM,
     summary=(
-        "Deletes the system's logs: `/var/log` or everything in it, or the records of logins, "
-        "authentication and the audit system (`auth.log`, `secure`, `wtmp`, `audit/`, the journal)."
+        "Deletes the system's logs, or empties them (`truncate -s 0`): `/var/log` or everything in it, or "
+        "the records of logins, authentication and the audit system (`auth.log`, `secure`, `wtmp`, `audit/`, the journal)."
     ),
     rationale=(
         "These logs are how anyone finds out later what happened on the machine; wiping them is how "
@@ -114,9 +114,10 @@ _AUDIT_DIRECTORIES = ("/var/log/audit", "/var/log/journal")
         "application's logs you mean (`rm -rf /var/log/myapp/*.log`)."
     ),
     inspects=Inspects.COMMAND,
-    commands=DELETERS,
+    commands=(*DELETERS, "truncate"),
     applies=may_concern,
     must_match=(
+        "truncate -s 0 /var/log/auth.log",
         "rm -rf /var/log/*",
         "rm -rf /var/log",
         "rm -f /var/log/auth.log",
@@ -129,15 +130,27 @@ _AUDIT_DIRECTORIES = ("/var/log/audit", "/var/log/journal")
         "rm -f /var/log/nginx/access.log.1",
         "ls /var/log",
         "rm -rf ./var/log",
+        "truncate -s 10M /var/log/auth.log",
     ),
 )
 def delete_system_logs(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     cwd = subject.cwd
+    if subject.name == "truncate":
+        emptied = reading(subject).values("--size")
+        if any(size.value == "0" for size in emptied):
+            for arg in reading(subject).operands:
+                if _audit_trail(arg, cwd) or contents_glob(arg, _SYSTEM_LOGS, cwd):
+                    yield Hit(arg.span, f"empties `{arg.display()}`, the system's logs")
+        return
     for arg, _, recursive in deleted_targets(subject):
         whole = recursive and path_is(arg, _SYSTEM_LOGS, cwd) is not None
-        trails = path_is(arg, _AUDIT_FILES, cwd) or path_under(arg, _AUDIT_DIRECTORIES, cwd)
-        if whole or trails or contents_glob(arg, (*_SYSTEM_LOGS, *_AUDIT_DIRECTORIES), cwd):
+        if whole or _audit_trail(arg, cwd) or contents_glob(arg, (*_SYSTEM_LOGS, *_AUDIT_DIRECTORIES), cwd):
             yield Hit(arg.span, f"deletes `{arg.display()}`, the system's logs")
+
+
+def _audit_trail(arg: Arg, cwd: str | None) -> bool:
+    """A log of logins, authentication or the audit system, or anything in the audit directories."""
+    return path_is(arg, _AUDIT_FILES, cwd) is not None or path_under(arg, _AUDIT_DIRECTORIES, cwd) is not None
 
 
 PACK = Pack(
