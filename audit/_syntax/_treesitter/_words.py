@@ -182,7 +182,7 @@ class WordBuilder:
             parts = _merge_literals(parts)
         end = self.chars(nodes[-1])[1]
         source = self.source_slice(start, end)[0] if self.prepared is not None else self.text[start:end]
-        if any(type(part) is ast.Literal and not part.quoted and "$" in part.text for part in parts):
+        if "$" in source and any(type(part) is ast.Literal and not part.quoted and "$" in part.text for part in parts):
             # tree-sitter sometimes files a `$` and the name after it as plain text (`rm$IFS-rf$IFS/`
             # ends its concatenation at the second `$`): bash expands an unquoted `$NAME` wherever
             # it stands, so the word is read again from its text.

@@ -136,9 +136,9 @@ _AUDIT_DIRECTORIES = ("/var/log/audit", "/var/log/journal")
 def delete_system_logs(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     cwd = subject.cwd
     if subject.name == "truncate":
-        emptied = reading(subject).values("--size")
-        if any(size.value == "0" for size in emptied):
-            for arg in reading(subject).operands:
+        read = reading(subject)
+        if any(size.value == "0" for size in read.values("--size")):
+            for arg in read.operands:
                 if _audit_trail(arg, cwd) or contents_glob(arg, _SYSTEM_LOGS, cwd):
                     yield Hit(arg.span, f"empties `{arg.display()}`, the system's logs")
         return
