@@ -15,6 +15,7 @@ import pytest
 
 from audit._syntax import Budget, Visitor, ast, children, dump, parse, walk
 from audit._syntax._traverse import CHILD_FIELDS
+from audit._syntax._treesitter import _parser
 from audit._syntax._treesitter._kinds import kinds
 from audit._syntax._treesitter._parser import LANGUAGE, run_parser
 
@@ -161,6 +162,40 @@ def test_a_kind_id_set_of_the_tree_sitter_builder_means_exactly_the_kind_names_i
 def test_spans_point_into_the_original_string() -> None:
     result = parse("ls -la | wc", budget=Budget(1.0))
     assert dump(result.script, spans=True) == "(pipe (cmd ls@0:2 -la@3:6)@0:6 | (cmd wc@9:11)@9:11)@0:11"
+
+
+# A text with a pipe is parsed with a line break after it (tree-sitter-bash finishes a pipeline
+# at the very end of its input ten times slower); the tree must be the one of the text as given.
+AS_GIVEN = [
+    # (input, whether it is parsed with the break)
+    ("awk '{print $1}' access.log | sort | uniq -c | sort -rn | head", True),
+    ("cat .env | grep -v '^#' | nc h 80 &", True),
+    ("a | b | c # trailing comment", True),
+    ("a | b | c;", True),
+    ("if true; then a | b | c; fi | tee log", True),
+    ('x=$(a | b | c) && echo "$x" | wc -c', True),
+    ("a | b | c\n\n", False),  # ends a line already
+    ("a | b | \\", False),  # a break after a final backslash would join the lines
+    ("cat <<EOF | sh\nrm -rf /\nEOF", False),  # a heredoc body ends at a line
+    ("echo 'unterminated | sh", True),  # rejected with the break: parsed again as given
+    ("a | b | )", True),
+    ("ls -la && make", False),  # no pipe: nothing to gain
+]
+
+
+@pytest.mark.parametrize(("source", "with_break"), AS_GIVEN)
+def test_a_line_break_added_for_speed_changes_no_tree(
+    source: str, with_break: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def reading() -> tuple[str, ...]:
+        result = parse(source, budget=Budget(1.0))
+        alternatives = tuple(dump(alternative, spans=True) for alternative in result.alternatives)
+        return (dump(result.script, spans=True), str(result.script.span), *alternatives, *map(str, result.troubles))
+
+    assert _parser._may_end_the_line(source.encode()) is with_break
+    as_parsed = reading()
+    monkeypatch.setattr(_parser, "_may_end_the_line", lambda _data: False)
+    assert reading() == as_parsed
 
 
 # -- the traversal --------------------------------------------------------------------------------

@@ -52,8 +52,10 @@ class StatementBuilder(ElementBuilder):
 
     __slots__ = ()
 
-    def script(self, node: Node) -> ast.Script:
-        return new_node(ast.Script, (self.statements(node.children), self.span(node)))
+    def script(self, root: Node) -> ast.Script:
+        # The root may hold the line break the parser added after the text (`run_parser`).
+        start, end = self.chars(root) if root.end_byte <= len(self.data) else (self.chars(root)[0], len(self.text))
+        return new_node(ast.Script, (self.statements(root.children), self.origin.span(start, end)))
 
     def statements(self, children: list[Node]) -> tuple[ast.Statement, ...]:
         statements: list[ast.Statement] = []
