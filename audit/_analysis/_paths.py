@@ -177,7 +177,11 @@ def _same_path(value: str, entry: str, value_is_pattern: bool) -> bool:
     if value_is_pattern and value.startswith(("/", HOME)):
         # The glob in the argument may expand to the entry. A relative glob
         # (`cat *`) names nothing here while the working directory is unknown.
-        return _glob_match(entry.replace("*", "x"), value)
+        # An entry's own wildcard stands for some text or none (`auth.log*` is
+        # `auth.log` too, which `*.log` matches).
+        return _glob_match(entry.replace("*", "x"), value) or (
+            "*" in entry and _glob_match(entry.replace("*", ""), value)
+        )
     return False
 
 

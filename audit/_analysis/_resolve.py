@@ -269,7 +269,7 @@ def commands_run(
         found = _found_by_find(stdin, env)
         if not found or xargs_replace_string(unwrapped.innermost_options) is not None:
             return [argv]
-        return [_recursing_like_find(argv, index, stdin.span) + found]
+        return [recursing_like_find(argv, index, stdin.span) + found]
     return xargs_commands(argv, index, unwrapped.innermost_options, data, stdin.span) or [argv]
 
 
@@ -294,10 +294,10 @@ def _found_by_find(stdin: Stdin, env: Env) -> tuple[Arg, ...]:
     )
 
 
-def _recursing_like_find(argv: tuple[Arg, ...], index: int, span: Span) -> tuple[Arg, ...]:
-    """`find DIR | xargs rm`: find lists every file below DIR, so rm removes them all, as
-    `rm -r DIR/*` would (`find ~ -type f | xargs rm -f` is `find ~ -type f -delete`); the
-    recursion find supplies is written as rm's own `-r`, after the program name."""
+def recursing_like_find(argv: tuple[Arg, ...], index: int, span: Span) -> tuple[Arg, ...]:
+    """`find DIR | xargs rm`, `find DIR -exec rm {} +`: find hands rm every file below DIR, so rm
+    removes them all, as `rm -r` would (`find ~ -type f | xargs rm -f` is `find ~ -type f -delete`);
+    the recursion find supplies is written as rm's own `-r`, after the program name."""
     name = argv[index].value if index < len(argv) else None
     if name is None or basename(name) != "rm":
         return argv

@@ -20,6 +20,7 @@ from ._network_and_resources import NETWORK_AND_RESOURCE_RULES
 from ._rule import Registry, RetiredRule, Rule
 from ._secret_reads import SECRET_READ_RULES
 from ._system import SYSTEM_RULES
+from ._system_logs import SYSTEM_LOG_RULES
 
 RETIRED: tuple[RetiredRule, ...] = ()
 
@@ -31,6 +32,7 @@ CORE = Registry(
     + FILESYSTEM_RULES
     + SECRET_READ_RULES
     + SYSTEM_RULES
+    + SYSTEM_LOG_RULES
     + ACCOUNT_RULES
     + EXFILTRATION_RULES
     + NETWORK_AND_RESOURCE_RULES

@@ -99,6 +99,11 @@ def extracted_into(subject: CommandSubject) -> tuple[Arg, ...]:
     return extraction_directories(reading(subject))
 
 
+def writes_a_file(subject: RedirectSubject) -> bool:
+    """The test of the redirect-writes rules (`2>&1` and `> /dev/null` write no file)."""
+    return redirect_writes_file(subject) is not None
+
+
 def redirect_writes_file(subject: RedirectSubject) -> Arg | None:
     """The file a writing redirect opens, unless it is a descriptor or /dev/null-like."""
     if not subject.writes or subject.target is None:

@@ -25,6 +25,7 @@ from ._paths import (
     reading,
     redirect_writes_file,
     removed_paths,
+    writes_a_file,
     written_paths,
 )
 from ._rule import Hit, Inspects, rule
@@ -103,11 +104,6 @@ def write_system_directory(subject: CommandSubject, tables: Tables) -> Iterator[
             yield Hit(target.span, f"`{name}` unpacks an archive over `{target.display()}`, which holds {held}")
 
 
-def _writes_a_file(subject: RedirectSubject) -> bool:
-    """The test of the redirect-writes rules (`2>&1` and `> /dev/null` write no file)."""
-    return redirect_writes_file(subject) is not None
-
-
 def _redirect_hit(subject: RedirectSubject, entries: tuple[str, ...], *, under: bool) -> Iterator[Hit]:
     target = redirect_writes_file(subject)
     if target is None:
@@ -125,7 +121,7 @@ def _redirect_hit(subject: RedirectSubject, entries: tuple[str, ...], *, under: 
     rationale="`> /etc/hosts` or `exec 3>/etc/x` changes system configuration whatever the command is.",
     safer_alternative="Write to a file in the workspace.",
     inspects=Inspects.REDIRECT,
-    applies=_writes_a_file,
+    applies=writes_a_file,
     must_match=(
         "echo '1.2.3.4 x' >> /etc/hosts",
         "echo x > /etc/profile",
@@ -172,7 +168,7 @@ def write_startup_file(subject: CommandSubject, tables: Tables) -> Iterator[Hit]
     rationale="Whatever is appended runs in every future shell of the user.",
     safer_alternative="Put project settings in the project, not in the user's startup files.",
     inspects=Inspects.REDIRECT,
-    applies=_writes_a_file,
+    applies=writes_a_file,
     must_match=(
         "echo 'alias x=y' >> ~/.bashrc",
         "echo x >> $HOME/.profile",
@@ -221,7 +217,7 @@ def write_authorized_keys(subject: CommandSubject, tables: Tables) -> Iterator[H
     rationale="Appending a key grants permanent SSH access.",
     safer_alternative="Ask a human to grant SSH access.",
     inspects=Inspects.REDIRECT,
-    applies=_writes_a_file,
+    applies=writes_a_file,
     must_match=("echo ssh-ed25519 AAAA >> ~/.ssh/authorized_keys", "cat k.pub >> /home/bob/.ssh/authorized_keys"),
     must_not_match=("cat ~/.ssh/authorized_keys > keys.txt", "echo x >> ~/.ssh/known_hosts"),
 )

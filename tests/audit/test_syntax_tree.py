@@ -179,6 +179,8 @@ AS_GIVEN = [
     ("cat <<EOF | sh\nrm -rf /\nEOF", False),  # a heredoc body ends at a line
     ("echo 'unterminated | sh", True),  # rejected with the break: parsed again as given
     ("a | b | )", True),
+    ("grep -c 'café' menu.txt | sort | uniq", True),  # spans in characters, offsets in bytes
+    ("0|\x80", True),
     ("ls -la && make", False),  # no pipe: nothing to gain
 ]
 

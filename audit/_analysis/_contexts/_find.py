@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...programs import EXEC_ACTIONS, find_scope
+from .._resolve import recursing_like_find
 from .._risks import NO_RISKS
 from .._subjects import Arg, Risk
 from ._call import Call, ContextWalk
@@ -12,7 +13,8 @@ def find_exec(call: Call, walk: ContextWalk) -> frozenset[Risk]:
     """Each `-exec`/`-execdir`/`-ok`/`-okdir` command, walked one level deeper.
 
     When no test narrows the search, `{}` stands for the starting points
-    themselves (`find / -exec rm -rf {} +` deletes /).
+    themselves (`find / -exec rm -rf {} +` deletes /), and an `rm` there removes
+    everything below them (`find /var/log -type f -exec rm {} +` is `rm -r`).
     """
     args = call.args
     scope = find_scope(args)
@@ -32,8 +34,10 @@ def find_exec(call: Call, walk: ContextWalk) -> frozenset[Risk]:
         if not command:
             continue
         if scope.unfiltered and found:
-            command = tuple(
+            substituted = tuple(
                 Arg(found, arg.source, arg.span, False, None) if arg.value == "{}" else arg for arg in command
             )
+            if substituted != command:
+                command = recursing_like_find(substituted, 0, call.span)
         risks = risks | walk.nested_command(command, call.span, call.frame, f"find {action}")
     return risks

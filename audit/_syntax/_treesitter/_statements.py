@@ -54,7 +54,9 @@ class StatementBuilder(ElementBuilder):
 
     def script(self, root: Node) -> ast.Script:
         # The root may hold the line break the parser added after the text (`run_parser`).
-        start, end = self.chars(root) if root.end_byte <= len(self.data) else (self.chars(root)[0], len(self.text))
+        start, end = root.start_byte, min(root.end_byte, len(self.data))
+        if self.byte_to_char is not None:
+            start, end = self.byte_to_char[start], self.byte_to_char[end]
         return new_node(ast.Script, (self.statements(root.children), self.origin.span(start, end)))
 
     def statements(self, children: list[Node]) -> tuple[ast.Statement, ...]:

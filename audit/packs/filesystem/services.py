@@ -18,6 +18,7 @@ from ..._tables import Tables
 from ...rules._pack import Pack
 from ...rules._paths import contents_glob, path_is, path_under, reading
 from ...rules._rule import Hit, Inspects, rule
+from ...rules._system_logs import AUDIT_DIRECTORIES, SYSTEM_LOG_DIRECTORY, audit_trail
 from .home import DELETERS, deleted_targets, home_relative, may_concern
 
 
@@ -81,22 +82,6 @@ def delete_service_data(subject: CommandSubject, tables: Tables) -> Iterator[Hit
             yield Hit(arg.span, f"deletes `{arg.display()}`, service data ({directory})")
 
 
-# The system's record of what happened on it: the log directory as a whole, and the logs of
-# logins, authentication and the audit system (an application's own logs below /var/log are not).
-_SYSTEM_LOGS = ("/var/log",)
-_AUDIT_FILES = (
-    "/var/log/auth.log*",
-    "/var/log/secure*",
-    "/var/log/wtmp*",
-    "/var/log/btmp*",
-    "/var/log/lastlog",
-    "/var/log/faillog",
-    "/var/log/syslog*",
-    "/var/log/messages*",
-)
-_AUDIT_DIRECTORIES = ("/var/log/audit", "/var/log/journal")
-
-
 @rule(
     id="SV002",
     name="delete-system-logs",
@@ -139,18 +124,13 @@ def delete_system_logs(subject: CommandSubject, tables: Tables) -> Iterator[Hit]
         read = reading(subject)
         if any(size.value == "0" for size in read.values("--size")):
             for arg in read.operands:
-                if _audit_trail(arg, cwd) or contents_glob(arg, _SYSTEM_LOGS, cwd):
+                if audit_trail(arg, cwd) or contents_glob(arg, SYSTEM_LOG_DIRECTORY, cwd):
                     yield Hit(arg.span, f"empties `{arg.display()}`, the system's logs")
         return
     for arg, _, recursive in deleted_targets(subject):
-        whole = recursive and path_is(arg, _SYSTEM_LOGS, cwd) is not None
-        if whole or _audit_trail(arg, cwd) or contents_glob(arg, (*_SYSTEM_LOGS, *_AUDIT_DIRECTORIES), cwd):
+        whole = recursive and path_is(arg, SYSTEM_LOG_DIRECTORY, cwd) is not None
+        if whole or audit_trail(arg, cwd) or contents_glob(arg, (*SYSTEM_LOG_DIRECTORY, *AUDIT_DIRECTORIES), cwd):
             yield Hit(arg.span, f"deletes `{arg.display()}`, the system's logs")
-
-
-def _audit_trail(arg: Arg, cwd: str | None) -> bool:
-    """A log of logins, authentication or the audit system, or anything in the audit directories."""
-    return path_is(arg, _AUDIT_FILES, cwd) is not None or path_under(arg, _AUDIT_DIRECTORIES, cwd) is not None
 
 
 PACK = Pack(

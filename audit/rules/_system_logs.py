@@ -1,0 +1,126 @@
+"""The system's logs: what counts as its record of what happened, and writes that overwrite it (SY012, SY013).
+
+Deleting the logs (`rm`, `shred`, `find -delete`) or emptying them with
+`truncate -s 0` is the filesystem.services pack's SV002. Overwriting or
+editing them is core, as writes to system files are (SY001, SY002): a
+redirect names no program (`: > /var/log/wtmp`), and the packs load by
+program name. All three read the paths below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .._analysis import Arg, CommandSubject, RedirectSubject
+from .._model import Severity
+from .._tables import Tables
+from ..programs import WRITERS
+from ._paths import path_is, path_under, redirect_writes_file, writes_a_file, written_paths
+from ._rule import Hit, Inspects, rule
+
+SYSTEM_LOG_DIRECTORY = ("/var/log",)
+# The logs of logins, authentication, the system at large and the audit system; an
+# application's own logs below /var/log are not among them.
+_AUDIT_TRAIL_FILES = (
+    "/var/log/auth.log*",
+    "/var/log/secure*",
+    "/var/log/wtmp*",
+    "/var/log/btmp*",
+    "/var/log/lastlog",
+    "/var/log/faillog",
+    "/var/log/syslog*",
+    "/var/log/messages*",
+)
+AUDIT_DIRECTORIES = ("/var/log/audit", "/var/log/journal")
+
+
+def audit_trail(arg: Arg, cwd: str | None) -> bool:
+    """A log of logins, authentication, the system or the audit system, or anything in the audit directories."""
+    return path_is(arg, _AUDIT_TRAIL_FILES, cwd) is not None or path_under(arg, AUDIT_DIRECTORIES, cwd) is not None
+
+
+@rule(
+    id="SY012",
+    name="redirect-onto-system-log",
+    severity=Severity.MEDIUM,
+    summary=(
+        "A redirect empties, overwrites or appends to the system's record of logins, authentication or "
+        "the audit system (`: > /var/log/wtmp`, `> /var/log/auth.log`, `>> /var/log/secure`)."
+    ),
+    rationale=(
+        "`> FILE` empties the log whatever the command prints, which is how an intrusion is hidden; "
+        "`>> FILE` writes entries the system did not make. No build or clean-up writes these files."
+    ),
+    safer_alternative=(
+        "Let the log rotation handle them (`logrotate`, `journalctl --vacuum-time=7d`), write an entry "
+        "with `logger`, or write the application's own log (`/var/log/myapp/app.log`)."
+    ),
+    inspects=Inspects.REDIRECT,
+    applies=writes_a_file,
+    must_match=(
+        ": > /var/log/wtmp",
+        "> /var/log/auth.log",
+        "cat /dev/null > /var/log/secure",
+        "echo -n > /var/log/audit/audit.log",
+        "echo 'sshd: accepted' >> /var/log/auth.log",
+        "sudo sh -c ': > /var/log/btmp'",
+    ),
+    must_not_match=(
+        ": > /var/log/myapp/app.log",
+        "echo started >> /var/log/myapp.log",
+        "grep sshd /var/log/auth.log > logins.txt",
+        "cat /var/log/syslog 2>&1",
+        ": > ./var/log/wtmp",
+    ),
+)
+def redirect_onto_system_log(subject: RedirectSubject, _tables: Tables) -> Iterator[Hit]:
+    target = redirect_writes_file(subject)
+    if target is not None and audit_trail(target, subject.cwd):
+        verb = "appends to" if subject.operator.endswith(">>") else "overwrites"
+        yield Hit(subject.span, f"redirect {verb} `{target.display()}`, the system's logs")
+
+
+# The programs that write the files they name, but `touch`, which changes only a time stamp, and
+# `truncate`, whose sizes SV002 reads (`truncate -s 0` empties, `-s 100M` keeps the record).
+_LOG_WRITERS = tuple(name for name in WRITERS if name not in ("touch", "truncate"))
+
+
+@rule(
+    id="SY013",
+    name="overwrite-system-log",
+    severity=Severity.MEDIUM,
+    summary=(
+        "A program overwrites, replaces or edits the system's record of logins, authentication or the "
+        "audit system (`cp /dev/null /var/log/wtmp`, `sed -i '/ADDRESS/d' /var/log/auth.log`, `dd of=`)."
+    ),
+    rationale=(
+        "Copying nothing over a log empties it, and deleting its lines about one address hides a login; "
+        "either is how an intrusion is covered up. No build or clean-up writes these files."
+    ),
+    safer_alternative=(
+        "Read the log instead (`grep sshd /var/log/auth.log`), copy it into the workspace, or let the "
+        "log rotation handle it (`logrotate`, `journalctl --vacuum-time=7d`)."
+    ),
+    inspects=Inspects.COMMAND,
+    commands=_LOG_WRITERS,
+    must_match=(
+        "cp /dev/null /var/log/wtmp",
+        "sed -i '/203.0.113.9/d' /var/log/auth.log",
+        "dd if=/dev/null of=/var/log/btmp",
+        "ln -sf /dev/null /var/log/auth.log",
+        "tee /var/log/secure < /dev/null",
+    ),
+    must_not_match=(
+        "cp /var/log/auth.log ./incident/",
+        "tee -a /var/log/myapp/deploy.log",
+        "touch /var/log/wtmp",
+        "sed -n '/sshd/p' /var/log/auth.log",
+    ),
+)
+def overwrite_system_log(subject: CommandSubject, _tables: Tables) -> Iterator[Hit]:
+    for target in written_paths(subject):
+        if audit_trail(target, subject.cwd):
+            yield Hit(target.span, f"`{subject.name}` overwrites or edits `{target.display()}`, the system's logs")
+
+
+SYSTEM_LOG_RULES = (redirect_onto_system_log, overwrite_system_log)
