@@ -11,6 +11,7 @@ from ._accounts import ACCOUNT_RULES
 from ._code import CODE_RULES
 from ._command_position import COMMAND_POSITION_RULES
 from ._contexts import CONTEXT_RULES
+from ._empty_variables import EMPTY_VARIABLE_RULES
 from ._engine_rules import ENGINE_RULES
 from ._exfiltration import EXFILTRATION_RULES
 from ._exposure import EXPOSURE_RULES
@@ -30,6 +31,7 @@ CORE = Registry(
     + CONTEXT_RULES
     + CODE_RULES
     + FILESYSTEM_RULES
+    + EMPTY_VARIABLE_RULES
     + SECRET_READ_RULES
     + SYSTEM_RULES
     + SYSTEM_LOG_RULES
