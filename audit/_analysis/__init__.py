@@ -20,6 +20,7 @@ from ._paths import (
     literal_prefix,
     path_holding,
     path_is,
+    path_is_anywhere,
     path_under,
     read_arguments,
 )
@@ -96,6 +97,7 @@ __all__ = [
     "literal_prefix",
     "path_holding",
     "path_is",
+    "path_is_anywhere",
     "path_under",
     "plain_command",
     "read_arguments",

@@ -17,7 +17,9 @@ from ._exfiltration import EXFILTRATION_RULES
 from ._exposure import EXPOSURE_RULES
 from ._filesystem import FILESYSTEM_RULES
 from ._hygiene import HYGIENE_RULES
+from ._linker import LINKER_RULES
 from ._network_and_resources import NETWORK_AND_RESOURCE_RULES
+from ._persistence import PERSISTENCE_RULES
 from ._rule import Registry, RetiredRule, Rule
 from ._secret_reads import SECRET_READ_RULES
 from ._system import SYSTEM_RULES
@@ -34,6 +36,8 @@ CORE = Registry(
     + EMPTY_VARIABLE_RULES
     + SECRET_READ_RULES
     + SYSTEM_RULES
+    + LINKER_RULES
+    + PERSISTENCE_RULES
     + SYSTEM_LOG_RULES
     + ACCOUNT_RULES
     + EXFILTRATION_RULES
