@@ -25,7 +25,7 @@ from .remote import rsync
 from .secrets import cloud as secrets_cloud
 from .secrets import vault
 from .storage import s3
-from .system import controls, trust
+from .system import controls, machine, trust
 from .vendors import VENDOR_PACKS
 
 PACKS: tuple[Pack, ...] = (
@@ -60,6 +60,7 @@ PACKS: tuple[Pack, ...] = (
     mongodb.PACK,
     migrations.PACK,
     controls.PACK,
+    machine.PACK,
     trust.PACK,
     *VENDOR_PACKS,
 )

@@ -17,9 +17,9 @@ secrets managers in `secrets.py`, disks, volume managers and power in
 `disks.py`, package managers in `packages.py`, hosting platforms and vendors'
 CLIs in `vendors.py`, programs that run a command on another host in
 `remote.py`, firewalls, mandatory access control and auditing in
-`controls.py`, the shell builtins rules read in `builtins.py`), listed in
-`KNOWN` (`_known.py`). A CLI with many nested subcommands is declared by
-its paths (`_tree.tree`). The threat packs
+`controls.py`, kernel modules, kexec and mounts in `machine.py`, the shell
+builtins rules read in `builtins.py`), listed in `KNOWN` (`_known.py`). A CLI
+with many nested subcommands is declared by its paths (`_tree.tree`). The threat packs
 (`audit/packs`) read these declarations: a pack that judges an option declares
 it here, never in the rule.
 """
