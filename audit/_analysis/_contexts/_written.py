@@ -42,6 +42,7 @@ from .._subjects import (
 from .._variables import Env
 from ._call import Call, ContextWalk
 from ._code import audit_code, code_text, inert, piped_text, shebang_language, text_of_parts
+from ._makefile import recipe_lines
 
 WRITER_NAMES = frozenset(WRITERS)
 """The programs that write files they name (`cp`, `tee`, `dd`...), for lookups."""
@@ -150,11 +151,16 @@ def _audit_later(
         python = autorun.format is AutorunFormat.PYTHON
         language = "python" if python else shebang_language(walk, content.text)
         risks = audit_code(walk, label, content.text, content.origin, language, content.span, frame)
-    elif autorun.format is AutorunFormat.PACKAGE_SCRIPTS:
+    elif autorun.format is AutorunFormat.PACKAGE_SCRIPTS or autorun.format is AutorunFormat.MAKEFILE:
+        # JSON escapes and make's expansion: no offset maps into the source.
+        origin = Origin.derived_from(content.span)
+        if autorun.format is AutorunFormat.MAKEFILE:
+            shell = [(f"{label}: a recipe", line) for line in recipe_lines(content.text)]
+        else:
+            shell = [(f"{label}: script `{name}`", script) for name, script in _package_scripts(content.text)]
         risks = NO_RISKS
-        for name, script in _package_scripts(content.text):
-            origin = Origin.derived_from(content.span)  # JSON escapes: no offset maps into the source
-            risks = risks | walk.nested_code(script, origin, f"{label}: script `{name}`", content.span, frame)
+        for where, code in shell:
+            risks = risks | walk.nested_code(code, origin, where, content.span, frame)
     else:
         system = autorun.entry in _SYSTEM_CRONTABS
         commands = (
@@ -177,6 +183,9 @@ def _audit_later(
 # package.json wherever it is, pytest every conftest.py).
 _PROJECT_FILES = {
     "package.json": AutorunFormat.PACKAGE_SCRIPTS,
+    "Makefile": AutorunFormat.MAKEFILE,
+    "makefile": AutorunFormat.MAKEFILE,
+    "GNUmakefile": AutorunFormat.MAKEFILE,
     "conftest.py": AutorunFormat.PYTHON,
     "setup.py": AutorunFormat.PYTHON,
     "noxfile.py": AutorunFormat.PYTHON,
