@@ -231,10 +231,16 @@ class ArithmeticCommand(NamedTuple):
 
 
 class TestClause(NamedTuple):
-    """`[[ ... ]]`: its operands are words in value position."""
+    """`[[ ... ]]` or `[ ... ]`: its operands are words in value position.
+
+    `keyword` is `[[` for the keyword, whose arithmetic operators (`-eq`...)
+    evaluate their operands as expressions, or `[` for the builtin (and for the
+    values recovered from an error region), which reads them as integers.
+    """
 
     words: tuple[Word, ...]
     span: Span
+    keyword: str
 
 
 class Redirected(NamedTuple):
