@@ -22,11 +22,13 @@ from .._model import CommandRecord, Position, Span
 from .._syntax import Origin, ast
 from ..programs.sending import SENDERS
 from ._contexts import (
+    code_string,
     contexts_of,
     record_writes,
     run_written,
     startup_assignments,
     startup_code,
+    variable_commands,
     wrapper_code,
     xargs_piped_code,
 )
@@ -206,6 +208,8 @@ class Walker(WordWalker):
         if argv:
             for variable, value in startup_assignments(node, unwrapped):
                 risks = risks | startup_code(self, variable, value, node.span, frame, stdin)
+        for label, command in variable_commands(node, argv, unwrapped, env):
+            risks = risks | code_string(self, ContextKind.RUNNER, label, (command,), "shell", frame)
         for command_argv in commands_run(argv, index, unwrapped, stdin, env):
             if self.reporting:
                 record = CommandRecord(display(command_argv), node.span, location.position, location.path)

@@ -11,6 +11,7 @@ from .._named_tuple import NamedTuple
 from ..programs import Arg, Reading
 from ..rules._pack import Pack
 from ._invocation import Found, command, option_names, option_value, pack_rule, per_found
+from .git_hooks import hooks_outside
 from .git_tags import DELETE_REMOTE_TAG
 
 # Pathspecs that name the whole working tree (from the top or from here).
@@ -452,7 +453,7 @@ WORKTREE_FORCE_REMOVE = pack_rule(
 
 PACK = Pack(
     name="git",
-    summary="Lost uncommitted work and rewritten shared history: hard resets, cleans, force pushes, stash and reflog deletion, remote tags deleted.",
+    summary="Lost uncommitted work and rewritten shared history: hard resets, cleans, force pushes, stash and reflog deletion, remote tags deleted; hooks run from outside the project.",
     default=True,
     reason="Uncommitted work and a shared branch's history cannot be restored by the agent once they are gone.",
     rules=(
@@ -471,5 +472,6 @@ PACK = Pack(
         REWRITE_HISTORY,
         WORKTREE_FORCE_REMOVE,
         DELETE_REMOTE_TAG,
+        hooks_outside,
     ),
 )

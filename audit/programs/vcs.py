@@ -8,6 +8,7 @@ from ._arg import Arg
 from ._grammar import Syntax, WordKind, attached, flag, lex, valued
 from ._program import HelpForms, Program, Subcommand
 from ._tree import leaf, tree
+from .git_settings import CONFIG_ACTIONS
 
 # What checkout, restore and switch share: how a checkout merges and reports, and tracking.
 _QUIET_MERGE = (flag("-q", "--quiet"), flag("-m", "--merge"), attached("--recurse-submodules"), attached("--conflict"))
@@ -79,6 +80,27 @@ GIT = Program(
         flag("--no-optional-locks"),
     ),
     subcommands=(
+        Subcommand(
+            # `git config [SCOPE] KEY VALUE` and `git config set KEY VALUE` (`git_settings.py`).
+            ("config",),
+            options=(
+                *(flag(f"--{scope}") for scope in ("global", "system", "local", "worktree")),
+                valued("-f", "--file"),
+                valued("--blob"),
+                valued("--type"),
+                valued("--default"),
+                valued("--comment"),
+                valued("--value"),
+                *(flag(f"--{action}") for action in CONFIG_ACTIONS),
+                *(flag(f"--{kind}") for kind in ("bool", "int", "bool-or-int", "path", "expiry-date", "no-type")),
+                flag("--add", "--replace-all", "--append", "--all", "--fixed-value"),
+                flag("-l", "--list"),
+                flag("-e", "--edit"),
+                flag("-z", "--null"),
+                flag("--name-only", "--show-origin", "--show-scope", "--includes", "--no-includes"),
+            ),
+            operands=("WORD...",),
+        ),
         Subcommand(
             ("push",),
             options=(

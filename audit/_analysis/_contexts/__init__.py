@@ -29,6 +29,7 @@ from .._wrappers import Unwrapped
 from ._builtins import alias_code, eval_code, let_arithmetic, sourced_file, test_arithmetic, trap_code
 from ._call import Call, ContextWalk, Handler
 from ._code import code_string, run_written, startup_assignments, startup_code, stdin_code
+from ._command_variables import variable_commands
 from ._find import find_exec
 from ._interpreters import interpreter_code, xargs_line_as_code
 from ._option_code import OPTION_CODE_PROGRAMS, option_code, option_commands
@@ -43,12 +44,14 @@ __all__ = [
     "Call",
     "ContextWalk",
     "Handler",
+    "code_string",
     "contexts_of",
     "option_commands",
     "record_writes",
     "run_written",
     "startup_assignments",
     "startup_code",
+    "variable_commands",
     "wrapper_code",
     "xargs_piped_code",
 ]

@@ -126,22 +126,30 @@ STARTUP_VARIABLES = ("BASH_ENV", "ENV")
 bash reads BASH_ENV when it runs a script or `-c` code, an interactive sh reads ENV."""
 
 
-def startup_assignments(node: ast.SimpleCommand, unwrapped: Unwrapped | None) -> list[tuple[str, ast.Word]]:
-    """`BASH_ENV=FILE cmd`, `env ENV=FILE cmd`: the start-up file set for the shells the command starts."""
+def prefix_assignments(
+    node: ast.SimpleCommand, unwrapped: Unwrapped | None, wanted: Callable[[str], bool]
+) -> list[tuple[str, ast.Word]]:
+    """The variables `wanted` names that the command sets for the program it runs, or the shell
+    for itself with no program (`BASH_ENV=FILE cmd`, `env ENV=FILE cmd`, `PAGER=CMD`), with their values."""
     found = [
         (assignment.name, assignment.value)
         for assignment in node.assignments
-        if assignment.name in STARTUP_VARIABLES and assignment.value is not None and assignment.subscript is None
+        if wanted(assignment.name) and assignment.value is not None and assignment.subscript is None
     ]
     for arg in unwrapped.assignments if unwrapped is not None else ():
         first = arg.word.parts[0] if arg.word is not None and arg.word.parts else None
         if type(first) is not ast.Literal or arg.word is None:
             continue
         variable, _, rest = first.text.partition("=")
-        if variable in STARTUP_VARIABLES:
+        if wanted(variable):
             parts = ((first._replace(text=rest),) if rest else ()) + arg.word.parts[1:]
             found.append((variable, arg.word._replace(parts=parts)))
     return found
+
+
+def startup_assignments(node: ast.SimpleCommand, unwrapped: Unwrapped | None) -> list[tuple[str, ast.Word]]:
+    """`BASH_ENV=FILE cmd`, `env ENV=FILE cmd`: the start-up file set for the shells the command starts."""
+    return prefix_assignments(node, unwrapped, STARTUP_VARIABLES.__contains__)
 
 
 def startup_code(

@@ -1,12 +1,14 @@
 """Options of ordinary programs whose value is a command the program runs: `rsync -e CMD`
 (its remote shell), `tar --to-command=CMD` and `--checkpoint-action=exec=CMD`, `zip -TT CMD`
-(its test command), vim's `-c '!CMD'` (an Ex command that starts a shell), and the commands a
-sed script runs (`e CMD`, `s/.../CMD/e`). The command is audited as shell code one level
-deeper, labelled with what runs it."""
+(its test command), vim's `-c '!CMD'` (an Ex command that starts a shell), the commands a
+sed script runs (`e CMD`, `s/.../CMD/e`), and git's settings that hold a command
+(`git -c core.pager=CMD log`, `git config core.fsmonitor CMD`: run now or by a later git).
+The command is audited as shell code one level deeper, labelled with what runs it."""
 
 from __future__ import annotations
 
 from ...programs import Arg, read_command, sed_effects, sed_scripts
+from ...programs.git_settings import git_setting_commands
 from .._risks import NO_RISKS
 from .._subjects import ContextKind, Risk
 from ._call import Call, ContextWalk
@@ -51,6 +53,8 @@ def option_commands(name: str, args: tuple[Arg, ...]) -> list[tuple[str, Arg]]:
         return found
     if name == "sed":
         return _sed_commands(args)
+    if name == "git":
+        return git_setting_commands(args)
     if name == "zip":
         return [("zip -TT", value) for value in _values_after(args, _ZIP_TEST_COMMAND)]
     return [(f"{name} -c", command) for command in _vim_shell_commands(args)]
@@ -96,5 +100,5 @@ def _vim_shell_commands(args: tuple[Arg, ...]) -> list[Arg]:
     return shell
 
 
-OPTION_CODE_PROGRAMS = frozenset({*_COMMAND_OPTIONS, "sed", "zip", *_VIM_NAMES})
+OPTION_CODE_PROGRAMS = frozenset({*_COMMAND_OPTIONS, "sed", "zip", "git", *_VIM_NAMES})
 """The programs `option_code` reads."""

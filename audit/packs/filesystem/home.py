@@ -112,10 +112,18 @@ def _holds_credentials(arg: Arg, tables: Tables, cwd: str | None, values: tuple[
         return named
     for value in values:
         inside = home_relative(value).rstrip("/") + "/"
-        held = next((entry for entry in (*stores, *tables.credential_files) if entry.startswith(inside)), None)
+        # A token kept in a cache (`~/.cache/huggingface/token`) goes with the cache: deleting
+        # the cache, or a directory in it, is a sign-in to repeat, not a key lost.
+        cache = next((held for held in tables.disposable_home_directories if (inside).startswith(held + "/")), None)
+        entries = (*stores, *tables.credential_files)
+        held = next((entry for entry in entries if entry.startswith(inside) and not _in_cache(entry, cache)), None)
         if held is not None:
             return held
     return None
+
+
+def _in_cache(entry: str, cache: str | None) -> bool:
+    return cache is not None and entry.startswith(cache + "/")
 
 
 @rule(
