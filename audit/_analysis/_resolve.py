@@ -403,6 +403,8 @@ def arithmetic_operands(keyword: str, words: tuple[ast.Word, ...]) -> frozenset[
     neighbours.
     """
     positions: set[int] = set()
+    if not keyword:
+        return frozenset()  # words recovered from an error region: values, no test
     for index, word in enumerate(words):
         # `[[` knows its operators as written (a quoted `'-eq'` is a string); `[` sees them as argv.
         operator = word.source if keyword == "[[" else _literal_text(word.parts)

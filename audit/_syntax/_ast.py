@@ -234,8 +234,9 @@ class TestClause(NamedTuple):
     """`[[ ... ]]` or `[ ... ]`: its operands are words in value position.
 
     `keyword` is `[[` for the keyword, whose arithmetic operators (`-eq`...)
-    evaluate their operands as expressions, or `[` for the builtin (and for the
-    values recovered from an error region), which reads them as integers.
+    evaluate their operands as expressions, `[` for the builtin, which reads
+    them as integers, or "" for words recovered from an error region, which
+    bash only expands (no test at all).
     """
 
     words: tuple[Word, ...]

@@ -259,10 +259,9 @@ def run_downloaded_file(subject: ExecContextSubject, tables: Tables) -> Iterator
     ),
     rationale=(
         "bash evaluates an arithmetic operand's value as an expression, and `a[$(cmd)]` inside "
-        'that value runs cmd: attacker-controlled numbers are code. `[ "$n" -eq 1 ]` reads $n as a '
-        "number and evaluates nothing, but an unquoted `$n` can split into `-v a[$(cmd)]`. Output that is "
-        "a number by construction (`curl -o /dev/null -w '%{http_code}'`, a Python program printing "
-        "`sys.version_info.minor`) carries no code."
+        'that value runs cmd: attacker-controlled numbers are code. `[ "$n" -eq 1 ]` evaluates nothing, '
+        "but an unquoted `$n` can split into `-v a[$(cmd)]`. A number by construction "
+        "(`curl -o /dev/null -w '%{http_code}'`) carries no code."
     ),
     safer_alternative=(
         'Quote the value in a `[` test (`[ "$(curl ...)" -eq 200 ]`), or validate it as a number first '

@@ -382,7 +382,7 @@ class StatementBuilder(ElementBuilder):
         if loose_words:
             statements.append(self._loose_command(loose_words))
         if value_words:
-            values = ast.TestClause(self.words(value_words), self.span(node), "[")
+            values = ast.TestClause(self.words(value_words), self.span(node), "")
             statements.append(ast.Statement(values, False, values.span))
         if not statements:
             return None
