@@ -172,6 +172,9 @@ _NAME_LISTS = (
     "service_data_directories",
     "protected_branches",
     "binary_directories",
+    "interpreter_startup_files",
+    "program_directories",
+    "library_directories",
 )
 # `[names]` tables of commands with the words that select what they do (`pip install`, `gh auth token`).
 _SUBCOMMAND_TABLES = ("installers", "secret_printers")
@@ -219,6 +222,9 @@ class _Draft(NamedTuple):
             service_data_directories=tuple(dict.fromkeys(names["service_data_directories"])),
             protected_branches=tuple(dict.fromkeys(names["protected_branches"])),
             binary_directories=tuple(dict.fromkeys(names["binary_directories"])),
+            interpreter_startup_files=tuple(dict.fromkeys(names["interpreter_startup_files"])),
+            program_directories=tuple(dict.fromkeys(names["program_directories"])),
+            library_directories=tuple(dict.fromkeys(names["library_directories"])),
             interpreter_families=MappingProxyType(dict(self.interpreters)),
             wrappers=MappingProxyType(dict(self.wrappers)),
             known_programs=_program_names,
@@ -342,9 +348,7 @@ def _names(
     """The `[names]` lists, decoders, installers and secret printers, added to the draft's."""
     reader.only(set(_NAME_LISTS) | {"decoders", *_SUBCOMMAND_TABLES})
     names = {key: draft.names[key] + list(reader.strings(key)) for key in _NAME_LISTS}
-    _check_file_names(reader, names["secret_file_names"][len(draft.names["secret_file_names"]) :])
-    _check_hosts(reader, names["allowed_destinations"][len(draft.names["allowed_destinations"]) :])
-    _check_binary_directories(reader, names["binary_directories"][len(draft.names["binary_directories"]) :])
+    _check_forms(reader)
     decoders = {key: set(value) for key, value in draft.decoders.items()}
     for record in reader.records("decoders"):
         record.only({"name", "flags"})
@@ -363,31 +367,27 @@ def _names(
     return names, decoders, subcommands
 
 
-def _check_binary_directories(reader: _Reader, directories: list[str]) -> None:
-    for index, directory in enumerate(directories):
-        if not directory.startswith("/") or directory.endswith("/") or any(char in directory for char in "*?["):
-            raise reader.fail(
-                f"binary_directories[{index}]",
-                f"must be an absolute directory path without wildcards or a trailing slash, got {directory!r}",
-            )
+# The `[names]` lists whose entries have a form: the test of a bad entry, and the form expected.
+_ENTRY_FORMS: Mapping[str, tuple[Callable[[str], bool], str]] = {
+    "secret_file_names": (lambda name: "/" in name or name in ("!", ""), "a file name or a glob over one (no `/`)"),
+    # One colon is a port (`host:8080`); an IPv6 address has several.
+    "allowed_destinations": (
+        lambda host: any(character in host for character in "/@ \t") or host.count(":") == 1,
+        "a host name or a glob over one (no scheme, port or path)",
+    ),
+    "binary_directories": (
+        lambda path: not path.startswith("/") or path.endswith("/") or any(char in path for char in "*?["),
+        "an absolute directory path without wildcards or a trailing slash",
+    ),
+}
 
 
-def _check_file_names(reader: _Reader, patterns: list[str]) -> None:
-    for index, pattern in enumerate(patterns):
-        if "/" in pattern or pattern in ("!", ""):
-            raise reader.fail(
-                f"secret_file_names[{index}]", f"must be a file name or a glob over one (no `/`), got {pattern!r}"
-            )
-
-
-def _check_hosts(reader: _Reader, hosts: list[str]) -> None:
-    for index, host in enumerate(hosts):
-        # One colon is a port (`host:8080`); an IPv6 address has several.
-        if any(character in host for character in "/@ \t") or host.count(":") == 1:
-            raise reader.fail(
-                f"allowed_destinations[{index}]",
-                f"must be a host name or a glob over one (no scheme, port or path), got {host!r}",
-            )
+def _check_forms(reader: _Reader) -> None:
+    """Each entry the document adds to a list of `_ENTRY_FORMS` has the list's form."""
+    for key, (bad, form) in _ENTRY_FORMS.items():
+        for index, entry in enumerate(reader.strings(key)):
+            if bad(entry):
+                raise reader.fail(f"{key}[{index}]", f"must be {form}, got {entry!r}")
 
 
 def _options(reader: _Reader, key: str, previous: frozenset[str]) -> frozenset[str]:

@@ -47,10 +47,13 @@ class Tables:
         "fetchers",
         "installers",
         "interpreter_families",
+        "interpreter_startup_files",
         "interpreters_by_name",
+        "library_directories",
         "linker_variables",
         "privilege",
         "process_environment_files",
+        "program_directories",
         "program_names",
         "protected_branches",
         "protected_directories",
@@ -93,6 +96,9 @@ class Tables:
         service_data_directories: tuple[str, ...],
         protected_branches: tuple[str, ...],
         binary_directories: tuple[str, ...],
+        interpreter_startup_files: tuple[str, ...],
+        program_directories: tuple[str, ...],
+        library_directories: tuple[str, ...],
         interpreter_families: Mapping[str, InterpreterSpec],
         wrappers: Mapping[str, WrapperSpec],
         known_programs: Callable[[Tables], frozenset[str]],
@@ -131,6 +137,12 @@ class Tables:
         """Branch names (globs) whose history a force push must not rewrite (`main`, `release/*`)."""
         self.binary_directories: Final = binary_directories
         """Standard directories of programs (`/usr/bin`): where a glob in command position is matched."""
+        self.interpreter_startup_files: Final = interpreter_startup_files
+        """Files an interpreter runs at every start (`**/site-packages/*.pth`); `**/` matches in any directory."""
+        self.program_directories: Final = program_directories
+        """Directories on the usual PATH that the user or an installer writes (`~/.local/bin`, `/usr/local/bin`)."""
+        self.library_directories: Final = library_directories
+        """The system's library directories (`/usr/lib`, `/usr/local/cuda`): a library search path may name them."""
         self.interpreter_families: Final = interpreter_families
         self.wrappers: Final = wrappers
         by_name = {name: spec for spec in interpreter_families.values() for name in spec.names}

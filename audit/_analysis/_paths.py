@@ -342,6 +342,44 @@ def autorun_location(arg: Arg, tables: Tables, cwd: str | None = None) -> Autoru
     return None
 
 
+def path_is_anywhere(arg: Arg, entries: tuple[str, ...], cwd: str | None = None) -> str | None:
+    """The entry `arg` names: a rooted entry as `path_is` says, or one that starts with `**/` when
+    the path ends in the rest (`.venv/lib/python3.12/site-packages/x.pth` is `**/site-packages/*.pth`).
+    A directory known only at run time may be any directory (`$(python -m site --user-site)/x.pth`)."""
+    rooted, anywhere = _rooted_and_anywhere(entries)
+    matched = path_is(arg, rooted, cwd) if rooted else None
+    if matched is not None:
+        return matched
+    known_tail = None if arg.values else _known_tail(arg)
+    for entry, tail in anywhere:
+        if _ends_in(arg, tail, cwd) if known_tail is None else _glob_tail(known_tail, tail):
+            return entry
+    return None
+
+
+@functools.lru_cache(maxsize=PATH_TABLES)
+def _rooted_and_anywhere(entries: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """The rooted entries, and the `**/` ones with the tail each matches."""
+    rooted = tuple(entry for entry in entries if not entry.startswith(ANY_DIRECTORY))
+    anywhere = tuple((entry, entry.removeprefix(ANY_DIRECTORY)) for entry in entries if entry not in rooted)
+    return rooted, anywhere
+
+
+def _known_tail(arg: Arg) -> str | None:
+    """The literal segments a run-time path ends in (`x.pth` of `$DIR/x.pth`), if it has any."""
+    if arg.word is None:
+        return None
+    shape = "".join(part.text if type(part) is ast.Literal else _RUN_TIME for part in arg.word.parts)
+    _, slash, tail = shape.rpartition(_RUN_TIME)
+    return tail.lstrip("/") if slash and tail.startswith("/") and len(tail) > 1 else None
+
+
+def _glob_tail(known: str, tail: str) -> bool:
+    """Whether the last segments `known` can end a path matching `tail`: a run-time directory stands for the rest."""
+    segments, wanted = known.split("/"), tail.split("/")
+    return len(segments) <= len(wanted) and _glob_match(known, "/".join(wanted[-len(segments) :]))
+
+
 def _ends_in(arg: Arg, tail: str, cwd: str | None) -> bool:
     """Whether the argument's path ends in `tail` (`.git/hooks/*`), in whatever directory."""
     count = tail.count("/") + 1

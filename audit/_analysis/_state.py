@@ -137,6 +137,7 @@ class WalkState:
         "downloads",
         "functions",
         "loops",
+        "moved",
         "records",
         "reporting",
         "sink",
@@ -160,8 +161,10 @@ class WalkState:
         # What each function defined so far runs (its last definition's), to find functions that start each other.
         self.call_graph: dict[str, tuple[Call, ...]] = {}
         self.walked_calls: set[tuple[str, tuple[tuple[str, ...], ...]]] = set()
-        # The working directory after the `cd` commands seen so far (None: unknown).
+        # The working directory after the `cd` commands seen so far (None: unknown), and whether
+        # one ran at all (`cd build`: somewhere other than the project, though unknown).
         self.cwd: str | None = None
+        self.moved = False
         # Files this command string downloaded or decoded, by clean path.
         self.downloads: dict[str, Span] = {}
         # The commands so far that wrote files, for the secrets a later command sends from them.
@@ -183,10 +186,16 @@ class WalkState:
         # A call walked silently still has to be walked for the rules.
         silent.walked_calls = set(self.walked_calls)
         silent.cwd = self.cwd
+        silent.moved = self.moved
         silent.downloads = dict(self.downloads)
         silent.writes = []  # only senders read them, and a silent walk reports none
         silent.written = dict(self.written)
         return silent
+
+    def change_directory(self, cwd: str | None) -> None:
+        """After `cd`, `pushd` or `popd`: the working directory it leads to (None: unknown)."""
+        self.cwd = cwd
+        self.moved = True
 
     def view(self) -> WalkView:
         """What a search for secrets needs of the state (`_secrets`)."""

@@ -125,6 +125,9 @@ class CommandSubject(NamedTuple):
     cwd: str | None = None
     written: tuple[tuple[str, str], ...] = ()
     """Files an earlier command in the same string wrote with known text, as (clean path, text)."""
+    moved: bool = False
+    """Whether an earlier `cd`, `pushd` or `popd` in the same string changed the working directory
+    (to `cwd`, or somewhere unknown): without one, it is where the command was started."""
 
     @property
     def args(self) -> tuple[Arg, ...]:

@@ -271,7 +271,7 @@ class Walker(WordWalker):
         if found:
             risks = risks | found
         if len(name.names) == 1 and name.names[0] in _DIRECTORY_CHANGERS:
-            state.cwd = changed_directory(state.cwd, name.names[0], args)
+            state.change_directory(changed_directory(state.cwd, name.names[0], args))
         return risks
 
     def report_program(
@@ -317,6 +317,7 @@ class Walker(WordWalker):
             argv, index, each, name.source, name.evidence, wrappers, span, frame.location, stdin,
             frame.in_pipeline, frame.background, state.cwd,
             tuple((path, script.text) for path, script in state.written.items()) if state.written else (),
+            state.moved,
         )  # fmt: skip
         self.sink.command(subject)
         if state.functions or state.loops:

@@ -18,7 +18,7 @@ from .database import (
     sqlite,
     sqlserver,
 )
-from .filesystem import home, services
+from .filesystem import home, services, workspace
 from .iac import stacks, terraform
 from .platform import github, gitlab
 from .remote import rsync
@@ -31,6 +31,7 @@ PACKS: tuple[Pack, ...] = (
     git.PACK,
     home.PACK,
     services.PACK,
+    workspace.PACK,
     docker.PACK,
     podman.PACK,
     host_escape.PACK,

@@ -125,6 +125,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
     PackEntry("email.sendgrid", ".vendors", False, frozenset(("curl", "http", "https", "wget", "xh", "xhs"))),
     PackEntry("filesystem.home", ".filesystem.home", True, frozenset(("find", "mv", "rm", "shred"))),
     PackEntry("filesystem.services", ".filesystem.services", True, frozenset(("find", "rm", "shred", "truncate"))),
+    PackEntry("filesystem.workspace", ".filesystem.workspace", True, frozenset(("find", "rm", "shred"))),
     PackEntry(
         "flags.launchdarkly", ".vendors", False, frozenset(("curl", "http", "https", "ldcli", "wget", "xh", "xhs"))
     ),

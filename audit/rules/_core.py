@@ -11,12 +11,15 @@ from ._accounts import ACCOUNT_RULES
 from ._code import CODE_RULES
 from ._command_position import COMMAND_POSITION_RULES
 from ._contexts import CONTEXT_RULES
+from ._empty_variables import EMPTY_VARIABLE_RULES
 from ._engine_rules import ENGINE_RULES
 from ._exfiltration import EXFILTRATION_RULES
 from ._exposure import EXPOSURE_RULES
 from ._filesystem import FILESYSTEM_RULES
 from ._hygiene import HYGIENE_RULES
+from ._linker import LINKER_RULES
 from ._network_and_resources import NETWORK_AND_RESOURCE_RULES
+from ._persistence import PERSISTENCE_RULES
 from ._rule import Registry, RetiredRule, Rule
 from ._secret_reads import SECRET_READ_RULES
 from ._system import SYSTEM_RULES
@@ -30,8 +33,11 @@ CORE = Registry(
     + CONTEXT_RULES
     + CODE_RULES
     + FILESYSTEM_RULES
+    + EMPTY_VARIABLE_RULES
     + SECRET_READ_RULES
     + SYSTEM_RULES
+    + LINKER_RULES
+    + PERSISTENCE_RULES
     + SYSTEM_LOG_RULES
     + ACCOUNT_RULES
     + EXFILTRATION_RULES

@@ -22,8 +22,10 @@ from .._analysis import (
     directory_held,
     literal_prefix,
     path_is,
+    path_is_anywhere,
     path_under,
 )
+from .._syntax import ast
 from ..programs import Reading, extraction_directories, read_command, removed_files, written_files
 
 __all__ = [
@@ -31,16 +33,21 @@ __all__ = [
     "autorun_location",
     "cleaned_values",
     "contents_glob",
+    "copied_sources",
     "directory_held",
     "extracted_into",
     "keep_last",
     "literal_prefix",
     "path_is",
+    "path_is_anywhere",
     "path_under",
     "per_subject",
+    "placed_paths",
     "reading",
     "redirect_writes_file",
     "removed_paths",
+    "source_names",
+    "writes_paths",
     "written_paths",
 ]
 
@@ -97,6 +104,80 @@ def removed_paths(subject: CommandSubject) -> tuple[Arg, ...]:
 def extracted_into(subject: CommandSubject) -> tuple[Arg, ...]:
     """The directories a command unpacks an archive into."""
     return extraction_directories(reading(subject))
+
+
+def writes_paths(subject: CommandSubject) -> bool:
+    """The test of the writer rules: a command that writes some file it names."""
+    return bool(written_paths(subject))
+
+
+# The programs that put their sources at a destination, or inside it when it is a directory.
+_COPIERS = frozenset({"cp", "mv", "install", "ln", "rsync"})
+
+
+@per_subject
+def copied_sources(subject: CommandSubject) -> tuple[Arg, ...]:
+    """What a copy, move, link or install puts at its destination: every operand it does not write."""
+    if subject.name not in _COPIERS:
+        return ()
+    written = written_paths(subject)
+    return tuple([arg for arg in reading(subject).operands if all(arg is not target for target in written)])
+
+
+@per_subject
+def placed_paths(subject: CommandSubject) -> tuple[Arg, ...]:
+    """The files a command writes (`written_paths`) and, when a copy's destination may be a directory,
+    each source's name inside it: `cp .bashrc ~/` writes ~/.bashrc, `install -t ~/bin x` ~/bin/x."""
+    written = written_paths(subject)
+    if len(written) != 1 or subject.name not in _COPIERS or reading(subject).has("--no-target-directory"):
+        return written
+    inside = (_inside(written[0], source) for source in copied_sources(subject))
+    return written + tuple([path for path in inside if path is not None])
+
+
+def _inside(directory: Arg, source: Arg) -> Arg | None:
+    """The path the source gets inside the directory, when its name is known: a glob name stays a glob,
+    and `dir/.` (its whole content, dotfiles too) is any name."""
+    names = [
+        _copied_name(name, source.pattern)
+        for name in source_names(source)
+        if _RUN_TIME not in name and name not in ("", "..")
+    ]
+    if not names or not directory.values:
+        return None
+    paths = tuple(dict.fromkeys(f"{value.rstrip('/')}/{name}" for value in directory.values for name in names))
+    return Arg(paths, directory.source, directory.span, directory.pattern or source.pattern or "*" in names)
+
+
+def _copied_name(name: str, pattern: bool) -> str:
+    """The name a copied source keeps, as a glob over names: bash's `*` and `?` do not match a leading dot
+    (`cp build/* ~/` copies no .bashrc)."""
+    if name == ".":
+        return "*"
+    if pattern and name[0] in "*?":
+        return "[!.]" + (name if name[0] == "*" else name[1:])
+    return name
+
+
+_RUN_TIME = "\x00"
+"""Stands in `source_names` for the text of a run-time part (`docker-compose-\\x00` of `...-$(uname -m)`)."""
+
+
+def source_names(arg: Arg) -> tuple[str, ...]:
+    """The last path segment of each value (of a URL too, without its query), the text of run-time
+    parts replaced by `_RUN_TIME` when the word is known only at run time (`$(pwd)/bin/tool` is `tool`)."""
+    if arg.values:
+        return tuple(dict.fromkeys(_last_segment(value) for value in arg.values))
+    if arg.word is None:
+        return (_RUN_TIME,)
+    shape = "".join(part.text if type(part) is ast.Literal else _RUN_TIME for part in arg.word.parts)
+    return (_last_segment(shape),)
+
+
+def _last_segment(path: str) -> str:
+    if "://" in path:
+        path = path.partition("?")[0].partition("#")[0]
+    return path.rstrip("/").rpartition("/")[2] if path.strip("/") else ""
 
 
 def writes_a_file(subject: RedirectSubject) -> bool:

@@ -22,18 +22,15 @@ from ._paths import (
     extracted_into,
     path_is,
     path_under,
+    placed_paths,
     reading,
     redirect_writes_file,
     removed_paths,
     writes_a_file,
+    writes_paths,
     written_paths,
 )
 from ._rule import Hit, Inspects, rule
-
-
-def _writes_paths(subject: CommandSubject) -> bool:
-    """The test of the writer rules: a command that writes some file it names."""
-    return bool(written_paths(subject))
 
 
 def _changes_files(subject: CommandSubject) -> bool:
@@ -139,22 +136,32 @@ def redirect_system_directory(subject: RedirectSubject, tables: Tables) -> Itera
     id="SY003",
     name="write-to-shell-startup-file",
     severity=Severity.HIGH,
-    summary="Writes a shell startup file (~/.bashrc, ~/.profile, ~/.zshrc...).",
+    summary="Writes a shell or session startup file (~/.bashrc, ~/.profile, ~/.zshrc, fish's conf.d...).",
     rationale="Startup files run in every future shell: the standard place to plant persistence or alias `sudo`.",
     safer_alternative="Put project settings in the project (a .envrc or a script you source explicitly).",
     inspects=Inspects.COMMAND,
-    applies=_writes_paths,
+    applies=writes_paths,
     commands=WRITERS,
     must_match=(
         "tee -a ~/.zshrc",
         "cp evil ~/.bash_profile",
         "sed -i '$a alias ls=rm' ~/.bashrc",
         "ln -sf /tmp/x $HOME/.profile",
+        "cp .bashrc ~/",
+        "install -m 644 -t ~/.config/fish/conf.d prompt.fish",
+        "tee -a ~/.bash_aliases",
     ),
-    must_not_match=("cat ~/.bashrc", "source ~/.bashrc", "cp ~/.bashrc ./bashrc.bak", "grep alias ~/.bashrc"),
+    must_not_match=(
+        "cat ~/.bashrc",
+        "source ~/.bashrc",
+        "cp ~/.bashrc ./bashrc.bak",
+        "grep alias ~/.bashrc",
+        "cp notes.txt ~/",
+        "cp -T .bashrc ~/dotfiles",
+    ),
 )
 def write_startup_file(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
-    for target in written_paths(subject):
+    for target in placed_paths(subject):
         matched = path_is(target, tables.shell_startup_files, subject.cwd)
         if matched is not None:
             yield Hit(target.span, f"`{subject.name}` writes the startup file {matched}")
@@ -164,7 +171,7 @@ def write_startup_file(subject: CommandSubject, tables: Tables) -> Iterator[Hit]
     id="SY004",
     name="redirect-into-shell-startup-file",
     severity=Severity.HIGH,
-    summary="A redirect writes a shell startup file (~/.bashrc, ~/.profile...).",
+    summary="A redirect writes a shell or session startup file (~/.bashrc, ~/.profile, ~/.zlogout...).",
     rationale="Whatever is appended runs in every future shell of the user.",
     safer_alternative="Put project settings in the project, not in the user's startup files.",
     inspects=Inspects.REDIRECT,
@@ -174,6 +181,8 @@ def write_startup_file(subject: CommandSubject, tables: Tables) -> Iterator[Hit]
         "echo x >> $HOME/.profile",
         'echo x > "${HOME}/.zshrc"',
         "echo x >> /root/.bashrc",
+        "echo 'alias sudo=x' >> ~/.bash_aliases",
+        "echo x > ~/.config/fish/conf.d/x.fish",
     ),
     must_not_match=("cat ~/.bashrc > backup.txt", "echo x >> ~/.bashrc.bak"),
 )
@@ -189,12 +198,13 @@ def redirect_startup_file(subject: RedirectSubject, tables: Tables) -> Iterator[
     rationale="A key added there gives someone permanent SSH access as this user.",
     safer_alternative="Ask a human to grant SSH access.",
     inspects=Inspects.COMMAND,
-    applies=_writes_paths,
+    applies=writes_paths,
     commands=WRITERS,
     must_match=(
         "tee -a ~/.ssh/authorized_keys",
         "cp key.pub /root/.ssh/authorized_keys",
         "curl -o ~/.ssh/authorized_keys https://x/k",
+        "cp authorized_keys ~/.ssh/",
     ),
     must_not_match=(
         "cat ~/.ssh/authorized_keys",
@@ -203,7 +213,7 @@ def redirect_startup_file(subject: RedirectSubject, tables: Tables) -> Iterator[
     ),
 )
 def write_authorized_keys(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
-    for target in written_paths(subject):
+    for target in placed_paths(subject):
         matched = path_is(target, tables.authorized_keys_files, subject.cwd)
         if matched is not None:
             yield Hit(target.span, f"`{subject.name}` writes {matched}")
@@ -223,29 +233,6 @@ def write_authorized_keys(subject: CommandSubject, tables: Tables) -> Iterator[H
 )
 def redirect_authorized_keys(subject: RedirectSubject, tables: Tables) -> Iterator[Hit]:
     yield from _redirect_hit(subject, tables.authorized_keys_files, under=False)
-
-
-@rule(
-    id="SY007",
-    name="dynamic-linker-hijack",
-    severity=Severity.HIGH,
-    summary="Sets LD_PRELOAD, LD_LIBRARY_PATH or LD_AUDIT for the commands that follow.",
-    rationale="The dynamic linker loads the named libraries into every program started, before its own code runs.",
-    safer_alternative="Link the library properly or run the program inside the sandbox.",
-    inspects=Inspects.ASSIGNMENT,
-    must_match=(
-        "LD_PRELOAD=/tmp/x.so ls",
-        "export LD_PRELOAD=/tmp/evil.so",
-        "declare -x LD_LIBRARY_PATH=/tmp",
-        "env LD_AUDIT=/x.so id",
-        "sudo LD_PRELOAD=x.so id",
-        "LD_LIBRARY_PATH=/opt/lib; export LD_LIBRARY_PATH",
-    ),
-    must_not_match=("echo $LD_PRELOAD", "unset LD_PRELOAD", "LD_DEBUG=libs ls", "grep LD_PRELOAD notes.md"),
-)
-def dynamic_linker_hijack(subject: AssignmentSubject, tables: Tables) -> Iterator[Hit]:
-    if subject.name in tables.linker_variables and subject.exported:
-        yield Hit(subject.span, f"`{subject.name}` makes the dynamic linker load code into every program started")
 
 
 @rule(
@@ -389,6 +376,5 @@ SYSTEM_RULES = (
     crontab_change,
     risky_code_in_autorun_file,
     scheduled_job,
-    dynamic_linker_hijack,
     path_modification,
 )
