@@ -367,10 +367,10 @@ def _rooted_and_anywhere(entries: tuple[str, ...]) -> tuple[tuple[str, ...], tup
 
 def _known_tail(arg: Arg) -> str | None:
     """The literal segments a run-time path ends in (`x.pth` of `$DIR/x.pth`), if it has any."""
-    if arg.word is None:
+    shape = run_time_shape(arg)
+    if shape is None:
         return None
-    shape = "".join(part.text if type(part) is ast.Literal else _RUN_TIME for part in arg.word.parts)
-    _, slash, tail = shape.rpartition(_RUN_TIME)
+    _, slash, tail = shape.rpartition(RUN_TIME)
     return tail.lstrip("/") if slash and tail.startswith("/") and len(tail) > 1 else None
 
 
