@@ -25,6 +25,7 @@ from .remote import rsync
 from .secrets import cloud as secrets_cloud
 from .secrets import vault
 from .storage import s3
+from .system import controls, trust
 from .vendors import VENDOR_PACKS
 
 PACKS: tuple[Pack, ...] = (
@@ -58,5 +59,7 @@ PACKS: tuple[Pack, ...] = (
     redis.PACK,
     mongodb.PACK,
     migrations.PACK,
+    controls.PACK,
+    trust.PACK,
     *VENDOR_PACKS,
 )

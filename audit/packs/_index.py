@@ -180,6 +180,42 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         True,
         frozenset(("aws", "az", "azcopy", "gcloud", "gsutil", "mc", "rclone", "s3cmd")),
     ),
+    PackEntry(
+        "system.controls",
+        ".system.controls",
+        True,
+        frozenset(
+            (
+                "aa-complain",
+                "aa-disable",
+                "aa-teardown",
+                "apparmor_parser",
+                "auditctl",
+                "firewall-cmd",
+                "history",
+                "ip6tables",
+                "ip6tables-legacy",
+                "ip6tables-nft",
+                "iptables",
+                "iptables-legacy",
+                "iptables-nft",
+                "nft",
+                "pfctl",
+                "service",
+                "set",
+                "setenforce",
+                "systemctl",
+                "ufw",
+                "unset",
+            )
+        ),
+    ),
+    PackEntry(
+        "system.trust",
+        ".system.trust",
+        True,
+        frozenset(("git", "npm", "pip", "pip3", "pnpm", "python", "python3", "yarn")),
+    ),
 )
 
 

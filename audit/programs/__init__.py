@@ -16,8 +16,10 @@ and object-storage CLIs in `cloud.py`, infrastructure as code in `iac.py`,
 secrets managers in `secrets.py`, disks, volume managers and power in
 `disks.py`, package managers in `packages.py`, hosting platforms and vendors'
 CLIs in `vendors.py`, programs that run a command on another host in
-`remote.py`), listed in `KNOWN` (`_known.py`). A CLI with many nested
-subcommands is declared by its paths (`_tree.tree`). The threat packs
+`remote.py`, firewalls, mandatory access control and auditing in
+`controls.py`, the shell builtins rules read in `builtins.py`), listed in
+`KNOWN` (`_known.py`). A CLI with many nested subcommands is declared by
+its paths (`_tree.tree`). The threat packs
 (`audit/packs`) read these declarations: a pack that judges an option declares
 it here, never in the rule.
 """

@@ -1,9 +1,10 @@
 """Bash builtins whose arguments the analysis reads: `read` and `mapfile`
-(which variables they assign)."""
+(which variables they assign); and those the system.controls pack reads:
+`history`, `unset` and `set` (the shell's history turned off)."""
 
 from __future__ import annotations
 
-from ._grammar import POSIX, flag, valued
+from ._grammar import POSIX, Syntax, flag, valued
 from ._program import Program
 
 READ = Program(
@@ -34,4 +35,22 @@ MAPFILE = Program(
 )
 """`mapfile [ARRAY]`: the array it fills (MAPFILE without one)."""
 
-BUILTIN_PROGRAMS: tuple[Program, ...] = (READ, MAPFILE)
+# `-a`, `-n`, `-r` and `-w` take an optional file name: declared as flags, it is an operand.
+HISTORY = Program(
+    ("history",),
+    syntax=POSIX,
+    options=(flag("-c"), valued("-d"), flag("-a"), flag("-n"), flag("-r"), flag("-w"), flag("-p"), flag("-s")),
+    operands=("FILE",),
+)
+
+UNSET = Program(("unset",), syntax=POSIX, options=(flag("-f"), flag("-v"), flag("-n")), operands=("NAME...",))
+
+# `set +o NAME` turns a shell option off, `-o NAME` on; `--` ends the options and sets the arguments.
+SET = Program(
+    ("set",),
+    syntax=Syntax(permute=False, signs="-+"),
+    options=(valued("-o"), valued("+o")),
+    operands=("ARGUMENT...",),
+)
+
+BUILTIN_PROGRAMS: tuple[Program, ...] = (READ, MAPFILE, HISTORY, UNSET, SET)

@@ -1,14 +1,15 @@
 """Package managers, as far as PK001 asks: their install subcommands and the
 options with which an install takes exactly what a lock file pins (npm ci,
 pnpm/yarn --frozen-lockfile, pip --require-hashes). Which subcommands install
-at all is the policy's `[names] installers` table."""
+at all is the policy's `[names] installers` table. Their `config set` commands,
+for the system.trust pack (certificate checks and package sources)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 from ._arg import Arg
-from ._grammar import attached, flag, valued
+from ._grammar import Option, attached, flag, valued
 from ._program import Program, Reading, Subcommand
 
 # pip reads its options with optparse, which also takes unique prefixes of long options.
@@ -20,12 +21,33 @@ _PIP_INSTALL_OPTIONS = (
     flag("--no-deps"), flag("-U", "--upgrade"), flag("--user"), flag("--pre"), flag("-q", "--quiet"),
     flag("-v", "--verbose"), flag("--no-cache-dir"), flag("--break-system-packages"),
 )  # fmt: skip
+
+
+def _config(names: tuple[str, ...], options: tuple[Option, ...], actions: tuple[tuple[str, ...], ...]) -> Subcommand:
+    """A package manager's `config` command: its actions (the first `set`), each reading `options`;
+    what `set` is given are its settings (`KEY VALUE`, or `KEY=VALUE` for the Node managers)."""
+    return Subcommand(
+        names,
+        options=options,
+        subcommands=tuple(
+            Subcommand(spellings, options=options, operands=("SETTING...",)) for spellings in (("set",), *actions)
+        ),
+    )
+
+
+# pip config: where it writes (`--global`, `--user`, `--site`) and its actions; NAME is `section.key`.
+_PIP_CONFIG = _config(
+    ("config",),
+    (flag("--global"), flag("--user"), flag("--site"), valued("--editor")),
+    (("get",), ("unset",), ("list",), ("edit",), ("debug",)),
+)
 PIP = Program(
     ("pip", "pip3"),
     options=(flag("-q", "--quiet"), flag("-v", "--verbose"), flag("--isolated"), valued("--proxy")),
     subcommands=(
         Subcommand(("install",), options=_PIP_INSTALL_OPTIONS, operands=("PACKAGE...",)),
         Subcommand(("download",), options=_PIP_INSTALL_OPTIONS, operands=("PACKAGE...",)),
+        _PIP_CONFIG,
     ),
 )
 
@@ -34,20 +56,38 @@ _NODE_INSTALL_OPTIONS = (
     attached("--frozen-lockfile"), attached("--immutable"), attached("--ignore-scripts"), flag("--production"), flag("--prod"),
     flag("-D", "--save-dev", "--dev"), flag("-g", "--global"), valued("--registry"), valued("--prefix"),
 )  # fmt: skip
+# npm and pnpm config: where a setting goes (`--location=global|user|project`, `-g`); `npm set`
+# and `npm get` are `npm config set` and `get`.
+_NODE_CONFIG_OPTIONS = (flag("-g", "--global"), valued("-L", "--location"), flag("--json"))
+_NODE_CONFIG_ACTIONS = (("get",), ("delete", "rm", "del"), ("list", "ls"), ("edit",), ("fix",))
 NPM = Program(
     ("npm",),
     subcommands=(
         Subcommand(("install", "i", "add"), options=_NODE_INSTALL_OPTIONS, operands=("PACKAGE...",)),
         Subcommand(("ci",), options=_NODE_INSTALL_OPTIONS),
+        _config(("config", "c"), _NODE_CONFIG_OPTIONS, _NODE_CONFIG_ACTIONS),
+        Subcommand(("set",), options=_NODE_CONFIG_OPTIONS, operands=("SETTING...",)),
+        Subcommand(("get",), options=_NODE_CONFIG_OPTIONS, operands=("KEY...",)),
     ),
 )
 PNPM = Program(
     ("pnpm",),
-    subcommands=(Subcommand(("install", "i"), options=_NODE_INSTALL_OPTIONS, operands=("PACKAGE...",)),),
+    subcommands=(
+        Subcommand(("install", "i"), options=_NODE_INSTALL_OPTIONS, operands=("PACKAGE...",)),
+        _config(("config", "c"), _NODE_CONFIG_OPTIONS, _NODE_CONFIG_ACTIONS),
+    ),
 )
+# yarn 1 writes `-g` (the global file) and yarn 2+ `-H` (the home file) settings.
 YARN = Program(
     ("yarn",),
-    subcommands=(Subcommand(("install",), options=_NODE_INSTALL_OPTIONS, operands=("PACKAGE...",)),),
+    subcommands=(
+        Subcommand(("install",), options=_NODE_INSTALL_OPTIONS, operands=("PACKAGE...",)),
+        _config(
+            ("config",),
+            (flag("-g", "--global"), flag("-H", "--home"), flag("--json")),
+            (("get",), ("delete", "unset"), ("list",)),
+        ),
+    ),
 )
 
 PACKAGE_PROGRAMS: tuple[Program, ...] = (PIP, NPM, PNPM, YARN)

@@ -11,6 +11,7 @@ from ._accounts import ACCOUNT_RULES
 from ._code import CODE_RULES
 from ._command_position import COMMAND_POSITION_RULES
 from ._contexts import CONTEXT_RULES
+from ._controls import CONTROL_RULES
 from ._empty_variables import EMPTY_VARIABLE_RULES
 from ._engine_rules import ENGINE_RULES
 from ._exfiltration import EXFILTRATION_RULES
@@ -39,6 +40,7 @@ CORE = Registry(
     + LINKER_RULES
     + PERSISTENCE_RULES
     + SYSTEM_LOG_RULES
+    + CONTROL_RULES
     + ACCOUNT_RULES
     + EXFILTRATION_RULES
     + NETWORK_AND_RESOURCE_RULES

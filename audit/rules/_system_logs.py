@@ -1,6 +1,7 @@
-"""The system's logs: what counts as its record of what happened, and writes that overwrite it (SY012, SY013).
+"""The records of what happened on the machine: the system's logs and the shell's history file,
+and writes that overwrite them (SY012, SY013).
 
-Deleting the logs (`rm`, `shred`, `find -delete`) or emptying them with
+Deleting them (`rm`, `shred`, `find -delete`) or emptying them with
 `truncate -s 0` is the filesystem.services pack's SV002. Overwriting or
 editing them is core, as writes to system files are (SY001, SY002): a
 redirect names no program (`: > /var/log/wtmp`), and the packs load by
@@ -32,11 +33,42 @@ _AUDIT_TRAIL_FILES = (
     "/var/log/messages*",
 )
 AUDIT_DIRECTORIES = ("/var/log/audit", "/var/log/journal")
+# Where bash, zsh, ksh, tcsh and fish save the commands typed. The REPLs' histories
+# (`.psql_history`, `.mysql_history`) are not among them: deleting one to drop a typed
+# password is ordinary hygiene.
+_SHELL_HISTORY_FILES = (
+    "~/.bash_history",
+    "~/.zsh_history",
+    "~/.zhistory",
+    "~/.histfile",
+    "~/.sh_history",
+    "~/.history",
+    "~/.local/share/fish/fish_history",
+)
+SYSTEM_LOGS = "the system's logs"
+SHELL_HISTORY = "the shell's history"
 
 
-def audit_trail(arg: Arg, cwd: str | None) -> bool:
-    """A log of logins, authentication, the system or the audit system, or anything in the audit directories."""
-    return path_is(arg, _AUDIT_TRAIL_FILES, cwd) is not None or path_under(arg, AUDIT_DIRECTORIES, cwd) is not None
+def audit_trail(arg: Arg, cwd: str | None) -> str | None:
+    """Which record the word names: a log of logins, authentication, the system or the audit system
+    (or anything in the audit directories), the shell's history file (also as its own `$HISTFILE`);
+    None for any other file."""
+    if path_is(arg, _AUDIT_TRAIL_FILES, cwd) is not None or path_under(arg, AUDIT_DIRECTORIES, cwd) is not None:
+        return SYSTEM_LOGS
+    if names_history_variable(arg) or (_says_history(arg) and path_is(arg, _SHELL_HISTORY_FILES, cwd) is not None):
+        return SHELL_HISTORY
+    return None
+
+
+def _says_history(arg: Arg) -> bool:
+    """A file name, or a glob that says it is about histories (`~/.*_history`): a glob over the
+    whole home directory (`rm -rf ~/*`, FS001's) matches the history file too, and is not about it."""
+    return not arg.pattern or any("hist" in value.rpartition("/")[2].lower() for value in arg.values)
+
+
+def names_history_variable(arg: Arg) -> bool:
+    """`$HISTFILE` or `"${HISTFILE}"`: the file the shell saves its history in, whatever it is."""
+    return not arg.values and arg.source.strip('"') in ("$HISTFILE", "${HISTFILE}")
 
 
 @rule(
@@ -45,15 +77,17 @@ def audit_trail(arg: Arg, cwd: str | None) -> bool:
     severity=Severity.MEDIUM,
     summary=(
         "A redirect empties, overwrites or appends to the system's record of logins, authentication or "
-        "the audit system (`: > /var/log/wtmp`, `> /var/log/auth.log`, `>> /var/log/secure`)."
+        "the audit system (`: > /var/log/wtmp`, `> /var/log/auth.log`, `>> /var/log/secure`), or the "
+        "shell's history file (`cat /dev/null > ~/.bash_history`)."
     ),
     rationale=(
         "`> FILE` empties the log whatever the command prints, which is how an intrusion is hidden; "
-        "`>> FILE` writes entries the system did not make. No build or clean-up writes these files."
+        "`>> FILE` writes entries that did not happen. No build or clean-up writes these files."
     ),
     safer_alternative=(
         "Let the log rotation handle them (`logrotate`, `journalctl --vacuum-time=7d`), write an entry "
-        "with `logger`, or write the application's own log (`/var/log/myapp/app.log`)."
+        "with `logger`, or write the application's own log (`/var/log/myapp/app.log`); to drop one line "
+        "of the shell's history, `history -d OFFSET`."
     ),
     inspects=Inspects.REDIRECT,
     applies=writes_a_file,
@@ -64,6 +98,7 @@ def audit_trail(arg: Arg, cwd: str | None) -> bool:
         "echo -n > /var/log/audit/audit.log",
         "echo 'sshd: accepted' >> /var/log/auth.log",
         "sudo sh -c ': > /var/log/btmp'",
+        "cat /dev/null > ~/.bash_history",
     ),
     must_not_match=(
         ": > /var/log/myapp/app.log",
@@ -71,13 +106,17 @@ def audit_trail(arg: Arg, cwd: str | None) -> bool:
         "grep sshd /var/log/auth.log > logins.txt",
         "cat /var/log/syslog 2>&1",
         ": > ./var/log/wtmp",
+        "history > ~/history-backup.txt",
     ),
 )
 def redirect_onto_system_log(subject: RedirectSubject, _tables: Tables) -> Iterator[Hit]:
     target = redirect_writes_file(subject)
-    if target is not None and audit_trail(target, subject.cwd):
+    if target is None:
+        return
+    record = audit_trail(target, subject.cwd)
+    if record is not None:
         verb = "appends to" if subject.operator.endswith(">>") else "overwrites"
-        yield Hit(subject.span, f"redirect {verb} `{target.display()}`, the system's logs")
+        yield Hit(subject.span, f"redirect {verb} `{target.display()}`, {record}")
 
 
 # The programs that write the files they name, but `touch`, which changes only a time stamp, and
@@ -91,7 +130,8 @@ _LOG_WRITERS = tuple(name for name in WRITERS if name not in ("touch", "truncate
     severity=Severity.MEDIUM,
     summary=(
         "A program overwrites, replaces or edits the system's record of logins, authentication or the "
-        "audit system (`cp /dev/null /var/log/wtmp`, `sed -i '/ADDRESS/d' /var/log/auth.log`, `dd of=`)."
+        "audit system (`cp /dev/null /var/log/wtmp`, `sed -i '/ADDRESS/d' /var/log/auth.log`, `dd of=`), "
+        "or the shell's history file (`ln -sf /dev/null ~/.bash_history`)."
     ),
     rationale=(
         "Copying nothing over a log empties it, and deleting its lines about one address hides a login; "
@@ -99,7 +139,8 @@ _LOG_WRITERS = tuple(name for name in WRITERS if name not in ("touch", "truncate
     ),
     safer_alternative=(
         "Read the log instead (`grep sshd /var/log/auth.log`), copy it into the workspace, or let the "
-        "log rotation handle it (`logrotate`, `journalctl --vacuum-time=7d`)."
+        "log rotation handle it (`logrotate`, `journalctl --vacuum-time=7d`); to drop one line of the "
+        "shell's history, `history -d OFFSET`."
     ),
     inspects=Inspects.COMMAND,
     commands=_LOG_WRITERS,
@@ -109,18 +150,21 @@ _LOG_WRITERS = tuple(name for name in WRITERS if name not in ("touch", "truncate
         "dd if=/dev/null of=/var/log/btmp",
         "ln -sf /dev/null /var/log/auth.log",
         "tee /var/log/secure < /dev/null",
+        "ln -sf /dev/null ~/.bash_history",
     ),
     must_not_match=(
         "cp /var/log/auth.log ./incident/",
         "tee -a /var/log/myapp/deploy.log",
         "touch /var/log/wtmp",
         "sed -n '/sshd/p' /var/log/auth.log",
+        "cp ~/.bash_history ./history-backup.txt",
     ),
 )
 def overwrite_system_log(subject: CommandSubject, _tables: Tables) -> Iterator[Hit]:
     for target in written_paths(subject):
-        if audit_trail(target, subject.cwd):
-            yield Hit(target.span, f"`{subject.name}` overwrites or edits `{target.display()}`, the system's logs")
+        record = audit_trail(target, subject.cwd)
+        if record is not None:
+            yield Hit(target.span, f"`{subject.name}` overwrites or edits `{target.display()}`, {record}")
 
 
 SYSTEM_LOG_RULES = (redirect_onto_system_log, overwrite_system_log)

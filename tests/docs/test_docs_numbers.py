@@ -37,7 +37,7 @@ def test_the_corpus_page_states_the_open_gaps_and_the_pinned_bugs() -> None:
     pinned = sum(case.provenance is not None for case in cases)
     known_gaps = CORPUS.section("Known gaps").prose
     assert f"{gaps} gap{'s are' if gaps != 1 else ' is'} open" in known_gaps
-    assert f"{pinned} cases have a provenance" in known_gaps
+    assert f"{pinned:,} cases have a provenance" in known_gaps
 
 
 def test_the_fuzzing_page_states_the_value_positions_and_the_oracle_sample() -> None:

@@ -18,6 +18,7 @@ from ...programs import find_scope
 from ...rules._pack import Pack
 from ...rules._paths import CLIMB_TO_ROOT, cleaned_values, contents_glob, path_is, per_subject, reading
 from ...rules._rule import Hit, Inspects, rule
+from ...rules._system_logs import names_history_variable
 
 DELETERS = ("rm", "shred", "find")
 
@@ -25,12 +26,14 @@ DELETERS = ("rm", "shred", "find")
 @per_subject
 def may_concern(subject: CommandSubject) -> bool:
     """The `applies` test of this pack's rules: a word that is absolute, in the home directory,
-    climbs with `..`, names a `.git` (or is known only at run time and ends in one), or a
-    working directory made known by `cd`. Most deletions
+    climbs with `..`, names a `.git` (or is known only at run time and ends in one) or the shell's
+    history file (`$HISTFILE`), or a working directory made known by `cd`. Most deletions
     (`rm -rf ./build`, `rm -f out.txt`) have none, and skip every rule here at once."""
     if subject.cwd is not None:
         return True
     for arg in subject.args:
+        if names_history_variable(arg):
+            return True
         for value in arg.values:
             if value.startswith(("/", HOME)) or ".." in value or ".git" in value:
                 return True

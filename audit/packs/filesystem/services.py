@@ -18,7 +18,7 @@ from ..._tables import Tables
 from ...rules._pack import Pack
 from ...rules._paths import contents_glob, path_is, path_under, reading
 from ...rules._rule import Hit, Inspects, rule
-from ...rules._system_logs import AUDIT_DIRECTORIES, SYSTEM_LOG_DIRECTORY, audit_trail
+from ...rules._system_logs import AUDIT_DIRECTORIES, SYSTEM_LOG_DIRECTORY, SYSTEM_LOGS, audit_trail
 from .home import DELETERS, deleted_targets, home_relative, may_concern
 
 
@@ -87,16 +87,18 @@ def delete_service_data(subject: CommandSubject, tables: Tables) -> Iterator[Hit
     name="delete-system-logs",
     severity=Severity.MEDIUM,
     summary=(
-        "Deletes the system's logs, or empties them (`truncate -s 0`): `/var/log` or everything in it, or "
-        "the records of logins, authentication and the audit system (`auth.log`, `secure`, `wtmp`, `audit/`, the journal)."
+        "Deletes the system's logs, or empties them (`truncate -s 0`): `/var/log` or everything in it, "
+        "the records of logins, authentication and the audit system (`auth.log`, `secure`, `wtmp`, `audit/`, "
+        "the journal), or the shell's history file (`~/.bash_history`, `~/.zsh_history`, `$HISTFILE`)."
     ),
     rationale=(
-        "These logs are how anyone finds out later what happened on the machine; wiping them is how "
+        "These records are how anyone finds out later what happened on the machine; wiping them is how "
         "an intrusion is hidden, and no build or clean-up needs it."
     ),
     safer_alternative=(
         "Let the log rotation do it (`journalctl --vacuum-time=7d`, `logrotate`), or delete the one "
-        "application's logs you mean (`rm -rf /var/log/myapp/*.log`)."
+        "application's logs you mean (`rm -rf /var/log/myapp/*.log`); to drop one line of the shell's "
+        "history, `history -d OFFSET`."
     ),
     inspects=Inspects.COMMAND,
     commands=(*DELETERS, "truncate"),
@@ -109,6 +111,7 @@ def delete_service_data(subject: CommandSubject, tables: Tables) -> Iterator[Hit
         "shred -u /var/log/wtmp",
         "rm -rf /var/log/audit",
         "find /var/log -type f -delete",
+        "shred -u ~/.zsh_history",
     ),
     must_not_match=(
         "rm -rf /var/log/myapp/*.log",
@@ -116,6 +119,7 @@ def delete_service_data(subject: CommandSubject, tables: Tables) -> Iterator[Hit
         "ls /var/log",
         "rm -rf ./var/log",
         "truncate -s 10M /var/log/auth.log",
+        "rm ~/.psql_history",
     ),
 )
 def delete_system_logs(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
@@ -124,18 +128,26 @@ def delete_system_logs(subject: CommandSubject, tables: Tables) -> Iterator[Hit]
         read = reading(subject)
         if any(size.value == "0" for size in read.values("--size")):
             for arg in read.operands:
-                if audit_trail(arg, cwd) or contents_glob(arg, SYSTEM_LOG_DIRECTORY, cwd):
-                    yield Hit(arg.span, f"empties `{arg.display()}`, the system's logs")
+                record = audit_trail(arg, cwd) or (
+                    SYSTEM_LOGS if contents_glob(arg, SYSTEM_LOG_DIRECTORY, cwd) else None
+                )
+                if record is not None:
+                    yield Hit(arg.span, f"empties `{arg.display()}`, {record}")
         return
     for arg, _, recursive in deleted_targets(subject):
         whole = recursive and path_is(arg, SYSTEM_LOG_DIRECTORY, cwd) is not None
-        if whole or audit_trail(arg, cwd) or contents_glob(arg, (*SYSTEM_LOG_DIRECTORY, *AUDIT_DIRECTORIES), cwd):
-            yield Hit(arg.span, f"deletes `{arg.display()}`, the system's logs")
+        in_logs = whole or contents_glob(arg, (*SYSTEM_LOG_DIRECTORY, *AUDIT_DIRECTORIES), cwd) is not None
+        record = audit_trail(arg, cwd) or (SYSTEM_LOGS if in_logs else None)
+        if record is not None:
+            yield Hit(arg.span, f"deletes `{arg.display()}`, {record}")
 
 
 PACK = Pack(
     name="filesystem.services",
-    summary="Where services keep their data (database data directories, container engine and cluster state) and the system's logs.",
+    summary=(
+        "Where services keep their data (database data directories, container engine and cluster state), "
+        "the system's logs and the shell's history file."
+    ),
     default=True,
     reason="A database's or a container engine's files are its data: deleting them loses it, and no agent task needs to.",
     rules=(delete_service_data, delete_system_logs),

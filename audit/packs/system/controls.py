@@ -1,0 +1,286 @@
+"""system.controls: the host's security controls turned off.
+
+The firewall flushed, opened or stopped (SC001), SELinux or AppArmor taken out of enforcing
+(SC002), the audit system stopped or emptied (SC003), the shell's history cleared or turned off
+by its builtins (SC004). The same done by an assignment (`HISTFILE=/dev/null`) names no program:
+that is the core rule EV002. The shell's history file deleted or emptied is read with the
+system's logs (SV002, SY012, SY013). Certificate checks and package sources are the system.trust
+pack's (`trust.py`): git, npm and pip commands load that small module, not this one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import pairwise
+
+from ..._model import Severity
+from ...programs import Arg
+from ...rules._pack import Pack
+from .._invocation import Found, any_operand, command, operand, option_value, pack_rule
+
+_IPTABLES = ("iptables", "ip6tables", "iptables-legacy", "ip6tables-legacy", "iptables-nft", "ip6tables-nft")
+_SERVICE_MANAGERS = ("systemctl", "service")
+# What stops a unit now or at the next boot (`systemctl stop|disable|mask|kill`, `service X stop`).
+_SYSTEMCTL_STOPS = frozenset({"stop", "disable", "mask", "kill"})
+_SERVICE_STOPS = frozenset({"stop", "teardown"})
+
+
+def _names_unit(arg: Arg, units: frozenset[str]) -> bool:
+    """`firewalld` or `firewalld.service`."""
+    return any(value.removesuffix(".service") in units for value in arg.values)
+
+
+def _stops_service(*names: str) -> Callable[[Found], Arg | None]:
+    """`systemctl stop|disable|mask|kill UNIT...` or `service UNIT stop` for one of these units."""
+    units = frozenset(names)
+
+    def stops(found: Found) -> Arg | None:
+        operands = found.reading.operands
+        if found.subject.name == "service":
+            unit, action = operands[:1], operands[1:2]
+            named = bool(unit and action) and action[0].value in _SERVICE_STOPS and _names_unit(unit[0], units)
+            return action[0] if named else None
+        if not operands or operands[0].value not in _SYSTEMCTL_STOPS:
+            return None
+        return next((word for word in operands[1:] if _names_unit(word, units)), None)
+
+    return stops
+
+
+def _in_filter_table(found: Found) -> Arg | None:
+    """The firewall's own table: iptables' default, or `-t filter` (`-t nat` translates addresses).
+    The word pointed at is the table's, or the command's last."""
+    tables = found.reading.values("--table")
+    if not tables:
+        return found.reading.args[-1] if found.reading.args else None
+    last = tables[-1]
+    return last if not last.values or "filter" in last.values else None
+
+
+def _default_policy_accept(found: Found) -> Arg | None:
+    """`-P INPUT ACCEPT` or `-P FORWARD ACCEPT`: what no rule stops gets in (OUTPUT is left open everywhere)."""
+    if not any(value in ("INPUT", "FORWARD") for chain in found.reading.values("--policy") for value in chain.values):
+        return None
+    return next((word for word in found.reading.operands if word.value == "ACCEPT"), None)
+
+
+# nft commands that empty the whole rule set or a whole table.
+_NFT_REMOVALS = frozenset({("flush", "ruleset"), ("flush", "table"), ("delete", "table"), ("destroy", "table")})
+
+
+def _nft_removes_rules(found: Found) -> Arg | None:
+    """A command that empties the rule set or a whole table, in words or in one string (`nft flush
+    ruleset`, `nft 'flush ruleset'`, several commands separated by `;`)."""
+    words = [(text, arg) for arg in found.reading.operands for text in (arg.value or "").replace(";", " ; ").split()]
+    return next((arg for (first, _), (second, arg) in pairwise(words) if (first, second) in _NFT_REMOVALS), None)
+
+
+def _ufw_allows_incoming(found: Found) -> Arg | None:
+    """`ufw default allow [incoming|routed]` (incoming when no direction is given)."""
+    read = found.reading
+    policy, direction = read.operand("POLICY"), read.operand("DIRECTION")
+    if not policy or policy[0].value != "allow":
+        return None
+    if not direction:
+        return policy[0]
+    return direction[0] if direction[0].value in ("incoming", "routed") else None
+
+
+_UFW_DRY_RUN = ("--dry-run",)
+
+FIREWALL_OFF = pack_rule(
+    id="SC001",
+    name="firewall-turned-off",
+    severity=Severity.HIGH,
+    summary=(
+        "Turns the host's firewall off or opens it to every connection: `iptables -F`, `iptables -P INPUT "
+        "ACCEPT` (ip6tables the same), `nft flush ruleset`, `ufw disable`, `ufw default allow incoming`, "
+        "`firewall-cmd --set-default-zone=trusted`, `pfctl -d`, or the firewall's service stopped."
+    ),
+    rationale=(
+        "Every port of every service on the machine becomes reachable from the network, and nothing "
+        "records that the rules were there. It blocks: no build or test needs the firewall gone, and "
+        "the rules flushed are often nowhere else."
+    ),
+    safer_alternative=(
+        "Open the one port you need (`ufw allow 8080/tcp`, `iptables -I INPUT -p tcp --dport 8080 -j ACCEPT`), "
+        "or ask a human; `ufw --dry-run` and `nft -c` show what a change would do."
+    ),
+    matches=(
+        command(_IPTABLES, any_of=("--flush",), where=_in_filter_table),
+        command(_IPTABLES, where=(_in_filter_table, _default_policy_accept)),
+        command("nft", unless=("--check",), where=_nft_removes_rules),
+        command("ufw", "disable", unless=_UFW_DRY_RUN),
+        command("ufw", "reset", unless=_UFW_DRY_RUN),
+        command("ufw", "default", unless=_UFW_DRY_RUN, where=_ufw_allows_incoming),
+        command("firewall-cmd", where=option_value("--set-default-zone", "trusted")),
+        command("pfctl", requires=("-d",)),
+        command("pfctl", where=option_value("-F", "all", "rules")),
+        command(
+            _SERVICE_MANAGERS,
+            where=_stops_service("firewalld", "ufw", "nftables", "iptables", "ip6tables", "netfilter-persistent"),
+        ),
+    ),
+    message="turns the firewall off or opens it to every connection",
+    must_match=(
+        "iptables -F",
+        "sudo iptables --flush INPUT",
+        "iptables -P INPUT ACCEPT",
+        "ip6tables -t filter -F",
+        "nft flush ruleset",
+        "ufw disable",
+        "ufw --force reset",
+        "ufw default allow incoming",
+        "systemctl disable --now firewalld",
+        "service iptables stop",
+        "pfctl -d",
+    ),
+    must_not_match=(
+        "iptables -L -n",
+        "iptables -t nat -F",
+        "iptables -P OUTPUT ACCEPT",
+        "iptables -P INPUT DROP",
+        "nft list ruleset",
+        "nft -c flush ruleset",
+        "ufw status verbose",
+        "ufw --dry-run disable",
+        "ufw default allow outgoing",
+        "systemctl status firewalld",
+        "systemctl restart ufw",
+        "systemctl stop nginx",
+    ),
+)
+
+
+def _permissive(found: Found) -> Arg | None:
+    """`setenforce 0` or `setenforce Permissive` (any case): SELinux logs what it would have denied."""
+    return next(
+        (word for word in found.reading.operand("MODE") if (word.value or "").lower() in ("0", "permissive")), None
+    )
+
+
+def _some_profile(found: Found) -> Arg | None:
+    return found.reading.operands[0] if found.reading.operands else None
+
+
+MANDATORY_ACCESS_CONTROL_OFF = pack_rule(
+    id="SC002",
+    name="mandatory-access-control-off",
+    severity=Severity.HIGH,
+    summary=(
+        "Takes SELinux or AppArmor out of enforcing: `setenforce 0` or `Permissive`, `aa-teardown`, "
+        "`aa-disable` or `aa-complain` on a profile, `apparmor_parser -R`, or the apparmor service stopped."
+    ),
+    rationale=(
+        "Mandatory access control is what confines a compromised service to what its policy allows; "
+        "with it off, every confined program can do whatever its user can. It blocks: a denial is "
+        "fixed in the policy, not by turning the policy off."
+    ),
+    safer_alternative=(
+        "Read the denial (`ausearch -m avc`, `journalctl -k | grep apparmor`) and fix the label or the "
+        "profile (`restorecon`, `audit2allow`, an AppArmor rule), or ask a human."
+    ),
+    matches=(
+        command("setenforce", where=_permissive),
+        command("aa-teardown"),
+        command(("aa-disable", "aa-complain"), where=_some_profile),
+        command("apparmor_parser", any_of=("--remove", "--Complain"), unless=("--skip-kernel-load",)),
+        command(_SERVICE_MANAGERS, where=_stops_service("apparmor")),
+    ),
+    message="takes mandatory access control (SELinux or AppArmor) out of enforcing",
+    must_match=(
+        "setenforce 0",
+        "sudo setenforce Permissive",
+        "aa-teardown",
+        "aa-disable /etc/apparmor.d/usr.sbin.nginx",
+        "aa-complain /usr/sbin/cupsd",
+        "apparmor_parser -R /etc/apparmor.d/usr.bin.man",
+        "systemctl stop apparmor",
+    ),
+    must_not_match=(
+        "setenforce 1",
+        "setenforce Enforcing",
+        "aa-status",
+        "apparmor_parser -r /etc/apparmor.d/usr.sbin.nginx",
+        "apparmor_parser -QR /etc/apparmor.d/usr.bin.man",
+        "systemctl status apparmor",
+    ),
+)
+
+AUDIT_OFF = pack_rule(
+    id="SC003",
+    name="audit-system-off",
+    severity=Severity.HIGH,
+    summary=(
+        "Turns the Linux audit system off or empties it: `auditctl -e 0`, `auditctl -D` (every rule), "
+        "or auditd stopped (`service auditd stop`, `systemctl disable auditd`)."
+    ),
+    rationale=(
+        "The audit system records who ran, read and changed what; with it off nothing that follows is "
+        "recorded, which is why an intrusion turns it off first. It blocks: no task needs it off."
+    ),
+    safer_alternative=(
+        "Leave it on and read it (`auditctl -l`, `ausearch`); delete the one rule you mean "
+        "(`auditctl -d ...`, `auditctl -D -k KEY`), or ask a human."
+    ),
+    matches=(
+        command("auditctl", where=option_value("-e", "0")),
+        command("auditctl", requires=("-D",), unless=("-k",)),
+        command(_SERVICE_MANAGERS, where=_stops_service("auditd")),
+    ),
+    message="turns the audit system off or deletes its rules",
+    must_match=("auditctl -e 0", "sudo auditctl -D", "service auditd stop", "systemctl mask auditd.service"),
+    must_not_match=(
+        "auditctl -l",
+        "auditctl -s",
+        "auditctl -e 2",
+        "auditctl -D -k passwd-watch",
+        "auditctl -w /etc/passwd -p wa -k passwd-watch",
+        "systemctl status auditd",
+    ),
+)
+
+_HISTORY_SAFER = (
+    "Leave the history on; to drop one line that holds a secret you typed, delete it with `history -d OFFSET`."
+)
+
+TURN_SHELL_HISTORY_OFF = pack_rule(
+    id="SC004",
+    name="shell-history-turned-off",
+    severity=Severity.MEDIUM,
+    summary=(
+        "Clears the shell's history or stops it being kept: `history -c`, `history -w /dev/null`, "
+        "`unset HISTFILE`, `set +o history`."
+    ),
+    rationale=(
+        "The shell's history is how a person finds out later what was run in a session; clearing it is "
+        "a step of hiding what was done, and no build or task needs it. It warns: the history is a "
+        "convenience, not an audit trail (turning the audit system off blocks, SC003)."
+    ),
+    safer_alternative=_HISTORY_SAFER,
+    matches=(
+        command("history", requires=("-c",)),
+        command("history", any_of=("-w", "-a"), where=any_operand("/dev/null")),
+        command("unset", unless=("-f",), where=operand("NAME", "HISTFILE")),
+        command("set", where=option_value("+o", "history")),
+    ),
+    message="clears the shell's history or stops it being kept",
+    must_match=("history -c", "history -cw", "history -w /dev/null", "unset HISTFILE", "set +o history"),
+    must_not_match=("history | tail -20", "history -d 1042", "history -w", "unset -f HISTFILE", "set -o history"),
+)
+
+PACK = Pack(
+    name="system.controls",
+    summary="The host's security controls: its firewall, SELinux and AppArmor, the audit system and the shell's history.",
+    default=True,
+    reason=(
+        "These controls protect and record the machine; an agent has no task that needs them off, and "
+        "turning them off is how an intrusion hides."
+    ),
+    rules=(
+        FIREWALL_OFF,
+        MANDATORY_ACCESS_CONTROL_OFF,
+        AUDIT_OFF,
+        TURN_SHELL_HISTORY_OFF,
+    ),
+)

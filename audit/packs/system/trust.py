@@ -1,0 +1,270 @@
+"""system.trust: what git, npm, pnpm, yarn and pip trust, changed in their settings: certificate
+checks turned off (SC005), downloads sent somewhere else (SC006).
+
+A setting is read where the tool takes it: `git config [--global] NAME VALUE`, `git config set
+NAME VALUE`, `git -c NAME=VALUE COMMAND`, `npm config set KEY VALUE` or `KEY=VALUE` (and `npm
+set`), `pnpm`/`yarn config set`, `pip config set SECTION.KEY VALUE` (and `python -m pip`). A
+setting whose key or value is known only at run time is not judged. The same done by an
+environment variable (`GIT_SSL_NO_VERIFY=1`) names no program: that is the core rule EV003.
+
+A pack of its own, apart from system.controls, because it is listed for git: every git command
+loads it, and it is small.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..._analysis import CommandSubject
+from ..._model import Severity
+from ..._named_tuple import NamedTuple
+from ..._tables import Tables
+from ...programs import Arg, Reading, read_command
+from ...programs.git_settings import git_settings
+from ...rules._controls import plain_http_over_network
+from ...rules._pack import Pack
+from ...rules._paths import per_subject, reading
+from ...rules._rule import Hit, Inspects, rule
+from .._invocation import only_asks_for_help
+
+
+class Setting(NamedTuple):
+    """One setting a command writes (or, for `git -c`, gives the command it runs)."""
+
+    tool: str
+    """`git`, `node` (npm, pnpm, yarn) or `pip`."""
+    key: str
+    """As written (git's section and variable names are compared in lower case)."""
+    value: str
+    word: Arg
+    """Where the setting is written (its value's word)."""
+
+
+_NODE = frozenset({"npm", "pnpm", "yarn"})
+_PIP = frozenset({"pip", "pip3"})
+_PYTHON = frozenset({"python", "python3"})
+
+
+@per_subject
+def _config_settings(subject: CommandSubject) -> tuple[Setting, ...]:
+    """The settings the command writes (none for `git ... --help`, which only prints its help)."""
+    name = subject.name
+    if name == "git":
+        return _git_settings(subject)
+    if name in _NODE:
+        return _node_settings(reading(subject))
+    if name in _PIP:
+        return _pip_settings(reading(subject))
+    if name in _PYTHON:
+        args = subject.args
+        module = len(args) >= 2 and args[0].value == "-m" and args[1].value == "pip"
+        return _pip_settings(read_command("pip", args[2:])) if module else ()
+    return ()
+
+
+def _has_settings(subject: CommandSubject) -> bool:
+    """The test of SC005 and SC006 (one test, asked once for both)."""
+    return bool(_config_settings(subject))
+
+
+def _git_settings(subject: CommandSubject) -> tuple[Setting, ...]:
+    """`git -c NAME=VALUE COMMAND` and `git config [SCOPE] [set] NAME VALUE` (`git_settings`)."""
+    if not any(arg.value == "config" or (arg.value or "").startswith("-c") for arg in subject.args):
+        return ()  # `git status`, `git push`: no setting (and no reading)
+    if only_asks_for_help(subject):
+        return ()
+    return tuple(
+        Setting("git", found.key, found.value.value, found.value)
+        for found in git_settings(reading(subject))
+        if found.value.value is not None
+    )
+
+
+def _node_settings(read: Reading) -> tuple[Setting, ...]:
+    """`config set KEY VALUE`, or any number of `KEY=VALUE` (npm 9 and later)."""
+    if read.path not in (("config", "set"), ("set",)):
+        return ()
+    operands, index = read.operands, 0
+    settings: list[Setting] = []
+    while index < len(operands):
+        word = operands[index]
+        if word.value is not None and "=" in word.value:
+            key, _, value = word.value.partition("=")
+            settings.append(Setting("node", key, value, word))
+            index += 1
+        else:
+            settings.extend(_pairs("node", operands[index : index + 2]))
+            index += 2
+    return tuple(settings)
+
+
+def _pip_settings(read: Reading) -> tuple[Setting, ...]:
+    return tuple(_pairs("pip", read.operands[:2])) if read.path == ("config", "set") else ()
+
+
+def _pairs(tool: str, words: tuple[Arg, ...]) -> Iterator[Setting]:
+    if len(words) == 2 and words[0].value is not None and words[1].value is not None:
+        yield Setting(tool, words[0].value, words[1].value, words[1])
+
+
+_FALSE = frozenset({"false", "no", "off", "0", ""})
+_SETTINGS_TOOLS = (*sorted(_NODE), *sorted(_PIP), *sorted(_PYTHON), "git")
+
+
+def _turns_certificate_check_off(setting: Setting) -> bool:
+    key, value = setting.key.lower(), setting.value.lower()
+    if setting.tool == "git":  # http.sslVerify, or http.<url>.sslVerify for one site
+        return key.startswith("http.") and key.endswith(".sslverify") and value in _FALSE
+    if setting.tool == "node":  # npm's and pnpm's strict-ssl, yarn 2's enableStrictSsl
+        return key in ("strict-ssl", "enablestrictssl") and value in _FALSE
+    return key.endswith(".trusted-host") and value != ""  # pip asks these hosts for no certificate
+
+
+@rule(
+    id="SC005",
+    name="certificate-check-turned-off",
+    severity=Severity.MEDIUM,
+    summary=(
+        "Turns a tool's certificate check off in its settings: `git config http.sslVerify false` (or "
+        "`git -c http.sslVerify=false`), `npm config set strict-ssl false`, `pip config set global.trusted-host HOST`."
+    ),
+    rationale=(
+        "With the check off, anyone on the network path can serve the code and packages the tool "
+        "downloads, from then on for a global setting. It warns: a proxy that re-signs traffic is a "
+        "common reason, and each download is still judged on its own."
+    ),
+    safer_alternative=(
+        "Give the tool the proxy's or the server's CA certificate instead (`git config http.sslCAInfo FILE`, "
+        "`npm config set cafile FILE`, `pip config set global.cert FILE`)."
+    ),
+    inspects=Inspects.COMMAND,
+    commands=_SETTINGS_TOOLS,
+    applies=_has_settings,
+    must_match=(
+        "git config --global http.sslVerify false",
+        "git -c http.sslVerify=false clone https://git.example.com/app.git",
+        "git config http.https://git.example.com/.sslVerify 0",
+        "npm config set strict-ssl false",
+        "yarn config set enableStrictSsl false",
+        "pip config set global.trusted-host pypi.example.com",
+        "python3 -m pip config set global.trusted-host pypi.example.com",
+    ),
+    must_not_match=(
+        "git config --global user.name X",
+        "git config --get http.sslVerify",
+        "git -c http.sslVerify clone https://git.example.com/app.git",
+        "npm config get strict-ssl",
+        "npm config set strict-ssl true",
+        "pip config list",
+    ),
+)
+def certificate_check_turned_off(subject: CommandSubject, _tables: Tables) -> Iterator[Hit]:
+    for setting in _config_settings(subject):
+        if _turns_certificate_check_off(setting):
+            yield Hit(setting.word.span, f"`{setting.key} {setting.value}` turns the certificate check off")
+
+
+_PLAIN = ("http://", "git://")
+
+
+def _location(prefix: str) -> tuple[str, str] | None:
+    """The host and path a URL prefix names, whatever the transport (`https://github.com/o/`,
+    `ssh://git@github.com:22/o/` and `git@github.com:o/` are one); None for a shorthand a user
+    types (`gh:`), whose name has no dot and which no dependency's URL uses."""
+    scheme, separator, rest = prefix.partition("://")
+    if separator:
+        authority, _, path = rest.partition("/")
+        host = authority.rpartition("@")[2].partition(":")[0]
+    else:
+        authority, _, path = scheme.partition(":")
+        host = authority.rpartition("@")[2]
+    return (host.lower(), path.strip("/")) if "." in host else None
+
+
+def _git_redirect(key: str, old: str) -> str | None:
+    """`url.<base>.insteadOf <old>`: every URL starting with <old> is fetched from <base> instead;
+    a redirect when <base> is another place, or plain HTTP where <old> was not."""
+    lowered = key.lower()
+    suffix = next((end for end in (".insteadof", ".pushinsteadof") if lowered.endswith(end)), None)
+    if not lowered.startswith("url.") or suffix is None:
+        return None
+    base = key[4 : len(key) - len(suffix)]
+    origin = _location(old)
+    if origin is None:
+        return None
+    downgraded = base.lower().startswith(_PLAIN) and not old.lower().startswith(_PLAIN)
+    return f"from {old} to {base}" if _location(base) != origin or downgraded else None
+
+
+def _package_index(setting: Setting) -> bool:
+    key = setting.key.lower()
+    if setting.tool == "pip":
+        return key.endswith((".index-url", ".extra-index-url", ".find-links"))
+    return key in ("registry", "npmregistryserver") or key.endswith(":registry")  # `@scope:registry`
+
+
+def _redirect(setting: Setting) -> str | None:
+    """Where the setting sends what the tool fetches, when that is another place or plain HTTP."""
+    if setting.tool == "git":
+        return _git_redirect(setting.key, setting.value)
+    plain = plain_http_over_network(setting.value)
+    return f"to {setting.value}, over plain HTTP" if plain and _package_index(setting) else None
+
+
+@rule(
+    id="SC006",
+    name="package-source-redirected",
+    severity=Severity.MEDIUM,
+    summary=(
+        "Sends what a tool downloads somewhere else in its settings: `git config url.<X>.insteadOf <Y>` "
+        "to another host or repository (or to plain HTTP), a package registry or index over plain "
+        "`http://` on another machine (`npm config set registry http://...`, `pip config set "
+        "global.index-url http://...`)."
+    ),
+    rationale=(
+        "Every later clone, fetch or install takes its code from the new place: a URL rewrite sends "
+        "github.com's repositories to any server, and a plain-HTTP index can be rewritten on the way. "
+        "It warns: private mirrors are common, and the command shows where it points."
+    ),
+    safer_alternative=(
+        "Name the mirror in the one command that needs it, over `https://` (`npm install --registry "
+        "https://...`, `pip install --index-url https://...`), or rewrite only between forms of the same "
+        'place (`url."git@github.com:".insteadOf https://github.com/`).'
+    ),
+    inspects=Inspects.COMMAND,
+    commands=_SETTINGS_TOOLS,
+    applies=_has_settings,
+    must_match=(
+        "git config --global url.https://git.example.net/.insteadOf https://github.com/",
+        "git config --global url.https://github.com/fork/.insteadOf https://github.com/origin/",
+        "git config --global url.http://github.com/.insteadOf https://github.com/",
+        "npm config set registry http://registry.example.com/",
+        "npm config set @corp:registry=http://npm.example.com/",
+        "pip config set global.index-url http://pypi.example.com/simple",
+    ),
+    must_not_match=(
+        'git config --global url."git@github.com:".insteadOf https://github.com/',
+        "git config --global url.https://github.com/.insteadOf gh:",
+        "npm config set registry https://registry.npmjs.org/",
+        "npm config get registry",
+        "npm config set registry http://localhost:4873/",
+        "pip config set global.index-url https://pypi.example.com/simple",
+    ),
+)
+def package_source_redirected(subject: CommandSubject, _tables: Tables) -> Iterator[Hit]:
+    for setting in _config_settings(subject):
+        where = _redirect(setting)
+        if where is not None:
+            yield Hit(setting.word.span, f"`{setting.key}` sends what {setting.tool} downloads {where}")
+
+
+PACK = Pack(
+    name="system.trust",
+    summary="What git, npm, pnpm, yarn and pip trust: their certificate checks and where they download from.",
+    default=True,
+    reason=(
+        "A check turned off or a source redirected in a global setting stays that way for every later "
+        "clone and install, long after the task that needed it."
+    ),
+    rules=(certificate_check_turned_off, package_source_redirected),
+)
