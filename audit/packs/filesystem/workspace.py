@@ -34,6 +34,10 @@ def _what_it_names(arg: Arg) -> str | None:
     """ "directory", "visible" or "hidden": the working directory itself, its visible entries
     (`*`, `"$PWD"/*`) or its hidden ones (`.*`), whether written relative or through `$PWD`."""
     value = arg.values[0] if len(arg.values) == 1 else None
+    if arg.source.startswith("~+") and (len(arg.source) == 2 or arg.source[2] == "/"):
+        value = "." + arg.source[2:]  # `~+` is bash's tilde for $PWD
+        if value in (".", "./"):
+            return "directory"
     spelled = _THE_DIRECTORY.fullmatch(arg.source)
     if spelled is not None:
         rest = spelled.group("rest").strip("\"'")
@@ -78,6 +82,7 @@ def _recursive_targets(subject: CommandSubject) -> list[Arg]:
     must_match=(
         'rm -rf "$(pwd)"',
         "rm -rf $PWD/",
+        "rm -rf ~+",
         'rm -rf "$(git rev-parse --show-toplevel)"',
         "rm -rf * .*",
         "rm -rf .[!.]*",
