@@ -12,6 +12,7 @@ from ._code import CODE_RULES
 from ._command_position import COMMAND_POSITION_RULES
 from ._contexts import CONTEXT_RULES
 from ._controls import CONTROL_RULES
+from ._emptied_files import EMPTIED_FILE_RULES
 from ._empty_variables import EMPTY_VARIABLE_RULES
 from ._engine_rules import ENGINE_RULES
 from ._exfiltration import EXFILTRATION_RULES
@@ -35,6 +36,7 @@ CORE = Registry(
     + CODE_RULES
     + FILESYSTEM_RULES
     + EMPTY_VARIABLE_RULES
+    + EMPTIED_FILE_RULES
     + SECRET_READ_RULES
     + SYSTEM_RULES
     + LINKER_RULES

@@ -1,0 +1,58 @@
+"""A redirect that empties a private key or credential file (FS007).
+
+`: > ~/.ssh/id_rsa` destroys the key as surely as `rm` does (HM001, which
+judges programs); a redirect names no program, and the packs load by program
+name, so this rule is core. Writing content into the file (`echo "$KEY" >
+~/.ssh/id_rsa`, a CI job installing a deploy key) is a different act and
+passes: only a redirect whose command prints nothing empties it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .._analysis import RedirectSubject
+from .._model import Severity
+from .._tables import Tables
+from ._paths import path_is, redirect_writes_file
+from ._rule import Hit, Inspects, rule
+
+# Commands that print nothing: with `>`, the file is left empty.
+_PRINT_NOTHING = frozenset({":", "true", "false"})
+
+
+def _empties_a_file(subject: RedirectSubject) -> bool:
+    truncates = subject.operator in (">", ">|") and subject.fd in (None, "1")
+    return truncates and (subject.command_name is None or subject.command_name in _PRINT_NOTHING)
+
+
+@rule(
+    id="FS007",
+    name="empty-credential-file",
+    severity=Severity.HIGH,
+    summary="A redirect empties a private key or credential file: `: > ~/.ssh/id_rsa`, `> ~/.aws/credentials`.",
+    rationale=(
+        "An emptied key is as lost as a deleted one: it often exists nowhere else, and the servers and "
+        "accounts it opens are locked until someone restores access."
+    ),
+    safer_alternative="Leave the key alone; to replace it, write the new one to another name and move it into place.",
+    inspects=Inspects.REDIRECT,
+    applies=_empties_a_file,
+    must_match=(": > ~/.ssh/id_rsa", "> ~/.aws/credentials", "true > ~/.kube/config", ">| ~/.ssh/id_ed25519"),
+    must_not_match=(
+        'echo "$DEPLOY_KEY" > ~/.ssh/id_rsa',
+        "kind get kubeconfig > ~/.kube/config",
+        ": > ./notes.txt",
+        ": >> ~/.ssh/id_rsa",
+    ),
+)
+def empty_credential_file(subject: RedirectSubject, tables: Tables) -> Iterator[Hit]:
+    target = redirect_writes_file(subject)
+    if target is None:
+        return
+    matched = path_is(target, tables.credential_files, subject.cwd)
+    if matched is not None:
+        yield Hit(subject.span, f"redirect empties `{target.display()}` ({matched})")
+
+
+EMPTIED_FILE_RULES = (empty_credential_file,)
