@@ -170,6 +170,13 @@ class AutorunFormat(str, Enum):
     """A systemd unit or desktop entry: its `Exec...=` lines run."""
     OPAQUE = "opaque"
     """Not read (a launchd property list): only a download written there is judged."""
+    PACKAGE_SCRIPTS = "package-scripts"
+    """A package.json: npm, pnpm and yarn run its `scripts` through a shell (`npm test`, and
+    `preinstall`/`postinstall` on every install)."""
+    MAKEFILE = "makefile"
+    """A Makefile: make runs each recipe line through a shell."""
+    PYTHON = "python"
+    """A Python file a tool imports and runs: pytest's conftest.py, setup.py, noxfile.py."""
 
 
 class Autorun(NamedTuple):

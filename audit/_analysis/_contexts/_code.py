@@ -138,12 +138,17 @@ def prefix_assignments(
     ]
     for arg in unwrapped.assignments if unwrapped is not None else ():
         first = arg.word.parts[0] if arg.word is not None and arg.word.parts else None
-        if type(first) is not ast.Literal or arg.word is None:
-            continue
-        variable, _, rest = first.text.partition("=")
-        if wanted(variable):
-            parts = ((first._replace(text=rest),) if rest else ()) + arg.word.parts[1:]
-            found.append((variable, arg.word._replace(parts=parts)))
+        if type(first) is ast.Literal and arg.word is not None:
+            variable, _, rest = first.text.partition("=")
+            if wanted(variable):
+                parts = ((first._replace(text=rest),) if rest else ()) + arg.word.parts[1:]
+                found.append((variable, arg.word._replace(parts=parts)))
+        elif len(arg.values) == 1:
+            # An assignment whose text an expansion gave (`_c=(env PAGER=CMD man); "${_c[@]}"`):
+            # its value is one word, as bash passes it.
+            variable, equals, rest = arg.values[0].partition("=")
+            if equals and wanted(variable):
+                found.append((variable, ast.Word((ast.Literal(rest, True, arg.span),), arg.span, rest)))
     return found
 
 

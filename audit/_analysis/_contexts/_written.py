@@ -18,6 +18,9 @@ download saved there, is handed to the rules (SY009).
 
 from __future__ import annotations
 
+import json
+from typing import cast
+
 from ..._model import Span
 from ..._syntax import Origin, ast
 from ...programs import WRITERS, read_command, written_files
@@ -39,6 +42,7 @@ from .._subjects import (
 from .._variables import Env
 from ._call import Call, ContextWalk
 from ._code import audit_code, code_text, inert, piped_text, shebang_language, text_of_parts
+from ._makefile import recipe_lines
 
 WRITER_NAMES = frozenset(WRITERS)
 """The programs that write files they name (`cp`, `tee`, `dd`...), for lookups."""
@@ -78,7 +82,7 @@ def record_writes(
     for target, append in _targets(name, args, redirects, frame.env):
         walk.remember_written(target, content, append)
         if content is not None:
-            autorun = walk.runs_later(target)
+            autorun = walk.runs_later(target) or _project_file(target)
             if autorun is not None:
                 risks = risks | _audit_later(walk, target, autorun, content, frame)
     return risks
@@ -143,9 +147,20 @@ def _audit_later(
     label = f"{target.display()}, run later"
     if autorun.format is AutorunFormat.OPAQUE:
         return NO_RISKS
-    if autorun.format is AutorunFormat.SCRIPT:
-        language = shebang_language(walk, content.text)
+    if autorun.format is AutorunFormat.SCRIPT or autorun.format is AutorunFormat.PYTHON:
+        python = autorun.format is AutorunFormat.PYTHON
+        language = "python" if python else shebang_language(walk, content.text)
         risks = audit_code(walk, label, content.text, content.origin, language, content.span, frame)
+    elif autorun.format is AutorunFormat.PACKAGE_SCRIPTS or autorun.format is AutorunFormat.MAKEFILE:
+        # JSON escapes and make's expansion: no offset maps into the source.
+        origin = Origin.derived_from(content.span)
+        if autorun.format is AutorunFormat.MAKEFILE:
+            shell = [(f"{label}: a recipe", line) for line in recipe_lines(content.text)]
+        else:
+            shell = [(f"{label}: script `{name}`", script) for name, script in _package_scripts(content.text)]
+        risks = NO_RISKS
+        for where, code in shell:
+            risks = risks | walk.nested_code(code, origin, where, content.span, frame)
     else:
         system = autorun.entry in _SYSTEM_CRONTABS
         commands = (
@@ -161,6 +176,42 @@ def _audit_later(
     if fetched:
         _runs_later(walk, target, autorun, frame, content.span, fetched, "the code written there")
     return risks
+
+
+# Files of a project that its tools run: written with known content, they are audited as they
+# will run, like the policy's `autorun_*` files (program knowledge, not policy: npm reads
+# package.json wherever it is, pytest every conftest.py).
+_PROJECT_FILES = {
+    "package.json": AutorunFormat.PACKAGE_SCRIPTS,
+    "Makefile": AutorunFormat.MAKEFILE,
+    "makefile": AutorunFormat.MAKEFILE,
+    "GNUmakefile": AutorunFormat.MAKEFILE,
+    "conftest.py": AutorunFormat.PYTHON,
+    "setup.py": AutorunFormat.PYTHON,
+    "noxfile.py": AutorunFormat.PYTHON,
+}
+
+
+def _project_file(target: Arg) -> Autorun | None:
+    value = target.values[0] if len(target.values) == 1 else None
+    name = value.rpartition("/")[2] if value is not None else None
+    found = _PROJECT_FILES.get(name) if name is not None else None
+    return Autorun(found, name) if found is not None and name is not None else None
+
+
+def _package_scripts(text: str) -> list[tuple[str, str]]:
+    """The `scripts` of a package.json, by name (none when the text is not such JSON)."""
+    try:
+        manifest: object = json.loads(text)
+    except ValueError:
+        return []
+    if not isinstance(manifest, dict):
+        return []
+    scripts = cast("dict[str, object]", manifest).get("scripts")
+    if not isinstance(scripts, dict):
+        return []
+    entries = cast("dict[str, object]", scripts).items()
+    return [(name, script) for name, script in entries if isinstance(script, str)]
 
 
 def _runs_later(
