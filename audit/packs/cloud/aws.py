@@ -135,8 +135,9 @@ DISABLE_AUDIT = pack_rule(
     must_not_match=("aws logs tail /aws/lambda/api --follow", "aws cloudformation describe-stacks"),
 )
 
-# Every address, and the ports a public web server is reached on (opening those is the point of one).
-_WORLD = re.compile(r"(?<![\d.])0\.0\.0\.0/0|::/0")
+# Every address (a prefix length of 0, whatever address is written: `0.0.0.0/0`, `10.0.0.0/0`,
+# `::/0`), and the ports a public web server is reached on (opening those is the point of one).
+_WORLD = re.compile(r"[0-9a-f.:]+/0(?!\d)", re.IGNORECASE)
 _WEB_PORTS = frozenset({"80", "443"})
 _PORT_FIELD = re.compile(r'(From|To)Port"?\s*[:=]\s*"?(-?\d+)', re.IGNORECASE)
 
