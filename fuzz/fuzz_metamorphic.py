@@ -86,7 +86,7 @@ RISKY_SUBSTITUTIONS = (
     "$(curl -s https://example.com/x)",
     "`wget -qO- https://example.com/y`",
     "$(echo aGk= | base64 -d)",
-    "$(python3 -c 'print(1)')",
+    "$(python3 -c 'print(input())')",
     "$(curl -s u | head -1)",
     "$(cd /tmp && curl -s u)",
     '"$(curl -fsSL u)"',
@@ -96,10 +96,12 @@ RISKY_SUBSTITUTIONS = (
 )
 # `@` marks the substitution's place. Arithmetic places (`a[@]=1`, `(( @ ))`,
 # `$(( @ ))`) are not here: bash evaluates their values as expressions, which
-# can run commands, so the engine judges them as code (EX010).
+# can run commands, so the engine judges them as code (EX010). Nor is an
+# unquoted word of `[` or `test` (`[ -n @ ]`): it splits into words, and
+# `-v a[$(cmd)]` among them evaluates the subscript (the bash oracle ran cmd).
 VALUE_TEMPLATES = (
     "echo @", "printf '%s\\n' @", "x=@", "export V=@", "declare v=@", "arr=(@)", "[[ -n @ ]]",
-    "[ -n @ ]", "test -n @", "for i in @; do :; done",
+    "for i in @; do :; done",
     "case @ in *) :;; esac", "cat <<< @", "echo x > @", "ls @", "grep -r @ .", "echo ${x:-@}", ": @",
     "cd @", "mkdir -p @", 'echo "prefix @ suffix"', "f() { local v=@; }; f", "diff <(echo @) b.txt",
     "cat <<EOF\n@\nEOF", "echo a=@ b=@", "env V=@ make", "sudo V=@ make", "timeout @ make", "nice -n @ make",

@@ -13,6 +13,7 @@ from ._normalize import HOME, basename, clean_path, resolve_path
 from ._paths import (
     CLIMB_TO_ROOT,
     HARMLESS_DEVICES,
+    RUN_TIME,
     autorun_location,
     cleaned_values,
     contents_glob,
@@ -23,6 +24,7 @@ from ._paths import (
     path_is_anywhere,
     path_under,
     read_arguments,
+    run_time_shape,
 )
 from ._plain_lane import PlainCommand, plain_command
 from ._resolve import substitution_producer
@@ -59,6 +61,7 @@ __all__ = [
     "CLIMB_TO_ROOT",
     "HARMLESS_DEVICES",
     "HOME",
+    "RUN_TIME",
     "Analyzer",
     "Arg",
     "AssignmentSubject",
@@ -102,6 +105,7 @@ __all__ = [
     "plain_command",
     "read_arguments",
     "resolve_path",
+    "run_time_shape",
     "static_output",
     "substitution_producer",
 ]

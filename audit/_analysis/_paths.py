@@ -185,7 +185,15 @@ def _same_path(value: str, entry: str, value_is_pattern: bool) -> bool:
     return False
 
 
-_RUN_TIME = "\x00"
+RUN_TIME = "\x00"
+"""What stands for a run-time part in a word's shape (`run_time_shape`)."""
+
+
+def run_time_shape(arg: Arg) -> str | None:
+    """The word as written, each run-time part (`$x`, `$(cmd)`) replaced by RUN_TIME; None without a word."""
+    if arg.word is None:
+        return None
+    return "".join(part.text if type(part) is ast.Literal else RUN_TIME for part in arg.word.parts)
 
 
 def _shape_names(arg: Arg, entries: tuple[str, ...]) -> str | None:
@@ -193,9 +201,9 @@ def _shape_names(arg: Arg, entries: tuple[str, ...]) -> str | None:
     segment stands where the entry has a wildcard segment; other entries are
     not assumed (`/etc/$f` is not /etc/shadow). A run-time directory followed
     by CLIMB_TO_ROOT or more `..` (`$DIR/../../../..`) is taken to reach `/`."""
-    if arg.word is None:
+    shape = run_time_shape(arg)
+    if shape is None:
         return None
-    shape = "".join(part.text if type(part) is ast.Literal else _RUN_TIME for part in arg.word.parts)
     segments = shape.split("/")
     climbed = _climbed_past_run_time(segments)
     if climbed is not None:
@@ -206,8 +214,8 @@ def _shape_names(arg: Arg, entries: tuple[str, ...]) -> str | None:
         wanted = entry.split("/")
         if len(wanted) == len(segments) and all(
             segment == glob
-            or (segment == _RUN_TIME and glob == "*")
-            or (_RUN_TIME not in segment and fnmatchcase(segment, glob))
+            or (segment == RUN_TIME and glob == "*")
+            or (RUN_TIME not in segment and fnmatchcase(segment, glob))
             for segment, glob in zip(segments, wanted, strict=True)
         ):
             return entry
@@ -216,7 +224,7 @@ def _shape_names(arg: Arg, entries: tuple[str, ...]) -> str | None:
 
 def _climbed_past_run_time(segments: list[str]) -> str | None:
     """The clean path after a run-time segment and a climb of CLIMB_TO_ROOT `..`, if the shape has one."""
-    last_run_time = max((index for index, segment in enumerate(segments) if _RUN_TIME in segment), default=None)
+    last_run_time = max((index for index, segment in enumerate(segments) if RUN_TIME in segment), default=None)
     if last_run_time is None:
         return None
     rest = [segment for segment in segments[last_run_time + 1 :] if segment not in ("", ".")]
@@ -359,10 +367,10 @@ def _rooted_and_anywhere(entries: tuple[str, ...]) -> tuple[tuple[str, ...], tup
 
 def _known_tail(arg: Arg) -> str | None:
     """The literal segments a run-time path ends in (`x.pth` of `$DIR/x.pth`), if it has any."""
-    if arg.word is None:
+    shape = run_time_shape(arg)
+    if shape is None:
         return None
-    shape = "".join(part.text if type(part) is ast.Literal else _RUN_TIME for part in arg.word.parts)
-    _, slash, tail = shape.rpartition(_RUN_TIME)
+    _, slash, tail = shape.rpartition(RUN_TIME)
     return tail.lstrip("/") if slash and tail.startswith("/") and len(tail) > 1 else None
 
 

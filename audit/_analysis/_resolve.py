@@ -33,6 +33,8 @@ from ._wrappers import Unwrapped, unwrap, xargs_commands, xargs_replace_string, 
 
 _SHELL_VARIABLES = frozenset({"SHELL", "BASH"})
 _ARITHMETIC_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
+VARIABLE_TEST = "-v"
+"""`-v NAME[SUBSCRIPT]` evaluates the subscript as arithmetic, in `test`, `[` and `[[` alike."""
 
 
 def resolve(words: tuple[ast.Word, ...], env: Env, tables: Tables) -> tuple[tuple[Arg, ...], int, Unwrapped | None]:
@@ -163,6 +165,7 @@ def _literal_text(parts: tuple[ast.WordPart, ...]) -> str | None:
 def command_subjects(
     node: ast.SimpleCommand,
     argv: tuple[Arg, ...],
+    index: int,
     unwrapped: Unwrapped | None,
     name: CommandName,
     env: Env,
@@ -170,7 +173,8 @@ def command_subjects(
     cwd: str | None,
 ) -> tuple[list[AssignmentSubject], list[RedirectSubject]]:
     """What the rules see of a simple command besides the commands it runs:
-    the names it assigns (`export`, `env NAME=v CMD`) and its redirects."""
+    the names it assigns (`export`, `env NAME=v CMD`) and its redirects
+    (`index`: the effective command's position in argv)."""
     assignments: list[AssignmentSubject] = []
     builtin = argv[0].value if argv else None
     if builtin in DECLARATION_BUILTINS:
@@ -178,7 +182,9 @@ def command_subjects(
     if unwrapped is not None and unwrapped.assignments:
         assignments.extend(wrapper_assignments(unwrapped, location))
     redirect_name = name.names[0] if name.names else None
-    redirects = [redirect_subject(redirect, env, redirect_name, location, cwd) for redirect in node.redirects]
+    # From the effective command's name on; a command of wrappers alone (`sudo > f`) runs them.
+    words = argv[index:] if index < len(argv) else argv
+    redirects = [redirect_subject(redirect, env, redirect_name, location, cwd, words) for redirect in node.redirects]
     return assignments, redirects
 
 
@@ -217,13 +223,21 @@ def wrapper_assignments(unwrapped: Unwrapped, location: Location) -> list[Assign
 
 
 def redirect_subject(
-    redirect: ast.Redirect, env: Env, command_name: str | None, location: Location, cwd: str | None
+    redirect: ast.Redirect,
+    env: Env,
+    command_name: str | None,
+    location: Location,
+    cwd: str | None,
+    command_words: tuple[Arg, ...] | None = None,
 ) -> RedirectSubject:
+    """What the rules see of a redirect; `command_words`: the simple command it belongs to, from its name on."""
     target = None
     if redirect.target is not None:
         fields = normalize_word(redirect.target, env)
         target = fields[0] if len(fields) == 1 else Arg((), redirect.target.source, redirect.target.span)
-    return RedirectSubject(redirect.operator, redirect.fd, target, redirect.span, command_name, location, cwd)
+    return RedirectSubject(
+        redirect.operator, redirect.fd, target, redirect.span, command_name, location, cwd, command_words
+    )
 
 
 def stdin_of(redirect: ast.Redirect, risks: frozenset[Risk]) -> Stdin | None:
@@ -374,6 +388,38 @@ def constant_condition(condition: str) -> bool:
     return not text or (text.isdigit() and int(text) != 0)
 
 
-def compares_arithmetically(node: ast.TestClause) -> bool:
-    """`[[ a -eq b ]]` compares arithmetically: its operands are arithmetic contexts."""
-    return any(word.source in _ARITHMETIC_TESTS for word in node.words)
+def arithmetic_operands(keyword: str, words: tuple[ast.Word, ...]) -> frozenset[int]:
+    """The positions of a test's words (`[[`, or `[` and `test`) that bash may evaluate as arithmetic.
+
+    In `[[`, both operands of `-eq`, `-ne`, `-lt`, `-le`, `-gt` and `-ge`, and
+    nothing else (`[[ $x == 1 || 1 -eq 1 ]]` compares $x as a string). In both,
+    the name after `-v`, whose subscript is evaluated. `[` and `test` read the
+    operands of their integer comparisons as numbers and never evaluate them,
+    but an unquoted expansion splits into words, which can be `-v NAME[...]`
+    (the bash oracle, with x=`a[$(cmd)]`: `[ "$x" -eq 1 ]` runs nothing,
+    `[[ $x -eq 1 ]]` runs cmd; with x=`-v a[$(cmd)]`, `[ $x -eq 1 ]` runs cmd).
+    The words are the operands and operators in order (`&&`, `!`, `(` and the
+    string operators of `[[` are not words), so an operator's operands are its
+    neighbours.
+    """
+    positions: set[int] = set()
+    if not keyword:
+        return frozenset()  # words recovered from an error region: values, no test
+    for index, word in enumerate(words):
+        # `[[` knows its operators as written (a quoted `'-eq'` is a string); `[` sees them as argv.
+        operator = word.source if keyword == "[[" else _literal_text(word.parts)
+        if operator == VARIABLE_TEST:
+            positions.add(index + 1)
+        elif keyword == "[[":
+            if operator in _ARITHMETIC_TESTS:
+                positions.update((index - 1, index + 1))
+        elif _split_into_words(word):
+            positions.add(index)
+    return frozenset(position for position in positions if 0 <= position < len(words))
+
+
+def _split_into_words(word: ast.Word) -> bool:
+    """Whether the word holds an unquoted parameter or command substitution, whose value bash splits."""
+    return any(
+        isinstance(part, (ast.ParamExpansion, ast.CommandSubstitution)) and not part.quoted for part in word.parts
+    )

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from .._syntax import ast
 from .._tables import Tables
+from ..programs import InterpreterSpec, curl_prints_only_numbers
 from ._bindings import Binding
 from ._subjects import Arg, NameSource, Risk
 from ._variables import Env
@@ -22,6 +23,9 @@ NO_RISKS: frozenset[Risk] = frozenset()
 PRODUCES_UNTRUSTED_DATA = frozenset({Risk.FETCH, Risk.DECODE})
 _CODE_RUNNERS = frozenset({"eval", "source", "."})
 _TAINTED = frozenset({Risk.TAINT})
+# Python flags that change neither what a `-c` program prints nor where its code comes from
+# (not -i, which goes on to read code from standard input).
+_QUIET_PYTHON_FLAGS = frozenset({"-I", "-E", "-S", "-s", "-B", "-u", "-q", "-O", "-OO"})
 
 
 def command_risks(name: str | None, args: tuple[Arg, ...], source: NameSource, tables: Tables) -> frozenset[Risk]:
@@ -31,14 +35,33 @@ def command_risks(name: str | None, args: tuple[Arg, ...], source: NameSource, t
         found.add(Risk.TAINT)
     if name is None:
         return frozenset(found)
-    if name in tables.fetchers:
+    # A command whose output is numbers by construction carries no code, whatever evaluates it.
+    if name in tables.fetchers and not (name == "curl" and curl_prints_only_numbers(args)):
         found.add(Risk.FETCH)
     flags = tables.decoders.get(name)
     if flags is not None and (not flags or any(_has_flag(arg, flags) for arg in args)):
         found.add(Risk.DECODE)
-    if name in _CODE_RUNNERS or tables.interpreter(name) is not None:
+    spec = tables.interpreter(name)
+    if name in _CODE_RUNNERS or (spec is not None and not _python_prints_only_integers(name, spec, args)):
         found.add(Risk.INTERPRETER)
     return frozenset(found) if found else NO_RISKS
+
+
+def _python_prints_only_integers(name: str, spec: InterpreterSpec, args: tuple[Arg, ...]) -> bool:
+    """`python3 -c 'import sys; print(sys.version_info.minor)'`: a program that prints integers only."""
+    # Not ipython or jython: their `-c` code is not plain Python (`!cmd`, `%magic`).
+    if spec.family != "python" or not name.startswith(("python", "pypy")):
+        return False
+    for position, arg in enumerate(args):
+        if arg.value == "-c":
+            code = args[position + 1].value if position + 1 < len(args) else None
+            # Imported here: a grammar loads only for a Python `-c` program.
+            from ..languages import prints_only_integers
+
+            return code is not None and prints_only_integers("python", code)
+        if arg.value not in _QUIET_PYTHON_FLAGS:
+            return False
+    return False
 
 
 def _has_flag(arg: Arg, flags: frozenset[str]) -> bool:

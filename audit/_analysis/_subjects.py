@@ -86,6 +86,9 @@ class RedirectSubject(NamedTuple):
     command_name: str | None
     location: Location
     cwd: str | None = None
+    command_words: tuple[Arg, ...] | None = None
+    """The simple command the redirect belongs to, from its name on (empty for a command of redirects
+    alone, `< FILE`); None for a compound command's redirect or one in another language's code."""
 
     @property
     def writes(self) -> bool:

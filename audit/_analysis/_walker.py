@@ -38,7 +38,6 @@ from ._resolve import (
     command_name,
     command_subjects,
     commands_run,
-    compares_arithmetically,
     constant_condition,
     display,
     endless,
@@ -169,12 +168,6 @@ class Walker(WordWalker):
     def visit_arithmetic_command(self, node: ast.ArithmeticCommand, frame: Frame) -> frozenset[Risk]:
         return self.arithmetic(node.parts, frame, Position.VALUE, "((...))", node.span)
 
-    def visit_test_clause(self, node: ast.TestClause, frame: Frame) -> frozenset[Risk]:
-        parts = tuple(part for word in node.words for part in word.parts)
-        if compares_arithmetically(node):
-            return self.arithmetic(parts, frame, Position.VALUE, "[[ ... ]]", node.span)
-        return self.parts(parts, frame, Position.VALUE)
-
     def visit_redirected(self, node: ast.Redirected, frame: Frame) -> frozenset[Risk]:
         stdin, risks = self.redirects(node.redirects, frame, None, emit=True)
         risks = risks | self.visit(node.command, frame.with_stdin(stdin, frame.in_pipeline))
@@ -205,7 +198,7 @@ class Walker(WordWalker):
             risks = risks | found
         name = command_name(name_arg, name_risks, env, lambda parts: self.tainted_span(parts, env))
         if self.reporting:
-            assignments, redirects = command_subjects(node, argv, unwrapped, name, env, location, self.state.cwd)
+            assignments, redirects = command_subjects(node, argv, index, unwrapped, name, env, location, self.state.cwd)
             for assignment in assignments:
                 self.sink.assignment(assignment)
             for redirect in redirects:

@@ -16,7 +16,7 @@ from .._model import Position, Span
 from .._syntax import Origin, Visitor, ast
 from ._normalize import is_unresolved, normalize_word, parameter_values, part_source
 from ._prompt import prompt_parts
-from ._resolve import redirect_subject, stdin_of
+from ._resolve import arithmetic_operands, redirect_subject, stdin_of
 from ._risks import NO_RISKS
 from ._state import Frame, WalkConfig, WalkState
 from ._subjects import (
@@ -155,6 +155,18 @@ class WordWalker(Visitor[Frame, frozenset[Risk]]):
         if any(part.risks for part in dynamic):
             kind = ContextKind.ARITHMETIC
             self.sink.context(ExecContextSubject(kind, label, "arithmetic", span, frame.location, dynamic))
+        return risks
+
+    def visit_test_clause(self, node: ast.TestClause, frame: Frame) -> frozenset[Risk]:
+        """`[[ ... ]]` and `[ ... ]`: the operands bash evaluates as arithmetic are arithmetic contexts."""
+        arithmetic = arithmetic_operands(node.keyword, node.words)
+        label = f"{node.keyword} ... {']]' if node.keyword == '[[' else ']'}"
+        risks = NO_RISKS
+        for index, word in enumerate(node.words):
+            if index in arithmetic:
+                risks = risks | self.arithmetic(word.parts, frame, Position.VALUE, label, node.span)
+            else:
+                risks = risks | self.parts(word.parts, frame, Position.VALUE)
         return risks
 
     def dynamic_part(self, part: ast.WordPart, frame: Frame) -> DynamicPart:

@@ -231,10 +231,17 @@ class ArithmeticCommand(NamedTuple):
 
 
 class TestClause(NamedTuple):
-    """`[[ ... ]]`: its operands are words in value position."""
+    """`[[ ... ]]` or `[ ... ]`: its operands are words in value position.
+
+    `keyword` is `[[` for the keyword, whose arithmetic operators (`-eq`...)
+    evaluate their operands as expressions, `[` for the builtin, which reads
+    them as integers, or "" for words recovered from an error region, which
+    bash only expands (no test at all).
+    """
 
     words: tuple[Word, ...]
     span: Span
+    keyword: str
 
 
 class Redirected(NamedTuple):

@@ -131,5 +131,6 @@ class _Dumper:
         if isinstance(command, ast.ArithmeticCommand):
             return f"((( {' '.join(self.node(part) for part in command.parts)} )))"
         if isinstance(command, ast.TestClause):
-            return f"([[ {self.words(command.words)} ]])"
+            closing = {"[[": "]]", "[": "]"}.get(command.keyword, "")
+            return f"({command.keyword} {self.words(command.words)} {closing})"
         return f"(? {type(command).__name__})"

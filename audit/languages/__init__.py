@@ -11,6 +11,9 @@ them. Grammars are loaded on first use.
 ('delete-tree', 'build')
 """
 
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_names
 from ._api import DEFAULT_MAX_DEPTH, DEFAULT_MAX_STEPS, LANGUAGES, analyse_code
 from ._facts import (
     CodeReport,
@@ -48,4 +51,10 @@ __all__ = [
     "Unresolved",
     "UnresolvedKind",
     "analyse_code",
+    "prints_only_integers",
 ]
+
+if TYPE_CHECKING:  # `__getattr__` loads it on first use: it needs a grammar, the fact types do not
+    from ._output import prints_only_integers as prints_only_integers
+
+__getattr__, __dir__ = lazy_names(__name__, {"prints_only_integers": "._output"}, globals())

@@ -26,7 +26,7 @@ from .remote import rsync
 from .secrets import cloud as secrets_cloud
 from .secrets import vault
 from .storage import s3
-from .system import controls, trust
+from .system import controls, machine, trust
 from .vendors import VENDOR_PACKS
 
 PACKS: tuple[Pack, ...] = (
@@ -61,6 +61,7 @@ PACKS: tuple[Pack, ...] = (
     mongodb.PACK,
     migrations.PACK,
     controls.PACK,
+    machine.PACK,
     trust.PACK,
     publish.PACK,
     *VENDOR_PACKS,

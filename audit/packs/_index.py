@@ -217,6 +217,12 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         ),
     ),
     PackEntry(
+        "system.machine",
+        ".system.machine",
+        True,
+        frozenset(("insmod", "kexec", "kill", "modprobe", "mount", "rmmod", "service", "systemctl", "umount")),
+    ),
+    PackEntry(
         "system.trust",
         ".system.trust",
         True,

@@ -17,9 +17,9 @@ secrets managers in `secrets.py`, disks, volume managers and power in
 `disks.py`, package managers in `packages.py`, hosting platforms and vendors'
 CLIs in `vendors.py`, programs that run a command on another host in
 `remote.py`, firewalls, mandatory access control and auditing in
-`controls.py`, the shell builtins rules read in `builtins.py`), listed in
-`KNOWN` (`_known.py`). A CLI with many nested subcommands is declared by
-its paths (`_tree.tree`). The threat packs
+`controls.py`, kernel modules, kexec and mounts in `machine.py`, the shell
+builtins rules read in `builtins.py`), listed in `KNOWN` (`_known.py`). A CLI
+with many nested subcommands is declared by its paths (`_tree.tree`). The threat packs
 (`audit/packs`) read these declarations: a pack that judges an option declares
 it here, never in the rule.
 """
@@ -58,7 +58,7 @@ from .files import sed_scripts
 from .find import EXEC_ACTIONS, FindScope, deletes_what_it_finds, find_scope
 from .interpreters import INTERPRETERS, InterpreterSpec
 from .kubernetes import KINDS, resource_kind
-from .network import downloaded_files
+from .network import curl_prints_only_numbers, downloaded_files
 from .packages import installs_only_the_lock_file, package_binary
 from .remote import MOSH_RUNS_NOTHING, SSH_LOCAL_COMMANDS, SSH_NO_STDIN, SSH_RUNS_NOTHING
 from .runners import AT_QUERIES, PARALLEL_SOURCES, TMUX_SHELL_COMMANDS
@@ -103,6 +103,7 @@ __all__ = [
     "WrapperSpec",
     "asks_for_help",
     "attached",
+    "curl_prints_only_numbers",
     "deletes_what_it_finds",
     "digits",
     "downloaded_files",

@@ -6,6 +6,8 @@ read in `sending.py`."""
 
 from __future__ import annotations
 
+import re
+
 from ._arg import Arg
 from ._grammar import GO_FLAGS, POSIX, Syntax, attached, flag, valued
 from ._program import Program, Subcommand, read
@@ -182,6 +184,25 @@ HTTPIE = Program(
     operands=("METHOD_OR_URL", "ITEM..."),
 )  # fmt: skip
 
+# --write-out variables whose value curl computes as a number (a status code, a count, a size,
+# a time): never text of the server's.
+_NUMERIC_WRITE_OUT = frozenset({
+    "http_code", "response_code", "http_connect", "exitcode", "num_connects", "num_redirects", "num_headers",
+    "num_retries", "size_download", "size_upload", "size_header", "size_request", "speed_download", "speed_upload",
+    "time_appconnect", "time_connect", "time_namelookup", "time_pretransfer", "time_redirect", "time_starttransfer",
+    "time_total", "ssl_verify_result", "proxy_ssl_verify_result",
+})  # fmt: skip
+_WRITE_OUT_VARIABLE = re.compile(r"%\{(\w+)\}")
+_WRITE_OUT_BLANKS = re.compile(r"(?:\s|\\[nrt])*")
+# Flags curl's declaration leaves out that change neither what curl writes to standard output nor where.
+_QUIET_CURL_FLAGS = frozenset({
+    "-s", "--silent", "-S", "--show-error", "-f", "--fail", "-L", "--location", "-k", "--insecure", "-I", "--head",
+    "-i", "--include", "-v", "--verbose", "-4", "--ipv4", "-6", "--ipv6", "--compressed", "-N", "--no-buffer",
+    "--http1.0", "--http1.1", "--http2",
+})  # fmt: skip
+# Declared options that put what the server sends elsewhere than the output file, add a URL, or read more options.
+_CURL_OUTPUT_OPTIONS = ("--dump-header", "--cookie-jar", "--config", "--remote-name", "--remote-name-all", "--url")
+
 NETWORK_PROGRAMS: tuple[Program, ...] = (
     CURL, WGET, NETCAT, HTTPIE, SOCAT, TELNET, OPENSSL, SCP, SFTP, DIG, NSLOOKUP, HOST, PING, MAIL, SENDMAIL,
 )  # fmt: skip
@@ -214,3 +235,25 @@ def _url_file_name(url: Arg) -> Arg:
     path = (url.value or "").split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0]
     name = path.rstrip("/").rpartition("/")[2] if "/" in path else "index.html"
     return Arg((name or "index.html",), url.source, url.span)
+
+
+def curl_prints_only_numbers(args: tuple[Arg, ...]) -> bool:
+    """Whether `curl ARGS` writes nothing to standard output but numbers: one URL (no `[...]` or `{...}`
+    glob), its body thrown away (`-o /dev/null`), and a `--write-out` of numeric variables and blanks
+    (`-w '%{http_code}'`). The health check `$(curl -s -o /dev/null -w '%{http_code}' URL)`: the
+    server chooses the number, not the text."""
+    reading = read(CURL, args)
+    if len(reading.operands) != 1 or reading.has(*_CURL_OUTPUT_OPTIONS):
+        return False
+    if any(not use.declared and use.spelling not in _QUIET_CURL_FLAGS for use in reading.options):
+        return False
+    url = reading.operands[0].value
+    outputs = [output.value for output in reading.values("--output")]
+    formats = [each.value for each in reading.values("--write-out")]
+    if url is None or "[" in url or "{" in url or outputs != ["/dev/null"] or len(formats) != 1:
+        return False
+    written = formats[0]
+    if written is None or "%{" not in written:
+        return False
+    rest = _WRITE_OUT_VARIABLE.sub(lambda match: "" if match[1] in _NUMERIC_WRITE_OUT else match[0], written)
+    return _WRITE_OUT_BLANKS.fullmatch(rest) is not None

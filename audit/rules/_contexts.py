@@ -15,12 +15,12 @@ from .._tables import Tables
 from ._rule import Hit, Inspects, rule
 
 
-def _risky_hits(subject: ExecContextSubject, kind: ContextKind) -> Iterator[Hit]:
+def _risky_hits(subject: ExecContextSubject, kind: ContextKind, does: str = "runs") -> Iterator[Hit]:
     if subject.kind is not kind:
         return
     for part in subject.risky_parts:
         reasons = " and ".join(sorted(risk.value for risk in part.risks))
-        yield Hit(part.span, f"`{subject.label}` runs what `{part.source}` produces, which {reasons}")
+        yield Hit(part.span, f"`{subject.label}` {does} what `{part.source}` produces, which {reasons}")
 
 
 @rule(
@@ -253,12 +253,20 @@ def run_downloaded_file(subject: ExecContextSubject, tables: Tables) -> Iterator
     id="EX010",
     name="risky-arithmetic-operand",
     severity=Severity.HIGH,
-    summary="A download, decoder or interpreter output is an operand of arithmetic ($((...)), ((...)), an array index, [[ -eq ]], let).",
+    summary=(
+        "A download, decoder or interpreter output is an operand bash evaluates as arithmetic ($((...)), ((...)), "
+        "an array index, let, an operand of `[[ -eq ]]`, the name after `-v`, or an unquoted word of `[`/`test`)."
+    ),
     rationale=(
         "bash evaluates an arithmetic operand's value as an expression, and `a[$(cmd)]` inside "
-        "that value runs cmd: attacker-controlled numbers are code."
+        'that value runs cmd: attacker-controlled numbers are code. `[ "$n" -eq 1 ]` evaluates nothing, '
+        "but an unquoted `$n` can split into `-v a[$(cmd)]`. A number by construction "
+        "(`curl -o /dev/null -w '%{http_code}'`) carries no code."
     ),
-    safer_alternative="Validate the value as a number first (`[[ $n =~ ^[0-9]+$ ]]`) before using it in arithmetic.",
+    safer_alternative=(
+        'Quote the value in a `[` test (`[ "$(curl ...)" -eq 200 ]`), or validate it as a number first '
+        "(`[[ $n =~ ^[0-9]+$ ]]`) before using it in arithmetic."
+    ),
     inspects=Inspects.CONTEXT,
     must_match=(
         "echo $(( $(curl -s https://example.com/n) + 1 ))",
@@ -267,16 +275,24 @@ def run_downloaded_file(subject: ExecContextSubject, tables: Tables) -> Iterator
         "[[ 1 -eq $(wget -qO- u) ]]",
         "let x=$(curl -s u)",
         "a[$(curl -s u)]=1",
+        "[ $(curl -s u) -eq 200 ]",
+        'test -v "$(curl -s u)"',
+        "[[ $(python3 -c 'print(\"a[$(id)]\")') -eq 1 ]]",
     ),
     must_not_match=(
         "echo $(( $(wc -l < f) + 1 ))",
         "[[ -n $(curl -s u) ]]",
         "echo $(( 2 * 3 ))",
         'echo "${arr[$(date +%s)]}"',
+        "until [ \"$(curl -s -o /dev/null -w '%{http_code}' http://localhost:3000)\" -eq 200 ]; do sleep 1; done",
+        "[[ $(python3 -c 'import sys; print(sys.version_info.minor)') -ge 10 ]]",
+        'if [ "$(node -p \'process.versions.node.split(".")[0]\')" -lt 18 ]; then echo old; fi',
+        "[[ $(curl -s -o /dev/null -w '%{http_code}' localhost:8080/health) -eq 200 ]]",
+        "[[ $(curl -s u) == ok && $n -eq 1 ]]",
     ),
 )
 def risky_arithmetic_operand(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:
-    yield from _risky_hits(subject, ContextKind.ARITHMETIC)
+    yield from _risky_hits(subject, ContextKind.ARITHMETIC, "evaluates as arithmetic")
 
 
 @rule(

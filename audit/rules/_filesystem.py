@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
-from .._analysis import Arg, CommandSubject, RedirectSubject
+from .._analysis import HOME, Arg, CommandSubject, RedirectSubject, cleaned_values
 from .._model import Severity
+from .._syntax import ast
 from .._tables import Tables
-from ..programs import deletes_what_it_finds, find_scope
+from ..programs import Reading, deletes_what_it_finds, find_scope
 from ._paths import contents_glob, is_device, may_be_device, path_is, reading, written_paths
 from ._rule import Hit, Inspects, rule
 
@@ -221,12 +223,75 @@ def format_filesystem(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
             yield Hit(arg.span, f"`{name}` {verb} `{arg.display()}`")
 
 
+# `$USER`, `$(id -u)`...: the account the agent's shell runs as, the one `~` belongs to.
+_SELF_VARIABLES = {"USER": "user", "LOGNAME": "user", "UID": "uid", "EUID": "uid"}
+_SELF_COMMANDS = {
+    "whoami": "user", "id -u": "uid", "id -un": "user", "id -nu": "user", "id -u -n": "user", "id -n -u": "user",
+    "id -g": "gid", "id -gn": "group", "id -ng": "group", "id -g -n": "group", "id -n -g": "group",
+}  # fmt: skip
+_OWN_USERS = frozenset({"\0user\0", "\0uid\0"})
+# A user's own group: the private group named after the user, or the primary group.
+_OWN_GROUPS = frozenset({"\0user\0", "\0gid\0", "\0group\0"})
+_OWNER_ADDITION = re.compile(r"u\+[rwxX]+(?:,u\+[rwxX]+)*")
+
+
+def _self_reference(part: ast.WordPart) -> str | None:
+    """`$USER`, `$(id -u)`: the part names the invoking user or its group (the name of which), else None."""
+    if type(part) is ast.ParamExpansion:
+        if part.operator or part.argument or part.subscript is not None:
+            return None
+        return _SELF_VARIABLES.get(part.name)
+    if type(part) is ast.CommandSubstitution and len(part.body.statements) == 1:
+        command = part.body.statements[0].command
+        if type(command) is ast.SimpleCommand and not command.assignments and not command.redirects:
+            return _SELF_COMMANDS.get(" ".join(word.source for word in command.words))
+    return None
+
+
+def _own_account(arg: Arg, name: str) -> bool:
+    """Whether chown's OWNER (`$USER:$USER`, `$(id -u):$(id -g)`) or chgrp's GROUP is the invoking user's."""
+    if arg.values or arg.word is None:
+        return False  # a literal name, or a variable this command assigns: not known to be the user's
+    pieces: list[str] = []
+    for part in arg.word.parts:
+        if type(part) is ast.Literal:
+            pieces.append(part.text)
+            continue
+        reference = _self_reference(part)
+        if reference is None:
+            return False
+        pieces.append(f"\0{reference}\0")
+    spec = "".join(pieces)
+    if name == "chgrp":
+        return spec in _OWN_GROUPS
+    user, separator, group = spec.partition(":")
+    return user in _OWN_USERS and (not separator or not group or group in _OWN_GROUPS)
+
+
+def _keeps_home_its_users(subject: CommandSubject, read: Reading, target: Arg) -> bool:
+    """`sudo chown -R $USER:$USER ~`, `chmod -R u+rwX ~`: the home given back to its own user, or
+    permissions added for its owner: nothing is lost and nobody else gains. `~` and `$USER` must
+    both be the agent shell's own (not in code another shell runs, maybe as another user), and
+    chown must not follow symbolic links out of the home (`-L`)."""
+    values = tuple(cleaned_values(target, subject.cwd))
+    if not values or any(value != HOME for value in values):
+        return False  # `/home/bob` is another user's home, however it is written
+    mode_or_owner = read.operands[0]
+    if subject.name == "chmod":
+        return mode_or_owner.value is not None and _OWNER_ADDITION.fullmatch(mode_or_owner.value) is not None
+    return not subject.location.path and not read.has("-L") and _own_account(mode_or_owner, subject.name or "")
+
+
 @rule(
     id="FS005",
     name="wreck-protected-directory",
     severity=Severity.HIGH,
     summary="Moves a top-level system or home directory, or recursively changes its owner or permissions.",
-    rationale="`mv /etc x`, `chmod -R 777 /` or `chown -R user /` leave the system unbootable or every file exposed.",
+    rationale=(
+        "`mv /etc x`, `chmod -R 777 /` or `chown -R user /` leave the system unbootable or every file exposed. "
+        "Giving the home back to its own user (`sudo chown -R $USER:$USER ~`) or adding its owner's "
+        "permissions (`chmod -R u+rwX ~`) loses nothing: that repair is not a wreck."
+    ),
     safer_alternative="Change only the project files you mean (`chmod -R u+w ./build`).",
     inspects=Inspects.COMMAND,
     commands=("mv", "chmod", "chown", "chgrp"),
@@ -237,12 +302,17 @@ def format_filesystem(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
         "chown -R nobody:nogroup /usr",
         "sudo chgrp -R users ~",
         "chmod -R 000 $HOME",
+        "chown -R nobody ~",
+        "sudo chown -R $USER /",
     ),
     must_not_match=(
         "mv build/ /tmp/old-build",
         "chmod -R 755 ./bin",
         "chown -R app:app /srv/app",
         "chmod 755 /usr/local/bin/tool",
+        "sudo chown -R $USER:$USER ~",
+        "sudo chown -R $(id -u):$(id -g) $HOME",
+        "chmod -R u+rwX ~",
     ),
 )
 def wreck_protected_directory(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
@@ -256,7 +326,7 @@ def wreck_protected_directory(subject: CommandSubject, tables: Tables) -> Iterat
         return
     for arg in targets:
         matched = path_is(arg, tables.protected_directories, subject.cwd)
-        if matched is not None:
+        if matched is not None and not (subject.name != "mv" and _keeps_home_its_users(subject, read, arg)):
             yield Hit(arg.span, f"`{subject.name}` on the protected directory `{arg.display()}` ({matched})")
 
 

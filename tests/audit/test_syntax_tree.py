@@ -93,6 +93,8 @@ COMPOUNDS = [
     ("function g { ls; }", "(function g (group (cmd ls)))"),
     ("(( x = y + 1 ))", "((( ${x} ${y} )))"),
     ("[[ -f $file && $n -eq 1 ]]", "([[ -f ${file} ${n} -eq 1 ]])"),
+    # `[` is the builtin, whose -eq never evaluates its operands: the tree says which bracket.
+    ('[ "$n" -eq 1 ]', '([ "${n}" -eq 1 ])'),
     # `time` is read as a wrapper word by the analysis.
     ("time ls", "(cmd time ls)"),
 ]

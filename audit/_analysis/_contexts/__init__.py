@@ -26,7 +26,7 @@ from .._risks import NO_RISKS
 from .._state import Frame
 from .._subjects import Arg, ContextKind, Risk, Stdin
 from .._wrappers import Unwrapped
-from ._builtins import alias_code, eval_code, let_arithmetic, sourced_file, trap_code
+from ._builtins import alias_code, eval_code, let_arithmetic, sourced_file, test_arithmetic, trap_code
 from ._call import Call, ContextWalk, Handler
 from ._code import code_string, run_written, startup_assignments, startup_code, stdin_code
 from ._command_variables import variable_commands
@@ -64,6 +64,8 @@ HANDLERS: dict[str, Handler] = {
     "find": find_exec,
     "alias": alias_code,
     "let": let_arithmetic,
+    "test": test_arithmetic,
+    "[": test_arithmetic,
     "ssh": ssh_code,
     "autossh": ssh_code,
     "mosh": mosh_code,

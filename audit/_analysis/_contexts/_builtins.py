@@ -1,5 +1,5 @@
 """Builtins that run code they are given: `eval`, `source`/`.`, `trap`,
-`alias` and `let` (arithmetic)."""
+`alias`, and `let` and `test` (arithmetic)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from ..._model import Position
 from ..._syntax import ast
 from .._bindings import split_assignment_word
 from .._normalize import normalize_word
+from .._resolve import arithmetic_operands
 from .._risks import NO_RISKS
 from .._subjects import ContextKind, Risk
 from ._call import Call, ContextWalk
@@ -62,4 +63,16 @@ def let_arithmetic(call: Call, walk: ContextWalk) -> frozenset[Risk]:
     for arg in call.args:
         if arg.word is not None:
             risks = risks | walk.arithmetic(arg.word.parts, call.frame, Position.VALUE, "let", arg.span)
+    return risks
+
+
+def test_arithmetic(call: Call, walk: ContextWalk) -> frozenset[Risk]:
+    """`test ARGS`, `[ ARGS ]` run as a command: the name after `-v`, and an unquoted
+    expansion that may split into `-v NAME[...]`, are arithmetic (`arithmetic_operands`)."""
+    # A word split into several arguments is one word of the test as written.
+    words = tuple(dict.fromkeys(arg.word for arg in call.args if arg.word is not None))
+    risks = NO_RISKS
+    for index in sorted(arithmetic_operands("[", words)):
+        word = words[index]
+        risks = risks | walk.arithmetic(word.parts, call.frame, Position.VALUE, call.name, word.span)
     return risks

@@ -36,6 +36,7 @@ _AND_OR = kinds("&&", "||")
 _BODY_NODES = kinds("do_group", "compound_statement", "else_clause")
 _DO_GROUP = kinds("do_group")
 _ARITHMETIC_OPENER = kinds("((")
+_DOUBLE_BRACKET = kinds("[[")
 _IF_KEYWORDS = kinds("if", "elif")
 _THEN = kinds("then")
 _IF_ENDS = kinds("elif_clause", "else_clause", "fi")
@@ -338,7 +339,8 @@ class StatementBuilder(ElementBuilder):
         return ast.FunctionDefinition(name, body, self.span(node))
 
     def test_clause(self, node: Node) -> ast.Command:
-        return ast.TestClause(self.words(self.word_leaves(node)), self.span(node))
+        keyword = "[[" if node.children and node.children[0].kind_id in _DOUBLE_BRACKET else "["
+        return ast.TestClause(self.words(self.word_leaves(node)), self.span(node), keyword)
 
     def error_region(self, node: Node) -> ast.Command | None:
         """Recover what an ERROR node still holds: its statements and words.
@@ -380,7 +382,7 @@ class StatementBuilder(ElementBuilder):
         if loose_words:
             statements.append(self._loose_command(loose_words))
         if value_words:
-            values = ast.TestClause(self.words(value_words), self.span(node))
+            values = ast.TestClause(self.words(value_words), self.span(node), "")
             statements.append(ast.Statement(values, False, values.span))
         if not statements:
             return None

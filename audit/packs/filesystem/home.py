@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..._analysis import HOME, Arg, CommandSubject
+from ..._analysis import HOME, RUN_TIME, Arg, CommandSubject, run_time_shape
 from ..._caches import PATH_TABLES, Memo
 from ..._model import Severity
 from ..._named_tuple import NamedTuple
@@ -26,9 +26,9 @@ DELETERS = ("rm", "shred", "find")
 @per_subject
 def may_concern(subject: CommandSubject) -> bool:
     """The `applies` test of this pack's rules: a word that is absolute, in the home directory,
-    climbs with `..`, names a `.git` or the shell's history file (`$HISTFILE`), or a working
-    directory made known by `cd`. Most deletions (`rm -rf ./build`, `rm -f out.txt`) have none,
-    and skip every rule here at once."""
+    climbs with `..`, names a `.git` (or is known only at run time and ends in one) or the shell's
+    history file (`$HISTFILE`), or a working directory made known by `cd`. Most deletions
+    (`rm -rf ./build`, `rm -f out.txt`) have none, and skip every rule here at once."""
     if subject.cwd is not None:
         return True
     for arg in subject.args:
@@ -37,6 +37,8 @@ def may_concern(subject: CommandSubject) -> bool:
         for value in arg.values:
             if value.startswith(("/", HOME)) or ".." in value or ".git" in value:
                 return True
+        if not arg.values and ".git" in arg.source:
+            return True  # `"$(git rev-parse --show-toplevel)/.git"`
     return False
 
 
@@ -153,31 +155,96 @@ def delete_credential_store(subject: CommandSubject, tables: Tables) -> Iterator
             yield Hit(arg.span, f"deletes `{arg.display()}`, which holds credentials ({held})")
 
 
-def _repository_history(value: str) -> bool:
-    """`.git`, everything in it, or its object and ref stores."""
-    segments = value.rstrip("/").split("/")
+# Where clones made for a moment live: a repository there is nobody's working copy.
+_SCRATCH_DIRECTORIES = ("/tmp", "/var/tmp", "/private/tmp")
+_GLOB_CHARACTERS = frozenset("*?[(")
+
+
+def _history_owner(path: str) -> str | None:
+    """The directory whose history `path` is (its `.git`, everything in it, or its object or ref
+    store): "" for the working directory, "/" for the root; None when `path` is no history."""
+    segments = path.rstrip("/").split("/")
     if segments[-1] == ".git":
+        owner = segments[:-1]
+    elif len(segments) >= 2 and segments[-2] == ".git" and segments[-1] in ("*", ".*", "objects", "refs"):
+        owner = segments[:-2]
+    else:
+        return None
+    return "/".join(owner) or ("/" if path.startswith("/") else "")
+
+
+def _may_climb(segment: str) -> bool:
+    """`..`, or a glob that can match `.`, `..` or nothing (`.*`, `**`): the segment may not descend."""
+    if segment in (".", ".."):
         return True
-    return len(segments) >= 2 and segments[-2] == ".git" and segments[-1] in ("*", ".*", "objects", "refs")
+    if _GLOB_CHARACTERS.isdisjoint(segment):
+        return False
+    return segment.startswith((".", "[")) or "**" in segment or "(" in segment
+
+
+def _works_in(owner: str) -> bool:
+    """Whether the repository in `owner` (a clean path) may be the one the command works in: the
+    working directory or one above it, one known only at run time, or one named by an absolute
+    path outside the scratch directories. A repository in a subdirectory (`vendor/lib`,
+    `node_modules/pkg`) is another project's copy, and one in /tmp a throwaway clone."""
+    if owner.startswith(("/", HOME)):
+        return not any(owner == scratch or owner.startswith(scratch + "/") for scratch in _SCRATCH_DIRECTORIES)
+    return owner == "" or RUN_TIME in owner or any(_may_climb(segment) for segment in owner.split("/"))
+
+
+def _deletes_own_history(target: DeletedTarget) -> bool:
+    """Whether the deleted target is the history of a repository the command may work in (`_works_in`);
+    a path known only at run time when the directory holding its `.git` is (`"$REPO/.git"`)."""
+    if not target.values:
+        shape = run_time_shape(target.arg)
+        owner = _history_owner(shape) if shape is not None else None
+        return owner is not None and RUN_TIME in owner
+    for value in target.values:
+        owner = _history_owner(value)
+        if owner is not None and _works_in(owner):
+            return True
+    return False
 
 
 @rule(
     id="HM002",
     name="delete-repository-history",
     severity=Severity.HIGH,
-    summary="Deletes a repository's `.git` directory, or its objects or refs.",
-    rationale="`.git` holds every commit, branch, stash and the reflog; unpushed work, local branches and stashes exist nowhere else.",
+    summary=(
+        "Deletes the `.git` directory, or its objects or refs, of the repository the command works in "
+        "(the working directory's or one above it, one found at run time, one named by an absolute path)."
+    ),
+    rationale=(
+        "`.git` holds every commit, branch, stash and the reflog; unpushed work, local branches and stashes exist "
+        "nowhere else. A repository inside the project (`vendor/lib/.git`, `node_modules/pkg/.git`) is another "
+        "project's copy and one in /tmp a throwaway clone: removing their history is how code is vendored."
+    ),
     safer_alternative="To start over, clone afresh into a new directory; to drop a lock, delete only `.git/index.lock`.",
     inspects=Inspects.COMMAND,
     commands=("rm", "find"),
     applies=may_concern,
-    must_match=("rm -rf .git", "rm -rf ./.git/", "rm -rf vendor/lib/.git", "rm -rf .git/objects"),
-    must_not_match=("rm -f .git/index.lock", "rm -rf .github", "rm -rf .git/rebase-merge", "rm -rf .gitignore"),
+    must_match=(
+        "rm -rf .git",
+        "rm -rf ./.git/",
+        "rm -rf ../.git",
+        'rm -rf "$(git rev-parse --show-toplevel)/.git"',
+        "rm -rf .git/objects",
+        "rm -rf ~/projects/app/.git",
+    ),
+    must_not_match=(
+        "rm -f .git/index.lock",
+        "rm -rf .github",
+        "rm -rf .git/rebase-merge",
+        "rm -rf .gitignore",
+        "rm -rf vendor/somelib/.git",
+        "rm -rf /tmp/clone/.git",
+        "rm -rf node_modules/some-pkg/.git",
+    ),
 )
 def delete_repository_history(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
-    for arg, values, _ in _recursively_deleted(subject):
-        if any(".git" in value and _repository_history(value) for value in values):
-            yield Hit(arg.span, f"deletes the repository history `{arg.display()}`")
+    for target in _recursively_deleted(subject):
+        if _deletes_own_history(target):
+            yield Hit(target.arg.span, f"deletes the repository history `{target.arg.display()}`")
 
 
 def _climbs(value: str) -> int:

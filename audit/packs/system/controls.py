@@ -30,7 +30,7 @@ def _names_unit(arg: Arg, units: frozenset[str]) -> bool:
     return any(value.removesuffix(".service") in units for value in arg.values)
 
 
-def _stops_service(*names: str) -> Callable[[Found], Arg | None]:
+def stops_service(*names: str) -> Callable[[Found], Arg | None]:
     """`systemctl stop|disable|mask|kill UNIT...` or `service UNIT stop` for one of these units."""
     units = frozenset(names)
 
@@ -118,7 +118,7 @@ FIREWALL_OFF = pack_rule(
         command("pfctl", where=option_value("-F", "all", "rules")),
         command(
             _SERVICE_MANAGERS,
-            where=_stops_service("firewalld", "ufw", "nftables", "iptables", "ip6tables", "netfilter-persistent"),
+            where=stops_service("firewalld", "ufw", "nftables", "iptables", "ip6tables", "netfilter-persistent"),
         ),
     ),
     message="turns the firewall off or opens it to every connection",
@@ -185,7 +185,7 @@ MANDATORY_ACCESS_CONTROL_OFF = pack_rule(
         command("aa-teardown"),
         command(("aa-disable", "aa-complain"), where=_some_profile),
         command("apparmor_parser", any_of=("--remove", "--Complain"), unless=("--skip-kernel-load",)),
-        command(_SERVICE_MANAGERS, where=_stops_service("apparmor")),
+        command(_SERVICE_MANAGERS, where=stops_service("apparmor")),
     ),
     message="takes mandatory access control (SELinux or AppArmor) out of enforcing",
     must_match=(
@@ -226,7 +226,7 @@ AUDIT_OFF = pack_rule(
     matches=(
         command("auditctl", where=option_value("-e", "0")),
         command("auditctl", requires=("-D",), unless=("-k",)),
-        command(_SERVICE_MANAGERS, where=_stops_service("auditd")),
+        command(_SERVICE_MANAGERS, where=stops_service("auditd")),
     ),
     message="turns the audit system off or deletes its rules",
     must_match=("auditctl -e 0", "sudo auditctl -D", "service auditd stop", "systemctl mask auditd.service"),
