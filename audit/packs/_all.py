@@ -20,6 +20,7 @@ from .database import (
 )
 from .filesystem import home, services, workspace
 from .iac import stacks, terraform
+from .packages import publish
 from .platform import github, gitlab
 from .remote import rsync
 from .secrets import cloud as secrets_cloud
@@ -62,5 +63,6 @@ PACKS: tuple[Pack, ...] = (
     controls.PACK,
     machine.PACK,
     trust.PACK,
+    publish.PACK,
     *VENDOR_PACKS,
 )

@@ -11,13 +11,14 @@ known only at run time matches nothing.
 
 from __future__ import annotations
 
+import re
 from fnmatch import fnmatchcase
 
 from .._analysis import CommandSubject
 from .._named_tuple import NamedTuple
 from ..programs import Arg, Reading
 from ..rules._paths import per_subject, reading
-from ._invocation import Found, Invocation, command, gate_commands
+from ._invocation import Found, Invocation, Predicate, command, gate_commands
 
 _CLIENTS = ("curl", "wget", "http", "https", "xh", "xhs")
 _METHOD_WORD = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
@@ -108,9 +109,11 @@ class _Urls:
         return None
 
 
-def api_calls(methods: tuple[str, ...], *patterns: str, excluding: tuple[str, ...] = ()) -> tuple[Invocation, ...]:
+def api_calls(
+    methods: tuple[str, ...], *patterns: str, excluding: tuple[str, ...] = (), where: tuple[Predicate, ...] = ()
+) -> tuple[Invocation, ...]:
     """Every HTTP client sending one of the methods to a URL matching one of the patterns
-    (and none of `excluding`)."""
+    (and none of `excluding`), where the predicates `where` also hold (what the body sets)."""
     wanted = frozenset(methods)
     _WANTED_METHODS.update(wanted)
     urls = _Urls(patterns, excluding)
@@ -119,15 +122,21 @@ def api_calls(methods: tuple[str, ...], *patterns: str, excluding: tuple[str, ..
         request = _request(found.subject)
         return urls.first_match(request.urls, None) if request.method in wanted else None
 
-    return (command(_CLIENTS, where=sends),)
+    return (command(_CLIENTS, where=(sends, *where)),)
 
 
 def host_api_calls(
-    cli: str, api_root: str, methods: tuple[str, ...], *patterns: str, excluding: tuple[str, ...] = ()
+    cli: str,
+    api_root: str,
+    methods: tuple[str, ...],
+    *patterns: str,
+    excluding: tuple[str, ...] = (),
+    where: tuple[Predicate, ...] = (),
 ) -> Invocation:
     """`gh api -X DELETE repos/o/r`: the CLI's `api` command sending one of the methods (GET by
     default, POST with fields) to an endpoint, relative to `api_root` unless a full URL, that
-    matches one of the patterns (and none of `excluding`)."""
+    matches one of the patterns (and none of `excluding`), where the predicates `where` also hold
+    (the fields it sends: `-f private=false`)."""
     wanted = frozenset(methods)
     urls = _Urls(patterns, excluding)
 
@@ -137,4 +146,21 @@ def host_api_calls(
         method = _last_method(read.values("--method"), "POST" if fields else "GET")
         return urls.first_match(read.operand("ENDPOINT"), api_root) if method in wanted else None
 
-    return command(cli, "api", where=sends)
+    return command(cli, "api", where=(sends, *where))
+
+
+# Where curl and wget take the request's body; HTTPie and xh take it as items after the URL.
+_BODY_OPTIONS = ("--data", "--data-raw", "--data-binary", "--data-ascii", "--json", "--post-data", "--body-data")
+
+
+def body_matches(*expressions: str) -> Predicate:
+    """The request's body (curl's and wget's data options, HTTPie's and xh's items) matches one of
+    the regular expressions, case-insensitive (`"private" *: *false`)."""
+    compiled = re.compile("|".join(f"(?:{expression})" for expression in expressions), re.IGNORECASE)
+
+    def sent(found: Found) -> Arg | None:
+        read = found.reading
+        words = read.values(*_BODY_OPTIONS) if found.subject.name in ("curl", "wget") else read.operands
+        return next((word for word in words if any(compiled.search(value) for value in word.values)), None)
+
+    return sent

@@ -151,6 +151,12 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         "monitoring.sentry", ".vendors", False, frozenset(("curl", "http", "https", "sentry-cli", "wget", "xh", "xhs"))
     ),
     PackEntry(
+        "packages.publish",
+        ".packages.publish",
+        True,
+        frozenset(("cargo", "gem", "npm", "pnpm", "poetry", "twine", "uv", "yarn")),
+    ),
+    PackEntry(
         "payments.stripe", ".vendors", False, frozenset(("curl", "http", "https", "stripe", "wget", "xh", "xhs"))
     ),
     PackEntry(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from .._model import Severity
 from ..programs import Arg, resource_kind
 from ..rules._pack import Pack
-from ._invocation import Found, Predicate, command, pack_rule
+from ._invocation import Found, Predicate, command, option_value, option_values, pack_rule
 
 _KUBECTL = ("kubectl", "oc")
 _DRY_RUN = ("--dry-run",)
@@ -193,9 +193,107 @@ DELETE_LOCAL_CLUSTER = pack_rule(
     must_not_match=("kind get clusters", "minikube stop", "k3d cluster list"),
 )
 
+# The subjects that stand for every caller: any token, no token, every service account.
+_EVERYONE = {
+    "--group": ("system:authenticated", "system:unauthenticated", "system:serviceaccounts"),
+    "--user": ("system:anonymous",),
+}
+_BINDINGS = ("create clusterrolebinding", "create rolebinding")
+_BINDS_EVERYONE = option_values(_EVERYONE)
+
+
+def _binds_someone_in_particular(found: Found) -> Arg | None:
+    """A binding whose subjects are none of everyone's (KU008 judges those): the role's word."""
+    if _BINDS_EVERYONE(found) is not None:
+        return None
+    return next(iter(found.reading.values("--clusterrole")), None)
+
+
+BIND_EVERYONE = pack_rule(
+    id="KU008",
+    name="kubectl-bind-role-to-everyone",
+    severity=Severity.HIGH,
+    summary="Binds a role to every caller of the cluster (`kubectl create clusterrolebinding --group=system:authenticated`, `system:unauthenticated`, `system:serviceaccounts`, `--user=system:anonymous`).",
+    rationale="Every token the cluster accepts, or no token at all, gets the role's rights: with `cluster-admin` or even `view` (which reads most objects) the cluster is open to anyone who reaches its API.",
+    safer_alternative="Bind the role to the one user, group or service account that needs it, in one namespace (`create rolebinding -n NS`).",
+    matches=tuple(command(_KUBECTL, path, where=_BINDS_EVERYONE, unless=_DRY_RUN) for path in _BINDINGS),
+    message="grants a role to every caller of the cluster",
+    must_match=(
+        "kubectl create clusterrolebinding open --clusterrole=cluster-admin --group=system:authenticated",
+        "kubectl create clusterrolebinding anon --clusterrole=view --user system:anonymous",
+        "kubectl create rolebinding all-sa -n prod --clusterrole=edit --group=system:serviceaccounts",
+    ),
+    must_not_match=(
+        "kubectl create rolebinding dev-view -n dev --clusterrole=view --group=developers",
+        "kubectl create clusterrolebinding open --clusterrole=cluster-admin --group=system:authenticated --dry-run=client -o yaml",
+        "kubectl get clusterrolebindings",
+    ),
+)
+
+GRANT_CLUSTER_ADMIN = pack_rule(
+    id="KU009",
+    name="kubectl-grant-cluster-admin",
+    severity=Severity.MEDIUM,
+    summary="Binds `cluster-admin` to a user, group or service account (`kubectl create clusterrolebinding NAME --clusterrole=cluster-admin --serviceaccount=NS:SA`).",
+    rationale="`cluster-admin` can read every secret and change everything in every namespace; a service account holding it gives that to every pod that runs as it. Some installs ask for it once, so the command runs and the warning names the grant.",
+    safer_alternative="Bind a narrower role (`edit`, `admin` in one namespace) or the role the tool's documentation lists.",
+    matches=tuple(
+        command(
+            _KUBECTL,
+            path,
+            where=(option_value("--clusterrole", "cluster-admin"), _binds_someone_in_particular),
+            unless=_DRY_RUN,
+        )
+        for path in _BINDINGS
+    ),
+    message="grants cluster-admin",
+    must_match=(
+        "kubectl create clusterrolebinding ci-admin --clusterrole=cluster-admin --serviceaccount=ci:deployer",
+        "kubectl create clusterrolebinding me --clusterrole cluster-admin --user alice@example.com",
+    ),
+    must_not_match=(
+        "kubectl create rolebinding dev-view -n dev --clusterrole=view --serviceaccount=dev:app",
+        "kubectl create clusterrolebinding ci-admin --clusterrole=cluster-admin --serviceaccount=ci:deployer --dry-run=client",
+    ),
+)
+
+
+def _from_the_network(found: Found) -> Arg | None:
+    """A manifest file named by an http(s) URL."""
+    return next(
+        (
+            word
+            for word in found.reading.values("--filename")
+            if (word.value or "").lower().startswith(("http://", "https://"))
+        ),
+        None,
+    )
+
+
+APPLY_FROM_URL = pack_rule(
+    id="KU010",
+    name="kubectl-apply-from-url",
+    severity=Severity.MEDIUM,
+    summary="Applies manifests fetched from a URL (`kubectl apply -f https://...`, `create -f`, `replace -f`).",
+    rationale="Whatever the URL serves at that moment is installed with the caller's rights, cluster roles and webhooks included, unread: the cluster's curl | sh. Install guides do it, so the command runs and the warning says where the manifests come from.",
+    safer_alternative="Download the manifest, read it, pin it to a release or digest and apply the file (`kubectl apply -f ./vendor/x.yaml`).",
+    matches=tuple(command(_KUBECTL, verb, where=_from_the_network, unless=_DRY_RUN) for verb in ("apply", "create", "replace")),
+    message="applies manifests fetched from a URL",
+    must_match=(
+        "kubectl apply -f https://raw.githubusercontent.com/acme/op/main/deploy.yaml",
+        "kubectl create -f http://10.0.0.5/manifests/all.yaml",
+        "kubectl apply --filename=https://example.com/crds.yaml --server-side",
+    ),
+    must_not_match=(
+        "kubectl apply -f k8s/",
+        "kubectl apply -f deploy.yaml -n prod",
+        "kubectl apply -f https://example.com/crds.yaml --dry-run=server",
+    ),
+)  # fmt: skip
+
 PACK = Pack(
     name="kubernetes",
-    summary="kubectl (and oc), helm and local cluster tools: namespaces, storage, mass deletion, releases, drains.",
+    summary="kubectl (and oc), helm and local cluster tools: namespaces, storage, mass deletion, releases, drains, roles granted widely, manifests from URLs.",
     default=True,
     reason="A deleted namespace, volume claim or release takes the cluster's workloads and data with it.",
     rules=(
@@ -206,5 +304,8 @@ PACK = Pack(
         HELM_UNINSTALL,
         DRAIN_NODE,
         DELETE_LOCAL_CLUSTER,
+        BIND_EVERYONE,
+        GRANT_CLUSTER_ADMIN,
+        APPLY_FROM_URL,
     ),
 )

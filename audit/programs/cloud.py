@@ -8,7 +8,7 @@ benign corpus shows, as subcommand paths.
 
 from __future__ import annotations
 
-from ._grammar import GO_FLAGS, Syntax, attached, flag, valued
+from ._grammar import GO_FLAGS, Option, Syntax, attached, flag, valued
 from ._program import HelpForms, Program
 from ._tree import Leaf, leaf, tree
 
@@ -76,6 +76,37 @@ AWS_OPERATIONS: dict[str, tuple[str, ...]] = {
     "sts": ("get-caller-identity",),
 }  # fmt: skip
 
+# The operations that give access away, with the options the packs read (who, what, from where).
+_S3_GRANTS = (
+    valued("--bucket"),
+    valued("--key"),
+    valued("--acl"),
+    valued("--grant-read"),
+    valued("--grant-read-acp"),
+    valued("--grant-write"),
+    valued("--grant-write-acp"),
+    valued("--grant-full-control"),
+    valued("--access-control-policy"),
+)
+_PUBLIC_ACCESS_BLOCK = (valued("--bucket"), valued("--account-id"), valued("--public-access-block-configuration"))
+_IAM_PRINCIPAL = (valued("--user-name"), valued("--role-name"), valued("--group-name"), valued("--policy-arn"))
+AWS_GRANTING_OPERATIONS: dict[str, tuple[Option, ...]] = {
+    "s3api put-bucket-acl": _S3_GRANTS,
+    "s3api put-object-acl": _S3_GRANTS,
+    "s3api get-bucket-acl": _S3_GRANTS,
+    "s3api put-public-access-block": _PUBLIC_ACCESS_BLOCK,
+    "s3api delete-public-access-block": _PUBLIC_ACCESS_BLOCK,
+    "s3control put-public-access-block": _PUBLIC_ACCESS_BLOCK,
+    "s3control delete-public-access-block": _PUBLIC_ACCESS_BLOCK,
+    "ec2 authorize-security-group-ingress": (
+        valued("--group-id"), valued("--group-name"), valued("--protocol"), valued("--port"), valued("--cidr"),
+        valued("--source-group"), valued("--group-owner"), valued("--ip-permissions"), flag("--dry-run"),
+    ),
+    **{f"iam attach-{principal}-policy": _IAM_PRINCIPAL for principal in ("user", "role", "group")},
+    "iam create-access-key": _IAM_PRINCIPAL,
+    "iam create-login-profile": (*_IAM_PRINCIPAL, valued("--password"), flag("--password-reset-required")),
+}  # fmt: skip
+
 _S3_FILTERS = (valued("--include"), valued("--exclude"))
 
 AWS = Program(
@@ -108,6 +139,7 @@ AWS = Program(
         leaf("s3 cp|mv", flag("--recursive"), flag("--dryrun"), *_S3_FILTERS, operands=("SOURCE", "DEST")),
         leaf("s3 ls", flag("--recursive"), flag("--human-readable"), flag("--summarize"), operands=("PATH",)),
         *(leaf(f"{service} {operation}", *_AWS_OPERATION_FLAGS) for service, operations in AWS_OPERATIONS.items() for operation in operations),
+        *(leaf(path, *options) for path, options in AWS_GRANTING_OPERATIONS.items()),
     ),
 )  # fmt: skip
 
@@ -149,6 +181,21 @@ _GCLOUD_STORAGE = (
 )  # fmt: skip
 
 
+# The resources whose IAM policy `gcloud RESOURCE add-iam-policy-binding` grants a role on.
+GCLOUD_IAM_RESOURCES = (
+    "projects", "organizations", "resource-manager folders", "storage buckets", "functions", "run services",
+    "pubsub topics", "pubsub subscriptions", "iam service-accounts", "secrets", "artifacts repositories",
+    "kms keys", "kms keyrings", "spanner instances", "spanner databases", "compute instances",
+)  # fmt: skip
+_GCLOUD_IAM = tuple(
+    leaf(
+        f"{resource} {verb}",
+        valued("--member"), valued("--role"), valued("--condition"), valued("--region"), valued("--location"),
+        valued("--keyring"), valued("--instance"), valued("--zone"), flag("--all"), operands=("RESOURCE",),
+    )
+    for resource in GCLOUD_IAM_RESOURCES
+    for verb in ("add-iam-policy-binding", "get-iam-policy")
+)  # fmt: skip
 # `gcloud compute ssh INSTANCE --command CMD`: the analysis audits CMD where it runs.
 _GCLOUD_SSH = leaf(
     "compute ssh",
@@ -165,7 +212,7 @@ def _gcloud_tree(track: str) -> tuple[Leaf, ...]:
     plain = tuple(leaf(f"{track}{path}", *_GCLOUD_FLAGS) for path in GCLOUD_PATHS)
     with_options = tuple(
         Leaf(f"{track}{item.path}", (*_GCLOUD_FLAGS, *item.options), item.operands)
-        for item in (*_GCLOUD_STORAGE, _GCLOUD_SSH)
+        for item in (*_GCLOUD_STORAGE, _GCLOUD_SSH, *_GCLOUD_IAM)
     )
     return (*plain, *with_options)
 
@@ -231,6 +278,10 @@ AZ = Program(
             leaf(path, *_AZ_FLAGS, *(_AZ_STORAGE_OPTIONS if path.startswith("storage ") else ()), valued("--vault-name"))
             for path in AZ_PATHS
         ),
+        leaf("role assignment create", valued("--role"), valued("--assignee"), valued("--assignee-object-id"), valued("--assignee-principal-type"), valued("--scope"), valued("-g", "--resource-group")),
+        leaf("role assignment list", valued("--assignee"), valued("--scope"), flag("--all")),
+        *(leaf(f"storage container {verb}", *_AZ_FLAGS, valued("--public-access"), valued("--account-name"), valued("--auth-mode")) for verb in ("set-permission", "create")),
+        leaf("storage account update", *_AZ_FLAGS, valued("--allow-blob-public-access"), valued("--public-network-access")),
     ),
 )  # fmt: skip
 
@@ -246,6 +297,12 @@ GSUTIL = Program(
         leaf("rsync", flag("-d"), flag("-r", "-R"), flag("-n"), flag("-c"), valued("-x"), valued("-j"), operands=("SOURCE", "DEST")),
         leaf("cp", flag("-r", "-R"), flag("-n"), operands=("SOURCE...", "DEST")),
         leaf("ls", flag("-r", "-R"), flag("-l"), flag("-L"), flag("-a"), flag("-b"), operands=("URL...",)),
+        # Access: `iam ch MEMBER:ROLE... URL` (`-d MEMBER` takes one away), `acl|defacl ch -u|-g ENTITY:PERM`,
+        # `acl|defacl set ACL URL...`.
+        leaf("iam ch", flag("-R", "-r"), flag("-f"), valued("-d"), valued("-e"), operands=("BINDING...",)),
+        leaf("iam get", operands=("URL",)),
+        *(leaf(f"{acl} ch", flag("-R", "-r"), flag("-f"), valued("-u"), valued("-g"), valued("-p"), valued("-d"), operands=("URL...",)) for acl in ("acl", "defacl")),
+        *(leaf(f"{acl} set", flag("-R", "-r"), flag("-a"), flag("-f"), operands=("ACL", "URL...")) for acl in ("acl", "defacl")),
     ),
 )  # fmt: skip
 

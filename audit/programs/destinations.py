@@ -82,6 +82,14 @@ def url_hosts(url: str | None) -> tuple[Host | None, ...]:
     return tuple(_host(name) for name in _host_names(re.sub(_CODE_VARIABLE, RUN_TIME, url), Form.URL))
 
 
+def on_the_loopback(url: str) -> bool:
+    """Whether the URL's host is this machine (`localhost`, `127.x.x.x`, `::1`): what is sent there
+    never leaves it."""
+    host = url_hosts(url)[0]
+    name = host.name if host is not None else ""
+    return name == "localhost" or name == "::1" or name.startswith("127.")
+
+
 def url_credential_parts(word: ast.Word) -> frozenset[int]:
     """The parts of a URL word that stand where a request carries its own credential, as
     an Authorization header does: the user information (`https://me:$TOKEN@host/`) or the

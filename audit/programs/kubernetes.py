@@ -95,6 +95,29 @@ KUBECTL = Program(
                 flag("-R", "--recursive"),
             ),
         ),
+        # `create -f FILE|URL` and `replace -f`, like `apply`; `create clusterrolebinding|rolebinding
+        # NAME --clusterrole=ROLE --user|--group|--serviceaccount=SUBJECT` grants a role (`--user` is
+        # the global option's spelling, read the same way).
+        Subcommand(
+            ("create",),
+            options=(_FILENAME, valued("-k", "--kustomize"), valued("-o", "--output"), _DRY_RUN, flag("-R", "--recursive")),
+            operands=("TYPE", "NAME..."),
+            subcommands=tuple(
+                Subcommand(
+                    (binding,),
+                    options=(
+                        valued("--clusterrole"), valued("--role"), valued("--group"),
+                        valued("--serviceaccount"), valued("-o", "--output"), _DRY_RUN,
+                    ),
+                    operands=("NAME",),
+                )
+                for binding in ("clusterrolebinding", "rolebinding")
+            ),
+        ),
+        Subcommand(
+            ("replace",),
+            options=(_FILENAME, valued("-k", "--kustomize"), valued("-o", "--output"), _DRY_RUN, flag("--force"), flag("-R", "--recursive")),
+        ),
         Subcommand(
             ("drain",),
             options=(

@@ -2,7 +2,8 @@
 options with which an install takes exactly what a lock file pins (npm ci,
 pnpm/yarn --frozen-lockfile, pip --require-hashes). Which subcommands install
 at all is the policy's `[names] installers` table. Their `config set` commands,
-for the system.trust pack (certificate checks and package sources)."""
+for the system.trust pack (certificate checks and package sources). Their publishing
+commands, and those of twine, cargo, gem, poetry and uv, for the packages.publish pack."""
 
 from __future__ import annotations
 
@@ -60,10 +61,17 @@ _NODE_INSTALL_OPTIONS = (
 # and `npm get` are `npm config set` and `get`.
 _NODE_CONFIG_OPTIONS = (flag("-g", "--global"), valued("-L", "--location"), flag("--json"))
 _NODE_CONFIG_ACTIONS = (("get",), ("delete", "rm", "del"), ("list", "ls"), ("edit",), ("fix",))
+# What the packages.publish pack reads of a publication: its dry run, where it goes, what it sends.
+_NODE_PUBLISH_OPTIONS = (
+    flag("--dry-run"), valued("--tag"), valued("--access"), valued("--otp"), valued("--registry"),
+    valued("-w", "--workspace"), flag("--workspaces"), flag("--provenance"), flag("-f", "--force"),
+)  # fmt: skip
 NPM = Program(
     ("npm",),
     subcommands=(
         Subcommand(("install", "i", "add"), options=_NODE_INSTALL_OPTIONS, operands=("PACKAGE...",)),
+        Subcommand(("publish",), options=_NODE_PUBLISH_OPTIONS, operands=("PACKAGE",)),
+        Subcommand(("unpublish",), options=_NODE_PUBLISH_OPTIONS, operands=("PACKAGE",)),
         Subcommand(("ci",), options=_NODE_INSTALL_OPTIONS),
         _config(("config", "c"), _NODE_CONFIG_OPTIONS, _NODE_CONFIG_ACTIONS),
         Subcommand(("set",), options=_NODE_CONFIG_OPTIONS, operands=("SETTING...",)),
@@ -75,6 +83,11 @@ PNPM = Program(
     subcommands=(
         Subcommand(("install", "i"), options=_NODE_INSTALL_OPTIONS, operands=("PACKAGE...",)),
         _config(("config", "c"), _NODE_CONFIG_OPTIONS, _NODE_CONFIG_ACTIONS),
+        Subcommand(
+            ("publish",),
+            options=(*_NODE_PUBLISH_OPTIONS, flag("--no-git-checks"), flag("-r", "--recursive")),
+            operands=("PACKAGE",),
+        ),
     ),
 )
 # yarn 1 writes `-g` (the global file) and yarn 2+ `-H` (the home file) settings.
@@ -82,6 +95,9 @@ YARN = Program(
     ("yarn",),
     subcommands=(
         Subcommand(("install",), options=_NODE_INSTALL_OPTIONS, operands=("PACKAGE...",)),
+        # yarn 1's `publish`, yarn 2+'s `npm publish`.
+        Subcommand(("publish",), options=(*_NODE_PUBLISH_OPTIONS, valued("--new-version")), operands=("PACKAGE",)),
+        Subcommand(("npm",), subcommands=(Subcommand(("publish",), options=_NODE_PUBLISH_OPTIONS),)),
         _config(
             ("config",),
             (flag("-g", "--global"), flag("-H", "--home"), flag("--json")),
@@ -90,7 +106,69 @@ YARN = Program(
     ),
 )
 
-PACKAGE_PROGRAMS: tuple[Program, ...] = (PIP, NPM, PNPM, YARN)
+# Publishing clients of other ecosystems, as far as the packages.publish pack asks.
+TWINE = Program(
+    ("twine",),
+    subcommands=(
+        Subcommand(
+            ("upload",),
+            options=(
+                valued("-r", "--repository"), valued("--repository-url"), valued("-u", "--username"),
+                valued("-p", "--password"), flag("--skip-existing"), flag("--non-interactive"), flag("-s", "--sign"),
+            ),
+            operands=("DIST...",),
+        ),
+        Subcommand(("check",), options=(flag("--strict"),), operands=("DIST...",)),
+    ),
+)  # fmt: skip
+CARGO = Program(
+    ("cargo",),
+    subcommands=(
+        Subcommand(
+            ("publish",),
+            options=(
+                flag("-n", "--dry-run"), valued("--registry"), valued("--index"), valued("--token"), valued("-p", "--package"),
+                flag("--allow-dirty"), flag("--no-verify"), flag("--workspace"), flag("--locked"),
+            ),
+        ),
+    ),
+)  # fmt: skip
+_GEM_REMOTE = (valued("-k", "--key"), valued("--host"), valued("--otp"))
+GEM = Program(
+    ("gem",),
+    subcommands=(
+        Subcommand(("push",), options=_GEM_REMOTE, operands=("GEM",)),
+        Subcommand(("yank",), options=(*_GEM_REMOTE, valued("-v", "--version"), valued("--platform")), operands=("GEM",)),
+        Subcommand(("build",), operands=("GEMSPEC",)),
+    ),
+)  # fmt: skip
+POETRY = Program(
+    ("poetry",),
+    subcommands=(
+        Subcommand(
+            ("publish",),
+            options=(
+                flag("--dry-run"), flag("--build"), valued("-r", "--repository"), valued("-u", "--username"),
+                valued("-p", "--password"), flag("--skip-existing"), valued("--dist-dir"),
+            ),
+        ),
+    ),
+)  # fmt: skip
+UV = Program(
+    ("uv",),
+    subcommands=(
+        Subcommand(
+            ("publish",),
+            options=(
+                flag("--dry-run"), valued("--publish-url"), valued("--index"), valued("-u", "--username"),
+                valued("-p", "--password"), valued("-t", "--token"), valued("--trusted-publishing"), valued("--check-url"),
+            ),
+            operands=("FILES...",),
+        ),
+    ),
+)  # fmt: skip
+
+PACKAGE_PROGRAMS: tuple[Program, ...] = (PIP, NPM, PNPM, YARN, TWINE, CARGO, GEM, POETRY, UV)
 
 LOCKED_INSTALLS: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("npm", "ci"): (),

@@ -370,6 +370,8 @@ _API_OPTIONS = (
     flag("--verbose"),
 )
 
+# Who sees a repository the host creates (gh and glab spell them alike).
+_VISIBILITY = (flag("--public"), flag("--private"), flag("--internal"))
 _GH_BODY = (valued("-b", "--body"), valued("-F", "--body-file"), valued("-t", "--title"), flag("-w", "--web"))
 _GH_ISSUE_FIELDS = (
     valued("-a", "--assignee"), valued("-l", "--label"), valued("-m", "--milestone"), valued("-p", "--project"),
@@ -391,6 +393,15 @@ GH = Program(
                 flag("--accept-visibility-change-consequences"),
                 valued("--description"),
                 operands=("REPOSITORY",),
+            ),
+            leaf(
+                "repo create|new",
+                *_VISIBILITY,
+                valued("-d", "--description"), valued("-s", "--source"), valued("-r", "--remote"), valued("-p", "--template"),
+                valued("-h", "--homepage"), valued("-t", "--team"), valued("-l", "--license"), valued("-g", "--gitignore"),
+                flag("--push"), flag("-c", "--clone"), flag("--add-readme"), flag("--disable-issues"), flag("--disable-wiki"),
+                flag("--include-all-branches"),
+                operands=("NAME",),
             ),
             leaf("release delete", *_CONFIRM, flag("--cleanup-tag"), operands=("TAG",)),
             leaf("release delete-asset", *_CONFIRM, operands=("TAG", "ASSET")),
@@ -425,6 +436,18 @@ GLAB = Program(
         *tree(
             leaf("repo delete", *_CONFIRM, operands=("REPOSITORY",)),
             leaf("repo archive", operands=("REPOSITORY",)),
+            leaf(
+                "repo create|new",
+                *_VISIBILITY,
+                valued("-g", "--group"),
+                valued("-n", "--name"),
+                valued("-d", "--description"),
+                valued("--defaultBranch"),
+                valued("-t", "--tag"),
+                flag("--readme"),
+                flag("-s", "--skipGitInit"),
+                operands=("PATH",),
+            ),
             leaf("release delete", *_CONFIRM, flag("-t", "--with-tag"), operands=("TAG",)),
             leaf("variable delete", valued("-s", "--scope"), valued("-g", "--group"), operands=("KEY",)),
             leaf("mr delete|del", operands=("MR",)),

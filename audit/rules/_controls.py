@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from .._analysis import AssignmentSubject
 from .._model import Severity
 from .._tables import Tables
-from ..programs.destinations import url_hosts
+from ..programs.destinations import on_the_loopback
 from ._rule import Hit, Inspects, rule
 
 _HISTORY_SIZES = frozenset({"HISTSIZE", "HISTFILESIZE", "SAVEHIST"})
@@ -93,11 +93,7 @@ _PACKAGE_INDEXES = frozenset(
 def plain_http_over_network(url: str) -> bool:
     """An `http://` URL of another host: what it serves can be rewritten on the network path (a
     registry on the loopback, `http://localhost:4873`, never leaves the machine)."""
-    if url[:7].lower() != "http://":
-        return False
-    host = url_hosts(url)[0]
-    name = host.name if host is not None else ""
-    return not (name == "localhost" or name == "::1" or name.startswith("127."))
+    return url[:7].lower() == "http://" and not on_the_loopback(url)
 
 
 def _transport_check_off(name: str, value: str) -> bool:

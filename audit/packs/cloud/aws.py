@@ -4,10 +4,12 @@ secrets.cloud pack's."""
 
 from __future__ import annotations
 
+import re
+
 from ..._model import Severity
-from ...programs import KNOWN, Arg
+from ...programs import KNOWN, Arg, Reading
 from ...rules._pack import Pack
-from .._invocation import Found, command, pack_rule
+from .._invocation import Found, command, option_value, pack_rule
 
 _DRY_RUN = ("--dry-run",)
 
@@ -133,10 +135,99 @@ DISABLE_AUDIT = pack_rule(
     must_not_match=("aws logs tail /aws/lambda/api --follow", "aws cloudformation describe-stacks"),
 )
 
+# Every address (a prefix length of 0, whatever address is written: `0.0.0.0/0`, `10.0.0.0/0`,
+# `::/0`), and the ports a public web server is reached on (opening those is the point of one).
+_WORLD = re.compile(r"[0-9a-f.:]+/0(?!\d)", re.IGNORECASE)
+_WEB_PORTS = frozenset({"80", "443"})
+_PORT_FIELD = re.compile(r'(From|To)Port"?\s*[:=]\s*"?(-?\d+)', re.IGNORECASE)
+
+
+def _web_ports_only(read: Reading) -> bool:
+    """Whether the rule opens only port 80 or 443: `--port 443`, or every `FromPort`/`ToPort` of
+    `--ip-permissions` one of them; no port (every port), a range or `-1` is not."""
+    ports = [value for word in read.values("--port") for value in word.values]
+    for word in read.values("--ip-permissions"):
+        ports.extend(number for text in word.values for _, number in _PORT_FIELD.findall(text))
+    return bool(ports) and all(port in _WEB_PORTS for port in ports)
+
+
+def _open_to_the_internet(found: Found) -> Arg | None:
+    """An ingress rule from every address (`0.0.0.0/0`, `::/0`) to a port other than the web's."""
+    read = found.reading
+    world = next(
+        (
+            word
+            for word in (*read.values("--cidr"), *read.values("--ip-permissions"))
+            if any(_WORLD.search(value) for value in word.values)
+        ),
+        None,
+    )
+    return None if world is None or _web_ports_only(read) else world
+
+
+OPEN_TO_THE_INTERNET = pack_rule(
+    id="CL104",
+    name="aws-open-port-to-the-internet",
+    severity=Severity.HIGH,
+    summary="Opens a security group to every address on the internet (`0.0.0.0/0` or `::/0`) on a port other than 80 or 443: SSH, a database, every port.",
+    rationale="Scanners find an open SSH or database port within minutes and try every password and known flaw on it; opening 80 or 443 to everyone is what a public web server needs, so those pass.",
+    safer_alternative="Allow your own address (`--cidr 203.0.113.7/32`), the VPC's range or another security group (`--source-group`), or reach the host through SSM Session Manager or a bastion.",
+    matches=(command("aws", "ec2 authorize-security-group-ingress", where=_open_to_the_internet, unless=_DRY_RUN),),
+    message="opens a port to the whole internet",
+    must_match=(
+        "aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 22 --cidr 0.0.0.0/0",
+        "aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol -1 --cidr 0.0.0.0/0",
+        "aws ec2 authorize-security-group-ingress --group-id sg-1 --ip-permissions IpProtocol=tcp,FromPort=5432,ToPort=5432,Ipv6Ranges=[{CidrIpv6=::/0}]",
+    ),
+    must_not_match=(
+        "aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 5432 --cidr 10.0.0.0/16",
+        "aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 443 --cidr 0.0.0.0/0",
+        "aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 22 --cidr 0.0.0.0/0 --dry-run",
+    ),
+)
+
+GRANT_ADMIN = pack_rule(
+    id="CL105",
+    name="aws-grant-admin",
+    severity=Severity.HIGH,
+    summary="Attaches `AdministratorAccess` or `IAMFullAccess` to a user, role or group (`aws iam attach-role-policy --policy-arn arn:aws:iam::aws:policy/AdministratorAccess`).",
+    rationale="The principal can then do anything in the account, or give itself anything (IAMFullAccess); a role that a workload or another account assumes passes that on.",
+    safer_alternative="Attach a policy scoped to the actions and resources the principal needs; let a person grant administrator rights.",
+    matches=tuple(
+        command("aws", f"iam attach-{principal}-policy", where=option_value("--policy-arn", "*:policy/administratoraccess", "*:policy/iamfullaccess"))
+        for principal in ("user", "role", "group")
+    ),
+    message="grants administrator rights in the AWS account",
+    must_match=(
+        "aws iam attach-role-policy --role-name ci --policy-arn arn:aws:iam::aws:policy/AdministratorAccess",
+        "aws iam attach-user-policy --user-name bot --policy-arn arn:aws:iam::aws:policy/IAMFullAccess",
+    ),
+    must_not_match=(
+        "aws iam attach-role-policy --role-name ci --policy-arn arn:aws:iam::aws:policy/ReadOnlyAccess",
+        "aws iam list-attached-role-policies --role-name ci",
+    ),
+)  # fmt: skip
+
+CREATE_CREDENTIALS = pack_rule(
+    id="CL106",
+    name="aws-create-user-credentials",
+    severity=Severity.MEDIUM,
+    summary="Creates long-lived credentials for an IAM user: an access key (`aws iam create-access-key`) or a console password (`create-login-profile`).",
+    rationale="The secret is printed once, into the agent's output and logs, and stays valid until someone deletes it; rotating a key is routine, so the command runs and the warning says a credential now exists.",
+    safer_alternative="Use roles and short-lived credentials (`aws sts assume-role`, SSO); create keys only where a person will store them in a secrets manager.",
+    matches=(command("aws", "iam create-access-key"), command("aws", "iam create-login-profile")),
+    message="creates long-lived IAM credentials",
+    must_match=(
+        "aws iam create-access-key --user-name deploy-bot",
+        "aws iam create-login-profile --user-name alice --password 'x'",
+    ),
+    must_not_match=("aws iam list-access-keys --user-name deploy-bot", "aws sts get-caller-identity"),
+)
+
 PACK = Pack(
     name="cloud.aws",
-    summary="The aws CLI and eksctl: data stores, instances, stacks and clusters, other infrastructure, audit trails.",
+    summary="The aws CLI and eksctl: data stores, instances, stacks and clusters, other infrastructure, audit trails; ports opened to the internet, administrator rights and user credentials given out.",
     default=True,
-    reason="Deleted cloud data stores and instances cannot be restored by the agent, and the account may be production.",
-    rules=(DELETE_DATA, DELETE_RESOURCE, DISABLE_AUDIT),
+    reason="Deleted cloud data stores and instances cannot be restored by the agent, access given away is used before it is taken back, and the account may be production.",
+    rules=(DELETE_DATA, DELETE_RESOURCE, DISABLE_AUDIT, OPEN_TO_THE_INTERNET, GRANT_ADMIN, CREATE_CREDENTIALS),
 )

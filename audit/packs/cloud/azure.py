@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..._model import Severity
 from ...programs import KNOWN, Arg
 from ...rules._pack import Pack
-from .._invocation import Found, command, pack_rule
+from .._invocation import Found, command, option_value, pack_rule
 
 _DATA = (
     "group delete", "disk delete", "snapshot delete", "sql db delete", "sql server delete", "cosmosdb delete",
@@ -85,10 +85,35 @@ DELETE_RESOURCE = pack_rule(
     ),
 )
 
+# The roles that can do everything or grant anything, by name and by their built-in ids.
+_ADMIN_ROLES = (
+    "owner", "user access administrator", "role based access control administrator",
+    "8e3af657-a8ff-443c-a75c-2fe8c4bcb635", "18d7d88d-d35e-4fb5-a5c3-7773c20a72d9",
+)  # fmt: skip
+
+GRANT_ADMIN = pack_rule(
+    id="CL303",
+    name="azure-grant-owner",
+    severity=Severity.HIGH,
+    summary="Assigns Owner, User Access Administrator or Role Based Access Control Administrator (`az role assignment create --role Owner`).",
+    rationale="The assignee can then do anything in the scope, or grant itself anything; on a subscription that is the whole estate, and an assignment to a service principal passes it to whatever holds its secret.",
+    safer_alternative="Assign a narrower built-in role (Contributor on one resource group, a data-plane role) and let a person grant ownership.",
+    matches=(command("az", "role assignment create", where=option_value("--role", *_ADMIN_ROLES)),),
+    message="grants owner rights in Azure",
+    must_match=(
+        "az role assignment create --assignee bob@example.com --role Owner --scope /subscriptions/0000",
+        "az role assignment create --assignee-object-id 1111 --role 'User Access Administrator' -g rg",
+    ),
+    must_not_match=(
+        "az role assignment create --assignee bob@example.com --role Reader -g rg",
+        "az role assignment list --assignee bob@example.com",
+    ),
+)
+
 PACK = Pack(
     name="cloud.azure",
-    summary="The az CLI: resource groups, databases, disks and clusters, other infrastructure.",
+    summary="The az CLI: resource groups, databases, disks and clusters, other infrastructure, owner rights granted.",
     default=True,
-    reason="A deleted resource group or database cannot be restored by the agent, and the subscription may be production.",
-    rules=(DELETE_DATA, DELETE_RESOURCE),
+    reason="A deleted resource group or database cannot be restored by the agent, owner rights given away are used before they are taken back, and the subscription may be production.",
+    rules=(DELETE_DATA, DELETE_RESOURCE, GRANT_ADMIN),
 )

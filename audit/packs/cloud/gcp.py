@@ -5,8 +5,9 @@ storage is the storage.s3 pack's, secrets and keys the secrets.cloud pack's."""
 from __future__ import annotations
 
 from ..._model import Severity
+from ...programs.cloud import GCLOUD_IAM_RESOURCES
 from ...rules._pack import Pack
-from .._invocation import Invocation, command, pack_rule
+from .._invocation import Invocation, Predicate, command, option_values, pack_rule
 from ..database._statements import statement_rules
 
 _DATA = (
@@ -24,9 +25,11 @@ _RESOURCES = (
 )  # fmt: skip
 
 
-def _gcloud(*paths: str) -> tuple[Invocation, ...]:
+def _gcloud(*paths: str, where: tuple[Predicate, ...] = ()) -> tuple[Invocation, ...]:
     """The commands on every release track: `gcloud beta sql instances delete` is the same deletion."""
-    return tuple(command("gcloud", f"{track}{path}") for path in paths for track in ("", "alpha ", "beta "))
+    return tuple(
+        command("gcloud", f"{track}{path}", where=where) for path in paths for track in ("", "alpha ", "beta ")
+    )
 
 
 DELETE_DATA = pack_rule(
@@ -87,10 +90,37 @@ BIGQUERY_STATEMENTS = statement_rules(
     not_risky=("bq query 'SELECT COUNT(*) FROM analytics.events'", "bq ls analytics"),
 )
 
+# Buckets opened to everyone are the storage.s3 pack's (ST004).
+_IAM_RESOURCES = tuple(resource for resource in GCLOUD_IAM_RESOURCES if resource != "storage buckets")
+_EVERYONE_OR_OWNER = option_values({"--member": ("allusers", "allauthenticatedusers"), "--role": ("roles/owner",)})
+
+GRANT_PUBLIC_OR_OWNER = pack_rule(
+    id="CL205",
+    name="gcp-grant-public-or-owner",
+    severity=Severity.HIGH,
+    summary="Grants a role to everyone (`add-iam-policy-binding --member=allUsers` or `allAuthenticatedUsers`) or makes someone owner (`--role=roles/owner`) on a project, folder, organisation, function, service, topic, secret or other resource.",
+    rationale="`allUsers` is anyone on the internet and `allAuthenticatedUsers` anyone with a Google account; an owner can do anything, grant anything and delete the project. Neither is taken back before it has been used.",
+    safer_alternative="Grant a narrower predefined role to the user, group or service account that needs it; let a person grant ownership or public access.",
+    matches=_gcloud(
+        *(f"{resource} add-iam-policy-binding" for resource in _IAM_RESOURCES), where=(_EVERYONE_OR_OWNER,)
+    ),
+    message="grants a role to everyone or makes someone owner",
+    must_match=(
+        "gcloud functions add-iam-policy-binding api --member=allUsers --role=roles/cloudfunctions.invoker",
+        "gcloud projects add-iam-policy-binding prod --member=user:bob@example.com --role=roles/owner",
+        "gcloud beta secrets add-iam-policy-binding db-pass --member allAuthenticatedUsers --role roles/secretmanager.secretAccessor",
+    ),
+    must_not_match=(
+        "gcloud projects get-iam-policy prod",
+        "gcloud projects add-iam-policy-binding prod --member=user:alice@example.com --role=roles/viewer",
+        "gcloud run services add-iam-policy-binding api --member=serviceAccount:ci@p.iam.gserviceaccount.com --role=roles/run.invoker",
+    ),
+)
+
 PACK = Pack(
     name="cloud.gcp",
-    summary="gcloud (every release track) and bq: projects, instances, databases and clusters, other infrastructure, the statements `bq query` runs.",
+    summary="gcloud (every release track) and bq: projects, instances, databases and clusters, other infrastructure, the statements `bq query` runs, roles granted to everyone or ownership.",
     default=True,
     reason="Deleted projects, databases and disks cannot be restored by the agent, and the project may be production.",
-    rules=(DELETE_DATA, DELETE_RESOURCE, *BIGQUERY_STATEMENTS),
+    rules=(DELETE_DATA, DELETE_RESOURCE, *BIGQUERY_STATEMENTS, GRANT_PUBLIC_OR_OWNER),
 )

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ..._model import Severity
 from ...rules._pack import Pack
-from .._http import api_calls, host_api_calls
-from .._invocation import command, option_value, pack_rule
+from .._http import api_calls, body_matches, host_api_calls
+from .._invocation import command, option_value, option_values, pack_rule
 
 _API = "api.github.com"
 _REPOSITORY_URLS = (f"{_API}/repos/*/*",)
@@ -32,20 +32,59 @@ DELETE_REPOSITORY = pack_rule(
     must_not_match=("gh repo view acme/api", "gh api repos/acme/api", "curl https://api.github.com/repos/acme/api"),
 )
 
+# `gh api` fields, and a request body, that make a repository public.
+_PUBLIC_FIELDS = option_values(dict.fromkeys(("--raw-field", "--field"), ("private=false", "visibility=public")))
+_PUBLIC_BODY = body_matches(
+    r'"private"\s*:\s*false', r'"visibility"\s*:\s*"public"', r"^private:=false$", r"^visibility:?=\W*public\W*$"
+)
+
 EXPOSE_REPOSITORY = pack_rule(
     id="PL102",
     name="github-make-repository-public",
     severity=Severity.HIGH,
-    summary="Makes a repository public (`gh repo edit --visibility public`).",
+    summary="Makes a repository public: `gh repo edit --visibility public`, `PATCH /repos/OWNER/REPO` with `private=false` or `visibility=public` (through `gh api` or curl), or `gh repo create --public --source DIR`, which publishes an existing repository's history.",
     rationale="Code, history and any secret ever committed become public at once; forks and caches keep them after you switch back.",
     safer_alternative="Review the history for secrets first and let a person with the authority flip the visibility.",
-    matches=(command("gh", "repo edit", where=option_value("--visibility", "public")),),
+    matches=(
+        command("gh", "repo edit", where=option_value("--visibility", "public")),
+        command("gh", "repo create", requires=("--public", "--source")),
+        host_api_calls("gh", _API, ("PATCH",), *_REPOSITORY_URLS, where=(_PUBLIC_FIELDS,)),
+        *api_calls(("PATCH",), *_REPOSITORY_URLS, where=(_PUBLIC_BODY,)),
+    ),
     message="makes a repository public",
     must_match=(
         "gh repo edit acme/api --visibility public --accept-visibility-change-consequences",
         "gh repo edit --visibility=public",
+        "gh repo create acme/api --public --source=. --push",
+        "gh api -X PATCH repos/acme/api -f visibility=public",
+        "gh api --method PATCH /repos/acme/api -F private=false",
+        """curl -X PATCH -H "Authorization: Bearer $T" https://api.github.com/repos/acme/api -d '{"private": false}'""",
     ),
-    must_not_match=("gh repo edit --visibility private", "gh repo edit --description 'API server'"),
+    must_not_match=(
+        "gh repo edit --visibility private",
+        "gh repo edit --description 'API server'",
+        "gh repo create acme/api --private --source=. --push",
+        "gh api -X PATCH repos/acme/api -f description=API",
+        "gh api -X PATCH repos/acme/api -F private=true",
+        """curl -X PATCH https://api.github.com/repos/acme/api -d '{"has_wiki": false}'""",
+    ),
+)
+
+CREATE_PUBLIC = pack_rule(
+    id="PL104",
+    name="github-create-public-repository",
+    severity=Severity.MEDIUM,
+    summary="Creates a new public repository (`gh repo create NAME --public`) without publishing a local one (PL102 judges `--source`).",
+    rationale="Whatever is pushed to it next is public at once, and who may publish under the account or organisation is a person's call; the repository itself starts empty (or from a template), so the command runs and the warning says so.",
+    safer_alternative="Create it `--private` and let a person make it public when its contents have been reviewed.",
+    matches=(command("gh", "repo create", requires=("--public",), unless=("--source",)),),
+    message="creates a public repository",
+    must_match=("gh repo create acme/site --public", "gh repo new demo --public --add-readme --license mit"),
+    must_not_match=(
+        "gh repo create acme/site --private",
+        "gh repo create acme/site --internal",
+        "gh repo view acme/site",
+    ),
 )
 
 DELETE_DATA = pack_rule(
@@ -75,8 +114,8 @@ DELETE_DATA = pack_rule(
 
 PACK = Pack(
     name="platform.github",
-    summary="GitHub through `gh` and its REST API: repository deletion and exposure, releases, secrets, issues and other data.",
+    summary="GitHub through `gh` and its REST API: repository deletion, exposure and public creation, releases, secrets, issues and other data.",
     default=True,
     reason="A deleted repository, release or secret cannot be restored by the agent, and a public repository cannot be unpublished.",
-    rules=(DELETE_REPOSITORY, EXPOSE_REPOSITORY, DELETE_DATA),
+    rules=(DELETE_REPOSITORY, EXPOSE_REPOSITORY, DELETE_DATA, CREATE_PUBLIC),
 )

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..._model import Severity
 from ...programs import Arg
 from ...rules._pack import Pack
-from .._invocation import Found, any_operand, command, option_value, pack_rule
+from .._invocation import Found, any_operand, command, operand, option_value, option_values, pack_rule
 
 _AWS_DRY = ("--dryrun",)
 _RCLONE_SAFE = ("--dry-run", "--interactive")
@@ -149,10 +149,60 @@ SYNC_DELETE = pack_rule(
     ),
 )
 
+# Everyone, as each store spells it: S3's canned ACLs and global groups, GCS's members and canned ACLs.
+_S3_PUBLIC_ACLS = ("public-read", "public-read-write", "authenticated-read")
+_S3_EVERYONE = ("*acs.amazonaws.com/groups/global/allusers*", "*acs.amazonaws.com/groups/global/authenticatedusers*")
+_S3_GRANTS = ("--grant-read", "--grant-read-acp", "--grant-write", "--grant-write-acp", "--grant-full-control")
+_S3_PUBLIC_GRANT = option_values(
+    {"--acl": _S3_PUBLIC_ACLS, "--access-control-policy": _S3_EVERYONE, **dict.fromkeys(_S3_GRANTS, _S3_EVERYONE)}
+)
+_GCS_EVERYONE = ("allusers", "allauthenticatedusers")
+_GCS_EVERYONE_ENTITY = tuple(f"{member}:*" for member in _GCS_EVERYONE)
+
+MAKE_PUBLIC = pack_rule(
+    id="ST004",
+    name="bucket-made-public",
+    severity=Severity.HIGH,
+    summary="Opens a bucket or its objects to everyone: a public S3 ACL or grant (`s3api put-bucket-acl --acl public-read`), S3's public access block turned off or deleted (per bucket or for the account), `allUsers` or `allAuthenticatedUsers` given a role or ACL in GCS (`gsutil iam ch`, `gsutil acl ch|set`, `gcloud storage buckets add-iam-policy-binding`), anonymous access to an Azure container or account.",
+    rationale="Every object in the bucket can be listed or read by anyone on the internet at once; crawlers find public buckets within hours, and what they copied stays copied after the access is taken back.",
+    safer_alternative="Share one object with a presigned or signed URL, or grant the role to the accounts that need it; let a person decide whether a bucket is public.",
+    matches=(
+        *(command("aws", f"s3api {operation}", where=_S3_PUBLIC_GRANT) for operation in ("put-bucket-acl", "put-object-acl")),
+        *(command("aws", f"{service} put-public-access-block", where=option_value("--public-access-block-configuration", "*false*")) for service in ("s3api", "s3control")),
+        *(command("aws", f"{service} delete-public-access-block") for service in ("s3api", "s3control")),
+        command("gsutil", "iam ch", where=any_operand("[aA]ll[uU]sers:*", "[aA]ll[aA]uthenticated[uU]sers:*")),
+        *(command("gsutil", f"{acl} ch", where=option_values({"-u": _GCS_EVERYONE_ENTITY, "-g": _GCS_EVERYONE_ENTITY})) for acl in ("acl", "defacl")),
+        *(command("gsutil", f"{acl} set", where=operand("ACL", *_S3_PUBLIC_ACLS)) for acl in ("acl", "defacl")),
+        *(command("gcloud", f"{track}storage buckets add-iam-policy-binding", where=option_value("--member", *_GCS_EVERYONE)) for track in _GCLOUD_TRACKS),
+        *(command("az", f"storage container {verb}", where=option_value("--public-access", "blob", "container")) for verb in ("set-permission", "create")),
+        command("az", "storage account update", where=option_value("--allow-blob-public-access", "true", "yes")),
+    ),
+    message="opens a bucket or its objects to everyone",
+    must_match=(
+        "aws s3api put-bucket-acl --bucket site --acl public-read",
+        "aws s3api put-object-acl --bucket b --key k --grant-read uri=http://acs.amazonaws.com/groups/global/AllUsers",
+        "aws s3api put-public-access-block --bucket b --public-access-block-configuration BlockPublicAcls=false,IgnorePublicAcls=false,BlockPublicPolicy=false,RestrictPublicBuckets=false",
+        "aws s3api delete-public-access-block --bucket b",
+        "gsutil iam ch allUsers:objectViewer gs://site",
+        "gsutil acl ch -u AllUsers:R gs://site/index.html",
+        "gcloud storage buckets add-iam-policy-binding gs://site --member=allUsers --role=roles/storage.objectViewer",
+        "az storage container set-permission --name assets --account-name acct --public-access blob",
+    ),
+    must_not_match=(
+        "aws s3api get-bucket-acl --bucket site",
+        "aws s3api put-bucket-acl --bucket site --acl private",
+        "aws s3api put-public-access-block --bucket b --public-access-block-configuration BlockPublicAcls=true,IgnorePublicAcls=true,BlockPublicPolicy=true,RestrictPublicBuckets=true",
+        "gsutil iam ch -d allUsers gs://site",
+        "gsutil iam ch user:alice@example.com:objectViewer gs://site",
+        "gcloud storage buckets add-iam-policy-binding gs://b --member=user:alice@example.com --role=roles/storage.objectViewer",
+        "az storage container set-permission --name assets --account-name acct --public-access off",
+    ),
+)  # fmt: skip
+
 PACK = Pack(
     name="storage.s3",
-    summary="Object storage (S3 and GCS, Azure Blob, MinIO and other S3-compatible stores) through every common client.",
+    summary="Object storage (S3 and GCS, Azure Blob, MinIO and other S3-compatible stores) through every common client: deletions, and buckets opened to everyone.",
     default=True,
-    reason="Objects deleted from a bucket without versioning cannot be restored by the agent.",
-    rules=(MASS_DELETE, DELETE_OBJECT, SYNC_DELETE),
+    reason="Objects deleted from a bucket without versioning cannot be restored by the agent, and what a public bucket served has been copied.",
+    rules=(MASS_DELETE, DELETE_OBJECT, SYNC_DELETE, MAKE_PUBLIC),
 )

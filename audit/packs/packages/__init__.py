@@ -1,0 +1,1 @@
+"""Packs for package registries: what is published to everyone who installs from them."""
