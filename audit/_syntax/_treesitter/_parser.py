@@ -40,7 +40,13 @@ def _parser() -> Parser:
 
 
 def _may_end_the_line(data: bytes) -> bool:
-    return b"|" in data and not data.endswith((b"\\", b"\n")) and b"<<" not in data
+    # A text that ends in an operator (`a |`, `a &&`) is rejected either way: parsed once, as given.
+    return (
+        b"|" in data
+        and not data.endswith((b"\\", b"\n"))
+        and not data.rstrip().endswith((b"|", b"&"))
+        and b"<<" not in data
+    )
 
 
 def run_parser(data: bytes, budget: Budget) -> Tree:
