@@ -16,7 +16,10 @@ from ..rules._rule import Hit, Inspects, rule
 def _names_the_hooks_path(subject: CommandSubject) -> bool:
     """The cheap first test: some word names the setting, as written or as expanded (`-c` is
     valid with every subcommand, so the rule cannot be keyed on one)."""
-    return any("hookspath" in text.lower() for arg in subject.args for text in (arg.source, *arg.values))
+    for arg in subject.args:
+        if "hookspath" in arg.source.lower() or any("hookspath" in value.lower() for value in arg.values):
+            return True
+    return False
 
 
 @rule(

@@ -31,14 +31,15 @@ def variable_commands(
     node: ast.SimpleCommand, argv: tuple[Arg, ...], unwrapped: Unwrapped | None, env: Env
 ) -> list[tuple[str, Arg]]:
     """The command lines the variables this command sets hold, labelled with the variable."""
-    if not node.assignments and not (unwrapped is not None and unwrapped.assignments) and not _declares(argv):
+    declares = _declares(argv)
+    if not node.assignments and not (unwrapped is not None and unwrapped.assignments) and not declares:
         return []
     values: dict[str, Arg] = {}
     for variable, word in prefix_assignments(node, unwrapped, _wanted):
         fields = normalize_word(word, env)
         if len(fields) == 1:
             values[variable] = fields[0]._replace(word=word)
-    if _declares(argv):
+    if declares:
         for arg in argv[1:]:  # `export EDITOR=CMD`, `declare -x PAGER=CMD`
             variable, equals, _ = (arg.value or "").partition("=")
             if equals and _wanted(variable):
