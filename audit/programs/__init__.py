@@ -56,7 +56,7 @@ from ._known import (
 from ._program import HelpForms, Program, Reading, Subcommand, read
 from .files import sed_scripts
 from .find import EXEC_ACTIONS, FindScope, deletes_what_it_finds, find_scope
-from .interpreters import INTERPRETERS, InterpreterSpec
+from .interpreters import INTERPRETERS, MODULE_PROGRAMS, InterpreterSpec
 from .kubernetes import KINDS, resource_kind
 from .network import curl_prints_only_numbers, downloaded_files
 from .packages import installs_only_the_lock_file, package_binary
@@ -75,6 +75,7 @@ __all__ = [
     "KINDS",
     "KNOWN",
     "KNOWN_NAMES",
+    "MODULE_PROGRAMS",
     "MOSH_RUNS_NOTHING",
     "PARALLEL_SOURCES",
     "POSIX",

@@ -134,12 +134,6 @@ def package_install(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     if name is None:
         return
     args = subject.args
-    spec = tables.interpreter(name)
-    if spec is not None and spec.family == "python":
-        values = [arg.value for arg in args]
-        module_at = values.index("-m") + 1 if "-m" in values else 0
-        if module_at and values[module_at : module_at + 1] == ["pip"]:
-            name, args = "pip", args[module_at + 1 :]
     subcommands = tables.installers.get(name, ())
     if not subcommands:
         return
