@@ -42,6 +42,7 @@ class Tables:
         "binary_directories",
         "credential_files",
         "credential_stores",
+        "data_directories",
         "decoders",
         "disposable_home_directories",
         "fetchers",
@@ -86,6 +87,7 @@ class Tables:
         autorun_units: tuple[str, ...],
         autorun_opaque: tuple[str, ...],
         protected_directories: tuple[str, ...],
+        data_directories: tuple[str, ...],
         linker_variables: frozenset[str],
         secret_file_names: tuple[str, ...],
         secret_variables: tuple[str, ...],
@@ -118,6 +120,8 @@ class Tables:
         self.autorun_units: Final = autorun_units
         self.autorun_opaque: Final = autorun_opaque
         self.protected_directories: Final = protected_directories
+        self.data_directories: Final = data_directories
+        """Mount points, mounted volumes and data roots (`/mnt/*`, `/data`): deleting one recursively is blocked (FS001)."""
         self.linker_variables: Final = linker_variables
         self.secret_file_names: Final = secret_file_names
         """Globs over a file's name (`.env`, `*.pem`); `!` entries exclude (`!.env.example`); the last match wins."""

@@ -18,8 +18,14 @@ from ._rule import Hit, Inspects, rule
     id="FS001",
     name="recursive-delete-of-protected-directory",
     severity=Severity.HIGH,
-    summary="Recursive delete of /, the home directory or another top-level system directory.",
-    rationale="`rm -rf /` or `rm -rf ~` destroys the system or every file the user owns; there is no undo.",
+    summary=(
+        "Recursive delete of /, the home directory, another top-level system directory, or a mount point, "
+        "mounted volume or data root (`/mnt/backups`, `/Volumes/Backup`, `/data`, `/var/www`)."
+    ),
+    rationale=(
+        "`rm -rf /` or `rm -rf ~` destroys the system or every file the user owns; a mounted disk, a backup "
+        "volume or a data root holds data that exists nowhere else. There is no undo."
+    ),
     safer_alternative="Delete the specific project directory you mean (`rm -rf ./build`).",
     inspects=Inspects.COMMAND,
     commands=("rm", "find"),
@@ -41,6 +47,9 @@ from ._rule import Hit, Inspects, rule
         "find ~ -depth -exec rm -rf {} +",
         "find / -type f -exec rm -f {} +",
         "find ~ -type f -execdir unlink {} ;",
+        "rm -rf /mnt/backups",
+        "rm -rf /Volumes/Backup/*",
+        "rm -rf /nix/store",
     ),
     must_not_match=(
         "rm -rf ./build /tmp/cache",
@@ -53,6 +62,8 @@ from ._rule import Hit, Inspects, rule
         "find . -delete",
         "find / -name '*.pyc' -exec rm -f {} +",
         "find ~ -type f -exec grep -l TODO {} +",
+        "rm -rf /mnt/backups/2023-01-01",
+        "rm -rf /var/www/html/cache",
     ),
 )
 def recursive_delete(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
@@ -68,15 +79,20 @@ def recursive_delete(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
         targets = reading(subject).operands
     else:
         return
+    cwd = subject.cwd
     for arg in targets:
-        cwd = subject.cwd
-        target = path_is(arg, tables.protected_directories, cwd) or contents_glob(
-            arg, tables.protected_directories, cwd
+        target = _protected_or_data_root(arg, tables.protected_directories, cwd) or _protected_or_data_root(
+            arg, tables.data_directories, cwd
         )
         if target is not None:
             shown = arg.display()
             suffix = "" if shown.rstrip("/") == target.rstrip("/") or shown == target else f", which is {target}"
             yield Hit(arg.span, f"recursive delete of `{shown}`{suffix}")
+
+
+def _protected_or_data_root(arg: Arg, directories: tuple[str, ...], cwd: str | None) -> str | None:
+    """The directory of the table the argument names, or whose every entry it names by a glob (`/*`)."""
+    return path_is(arg, directories, cwd) or contents_glob(arg, directories, cwd)
 
 
 @rule(
