@@ -46,6 +46,7 @@ class Tables:
         "decoders",
         "disposable_home_directories",
         "fetchers",
+        "home_data_directories",
         "installers",
         "interpreter_families",
         "interpreter_startup_files",
@@ -95,6 +96,7 @@ class Tables:
         allowed_destinations: tuple[str, ...],
         credential_stores: tuple[str, ...],
         disposable_home_directories: tuple[str, ...],
+        home_data_directories: tuple[str, ...],
         service_data_directories: tuple[str, ...],
         protected_branches: tuple[str, ...],
         binary_directories: tuple[str, ...],
@@ -135,6 +137,8 @@ class Tables:
         """Directories of credentials and keys (`~/.ssh`, `~/.aws`): deleting them is blocked (packs)."""
         self.disposable_home_directories: Final = disposable_home_directories
         """Entries of the home directory that only hold caches (`~/.cache`): deleting them is not reported."""
+        self.home_data_directories: Final = home_data_directories
+        """The user's own data in the home directory (`~/Documents`, `~/Maildir`): deleting one is blocked (packs)."""
         self.service_data_directories: Final = service_data_directories
         """Where services keep their data (`/var/lib/postgresql`, `/var/lib/docker`): deleting any of it is blocked (packs)."""
         self.protected_branches: Final = protected_branches

@@ -332,13 +332,16 @@ def _home_entry(values: tuple[str, ...]) -> str | None:
     id="HM005",
     name="delete-home-directory-entry",
     severity=Severity.MEDIUM,
-    summary="Recursively deletes a whole directory directly in the home directory (`~/Documents`, `~/projects`).",
-    rationale="Top-level home directories hold the user's own data and other projects; caches are listed in the policy and exempt.",
+    summary="Recursively deletes a whole directory directly in the home directory (`~/Downloads`, `~/experiments`).",
+    rationale=(
+        "Top-level home directories hold the user's own data and other projects; caches and tools' own installs "
+        "are listed in the policy and exempt, and the directories of the user's own data are HM007's."
+    ),
     safer_alternative="Delete the specific subdirectory you mean (`rm -rf ~/projects/app/build`).",
     inspects=Inspects.COMMAND,
     commands=("rm",),
     applies=may_concern,
-    must_match=("rm -rf ~/Documents", "rm -rf $HOME/projects", "cd ~ && rm -rf Downloads"),
+    must_match=("rm -rf ~/Downloads", "rm -rf $HOME/experiments", "cd ~ && rm -rf Downloads"),
     must_not_match=("rm -rf ~/.cache", "rm -rf ~/projects/app/build", "rm -rf ~", "rm ~/notes.txt"),
 )
 def delete_home_directory_entry(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
@@ -346,8 +349,46 @@ def delete_home_directory_entry(subject: CommandSubject, tables: Tables) -> Iter
         entry = _home_entry(values)
         if entry is None or path_is(arg, tables.disposable_home_directories, subject.cwd) is not None:
             continue
-        if _holds_credentials(arg, tables, subject.cwd, values) is None:
+        if (
+            _holds_credentials(arg, tables, subject.cwd, values) is None
+            and _user_data(arg, tables, subject.cwd) is None
+        ):
             yield Hit(arg.span, f"recursive delete of the home directory entry `{entry}`")
+
+
+def _user_data(arg: Arg, tables: Tables, cwd: str | None) -> str | None:
+    """The directory of the user's own data (`~/Documents`) the argument names, or empties by a glob."""
+    protected = tables.protected_directories
+    if path_is(arg, protected, cwd) is not None or contents_glob(arg, protected, cwd) is not None:
+        return None  # `rm -rf ~/*` is FS001's
+    directories = tables.home_data_directories
+    return path_is(arg, directories, cwd) or contents_glob(arg, directories, cwd)
+
+
+@rule(
+    id="HM007",
+    name="delete-home-user-data",
+    severity=Severity.HIGH,
+    summary=(
+        "Recursively deletes a directory of the user's own data, or everything in it: documents, media, mail, "
+        "synced folders, the projects directory (`~/Documents`, `~/projects/*`, `~/Maildir`, `~/.thunderbird`)."
+    ),
+    rationale=(
+        "These directories hold what the user made and kept: every project, every mail, every photo. "
+        "Nothing reinstalls them, and a synced folder spreads the deletion to every device."
+    ),
+    safer_alternative="Delete the one file or project you mean (`rm -rf ~/projects/old-experiment`).",
+    inspects=Inspects.COMMAND,
+    commands=("rm", "find"),
+    applies=may_concern,
+    must_match=("rm -rf ~/Documents", "rm -rf ~/projects/*", "rm -r $HOME/Maildir", "find ~/Pictures -delete"),
+    must_not_match=("rm -rf ~/projects/old-experiment", "rm -rf ~/Downloads", "rm -f ~/Documents/draft.txt"),
+)
+def delete_home_user_data(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    for arg, values, _ in _recursively_deleted(subject):
+        directory = _user_data(arg, tables, subject.cwd)
+        if directory is not None and _holds_credentials(arg, tables, subject.cwd, values) is None:
+            yield Hit(arg.span, f"recursive delete of `{arg.display()}`, the user's own data ({directory})")
 
 
 @rule(
@@ -384,5 +425,6 @@ PACK = Pack(
         delete_outside_working_directory,
         delete_home_directory_entry,
         move_credential_store,
+        delete_home_user_data,
     ),
 )
