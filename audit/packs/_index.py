@@ -123,9 +123,24 @@ PACK_INDEX: tuple[PackEntry, ...] = (
     ),
     PackEntry("email.mailgun", ".vendors", False, frozenset(("curl", "http", "https", "wget", "xh", "xhs"))),
     PackEntry("email.sendgrid", ".vendors", False, frozenset(("curl", "http", "https", "wget", "xh", "xhs"))),
-    PackEntry("filesystem.home", ".filesystem.home", True, frozenset(("find", "mv", "rm", "shred"))),
-    PackEntry("filesystem.services", ".filesystem.services", True, frozenset(("find", "rm", "shred", "truncate"))),
-    PackEntry("filesystem.workspace", ".filesystem.workspace", True, frozenset(("find", "rm", "shred"))),
+    PackEntry(
+        "filesystem.home",
+        ".filesystem.home",
+        True,
+        frozenset(("find", "mv", "remove_directory", "rm", "shred", "srm", "unlink", "wipe")),
+    ),
+    PackEntry(
+        "filesystem.services",
+        ".filesystem.services",
+        True,
+        frozenset(("find", "remove_directory", "rm", "shred", "srm", "truncate", "unlink", "wipe")),
+    ),
+    PackEntry(
+        "filesystem.workspace",
+        ".filesystem.workspace",
+        True,
+        frozenset(("find", "remove_directory", "rm", "shred", "srm", "unlink", "wipe")),
+    ),
     PackEntry(
         "flags.launchdarkly", ".vendors", False, frozenset(("curl", "http", "https", "ldcli", "wget", "xh", "xhs"))
     ),

@@ -47,10 +47,12 @@ from ._known import (
     KNOWN,
     KNOWN_NAMES,
     REMOVERS,
+    TREE_REMOVERS,
     WRITERS,
     extraction_directories,
     read_command,
     removed_files,
+    removed_trees,
     written_files,
 )
 from ._program import HelpForms, Program, Reading, Subcommand, read
@@ -84,6 +86,7 @@ __all__ = [
     "SSH_RUNS_NOTHING",
     "STANDARD_PROGRAMS",
     "TMUX_SHELL_COMMANDS",
+    "TREE_REMOVERS",
     "WRAPPERS",
     "WRITERS",
     "Arg",
@@ -116,6 +119,7 @@ __all__ = [
     "read",
     "read_command",
     "removed_files",
+    "removed_trees",
     "resource_kind",
     "sed_effects",
     "sed_scripts",

@@ -50,6 +50,11 @@ def _moved_away(reading: Reading) -> tuple[Arg, ...]:
     return reading.operands[:-1]
 
 
+def _recursive_operands(reading: Reading) -> tuple[Arg, ...]:
+    """`rm -r`, `srm -r`, `wipe -r`: every operand goes with everything below it."""
+    return reading.operands if reading.has("--recursive") else ()
+
+
 def _shredded_and_removed(reading: Reading) -> tuple[Arg, ...]:
     """`shred -u` (`--remove`) deletes the files after overwriting them."""
     return reading.operands if reading.has("-u", "--remove") else ()
@@ -149,6 +154,36 @@ RM = Program(
     ),
     operands=("FILE...",),
     removes=_operands,
+    removes_trees=_recursive_operands,
+)
+
+# Deleters that overwrite each file first (secure-delete's and macOS's srm, wipe): the same loss as rm's.
+SRM = Program(
+    ("srm",),
+    options=(
+        flag("-r", "-R", "--recursive"), _FORCE, _INTERACTIVE, _VERBOSE, flag("-d", "--dod"), flag("-l", "--lessmode"),
+        flag("-z", "--zero"), flag("-s", "--simple"), flag("-m", "--medium"), flag("-n", "--nounlink"),
+    ),
+    operands=("FILE...",),
+    removes=_operands,
+    removes_trees=_recursive_operands,
+)  # fmt: skip
+
+WIPE = Program(
+    ("wipe",),
+    options=(
+        flag("-r", "-R", "--recursive"), flag("-f"), flag("-i"), flag("-c"), flag("-s"), flag("-q"), flag("-v"),
+        flag("-k"), flag("-D"), flag("-e"), flag("-Z"), flag("-X"), valued("-Q"), valued("-l"), valued("-x"),
+        valued("-p"), valued("-S"), valued("-M"),
+    ),
+    operands=("FILE...",),
+    removes=_operands,
+    removes_trees=_recursive_operands,
+)  # fmt: skip
+
+# `cmake -E remove_directory DIR...` (the wrapper `cmake -E` runs it): each directory with everything in it.
+CMAKE_REMOVE_DIRECTORY = Program(
+    ("remove_directory",), operands=("DIR...",), removes=_operands, removes_trees=_operands
 )
 
 RMDIR = Program(
@@ -368,6 +403,6 @@ RUBY = interpreter_program("ruby", ("ruby",), _script_in_place)
 AWK = interpreter_program("awk", ("awk", "gawk"), _awk_in_place)
 
 FILE_PROGRAMS: tuple[Program, ...] = (
-    RM, RMDIR, UNLINK, CP, MV, INSTALL, LN, RSYNC, TEE, TOUCH, TRUNCATE, DD, SHRED, SED, SORT, SPONGE, TAR, UNZIP,
+    RM, SRM, WIPE, CMAKE_REMOVE_DIRECTORY, RMDIR, UNLINK, CP, MV, INSTALL, LN, RSYNC, TEE, TOUCH, TRUNCATE, DD, SHRED, SED, SORT, SPONGE, TAR, UNZIP,
     SEVEN_ZIP, CHMOD, CHOWN, CHGRP, PERL, RUBY, AWK,
 )  # fmt: skip

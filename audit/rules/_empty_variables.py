@@ -16,6 +16,7 @@ from .._analysis import Arg, CommandSubject
 from .._model import Severity
 from .._syntax import ast
 from .._tables import Tables
+from ..programs import TREE_REMOVERS, removed_trees
 from ._paths import contents_glob, path_is, reading
 from ._rule import Hit, Inspects, rule
 
@@ -56,7 +57,7 @@ def _if_empty(arg: Arg) -> tuple[str, str] | None:
         'the same command (`BUILD_DIR=build; rm -rf "$BUILD_DIR"/*`).'
     ),
     inspects=Inspects.COMMAND,
-    commands=("rm",),
+    commands=TREE_REMOVERS,
     must_match=(
         'rm -rf "$BUILD_DIR"/*',
         "rm -rf $STEAMROOT/*",
@@ -74,11 +75,8 @@ def _if_empty(arg: Arg) -> tuple[str, str] | None:
     ),
 )
 def delete_through_empty_variable(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
-    read = reading(subject)
-    if not read.has("--recursive"):
-        return
     protected = tables.protected_directories
-    for arg in read.operands:
+    for arg in removed_trees(reading(subject)):
         empty = _if_empty(arg)
         if empty is None or path_is(arg, protected, subject.cwd) is not None:
             continue  # FS001 judges what the word is whatever the variable holds (`"$DIR"/../../../..`)

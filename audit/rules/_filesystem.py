@@ -9,7 +9,7 @@ from .._analysis import HOME, Arg, CommandSubject, RedirectSubject, cleaned_valu
 from .._model import Severity
 from .._syntax import ast
 from .._tables import Tables
-from ..programs import Reading, deletes_what_it_finds, find_scope
+from ..programs import TREE_REMOVERS, Reading, deletes_what_it_finds, find_scope, removed_trees
 from ._paths import contents_glob, is_device, may_be_device, path_is, reading, written_paths
 from ._rule import Hit, Inspects, rule
 
@@ -28,7 +28,7 @@ from ._rule import Hit, Inspects, rule
     ),
     safer_alternative="Delete the specific project directory you mean (`rm -rf ./build`).",
     inspects=Inspects.COMMAND,
-    commands=("rm", "find"),
+    commands=("find", *TREE_REMOVERS),
     must_match=(
         "rm -rf /",
         "rm -fr ~",
@@ -50,6 +50,10 @@ from ._rule import Hit, Inspects, rule
         "rm -rf /mnt/backups",
         "rm -rf /Volumes/Backup/*",
         "rm -rf /nix/store",
+        "cmake -E rm -rf ~",
+        "cmake -E remove_directory /",
+        "srm -r ~",
+        "wipe -rf /home",
     ),
     must_not_match=(
         "rm -rf ./build /tmp/cache",
@@ -75,10 +79,8 @@ def recursive_delete(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
         if not scope.unfiltered:
             return
         targets = scope.starting_points
-    elif reading(subject).has("--recursive"):
-        targets = reading(subject).operands
     else:
-        return
+        targets = removed_trees(reading(subject))
     cwd = subject.cwd
     for arg in targets:
         target = _protected_or_data_root(arg, tables.protected_directories, cwd) or _protected_or_data_root(

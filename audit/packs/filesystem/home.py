@@ -14,13 +14,14 @@ from ..._caches import PATH_TABLES, Memo
 from ..._model import Severity
 from ..._named_tuple import NamedTuple
 from ..._tables import Tables
-from ...programs import find_scope
+from ...programs import TREE_REMOVERS, find_scope, removed_trees
 from ...rules._pack import Pack
 from ...rules._paths import CLIMB_TO_ROOT, cleaned_values, contents_glob, path_is, per_subject, reading
 from ...rules._rule import Hit, Inspects, rule
 from ...rules._system_logs import names_history_variable
 
-DELETERS = ("rm", "shred", "find")
+# The programs whose operands are deleted (or overwritten, by shred): rm and its kind, shred, find -delete.
+DELETERS = ("shred", "find", "unlink", *TREE_REMOVERS)
 
 
 @per_subject
@@ -53,17 +54,20 @@ class DeletedTarget(NamedTuple):
 
 @per_subject
 def deleted_targets(subject: CommandSubject) -> tuple[DeletedTarget, ...]:
-    """What the command deletes: rm's operands, shred's files, the starting points of a
-    `find ... -delete` (worked out once per command: every rule here asks)."""
+    """What the command deletes: rm's operands (and those of its kind: srm, wipe, unlink), shred's
+    files, the starting points of a `find ... -delete` (worked out once per command: every rule
+    here asks)."""
+    cwd = subject.cwd
     if subject.name == "find":
         args = subject.args
         words = find_scope(args).starting_points if any(arg.value == "-delete" for arg in args) else ()
-        recursive = True
-    else:
-        read = reading(subject)
-        words = read.operands
-        recursive = subject.name == "rm" and read.has("--recursive")
-    return tuple(DeletedTarget(word, tuple(cleaned_values(word, subject.cwd)), recursive) for word in words)
+        return tuple(DeletedTarget(word, tuple(cleaned_values(word, cwd)), True) for word in words)
+    read = reading(subject)
+    trees = removed_trees(read)
+    return tuple(
+        DeletedTarget(word, tuple(cleaned_values(word, cwd)), any(word is tree for tree in trees))
+        for word in read.operands
+    )
 
 
 def _recursively_deleted(subject: CommandSubject) -> Iterator[DeletedTarget]:
@@ -221,7 +225,7 @@ def _deletes_own_history(target: DeletedTarget) -> bool:
     ),
     safer_alternative="To start over, clone afresh into a new directory; to drop a lock, delete only `.git/index.lock`.",
     inspects=Inspects.COMMAND,
-    commands=("rm", "find"),
+    commands=("find", *TREE_REMOVERS),
     applies=may_concern,
     must_match=(
         "rm -rf .git",
@@ -279,7 +283,7 @@ def _ancestor_of_working_directory(arg: Arg, cwd: str | None, values: tuple[str,
     rationale="The parent of a project directory is usually the user's whole workspace or home: every sibling project goes with it.",
     safer_alternative="Name the directory you mean by its path (`rm -rf ../old-build`), after checking it with `ls`.",
     inspects=Inspects.COMMAND,
-    commands=("rm",),
+    commands=TREE_REMOVERS,
     applies=may_concern,
     must_match=("rm -rf ../../", "rm -rf ..", "rm -rf ../*", "cd /srv/app/releases && rm -rf /srv/app"),
     must_not_match=("rm -rf ../old-build", "rm -rf ./build", "rm -rf ../../../../..", "rm ../notes.txt"),
@@ -303,7 +307,7 @@ def delete_parent_directory(subject: CommandSubject, tables: Tables) -> Iterator
     rationale="A path that climbs out of the project reaches other projects and files the task never touched.",
     safer_alternative="Stay inside the project, or check the resolved path (`realpath ../x`) before deleting it.",
     inspects=Inspects.COMMAND,
-    commands=("rm",),
+    commands=TREE_REMOVERS,
     applies=may_concern,
     must_match=("rm -rf ../build", "rm -r ../../shared/cache"),
     must_not_match=("rm -rf build/../dist", "rm -rf ..", "rm ../notes.txt", "rm -rf ./tmp"),
@@ -339,7 +343,7 @@ def _home_entry(values: tuple[str, ...]) -> str | None:
     ),
     safer_alternative="Delete the specific subdirectory you mean (`rm -rf ~/projects/app/build`).",
     inspects=Inspects.COMMAND,
-    commands=("rm",),
+    commands=TREE_REMOVERS,
     applies=may_concern,
     must_match=("rm -rf ~/Downloads", "rm -rf $HOME/experiments", "cd ~ && rm -rf Downloads"),
     must_not_match=("rm -rf ~/.cache", "rm -rf ~/projects/app/build", "rm -rf ~", "rm ~/notes.txt"),
@@ -379,7 +383,7 @@ def _user_data(arg: Arg, tables: Tables, cwd: str | None) -> str | None:
     ),
     safer_alternative="Delete the one file or project you mean (`rm -rf ~/projects/old-experiment`).",
     inspects=Inspects.COMMAND,
-    commands=("rm", "find"),
+    commands=("find", *TREE_REMOVERS),
     applies=may_concern,
     must_match=("rm -rf ~/Documents", "rm -rf ~/projects/*", "rm -r $HOME/Maildir", "find ~/Pictures -delete"),
     must_not_match=("rm -rf ~/projects/old-experiment", "rm -rf ~/Downloads", "rm -f ~/Documents/draft.txt"),

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from ..._analysis import Arg, CommandSubject
 from ..._model import Severity
 from ..._tables import Tables
-from ...programs import find_scope
+from ...programs import TREE_REMOVERS, find_scope
 from ...rules._pack import Pack
 from ...rules._rule import Hit, Inspects, rule
 from .home import DELETERS, deleted_targets
@@ -123,7 +123,7 @@ def delete_working_directory(subject: CommandSubject, _tables: Tables) -> Iterat
     ),
     safer_alternative="Delete what you mean by name (`rm -rf build dist`), or `git clean -n` then `git clean -fd`.",
     inspects=Inspects.COMMAND,
-    commands=("rm",),
+    commands=TREE_REMOVERS,
     must_match=("rm -rf *", "rm -rf ./*", "rm -rf -- *", "sudo rm -r *", 'rm -rf "$(pwd)"/*'),
     must_not_match=("cd dist && rm -rf *", "rm -rf build/*", "rm -f *.log", "rm -rf * .*"),
 )
