@@ -127,19 +127,36 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         "filesystem.home",
         ".filesystem.home",
         True,
-        frozenset(("find", "mv", "remove_directory", "rm", "shred", "srm", "unlink", "wipe")),
+        frozenset(
+            (
+                "cp",
+                "dd",
+                "find",
+                "install",
+                "mv",
+                "remove_directory",
+                "rm",
+                "shred",
+                "srm",
+                "truncate",
+                "unlink",
+                "wipe",
+            )
+        ),
     ),
     PackEntry(
         "filesystem.services",
         ".filesystem.services",
         True,
-        frozenset(("find", "remove_directory", "rm", "shred", "srm", "truncate", "unlink", "wipe")),
+        frozenset(
+            ("cp", "dd", "find", "install", "remove_directory", "rm", "shred", "srm", "truncate", "unlink", "wipe")
+        ),
     ),
     PackEntry(
         "filesystem.workspace",
         ".filesystem.workspace",
         True,
-        frozenset(("find", "remove_directory", "rm", "shred", "srm", "unlink", "wipe")),
+        frozenset(("find", "remove_directory", "rm", "srm", "wipe")),
     ),
     PackEntry(
         "flags.launchdarkly", ".vendors", False, frozenset(("curl", "http", "https", "ldcli", "wget", "xh", "xhs"))

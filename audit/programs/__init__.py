@@ -56,7 +56,7 @@ from ._known import (
     written_files,
 )
 from ._program import HelpForms, Program, Reading, Subcommand, read
-from .files import sed_scripts
+from .files import emptied_files, sed_scripts
 from .find import EXEC_ACTIONS, FindScope, deletes_what_it_finds, find_scope
 from .interpreters import INTERPRETERS, InterpreterSpec
 from .kubernetes import KINDS, resource_kind
@@ -110,6 +110,7 @@ __all__ = [
     "deletes_what_it_finds",
     "digits",
     "downloaded_files",
+    "emptied_files",
     "extraction_directories",
     "find_scope",
     "flag",

@@ -98,6 +98,27 @@ def _dd_output(reading: Reading) -> tuple[Arg, ...]:
     )
 
 
+# Sources that hold no data of their own: copied or dd'ed onto a file, they leave it empty or noise.
+_EMPTY_SOURCES = frozenset({"/dev/null", "/dev/zero", "/dev/random", "/dev/urandom"})
+
+
+def emptied_files(reading: Reading) -> tuple[Arg, ...]:
+    """The files a command overwrites with nothing of their own, which loses them as a delete does:
+    `truncate -s 0 F`, `cp /dev/null F`, `install /dev/null F`, `dd if=/dev/zero of=F`."""
+    name = reading.program.name
+    if name == "truncate":
+        return reading.operands if any(size.value == "0" for size in reading.values("--size")) else ()
+    if name == "dd":
+        inputs = [arg.value or "" for arg in reading.operands if (arg.value or "").startswith("if=")]
+        return _dd_output(reading) if inputs and inputs[-1][3:] in _EMPTY_SOURCES else ()
+    if name in ("cp", "install") and not reading.has("--directory"):
+        destination = _destination(reading)
+        sources = [arg for arg in reading.operands if all(arg is not target for target in destination)]
+        if sources and all(source.value in _EMPTY_SOURCES for source in sources):
+            return destination
+    return ()
+
+
 def _values_of(*spellings: str) -> Writes:
     """A writer whose output files are the values of these options (`curl -o F`, `sort -o F`)."""
 

@@ -14,21 +14,25 @@ from ..._caches import PATH_TABLES, Memo
 from ..._model import Severity
 from ..._named_tuple import NamedTuple
 from ..._tables import Tables
-from ...programs import TREE_REMOVERS, find_scope, removed_trees
+from ...programs import TREE_REMOVERS, emptied_files, find_scope, removed_trees
 from ...rules._pack import Pack
 from ...rules._paths import CLIMB_TO_ROOT, cleaned_values, contents_glob, path_is, per_subject, reading
 from ...rules._rule import Hit, Inspects, rule
 from ...rules._system_logs import names_history_variable
 
-# The programs whose operands are deleted (or overwritten, by shred): rm and its kind, shred, find -delete.
-DELETERS = ("shred", "find", "unlink", *TREE_REMOVERS)
+# The programs that may empty a file they write (`emptied_files`).
+EMPTIERS = ("truncate", "cp", "install", "dd")
+# The programs that delete files (shred overwrites them first).
+REMOVERS = ("shred", "find", "unlink", *TREE_REMOVERS)
+# The programs that delete files, or leave nothing of them (`truncate -s 0`, `cp /dev/null F`).
+DELETERS = (*REMOVERS, *EMPTIERS)
 
 
 @per_subject
 def may_concern(subject: CommandSubject) -> bool:
-    """The `applies` test of this pack's rules: a word that is absolute, in the home directory,
-    climbs with `..`, names a `.git` (or is known only at run time and ends in one) or the shell's
-    history file (`$HISTFILE`), or a working directory made known by `cd`. Most deletions
+    """The `applies` test of this pack's rules: a word that is absolute or in the home directory
+    (dd's `of=` too), climbs with `..`, names a `.git` (or is known only at run time and ends in
+    one) or the shell's history file (`$HISTFILE`), or a working directory made known by `cd`. Most deletions
     (`rm -rf ./build`, `rm -f out.txt`) have none, and skip every rule here at once."""
     if subject.cwd is not None:
         return True
@@ -36,7 +40,7 @@ def may_concern(subject: CommandSubject) -> bool:
         if names_history_variable(arg):
             return True
         for value in arg.values:
-            if value.startswith(("/", HOME)) or ".." in value or ".git" in value:
+            if value.removeprefix("of=").startswith(("/", HOME)) or ".." in value or ".git" in value:
                 return True
         if not arg.values and ".git" in arg.source:
             return True  # `"$(git rev-parse --show-toplevel)/.git"`
@@ -55,14 +59,16 @@ class DeletedTarget(NamedTuple):
 @per_subject
 def deleted_targets(subject: CommandSubject) -> tuple[DeletedTarget, ...]:
     """What the command deletes: rm's operands (and those of its kind: srm, wipe, unlink), shred's
-    files, the starting points of a `find ... -delete` (worked out once per command: every rule
-    here asks)."""
+    files, the files a command empties (`truncate -s 0 F`), the starting points of a `find ... -delete`
+    (worked out once per command: every rule here asks)."""
     cwd = subject.cwd
     if subject.name == "find":
         args = subject.args
         words = find_scope(args).starting_points if any(arg.value == "-delete" for arg in args) else ()
         return tuple(DeletedTarget(word, tuple(cleaned_values(word, cwd)), True) for word in words)
     read = reading(subject)
+    if subject.name in EMPTIERS:
+        return tuple(DeletedTarget(word, tuple(cleaned_values(word, cwd)), False) for word in emptied_files(read))
     trees = removed_trees(read)
     return tuple(
         DeletedTarget(word, tuple(cleaned_values(word, cwd)), any(word is tree for tree in trees))
@@ -137,7 +143,10 @@ def _in_cache(entry: str, cache: str | None) -> bool:
     id="HM001",
     name="delete-credential-store",
     severity=Severity.HIGH,
-    summary="Deletes a credential store or key file (`~/.ssh`, `~/.gnupg`, `~/.aws`, `~/.kube`, ...), or a directory holding one.",
+    summary=(
+        "Deletes a credential store or key file (`~/.ssh`, `~/.gnupg`, `~/.aws`, `~/.kube`, ...), or a directory "
+        "holding one, or leaves nothing of a key file (`truncate -s 0`, `cp /dev/null`, `dd if=/dev/zero`, `shred`)."
+    ),
     rationale="Private keys and cloud credentials often exist nowhere else; deleting them locks the user out of servers, clouds and encrypted data.",
     safer_alternative="Remove the one stale entry you mean (`ssh-keygen -R host`, `aws configure`), or move the store aside and keep it.",
     inspects=Inspects.COMMAND,
@@ -149,8 +158,17 @@ def _in_cache(entry: str, cache: str | None) -> bool:
         "rm -rf ~/.ssh/*",
         "find ~/.gnupg -delete",
         "rm -rf ~/.config",
+        "truncate -s 0 ~/.ssh/id_rsa",
+        "cp /dev/null ~/.aws/credentials",
     ),
-    must_not_match=("rm ~/.ssh/known_hosts", "rm -rf ~/.cache/pip", "ls ~/.ssh", "rm -rf ./aws-sdk"),
+    must_not_match=(
+        "rm ~/.ssh/known_hosts",
+        "rm -rf ~/.cache/pip",
+        "ls ~/.ssh",
+        "rm -rf ./aws-sdk",
+        "cp ~/.ssh/config ~/.ssh/config.bak",
+        "truncate -s 0 ~/.ssh/known_hosts",
+    ),
 )
 def delete_credential_store(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     for arg, values, _ in deleted_targets(subject):
