@@ -10,7 +10,7 @@ from .._model import Severity
 from .._syntax import ast
 from .._tables import Tables
 from ..programs import TREE_REMOVERS, Reading, deletes_what_it_finds, find_scope, removed_trees
-from ._paths import contents_glob, is_device, may_be_device, path_is, reading, written_paths
+from ._paths import contents_glob, is_device, may_be_device, path_is, path_under, reading, written_paths
 from ._rule import Hit, Inspects, rule
 
 
@@ -348,10 +348,62 @@ def wreck_protected_directory(subject: CommandSubject, tables: Tables) -> Iterat
             yield Hit(arg.span, f"`{subject.name}` on the protected directory `{arg.display()}` ({matched})")
 
 
+# Names of files that are made, not kept: caches, bytecode, editors' swap and backup files, the
+# desktop's litter, dependency directories. Deleting every one of them anywhere loses nothing.
+_DERIVED_NAMES = frozenset({
+    "*.pyc", "*.pyo", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", "*.class", "*.o", "*.tmp",
+    "*.swp", "*.swo", "*~", "*.orig", "*.rej", ".DS_Store", "._*", "Thumbs.db", "desktop.ini", "node_modules",
+    ".terraform", "core", "core.*", ".cache",
+})  # fmt: skip
+
+
+@rule(
+    id="FS008",
+    name="delete-by-name-across-protected-directory",
+    severity=Severity.MEDIUM,
+    summary=(
+        "`find` deletes every file of a name pattern across /, the home directory or another protected directory "
+        "(`find ~ -name '*.py' -delete`, `find / -name '*.log' -delete`); caches and build litter are exempt."
+    ),
+    rationale=(
+        "A name pattern narrows the files, not the places: every project's sources, every document of a kind, "
+        "every log of the system goes, wherever it is."
+    ),
+    safer_alternative="Start the search in the one directory you mean (`find ./build -name '*.o' -delete`).",
+    inspects=Inspects.COMMAND,
+    commands=("find",),
+    must_match=(
+        "find ~ -name '*.py' -delete",
+        "find / -name '*.log' -delete",
+        "find ~ -type f -iname '*.md' -exec rm {} +",
+        "find $HOME -name '*.jpg' -exec rm -f {} ;",
+    ),
+    must_not_match=(
+        "find / -name '*.pyc' -delete",
+        "find ~ -name node_modules -type d -prune -exec rm -rf {} +",
+        "find ~/Downloads -name '*.zip' -delete",
+        "find . -name '*.py' -delete",
+        "find ~ -name '*.py' -print",
+    ),
+)
+def delete_by_name_across_protected(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    args = subject.args
+    scope = find_scope(args)
+    kept = [name for name in scope.only_names if name not in _DERIVED_NAMES]
+    if not kept or not deletes_what_it_finds(args):
+        return
+    for start in scope.starting_points:
+        directory = path_is(start, tables.protected_directories, subject.cwd)
+        # A system directory's files (`find /etc -name '*.conf' -delete`) are SY001's.
+        if directory is not None and path_under(start, tables.system_directories, subject.cwd) is None:
+            yield Hit(start.span, f"deletes every `{kept[0]}` below `{start.display()}` ({directory})")
+
+
 FILESYSTEM_RULES = (
     recursive_delete,
     block_device_write,
     block_device_redirect,
     format_filesystem,
     wreck_protected_directory,
+    delete_by_name_across_protected,
 )
