@@ -47,14 +47,16 @@ from ._known import (
     KNOWN,
     KNOWN_NAMES,
     REMOVERS,
+    TREE_REMOVERS,
     WRITERS,
     extraction_directories,
     read_command,
     removed_files,
+    removed_trees,
     written_files,
 )
 from ._program import HelpForms, Program, Reading, Subcommand, read
-from .files import sed_scripts
+from .files import emptied_files, sed_scripts
 from .find import EXEC_ACTIONS, FindScope, deletes_what_it_finds, find_scope
 from .interpreters import INTERPRETERS, MODULE_PROGRAMS, InterpreterSpec
 from .kubernetes import KINDS, resource_kind
@@ -85,6 +87,7 @@ __all__ = [
     "SSH_RUNS_NOTHING",
     "STANDARD_PROGRAMS",
     "TMUX_SHELL_COMMANDS",
+    "TREE_REMOVERS",
     "WRAPPERS",
     "WRITERS",
     "Arg",
@@ -108,6 +111,7 @@ __all__ = [
     "deletes_what_it_finds",
     "digits",
     "downloaded_files",
+    "emptied_files",
     "extraction_directories",
     "find_scope",
     "flag",
@@ -117,6 +121,7 @@ __all__ = [
     "read",
     "read_command",
     "removed_files",
+    "removed_trees",
     "resource_kind",
     "sed_effects",
     "sed_scripts",
