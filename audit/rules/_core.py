@@ -21,6 +21,7 @@ from ._filesystem import FILESYSTEM_RULES
 from ._hygiene import HYGIENE_RULES
 from ._linker import LINKER_RULES
 from ._network_and_resources import NETWORK_AND_RESOURCE_RULES
+from ._permissions import PERMISSION_RULES
 from ._persistence import PERSISTENCE_RULES
 from ._rule import Registry, RetiredRule, Rule
 from ._secret_reads import SECRET_READ_RULES
@@ -47,7 +48,8 @@ CORE = Registry(
     + EXFILTRATION_RULES
     + NETWORK_AND_RESOURCE_RULES
     + EXPOSURE_RULES
-    + HYGIENE_RULES,
+    + HYGIENE_RULES
+    + PERMISSION_RULES,
     RETIRED,
 )
 """The core rules alone (no pack), in id order."""
