@@ -220,7 +220,22 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         "system.machine",
         ".system.machine",
         True,
-        frozenset(("insmod", "kexec", "kill", "modprobe", "mount", "rmmod", "service", "systemctl", "umount")),
+        frozenset(
+            (
+                "insmod",
+                "kexec",
+                "kill",
+                "killall",
+                "loginctl",
+                "modprobe",
+                "mount",
+                "pkill",
+                "rmmod",
+                "service",
+                "systemctl",
+                "umount",
+            )
+        ),
     ),
     PackEntry(
         "system.trust",

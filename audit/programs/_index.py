@@ -56,7 +56,9 @@ LAZY_FAMILIES: tuple[Family, ...] = (
             "service",
         ),
     ),
-    Family(".machine", "MACHINE_PROGRAMS", ("insmod", "modprobe", "rmmod", "kexec", "mount", "umount", "kill")),
+    Family(
+        ".machine", "MACHINE_PROGRAMS", ("insmod", "modprobe", "rmmod", "kexec", "mount", "umount", "kill", "loginctl")
+    ),
     Family(".iac", "IAC_PROGRAMS", ("terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls")),
     Family(
         ".databases",

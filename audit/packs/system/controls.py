@@ -207,13 +207,19 @@ MANDATORY_ACCESS_CONTROL_OFF = pack_rule(
     ),
 )
 
+# The daemons that keep the system's log: with them stopped, nothing that follows is logged.
+_SYSTEM_LOGGERS = (
+    "systemd-journald", "systemd-journald.socket", "systemd-journald-dev-log.socket", "rsyslog", "syslog-ng", "syslog",
+)  # fmt: skip
+
 AUDIT_OFF = pack_rule(
     id="SC003",
     name="audit-system-off",
     severity=Severity.HIGH,
     summary=(
-        "Turns the Linux audit system off or empties it: `auditctl -e 0`, `auditctl -D` (every rule), "
-        "or auditd stopped (`service auditd stop`, `systemctl disable auditd`)."
+        "Turns the Linux audit system or the system log off or empties it: `auditctl -e 0`, `auditctl -D` "
+        "(every rule), or auditd, journald, rsyslog or syslog-ng stopped, disabled or masked (`service "
+        "auditd stop`, `systemctl mask systemd-journald`)."
     ),
     rationale=(
         "The audit system records who ran, read and changed what; with it off nothing that follows is "
@@ -226,10 +232,17 @@ AUDIT_OFF = pack_rule(
     matches=(
         command("auditctl", where=option_value("-e", "0")),
         command("auditctl", requires=("-D",), unless=("-k",)),
-        command(_SERVICE_MANAGERS, where=stops_service("auditd")),
+        command(_SERVICE_MANAGERS, where=stops_service("auditd", *_SYSTEM_LOGGERS)),
     ),
-    message="turns the audit system off or deletes its rules",
-    must_match=("auditctl -e 0", "sudo auditctl -D", "service auditd stop", "systemctl mask auditd.service"),
+    message="turns the audit system or the system log off, or deletes the audit rules",
+    must_match=(
+        "auditctl -e 0",
+        "sudo auditctl -D",
+        "service auditd stop",
+        "systemctl mask auditd.service",
+        "systemctl mask systemd-journald",
+        "service rsyslog stop",
+    ),
     must_not_match=(
         "auditctl -l",
         "auditctl -s",
@@ -237,6 +250,7 @@ AUDIT_OFF = pack_rule(
         "auditctl -D -k passwd-watch",
         "auditctl -w /etc/passwd -p wa -k passwd-watch",
         "systemctl status auditd",
+        "systemctl restart rsyslog",
     ),
 )
 
