@@ -19,6 +19,7 @@ from ._exfiltration import EXFILTRATION_RULES
 from ._exposure import EXPOSURE_RULES
 from ._filesystem import FILESYSTEM_RULES
 from ._hygiene import HYGIENE_RULES
+from ._kernel_settings import KERNEL_SETTING_RULES
 from ._linker import LINKER_RULES
 from ._network_and_resources import NETWORK_AND_RESOURCE_RULES
 from ._permissions import PERMISSION_RULES
@@ -43,6 +44,7 @@ CORE = Registry(
     + LINKER_RULES
     + PERSISTENCE_RULES
     + SYSTEM_LOG_RULES
+    + KERNEL_SETTING_RULES
     + CONTROL_RULES
     + ACCOUNT_RULES
     + EXFILTRATION_RULES
