@@ -54,6 +54,10 @@ LAZY_FAMILIES: tuple[Family, ...] = (
             "apparmor_parser",
             "auditctl",
             "service",
+            "spctl",
+            "csrutil",
+            "defaults",
+            "socketfilterfw",
         ),
     ),
     Family(
