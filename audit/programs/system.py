@@ -1,6 +1,6 @@
 """System administration: processes (pkill, killall), accounts (getent, passwd, chpasswd, usermod),
 scheduled jobs (crontab), the sudoers editors (visudo, sudoedit), access beyond the mode bits
-(setcap, setfacl, chattr) and the kernel's settings (sysctl)."""
+(setcap, setfacl, chattr), the kernel's settings (sysctl) and the journal (journalctl)."""
 
 from __future__ import annotations
 
@@ -162,6 +162,27 @@ SYSCTL = Program(
     operands=("SETTING...",),
 )  # fmt: skip
 
+# systemd's journalctl: `--vacuum-time`, `--vacuum-size` and `--vacuum-files` delete archived journal
+# files down to what they keep; `--rotate` archives the active ones first.
+JOURNALCTL = Program(
+    ("journalctl",),
+    options=(
+        valued("--vacuum-time"), valued("--vacuum-size"), valued("--vacuum-files"), flag("--rotate"),
+        flag("--flush"), flag("--sync"), flag("--relinquish-var"), flag("--smart-relinquish-var"),
+        valued("-u", "--unit"), valued("--user-unit"), valued("-n", "--lines"), valued("-p", "--priority"),
+        valued("-S", "--since"), valued("-U", "--until"), valued("-o", "--output"), valued("-t", "--identifier"),
+        valued("-g", "--grep"), valued("-D", "--directory"), valued("--file"), valued("-M", "--machine"),
+        valued("--root"), valued("--image"), valued("--namespace"), valued("--output-fields"),
+        valued("--cursor"), valued("--after-cursor"), valued("--cursor-file"), attached("-b", "--boot"),
+        flag("-f", "--follow"), flag("-e", "--pager-end"), flag("-r", "--reverse"), flag("-k", "--dmesg"),
+        flag("-x", "--catalog"), flag("-a", "--all"), flag("-q", "--quiet"), flag("-m", "--merge"),
+        flag("--user"), flag("--system"), flag("--no-pager"), flag("--no-tail"), flag("--utc"),
+        flag("--disk-usage"), flag("--list-boots"), flag("--verify"), flag("-h", "--help"), flag("--version"),
+    ),
+    operands=("MATCH...",),
+)  # fmt: skip
+
 SYSTEM_PROGRAMS: tuple[Program, ...] = (
     PKILL, KILLALL, GETENT, CRONTAB, VISUDO, SUDOEDIT, SETCAP, SETFACL, CHATTR, PASSWD, CHPASSWD, USERMOD, SYSCTL,
+    JOURNALCTL,
 )  # fmt: skip
