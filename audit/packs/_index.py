@@ -55,7 +55,10 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         frozenset(("docker", "docker-compose", "nerdctl", "podman", "podman-compose")),
     ),
     PackEntry(
-        "containers.host-escape", ".containers.host_escape", True, frozenset(("docker", "nerdctl", "nsenter", "podman"))
+        "containers.host-escape",
+        ".containers.host_escape",
+        True,
+        frozenset(("ctr", "docker", "incus", "lxc", "nerdctl", "nsenter", "podman", "systemd-nspawn")),
     ),
     PackEntry("containers.podman", ".containers.podman", True, frozenset(("podman",))),
     PackEntry("database.cassandra", ".database.cassandra", True, frozenset(("cqlsh",))),
