@@ -77,6 +77,8 @@ LXC = Program(
             ),
             operands=("INSTANCE", "COMMAND..."),
         ),
+        # `config set INSTANCE KEY VALUE`, `config device add INSTANCE NAME TYPE KEY=VALUE...`
+        Subcommand(("config",), operands=("ACTION", "ARGUMENTS...")),
     ),
 )  # fmt: skip
 

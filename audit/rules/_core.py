@@ -19,8 +19,10 @@ from ._exfiltration import EXFILTRATION_RULES
 from ._exposure import EXPOSURE_RULES
 from ._filesystem import FILESYSTEM_RULES
 from ._hygiene import HYGIENE_RULES
+from ._kernel_settings import KERNEL_SETTING_RULES
 from ._linker import LINKER_RULES
 from ._network_and_resources import NETWORK_AND_RESOURCE_RULES
+from ._permissions import PERMISSION_RULES
 from ._persistence import PERSISTENCE_RULES
 from ._rule import Registry, RetiredRule, Rule
 from ._secret_reads import SECRET_READ_RULES
@@ -42,12 +44,14 @@ CORE = Registry(
     + LINKER_RULES
     + PERSISTENCE_RULES
     + SYSTEM_LOG_RULES
+    + KERNEL_SETTING_RULES
     + CONTROL_RULES
     + ACCOUNT_RULES
     + EXFILTRATION_RULES
     + NETWORK_AND_RESOURCE_RULES
     + EXPOSURE_RULES
-    + HYGIENE_RULES,
+    + HYGIENE_RULES
+    + PERMISSION_RULES,
     RETIRED,
 )
 """The core rules alone (no pack), in id order."""
