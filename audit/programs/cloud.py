@@ -11,6 +11,7 @@ from __future__ import annotations
 from ._grammar import GO_FLAGS, Option, Syntax, attached, flag, valued
 from ._program import HelpForms, Program
 from ._tree import Leaf, leaf, tree
+from .cloud_changes import AWS_CHANGING_OPERATIONS, AZ_CHANGING_COMMANDS, GCLOUD_CHANGING_COMMANDS
 
 # argparse without abbreviations, options anywhere (aws, gcloud, az).
 _ARGPARSE = Syntax()
@@ -140,6 +141,7 @@ AWS = Program(
         leaf("s3 ls", flag("--recursive"), flag("--human-readable"), flag("--summarize"), operands=("PATH",)),
         *(leaf(f"{service} {operation}", *_AWS_OPERATION_FLAGS) for service, operations in AWS_OPERATIONS.items() for operation in operations),
         *(leaf(path, *options) for path, options in AWS_GRANTING_OPERATIONS.items()),
+        *(leaf(path, *options) for path, options in AWS_CHANGING_OPERATIONS.items()),
     ),
 )  # fmt: skip
 
@@ -212,7 +214,7 @@ def _gcloud_tree(track: str) -> tuple[Leaf, ...]:
     plain = tuple(leaf(f"{track}{path}", *_GCLOUD_FLAGS) for path in GCLOUD_PATHS)
     with_options = tuple(
         Leaf(f"{track}{item.path}", (*_GCLOUD_FLAGS, *item.options), item.operands)
-        for item in (*_GCLOUD_STORAGE, _GCLOUD_SSH, *_GCLOUD_IAM)
+        for item in (*_GCLOUD_STORAGE, _GCLOUD_SSH, *_GCLOUD_IAM, *GCLOUD_CHANGING_COMMANDS)
     )
     return (*plain, *with_options)
 
@@ -282,6 +284,7 @@ AZ = Program(
         leaf("role assignment list", valued("--assignee"), valued("--scope"), flag("--all")),
         *(leaf(f"storage container {verb}", *_AZ_FLAGS, valued("--public-access"), valued("--account-name"), valued("--auth-mode")) for verb in ("set-permission", "create")),
         leaf("storage account update", *_AZ_FLAGS, valued("--allow-blob-public-access"), valued("--public-network-access")),
+        *(Leaf(item.path, (*_AZ_FLAGS, *item.options), item.operands) for item in AZ_CHANGING_COMMANDS),
     ),
 )  # fmt: skip
 
