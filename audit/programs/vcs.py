@@ -422,6 +422,12 @@ GH = Program(
             leaf("issue comment", *_GH_BODY, flag("--edit-last"), operands=("ISSUE",)),
             leaf("pr create|new", *_GH_BODY, *_GH_ISSUE_FIELDS, valued("-B", "--base"), valued("-H", "--head"), valued("-r", "--reviewer"), flag("-d", "--draft"), flag("-f", "--fill")),
             leaf("pr comment", *_GH_BODY, flag("--edit-last"), operands=("PR",)),
+            # Access and settings the platform.github pack judges: keys, names, workflows, secrets.
+            leaf("ssh-key add", valued("-t", "--title"), valued("--type"), operands=("KEY_FILE",)),
+            leaf("repo deploy-key add", flag("-w", "--allow-write"), valued("-t", "--title"), operands=("KEY_FILE",)),
+            leaf("repo rename", *_CONFIRM, operands=("NEW_NAME",)),
+            leaf("workflow disable", operands=("WORKFLOW",)),
+            leaf("secret set", valued("-b", "--body"), valued("-f", "--env-file"), valued("-e", "--env"), valued("-o", "--org"), flag("-u", "--user"), valued("-a", "--app"), valued("-v", "--visibility"), operands=("NAME",)),
         ),
     ),
 )  # fmt: skip
@@ -453,6 +459,14 @@ GLAB = Program(
             leaf("mr delete|del", operands=("MR",)),
             leaf("issue delete|del", operands=("ISSUE",)),
             leaf("mr list", valued("-s", "--state")),
+            leaf("ssh-key add", valued("-t", "--title"), valued("-e", "--expires-at"), operands=("KEY_FILE",)),
+            leaf(
+                "deploy-key add",
+                flag("-c", "--can-push"),
+                valued("-t", "--title"),
+                valued("-e", "--expires-at"),
+                operands=("KEY_FILE",),
+            ),
         ),
     ),
 )
