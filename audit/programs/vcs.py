@@ -326,7 +326,20 @@ GIT = Program(
                 Subcommand(("prune",), options=(flag("-n", "--dry-run"), flag("-v", "--verbose"), valued("--expire"))),
             ),
         ),
-        # Plumbing that writes the working tree from the index or a tree.
+        Subcommand(
+            ("rm",),
+            options=(
+                flag("-f", "--force"), flag("-r"), flag("-n", "--dry-run"), flag("--cached"), flag("-q", "--quiet"),
+                flag("--ignore-unmatch"), flag("--sparse"), valued("--pathspec-from-file"),
+            ),
+            operands=("PATHSPEC...",),
+        ),
+        Subcommand(
+            ("submodule",),
+            subcommands=(Subcommand(("deinit",), options=(flag("-f", "--force"), flag("--all"), flag("-q", "--quiet")), operands=("PATH...",)),),
+        ),
+        # Plumbing that deletes or moves a ref with no check, and that writes the working tree.
+        Subcommand(("update-ref",), options=(flag("-d"), valued("-m"), flag("--no-deref"), flag("--stdin"), flag("-z"), flag("--create-reflog")), operands=("REF", "NEWVALUE", "OLDVALUE")),
         Subcommand(
             ("checkout-index",),
             options=(
