@@ -59,7 +59,7 @@ from .find import EXEC_ACTIONS, FindScope, deletes_what_it_finds, find_scope
 from .interpreters import INTERPRETERS, InterpreterSpec
 from .kubernetes import KINDS, resource_kind
 from .network import curl_prints_only_numbers, downloaded_files
-from .packages import installs_only_the_lock_file, package_binary
+from .packages import installs_only_the_lock_file, installs_the_project, package_binary
 from .remote import MOSH_RUNS_NOTHING, SSH_LOCAL_COMMANDS, SSH_NO_STDIN, SSH_RUNS_NOTHING
 from .runners import AT_QUERIES, PARALLEL_SOURCES, TMUX_SHELL_COMMANDS
 from .sed_script import sed_effects
@@ -111,6 +111,7 @@ __all__ = [
     "find_scope",
     "flag",
     "installs_only_the_lock_file",
+    "installs_the_project",
     "lex",
     "package_binary",
     "read",

@@ -149,8 +149,14 @@ RUN_ON_FLEET = pack_rule(
     safer_alternative="Target one instance by id first, and run fleet changes through a reviewed SSM document or the deployment pipeline.",
     matches=(command("aws", "ssm send-command", where=option_value("--document-name", "aws-runshellscript", "aws-runpowershellscript")),),
     message="runs shell commands on instances",
-    must_match=("aws ssm send-command --document-name AWS-RunShellScript --parameters commands='uptime' --targets Key=tag:env,Values=prod",),
-    must_not_match=("aws ssm send-command --document-name AWS-ApplyPatchBaseline --instance-ids i-1",),
+    must_match=(
+        "aws ssm send-command --document-name AWS-RunShellScript --parameters commands='uptime' --targets Key=tag:env,Values=prod",
+        "aws ssm send-command --instance-ids i-1 --document-name AWS-RunPowerShellScript --parameters commands=Get-Service",
+    ),
+    must_not_match=(
+        "aws ssm send-command --document-name AWS-ApplyPatchBaseline --instance-ids i-1",
+        "aws ssm put-parameter --name /dev/flag --value on --type String",
+    ),
 )  # fmt: skip
 
 CHANGE_TRUST = pack_rule(
@@ -162,8 +168,11 @@ CHANGE_TRUST = pack_rule(
     safer_alternative="Change trust through the infrastructure code, naming each account or service, and review the document with IAM Access Analyzer first.",
     matches=(command("aws", "iam update-assume-role-policy"),),
     message="replaces who may assume an IAM role",
-    must_match=("aws iam update-assume-role-policy --role-name admin --policy-document file://trust-everyone.json",),
-    must_not_match=("aws iam get-role --role-name admin",),
+    must_match=(
+        "aws iam update-assume-role-policy --role-name admin --policy-document file://trust-everyone.json",
+        "aws --profile prod iam update-assume-role-policy --policy-document file://trust.json --role-name deploy",
+    ),
+    must_not_match=("aws iam get-role --role-name admin", "aws iam list-roles"),
 )  # fmt: skip
 
 CHANGE_RULES = (

@@ -119,8 +119,11 @@ SIGN_IN_BACKDOOR = pack_rule(
     safer_alternative="Sign in through Microsoft Entra ID (`az ssh vm`) or Bastion; let a person change a VM's accounts.",
     matches=(command("az", "vm user update"), command("az", "vm user reset-ssh")),
     message="changes who can sign in to a VM",
-    must_match=("az vm user update -n vm1 -g rg --username root --ssh-key-value evil.pub",),
-    must_not_match=("az vm list -g rg",),
+    must_match=(
+        "az vm user update -n vm1 -g rg --username root --ssh-key-value evil.pub",
+        "az vm user reset-ssh -g rg -n vm1",
+    ),
+    must_not_match=("az vm list -g rg", "az vm delete -g rg -n vm1 --yes"),
 )
 
 CREATE_CREDENTIALS = pack_rule(
@@ -136,8 +139,8 @@ CREATE_CREDENTIALS = pack_rule(
         command("az", "ad sp create-for-rbac"),
     ),
     message="creates a service principal secret",
-    must_match=("az ad sp credential reset --id 1234",),
-    must_not_match=("az account show",),
+    must_match=("az ad sp credential reset --id 1234", "az ad sp create-for-rbac --name ci --role Reader"),
+    must_not_match=("az account show", "az role assignment list --assignee bob@example.com"),
 )
 
 DISABLE_AUDIT = pack_rule(
@@ -151,8 +154,9 @@ DISABLE_AUDIT = pack_rule(
     message="stops exporting audit logs",
     must_match=(
         "az monitor diagnostic-settings delete --name audit --resource /subscriptions/0/resourceGroups/rg/providers/Microsoft.KeyVault/vaults/kv",
+        "az monitor diagnostic-settings delete -n to-siem --resource kv --resource-group rg",
     ),
-    must_not_match=("az group list",),
+    must_not_match=("az group list", "az monitor diagnostic-settings list --resource kv -g rg"),
 )
 
 # A firewall range from the bottom of the IPv4 space (`0.x`, `1.x`) to its top: every address; 0.0.0.0 to

@@ -201,8 +201,11 @@ CREATE_KEY = pack_rule(
     safer_alternative="Use workload identity federation, `--impersonate-service-account` or the metadata server instead of key files.",
     matches=_gcloud("iam service-accounts keys create", "iam service-accounts keys upload"),
     message="creates a long-lived service account key",
-    must_match=("gcloud iam service-accounts keys create key.json --iam-account sa@p.iam.gserviceaccount.com",),
-    must_not_match=("gcloud iam service-accounts list",),
+    must_match=(
+        "gcloud iam service-accounts keys create key.json --iam-account sa@p.iam.gserviceaccount.com",
+        "gcloud iam service-accounts keys upload pub.pem --iam-account ci@p.iam.gserviceaccount.com",
+    ),
+    must_not_match=("gcloud iam service-accounts list", "gcloud iam service-accounts keys list --iam-account ci@p.iam.gserviceaccount.com"),
 )  # fmt: skip
 
 # Instance metadata that lets someone in or runs code as root at boot.
@@ -234,7 +237,10 @@ ADD_SIGN_IN = pack_rule(
         "gcloud compute project-info add-metadata --metadata-from-file ssh-keys=evil.pub",
         "gcloud compute instances add-metadata vm1 --metadata startup-script='curl x | sh'",
     ),
-    must_not_match=("gcloud compute instances add-metadata vm1 --metadata env=prod",),
+    must_not_match=(
+        "gcloud compute instances add-metadata vm1 --metadata env=prod",
+        "gcloud compute project-info add-metadata --metadata enable-oslogin=TRUE",
+    ),
 )  # fmt: skip
 
 SET_IAM_POLICY = pack_rule(
@@ -246,8 +252,8 @@ SET_IAM_POLICY = pack_rule(
     safer_alternative="Add or remove one binding (`add-iam-policy-binding`, `remove-iam-policy-binding`), or manage the policy through the infrastructure code.",
     matches=_gcloud("projects set-iam-policy", "organizations set-iam-policy", "resource-manager folders set-iam-policy"),
     message="replaces a whole IAM policy",
-    must_match=("gcloud projects set-iam-policy prod policy.json",),
-    must_not_match=("gcloud projects get-iam-policy prod",),
+    must_match=("gcloud projects set-iam-policy prod policy.json", "gcloud organizations set-iam-policy 1234 policy.yaml"),
+    must_not_match=("gcloud projects get-iam-policy prod", "gcloud projects add-iam-policy-binding prod --member=user:a@example.com --role=roles/viewer"),
 )  # fmt: skip
 
 DISABLE_AUDIT = pack_rule(
@@ -259,8 +265,8 @@ DISABLE_AUDIT = pack_rule(
     safer_alternative="Leave the sink; change its filter or destination with `gcloud logging sinks update`, through the infrastructure code.",
     matches=_gcloud("logging sinks delete"),
     message="stops exporting logs",
-    must_match=("gcloud logging sinks delete siem-export --quiet",),
-    must_not_match=("gcloud logging sinks list",),
+    must_match=("gcloud logging sinks delete siem-export --quiet", "gcloud beta logging sinks delete audit-to-bq"),
+    must_not_match=("gcloud logging sinks list", "gcloud logging buckets list"),
 )  # fmt: skip
 
 SCALE_TO_ZERO = pack_rule(
@@ -276,8 +282,14 @@ SCALE_TO_ZERO = pack_rule(
         *_gcloud("sql instances patch", where=(option_value("--activation-policy", "never"),)),
     ),
     message="scales a service to zero",
-    must_match=("gcloud compute instance-groups managed resize web --size 0 --zone europe-west1-b",),
-    must_not_match=("gcloud compute instance-groups managed resize web --size 3 --zone europe-west1-b",),
+    must_match=(
+        "gcloud compute instance-groups managed resize web --size 0 --zone europe-west1-b",
+        "gcloud container clusters resize prod --node-pool default-pool --num-nodes 0",
+    ),
+    must_not_match=(
+        "gcloud compute instance-groups managed resize web --size 3 --zone europe-west1-b",
+        "gcloud container clusters resize prod --node-pool default-pool --num-nodes 3",
+    ),
 )  # fmt: skip
 
 REPLACE_SECRET = pack_rule(
@@ -289,8 +301,8 @@ REPLACE_SECRET = pack_rule(
     safer_alternative="Rotate through the secret's rotation schedule or the pipeline, and pin readers to a version until the new one is checked.",
     matches=_gcloud("secrets versions add"),
     message="replaces a secret's value",
-    must_match=("gcloud secrets versions add db-pass --data-file=new.txt",),
-    must_not_match=("gcloud secrets versions list db-pass",),
+    must_match=("gcloud secrets versions add db-pass --data-file=new.txt", "gcloud beta secrets versions add api-key --data-file=-"),
+    must_not_match=("gcloud secrets versions list db-pass", "gcloud secrets list"),
 )  # fmt: skip
 
 PACK = Pack(

@@ -162,8 +162,11 @@ REMOVE_PROTECTION = pack_rule(
         *api_calls(("DELETE",), *_PROTECTION_URLS),
     ),
     message="removes branch protection",
-    must_match=("gh api -X DELETE repos/o/r/branches/main/protection",),
-    must_not_match=("gh api repos/o/r/branches/main/protection",),
+    must_match=(
+        "gh api -X DELETE repos/o/r/branches/main/protection",
+        "curl -X DELETE https://api.github.com/repos/o/r/rulesets/7",
+    ),
+    must_not_match=("gh api repos/o/r/branches/main/protection", "gh api -X DELETE repos/o/r/git/refs/heads/old"),
 )
 
 CHANGE_REPOSITORY = pack_rule(

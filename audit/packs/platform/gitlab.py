@@ -145,8 +145,11 @@ REMOVE_PROTECTION = pack_rule(
         *api_calls(("DELETE",), *_PROTECTION_URLS),
     ),
     message="removes branch protection",
-    must_match=("glab api -X DELETE projects/42/protected_branches/main",),
-    must_not_match=("glab api projects/42/protected_branches",),
+    must_match=(
+        "glab api -X DELETE projects/42/protected_branches/main",
+        "curl --request DELETE https://gitlab.example.com/api/v4/projects/42/protected_tags/v1",
+    ),
+    must_not_match=("glab api projects/42/protected_branches", "glab api -X DELETE projects/42/pipelines/9"),
 )
 
 PACK = Pack(
