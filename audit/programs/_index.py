@@ -30,7 +30,9 @@ LAZY_FAMILIES: tuple[Family, ...] = (
     Family(".vcs", "VCS_PROGRAMS", ("git", "gh", "glab")),
     Family(".containers", "CONTAINER_PROGRAMS", ("docker", "podman", "nerdctl", "docker-compose", "podman-compose")),
     Family(
-        ".cloud", "CLOUD_PROGRAMS", ("aws", "eksctl", "gcloud", "bq", "az", "gsutil", "rclone", "mc", "s3cmd", "azcopy")
+        ".cloud",
+        "CLOUD_PROGRAMS",
+        ("aws", "eksctl", "gcloud", "bq", "firebase", "az", "gsutil", "rclone", "mc", "s3cmd", "azcopy"),
     ),
     Family(".secrets", "SECRETS_PROGRAMS", ("vault", "bao")),
     Family(

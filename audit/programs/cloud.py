@@ -254,6 +254,20 @@ BQ = Program(
     ),
 )  # fmt: skip
 
+# `firebase COMMAND`: commands are single words with colons (`firestore:delete`).
+FIREBASE = Program(
+    ("firebase",),
+    syntax=_ARGPARSE,
+    options=(valued("-P", "--project"), valued("--account"), flag("-f", "--force"), flag("--non-interactive"), flag("--debug"), flag("-j", "--json")),
+    global_options_anywhere=True,
+    subcommands=tree(
+        leaf("firestore:delete", flag("--all-collections"), flag("-r", "--recursive"), flag("--shallow"), flag("-y", "--yes"), valued("--database"), operands=("PATH",)),
+        leaf("firestore:databases:delete", operands=("DATABASE",)),
+        leaf("database:remove", valued("--instance"), flag("--disable-triggers"), operands=("PATH",)),
+        leaf("projects:list"),
+    ),
+)  # fmt: skip
+
 # -- az -----------------------------------------------------------------------------------------------
 
 _AZ_FLAGS = (flag("-y", "--yes"), flag("--no-wait"), valued("-g", "--resource-group"), valued("-n", "--name"))
@@ -367,4 +381,4 @@ AZCOPY = Program(
     ),
 )  # fmt: skip
 
-CLOUD_PROGRAMS: tuple[Program, ...] = (AWS, EKSCTL, GCLOUD, BQ, AZ, GSUTIL, RCLONE, MC, S3CMD, AZCOPY)
+CLOUD_PROGRAMS: tuple[Program, ...] = (AWS, EKSCTL, GCLOUD, BQ, FIREBASE, AZ, GSUTIL, RCLONE, MC, S3CMD, AZCOPY)

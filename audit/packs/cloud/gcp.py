@@ -305,9 +305,26 @@ REPLACE_SECRET = pack_rule(
     must_not_match=("gcloud secrets versions list db-pass", "gcloud secrets list"),
 )  # fmt: skip
 
+FIREBASE_DELETE = pack_rule(
+    id="CL214",
+    name="firebase-delete-data",
+    severity=Severity.HIGH,
+    summary="Deletes Firebase data in bulk: every Firestore collection (`firebase firestore:delete --all-collections`), a collection or document recursively (`-r`), a Firestore database, or a Realtime Database path (`firebase database:remove PATH`).",
+    rationale="The documents are deleted on the server at once, for every user of the app; Firestore and the Realtime Database keep no copy unless point-in-time recovery or scheduled backups were set up.",
+    safer_alternative="Export first (`gcloud firestore export gs://BUCKET`), delete against the emulator (`firebase emulators:start`), and let a person delete production data.",
+    matches=(
+        command("firebase", "firestore:delete", any_of=("--all-collections", "--recursive")),
+        command("firebase", "firestore:databases:delete"),
+        command("firebase", "database:remove"),
+    ),
+    message="deletes Firebase data",
+    must_match=("firebase firestore:delete --all-collections -y", "firebase database:remove /users --project prod -f"),
+    must_not_match=("firebase projects:list", "firebase firestore:delete users/alice --project dev"),
+)
+
 PACK = Pack(
     name="cloud.gcp",
-    summary="gcloud (every release track) and bq: projects, instances, databases and clusters, other infrastructure, the statements `bq query` runs, roles granted to everyone or ownership, whole IAM policies replaced; databases and ports opened to the internet, SSH keys and startup scripts in metadata, service account keys, log sinks deleted; backups and deletion protection off, scale to zero, secrets replaced.",
+    summary="gcloud (every release track), bq and firebase: projects, instances, databases and clusters, other infrastructure, the statements `bq query` runs, roles granted to everyone or ownership, whole IAM policies replaced; databases and ports opened to the internet, SSH keys and startup scripts in metadata, service account keys, log sinks deleted; backups and deletion protection off, scale to zero, secrets replaced.",
     default=True,
     reason="Deleted projects, databases and disks cannot be restored by the agent, and the project may be production.",
     rules=(
@@ -323,5 +340,6 @@ PACK = Pack(
         DISABLE_AUDIT,
         SCALE_TO_ZERO,
         REPLACE_SECRET,
+        FIREBASE_DELETE,
     ),
 )
