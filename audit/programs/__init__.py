@@ -47,16 +47,18 @@ from ._known import (
     KNOWN,
     KNOWN_NAMES,
     REMOVERS,
+    TREE_REMOVERS,
     WRITERS,
     extraction_directories,
     read_command,
     removed_files,
+    removed_trees,
     written_files,
 )
 from ._program import HelpForms, Program, Reading, Subcommand, read
-from .files import sed_scripts
+from .files import emptied_files, sed_scripts
 from .find import EXEC_ACTIONS, FindScope, deletes_what_it_finds, find_scope
-from .interpreters import INTERPRETERS, InterpreterSpec
+from .interpreters import INTERPRETERS, MODULE_PROGRAMS, InterpreterSpec
 from .kubernetes import KINDS, resource_kind
 from .network import curl_prints_only_numbers, downloaded_files
 from .packages import installs_only_the_lock_file, installs_the_project, package_binary
@@ -85,6 +87,7 @@ __all__ = [
     "KINDS",
     "KNOWN",
     "KNOWN_NAMES",
+    "MODULE_PROGRAMS",
     "MOSH_RUNS_NOTHING",
     "PARALLEL_SOURCES",
     "POSIX",
@@ -95,6 +98,7 @@ __all__ = [
     "SSH_RUNS_NOTHING",
     "STANDARD_PROGRAMS",
     "TMUX_SHELL_COMMANDS",
+    "TREE_REMOVERS",
     "WRAPPERS",
     "WRITERS",
     "Arg",
@@ -118,6 +122,7 @@ __all__ = [
     "deletes_what_it_finds",
     "digits",
     "downloaded_files",
+    "emptied_files",
     "extraction_directories",
     "find_scope",
     "flag",
@@ -128,6 +133,7 @@ __all__ = [
     "read",
     "read_command",
     "removed_files",
+    "removed_trees",
     "resource_kind",
     "sed_effects",
     "sed_scripts",

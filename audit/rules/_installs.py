@@ -1,5 +1,5 @@
 """What an installer's command installs, as the PK rules ask: which install subcommand it runs
-(the policy's `[names] installers`), through `python -m pip` too."""
+(the policy's `[names] installers`; `python -m pip` reaches the rules as pip)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from ._paths import keep_last
 
 
 class Install(NamedTuple):
-    """An install command: the installer's name (`pip` for `python -m pip`), its reading and the
-    install subcommand it selects (`("install",)`, `("-S",)`)."""
+    """An install command: the installer's name, its reading and the install subcommand it
+    selects (`("install",)`, `("-S",)`)."""
 
     name: str
     reading: Reading
@@ -31,17 +31,8 @@ def install_of(subject: CommandSubject, tables: Tables) -> Install | None:
     """The install the command runs, or None when it runs no installer's install subcommand
     (`pip list`, `npm test`)."""
     name = subject.name
-    if name is None:
+    subcommands = tables.installers.get(name or "", ())
+    if name is None or not subcommands:
         return None
-    args = subject.args
-    spec = tables.interpreter(name)
-    if spec is not None and spec.family == "python":
-        values = [arg.value for arg in args]
-        module_at = values.index("-m") + 1 if "-m" in values else 0
-        if module_at and values[module_at : module_at + 1] == ["pip"]:
-            name, args = "pip", args[module_at + 1 :]
-    subcommands = tables.installers.get(name, ())
-    if not subcommands:
-        return None
-    read = read_command(name, args)
+    read = read_command(name, subject.args)
     return next((Install(name, read, subcommand) for subcommand in subcommands if read.selects(subcommand)), None)
