@@ -47,7 +47,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
     PackEntry(
         "cloud.digitalocean", ".vendors", True, frozenset(("curl", "doctl", "http", "https", "wget", "xh", "xhs"))
     ),
-    PackEntry("cloud.gcp", ".cloud.gcp", True, frozenset(("bq", "gcloud"))),
+    PackEntry("cloud.gcp", ".cloud.gcp", True, frozenset(("bq", "firebase", "gcloud"))),
     PackEntry(
         "containers.docker",
         ".containers.docker",

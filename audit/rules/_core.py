@@ -26,6 +26,7 @@ from ._permissions import PERMISSION_RULES
 from ._persistence import PERSISTENCE_RULES
 from ._rule import Registry, RetiredRule, Rule
 from ._secret_reads import SECRET_READ_RULES
+from ._supply_chain import SUPPLY_CHAIN_RULES
 from ._system import SYSTEM_RULES
 from ._system_logs import SYSTEM_LOG_RULES
 
@@ -51,7 +52,8 @@ CORE = Registry(
     + NETWORK_AND_RESOURCE_RULES
     + EXPOSURE_RULES
     + HYGIENE_RULES
-    + PERMISSION_RULES,
+    + PERMISSION_RULES
+    + SUPPLY_CHAIN_RULES,
     RETIRED,
 )
 """The core rules alone (no pack), in id order."""

@@ -33,7 +33,17 @@ from ._command_variables import variable_commands
 from ._find import find_exec
 from ._interpreters import interpreter_code, xargs_line_as_code
 from ._option_code import OPTION_CODE_PROGRAMS, option_code, option_commands
-from ._remote import container_code, gcloud_code, kubectl_code, lxc_code, mosh_code, ssh_code, vagrant_code
+from ._remote import (
+    ansible_code,
+    container_code,
+    gcloud_code,
+    kubectl_code,
+    lxc_code,
+    mosh_code,
+    salt_code,
+    ssh_code,
+    vagrant_code,
+)
 from ._runners import at_job, entr_code, parallel_code, tmux_code
 from ._written import WRITER_NAMES, crontab_code, record_writes
 
@@ -80,6 +90,10 @@ HANDLERS: dict[str, Handler] = {
     "oc": kubectl_code,
     "lxc": lxc_code,
     "incus": lxc_code,
+    "ansible": ansible_code,
+    "salt": salt_code,
+    "salt-ssh": salt_code,
+    "salt-call": salt_code,
     "crontab": crontab_code,
     "at": at_job,
     "batch": at_job,
