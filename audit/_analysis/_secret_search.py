@@ -357,7 +357,9 @@ class SecretSearch(Visitor[Trails, Trails]):
         elif path_is(arg, tables.secret_files + tables.credential_files, cwd) is not None or any(
             tables.is_secret_file_name(name) for name in _file_names(arg)
         ):
-            found.add(Trail(Secret(SecretKind.FILE, shown, reader, span), (), narrowed))
+            # A token file holds one value, as a filter's pick does: as a request's credential it is used.
+            token = narrowed or path_is(arg, tables.token_files, cwd) is not None
+            found.add(Trail(Secret(SecretKind.FILE, shown, reader, span), (), token))
         elif recursive:
             held = path_holding(
                 arg, tables.secret_files + tables.process_environment_files + tables.credential_files, cwd
