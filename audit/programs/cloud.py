@@ -265,6 +265,8 @@ AZ_PATHS = (
     "storage blob delete-batch", "storage blob sync", "storage share delete", "group list", "account show", "vm list",
 )  # fmt: skip
 
+# Where an upload goes: the account (`ACCOUNT.blob.core.windows.net`), or a connection string or SAS URL.
+_AZ_ACCOUNT = (valued("--account-name"), valued("--connection-string"), valued("--account-key"), valued("--sas-token"), valued("--auth-mode"))  # fmt: skip
 _AZ_STORAGE_OPTIONS = (valued("-c", "--container-name"), valued("-s", "--source"), attached("--delete-destination"), flag("--dryrun"))  # fmt: skip
 
 AZ = Program(
@@ -282,6 +284,8 @@ AZ = Program(
         leaf("role assignment list", valued("--assignee"), valued("--scope"), flag("--all")),
         *(leaf(f"storage container {verb}", *_AZ_FLAGS, valued("--public-access"), valued("--account-name"), valued("--auth-mode")) for verb in ("set-permission", "create")),
         leaf("storage account update", *_AZ_FLAGS, valued("--allow-blob-public-access"), valued("--public-network-access")),
+        leaf("storage blob upload", valued("-f", "--file"), valued("-c", "--container-name"), valued("-n", "--name"), *_AZ_ACCOUNT, flag("--overwrite")),
+        leaf("storage blob upload-batch", valued("-s", "--source"), valued("-d", "--destination"), valued("--pattern"), *_AZ_ACCOUNT, flag("--overwrite")),
     ),
 )  # fmt: skip
 
@@ -348,6 +352,7 @@ S3CMD = Program(
         leaf("del|rm", operands=("URL...",)),
         leaf("rb", operands=("URL",)),
         leaf("sync", operands=("SOURCE", "DEST")),
+        leaf("put", operands=("SOURCE...", "DEST")),
         leaf("ls|la", operands=("URL",)),
     ),
 )  # fmt: skip
@@ -361,6 +366,7 @@ AZCOPY = Program(
         leaf("remove|rm", flag("--recursive"), attached("--dry-run"), operands=("URL",)),
         leaf("sync", attached("--delete-destination"), flag("--recursive"), attached("--dry-run"), operands=("SOURCE", "DEST")),
         leaf("list", operands=("URL",)),
+        leaf("copy|cp", flag("--recursive"), operands=("SOURCE", "DEST")),
     ),
 )  # fmt: skip
 
