@@ -23,6 +23,7 @@ from ._linker import LINKER_RULES
 from ._network_and_resources import NETWORK_AND_RESOURCE_RULES
 from ._persistence import PERSISTENCE_RULES
 from ._rule import Registry, RetiredRule, Rule
+from ._secret_printing import SECRET_PRINTING_RULES
 from ._secret_reads import SECRET_READ_RULES
 from ._system import SYSTEM_RULES
 from ._system_logs import SYSTEM_LOG_RULES
@@ -45,6 +46,7 @@ CORE = Registry(
     + CONTROL_RULES
     + ACCOUNT_RULES
     + EXFILTRATION_RULES
+    + SECRET_PRINTING_RULES
     + NETWORK_AND_RESOURCE_RULES
     + EXPOSURE_RULES
     + HYGIENE_RULES,
