@@ -27,6 +27,7 @@ from ._secret_printing import SECRET_PRINTING_RULES
 from ._secret_reads import SECRET_READ_RULES
 from ._system import SYSTEM_RULES
 from ._system_logs import SYSTEM_LOG_RULES
+from ._tunnels import TUNNEL_RULES
 
 RETIRED: tuple[RetiredRule, ...] = ()
 
@@ -49,6 +50,7 @@ CORE = Registry(
     + SECRET_PRINTING_RULES
     + NETWORK_AND_RESOURCE_RULES
     + EXPOSURE_RULES
+    + TUNNEL_RULES
     + HYGIENE_RULES,
     RETIRED,
 )
