@@ -135,6 +135,8 @@ AWS = Program(
     subcommands=tree(
         leaf("s3 rm", flag("--recursive"), flag("--dryrun"), flag("--quiet"), *_S3_FILTERS, operands=("PATH",)),
         leaf("s3 rb", flag("--force"), operands=("BUCKET",)),
+        # A shell command run in a task's container (through SSM).
+        leaf("ecs execute-command", valued("--cluster"), valued("--task"), valued("--container"), valued("--command"), flag("--interactive"), flag("--non-interactive")),
         leaf("s3 sync", flag("--delete"), flag("--dryrun"), *_S3_FILTERS, operands=("SOURCE", "DEST")),
         leaf("s3 cp|mv", flag("--recursive"), flag("--dryrun"), *_S3_FILTERS, operands=("SOURCE", "DEST")),
         leaf("s3 ls", flag("--recursive"), flag("--human-readable"), flag("--summarize"), operands=("PATH",)),
@@ -284,6 +286,8 @@ AZ = Program(
         leaf("role assignment list", valued("--assignee"), valued("--scope"), flag("--all")),
         *(leaf(f"storage container {verb}", *_AZ_FLAGS, valued("--public-access"), valued("--account-name"), valued("--auth-mode")) for verb in ("set-permission", "create")),
         leaf("storage account update", *_AZ_FLAGS, valued("--allow-blob-public-access"), valued("--public-network-access")),
+        # `--scripts` is the shell script a Linux VM runs (RunShellScript).
+        leaf("vm run-command invoke", *_AZ_FLAGS, valued("--command-id"), valued("--scripts"), valued("--parameters"), valued("--ids")),
         leaf("storage blob upload", valued("-f", "--file"), valued("-c", "--container-name"), valued("-n", "--name"), *_AZ_ACCOUNT, flag("--overwrite")),
         leaf("storage blob upload-batch", valued("-s", "--source"), valued("-d", "--destination"), valued("--pattern"), *_AZ_ACCOUNT, flag("--overwrite")),
     ),
