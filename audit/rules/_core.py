@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..packs._index import loaded_packs
 from ._accounts import ACCOUNT_RULES
+from ._attack_tools import ATTACK_RULES
 from ._code import CODE_RULES
 from ._command_position import COMMAND_POSITION_RULES
 from ._contexts import CONTEXT_RULES
@@ -51,6 +52,7 @@ CORE = Registry(
     + NETWORK_AND_RESOURCE_RULES
     + EXPOSURE_RULES
     + TUNNEL_RULES
+    + ATTACK_RULES
     + HYGIENE_RULES,
     RETIRED,
 )
