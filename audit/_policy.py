@@ -71,33 +71,13 @@ class Policy:
 
 
 _NAME_LISTS = (
-    "fetchers",
-    "privilege",
-    "secret_files",
-    "process_environment_files",
-    "credential_files",
-    "token_files",
-    "system_directories",
-    "shell_startup_files",
-    "authorized_keys_files",
-    "autorun_scripts",
-    "autorun_crontabs",
-    "autorun_units",
-    "autorun_opaque",
-    "protected_directories",
-    "linker_variables",
-    "secret_file_names",
-    "secret_variables",
-    "allowed_destinations",
-    "credential_stores",
-    "disposable_home_directories",
-    "service_data_directories",
-    "protected_branches",
-    "binary_directories",
-    "interpreter_startup_files",
-    "program_directories",
-    "library_directories",
-)
+    "fetchers", "privilege", "secret_files", "process_environment_files", "credential_files", "token_files",
+    "system_directories", "shell_startup_files", "authorized_keys_files", "autorun_scripts", "autorun_crontabs",
+    "autorun_units", "autorun_opaque", "protected_directories", "data_directories", "linker_variables",
+    "secret_file_names", "secret_variables", "allowed_destinations", "credential_stores",
+    "disposable_home_directories", "home_data_directories", "service_data_directories", "protected_branches",
+    "binary_directories", "interpreter_startup_files", "program_directories", "library_directories",
+)  # fmt: skip
 # `[names]` tables of commands with the words that select what they do (`pip install`, `gh auth token`).
 _SUBCOMMAND_TABLES = ("installers", "secret_printers")
 
@@ -136,6 +116,7 @@ class _Draft(NamedTuple):
             autorun_units=tuple(dict.fromkeys(names["autorun_units"])),
             autorun_opaque=tuple(dict.fromkeys(names["autorun_opaque"])),
             protected_directories=tuple(dict.fromkeys(names["protected_directories"])),
+            data_directories=tuple(dict.fromkeys(names["data_directories"])),
             linker_variables=frozenset(names["linker_variables"]),
             secret_file_names=tuple(names["secret_file_names"]),
             secret_variables=tuple(names["secret_variables"]),
@@ -143,6 +124,7 @@ class _Draft(NamedTuple):
             allowed_destinations=tuple(dict.fromkeys(names["allowed_destinations"])),
             credential_stores=tuple(dict.fromkeys(names["credential_stores"])),
             disposable_home_directories=tuple(dict.fromkeys(names["disposable_home_directories"])),
+            home_data_directories=tuple(dict.fromkeys(names["home_data_directories"])),
             service_data_directories=tuple(dict.fromkeys(names["service_data_directories"])),
             protected_branches=tuple(dict.fromkeys(names["protected_branches"])),
             binary_directories=tuple(dict.fromkeys(names["binary_directories"])),

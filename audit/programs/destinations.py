@@ -98,8 +98,20 @@ def on_the_loopback(url: str) -> bool:
     """Whether the URL's host is this machine (`localhost`, `127.x.x.x`, `::1`): what is sent there
     never leaves it."""
     host = url_hosts(url)[0]
-    name = host.name if host is not None else ""
-    return name == "localhost" or name == "::1" or name.startswith("127.")
+    return host is not None and host.exact and loopback_host(host.name)
+
+
+def loopback_host(name: str) -> bool:
+    """`localhost`, `::1` or an address of 127.0.0.0/8 written out whole. A name that merely starts
+    like one (`127.0.0.1.nip.io`, `localhost.example.com`) is whatever its owner's DNS says."""
+    if name in ("localhost", "::1", "[::1]"):
+        return True
+    octets = name.split(".")
+    return (
+        len(octets) == 4
+        and octets[0] == "127"
+        and all(octet.isascii() and octet.isdigit() and int(octet) < 256 for octet in octets)
+    )
 
 
 def url_credential_parts(word: ast.Word) -> frozenset[int]:

@@ -11,7 +11,7 @@ import re
 
 from ._arg import Arg
 from ._grammar import GO_FLAGS, POSIX, Syntax, attached, flag, valued
-from ._program import Program, Subcommand, read
+from ._program import Program, Reading, Subcommand, read
 
 CURL = Program(
     ("curl",),
@@ -51,7 +51,7 @@ WGET = Program(
         valued("--proxy-password"), valued("--referer"),
     ),
     operands=("URL...",),
-    writes=lambda reading: _files(reading.values("--output-document")),
+    writes=lambda reading: _wget_saves(reading),
 )  # fmt: skip
 
 _NETCAT_SYNTAX = Syntax()
@@ -257,6 +257,25 @@ NETWORK_PROGRAMS: tuple[Program, ...] = (
 def _files(outputs: tuple[Arg, ...]) -> tuple[Arg, ...]:
     """Output options that name a file: `-` is standard output."""
     return tuple(output for output in outputs if output.value != "-")
+
+
+def _wget_saves(reading: Reading) -> tuple[Arg, ...]:
+    """`-O FILE`, else with `-P DIR` each URL's file name inside DIR (`wget -P /etc/cron.d URL`); a
+    download into the working directory names no path a rule could judge."""
+    documents = reading.values("--output-document")
+    prefixes = reading.values("--directory-prefix")
+    if documents or not prefixes or not prefixes[-1].values:
+        return _files(documents)
+    prefix = prefixes[-1]
+    named = (_url_file_name(url) for url in reading.operands if url.value is not None and "://" in url.value)
+    return tuple(
+        Arg(
+            tuple(f"{directory.rstrip('/')}/{name.values[0]}" for directory in prefix.values),
+            prefix.source,
+            prefix.span,
+        )
+        for name in named
+    )
 
 
 def downloaded_files(name: str | None, args: tuple[Arg, ...]) -> list[Arg]:

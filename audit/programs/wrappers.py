@@ -289,6 +289,9 @@ WRAPPERS: tuple[WrapperSpec, ...] = (
     wrapper("builtin"),
     wrapper("xargs", value=_XARGS_VALUES, abbreviations=True),
     wrapper("busybox"),
+    wrapper("toybox"),
+    # cmake -E CMD ARGS: cmake's portable commands (`cmake -E rm -rf DIR`); without -E it builds and runs none.
+    wrapper("cmake", command=("-E",), runs_nothing_by_default=True),
     wrapper("coproc"),
     wrapper("chroot", value=("--userspec", "--groups"), positionals=1, place="in chroot {operand}",
             abbreviations=True),

@@ -20,12 +20,15 @@ from ._exfiltration import EXFILTRATION_RULES
 from ._exposure import EXPOSURE_RULES
 from ._filesystem import FILESYSTEM_RULES
 from ._hygiene import HYGIENE_RULES
+from ._kernel_settings import KERNEL_SETTING_RULES
 from ._linker import LINKER_RULES
 from ._network_and_resources import NETWORK_AND_RESOURCE_RULES
+from ._permissions import PERMISSION_RULES
 from ._persistence import PERSISTENCE_RULES
 from ._rule import Registry, RetiredRule, Rule
 from ._secret_printing import SECRET_PRINTING_RULES
 from ._secret_reads import SECRET_READ_RULES
+from ._supply_chain import SUPPLY_CHAIN_RULES
 from ._system import SYSTEM_RULES
 from ._system_logs import SYSTEM_LOG_RULES
 from ._tunnels import TUNNEL_RULES
@@ -45,6 +48,7 @@ CORE = Registry(
     + LINKER_RULES
     + PERSISTENCE_RULES
     + SYSTEM_LOG_RULES
+    + KERNEL_SETTING_RULES
     + CONTROL_RULES
     + ACCOUNT_RULES
     + EXFILTRATION_RULES
@@ -53,7 +57,9 @@ CORE = Registry(
     + EXPOSURE_RULES
     + TUNNEL_RULES
     + ATTACK_RULES
-    + HYGIENE_RULES,
+    + HYGIENE_RULES
+    + PERMISSION_RULES
+    + SUPPLY_CHAIN_RULES,
     RETIRED,
 )
 """The core rules alone (no pack), in id order."""

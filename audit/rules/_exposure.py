@@ -9,11 +9,11 @@ from collections.abc import Iterator
 from .._analysis import Arg, CommandSubject
 from .._model import Severity
 from .._tables import Tables
+from ..programs.destinations import loopback_host
 from ._paths import path_is, path_under
 from ._rule import Hit, Inspects, rule
 
 _PYTHON_SERVERS = frozenset({"http.server", "SimpleHTTPServer"})
-_LOOPBACK = ("127.", "localhost", "::1", "[::1]")
 _FAMILIES = frozenset({"python", "php", "ruby"})
 
 
@@ -67,7 +67,7 @@ def _server_names(tables: Tables) -> frozenset[str]:
 def serve_secrets(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     spec = tables.interpreter(subject.name)
     server = _served(subject, spec.family if spec is not None else "")
-    if server is None or (server.address is not None and server.address.startswith(_LOOPBACK)):
+    if server is None or (server.address is not None and loopback_host(server.address)):
         return
     protected = ("/", "~", *tables.credential_stores)
     target = path_is(server.root, protected, subject.cwd) or path_under(

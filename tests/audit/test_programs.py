@@ -34,6 +34,7 @@ from audit.programs import (
     read,
     read_command,
     removed_files,
+    removed_trees,
     sed_effects,
     valued,
     written_files,
@@ -414,6 +415,23 @@ REMOVED = [
 @pytest.mark.parametrize(("name", "words", "removed"), REMOVED)
 def test_a_remover_names_the_files_it_deletes(name: str, words: tuple[str, ...], removed: list[str]) -> None:
     assert [arg.value for arg in removed_files(read_command(name, args(*words)))] == removed
+
+
+TREES_REMOVED = [
+    ("rm", ("-rf", "/etc/nginx", "./b"), ["/etc/nginx", "./b"]),
+    ("rm", ("--recursive", "x"), ["x"]),
+    ("rm", ("-f", "x"), []),
+    ("srm", ("-rz", "x"), ["x"]),
+    ("srm", ("x",), []),
+    ("wipe", ("-Q", "3", "-rf", "x"), ["x"]),
+    ("remove_directory", ("a", "b"), ["a", "b"]),
+    ("unlink", ("x",), []),
+]
+
+
+@pytest.mark.parametrize(("name", "words", "removed"), TREES_REMOVED)
+def test_a_recursive_remover_names_the_trees_it_deletes(name: str, words: tuple[str, ...], removed: list[str]) -> None:
+    assert [arg.value for arg in removed_trees(read_command(name, args(*words)))] == removed
 
 
 EXTRACTED = [

@@ -34,6 +34,7 @@ from ._find import find_exec
 from ._interpreters import interpreter_code, xargs_line_as_code
 from ._option_code import OPTION_CODE_PROGRAMS, option_code, option_commands
 from ._remote import (
+    ansible_code,
     cloud_run_code,
     container_code,
     gcloud_code,
@@ -41,6 +42,7 @@ from ._remote import (
     lxc_code,
     mosh_code,
     parallel_shell_code,
+    salt_code,
     ssh_code,
     vagrant_code,
 )
@@ -96,6 +98,10 @@ HANDLERS: dict[str, Handler] = {
     "oc": kubectl_code,
     "lxc": lxc_code,
     "incus": lxc_code,
+    "ansible": ansible_code,
+    "salt": salt_code,
+    "salt-ssh": salt_code,
+    "salt-call": salt_code,
     "crontab": crontab_code,
     "at": at_job,
     "batch": at_job,
