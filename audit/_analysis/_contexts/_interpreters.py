@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ..._model import Span
 from ..._named_tuple import NamedTuple
+from ..._syntax import ast
 from ...programs import Arg, InterpreterSpec, OptionUse, WordKind, lex
 from .._resolve import known_input
 from .._risks import NO_RISKS
@@ -30,7 +31,8 @@ def interpreter_code(call: Call, spec: InterpreterSpec, walk: ContextWalk) -> fr
         after = _after(args, invocation.code)
         positional = (after or (Arg((name,), name, call.span),)) if spec.is_shell else after
         kind = ContextKind.CODE_STRING
-        risks = code_string(walk, kind, label, (invocation.code,), spec.language, call.frame, positional)
+        code = _positional_code(invocation.code, positional) if spec.is_shell else invocation.code
+        risks = code_string(walk, kind, label, (code,), spec.language, call.frame, positional)
     elif invocation.script is not None:
         risks = script_operand(walk, name, invocation.script, call.span, call.frame, call.stdin, spec)
     if invocation.reads_stdin:
@@ -53,6 +55,18 @@ def xargs_line_as_code(call: Call, spec: InterpreterSpec, replace: str, stdin: S
         walk.emit(
             ExecContextSubject(ContextKind.STDIN_PIPE, label, spec.language, whole, call.frame.location, (), stdin.span)
         )
+
+
+def _positional_code(code: Arg, positional: tuple[Arg, ...]) -> Arg:
+    """`sh -c "$1" _ 'CMD'`: a code string that is one positional parameter is the word bound to it."""
+    word = code.word
+    if code.values or word is None or len(word.parts) != 1:
+        return code
+    part = word.parts[0]
+    if type(part) is not ast.ParamExpansion or part.operator or not part.name.isdigit():
+        return code
+    index = int(part.name)
+    return positional[index] if index < len(positional) and positional[index].values else code
 
 
 def _after(args: tuple[Arg, ...], code: Arg) -> tuple[Arg, ...]:
