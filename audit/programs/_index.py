@@ -28,7 +28,11 @@ class Family(NamedTuple):
 
 LAZY_FAMILIES: tuple[Family, ...] = (
     Family(".vcs", "VCS_PROGRAMS", ("git", "gh", "glab")),
-    Family(".containers", "CONTAINER_PROGRAMS", ("docker", "podman", "nerdctl", "docker-compose", "podman-compose")),
+    Family(
+        ".containers",
+        "CONTAINER_PROGRAMS",
+        ("docker", "podman", "nerdctl", "docker-compose", "podman-compose", "ctr", "systemd-nspawn"),
+    ),
     Family(
         ".cloud",
         "CLOUD_PROGRAMS",
@@ -56,9 +60,15 @@ LAZY_FAMILIES: tuple[Family, ...] = (
             "apparmor_parser",
             "auditctl",
             "service",
+            "spctl",
+            "csrutil",
+            "defaults",
+            "socketfilterfw",
         ),
     ),
-    Family(".machine", "MACHINE_PROGRAMS", ("insmod", "modprobe", "rmmod", "kexec", "mount", "umount", "kill")),
+    Family(
+        ".machine", "MACHINE_PROGRAMS", ("insmod", "modprobe", "rmmod", "kexec", "mount", "umount", "kill", "loginctl")
+    ),
     Family(".iac", "IAC_PROGRAMS", ("terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls")),
     Family(
         ".databases",

@@ -136,6 +136,8 @@ AWS = Program(
     subcommands=tree(
         leaf("s3 rm", flag("--recursive"), flag("--dryrun"), flag("--quiet"), *_S3_FILTERS, operands=("PATH",)),
         leaf("s3 rb", flag("--force"), operands=("BUCKET",)),
+        # A shell command run in a task's container (through SSM).
+        leaf("ecs execute-command", valued("--cluster"), valued("--task"), valued("--container"), valued("--command"), flag("--interactive"), flag("--non-interactive")),
         leaf("s3 sync", flag("--delete"), flag("--dryrun"), *_S3_FILTERS, operands=("SOURCE", "DEST")),
         leaf("s3 cp|mv", flag("--recursive"), flag("--dryrun"), *_S3_FILTERS, operands=("SOURCE", "DEST")),
         leaf("s3 ls", flag("--recursive"), flag("--human-readable"), flag("--summarize"), operands=("PATH",)),
@@ -281,6 +283,8 @@ AZ_PATHS = (
     "storage blob delete-batch", "storage blob sync", "storage share delete", "group list", "account show", "vm list",
 )  # fmt: skip
 
+# Where an upload goes: the account (`ACCOUNT.blob.core.windows.net`), or a connection string or SAS URL.
+_AZ_ACCOUNT = (valued("--account-name"), valued("--connection-string"), valued("--account-key"), valued("--sas-token"), valued("--auth-mode"))  # fmt: skip
 _AZ_STORAGE_OPTIONS = (valued("-c", "--container-name"), valued("-s", "--source"), attached("--delete-destination"), flag("--dryrun"))  # fmt: skip
 
 AZ = Program(
@@ -299,6 +303,10 @@ AZ = Program(
         *(leaf(f"storage container {verb}", *_AZ_FLAGS, valued("--public-access"), valued("--account-name"), valued("--auth-mode")) for verb in ("set-permission", "create")),
         leaf("storage account update", *_AZ_FLAGS, valued("--allow-blob-public-access"), valued("--public-network-access")),
         *(Leaf(item.path, (*_AZ_FLAGS, *item.options), item.operands) for item in AZ_CHANGING_COMMANDS),
+        # `--scripts` is the shell script a Linux VM runs (RunShellScript).
+        leaf("vm run-command invoke", *_AZ_FLAGS, valued("--command-id"), valued("--scripts"), valued("--parameters"), valued("--ids")),
+        leaf("storage blob upload", valued("-f", "--file"), valued("-c", "--container-name"), valued("-n", "--name"), *_AZ_ACCOUNT, flag("--overwrite")),
+        leaf("storage blob upload-batch", valued("-s", "--source"), valued("-d", "--destination"), valued("--pattern"), *_AZ_ACCOUNT, flag("--overwrite")),
     ),
 )  # fmt: skip
 
@@ -365,6 +373,7 @@ S3CMD = Program(
         leaf("del|rm", operands=("URL...",)),
         leaf("rb", operands=("URL",)),
         leaf("sync", operands=("SOURCE", "DEST")),
+        leaf("put", operands=("SOURCE...", "DEST")),
         leaf("ls|la", operands=("URL",)),
     ),
 )  # fmt: skip
@@ -378,6 +387,7 @@ AZCOPY = Program(
         leaf("remove|rm", flag("--recursive"), attached("--dry-run"), operands=("URL",)),
         leaf("sync", attached("--delete-destination"), flag("--recursive"), attached("--dry-run"), operands=("SOURCE", "DEST")),
         leaf("list", operands=("URL",)),
+        leaf("copy|cp", flag("--recursive"), operands=("SOURCE", "DEST")),
     ),
 )  # fmt: skip
 

@@ -1,5 +1,6 @@
 """Programs that run a command somewhere else: ssh (and autossh, mosh), `vagrant ssh`,
-`lxc`/`incus exec`, and the fleet tools ansible (ad hoc) and salt. (`gcloud compute ssh` is declared with gcloud in
+`lxc`/`incus exec`, the fleet tools ansible (ad hoc) and salt, and the parallel shells (pdsh, pssh, clush).
+(`gcloud compute ssh` is declared with gcloud in
 `cloud.py`, docker/podman in `containers.py`, kubectl in `kubernetes.py`;
 chroot, nsenter, systemd-run and flatpak-spawn are wrappers.)
 
@@ -77,6 +78,8 @@ LXC = Program(
             ),
             operands=("INSTANCE", "COMMAND..."),
         ),
+        # `config set INSTANCE KEY VALUE`, `config device add INSTANCE NAME TYPE KEY=VALUE...`
+        Subcommand(("config",), operands=("ACTION", "ARGUMENTS...")),
     ),
 )  # fmt: skip
 
@@ -116,4 +119,37 @@ SALT_SHELL_FUNCTIONS = frozenset(
 )
 """Salt functions whose first argument is shell code run on the minions."""
 
-REMOTE_PROGRAMS: tuple[Program, ...] = (SSH, AUTOSSH, MOSH, VAGRANT, LXC, ANSIBLE, SALT, SALT_CALL)
+# Parallel shells: the command (its words joined, as ssh does) runs on every host selected.
+PDSH = Program(
+    ("pdsh",),
+    syntax=POSIX,
+    options=(
+        valued("-w"), valued("-x"), valued("-g"), valued("-X"), valued("-l"), valued("-t"), valued("-u"),
+        valued("-f"), valued("-R"), valued("-N"), flag("-a"), flag("-A"), flag("-S"), flag("-b"), flag("-d"),
+    ),
+    operands=("COMMAND...",),
+)  # fmt: skip
+PSSH = Program(
+    ("pssh", "parallel-ssh"),
+    syntax=POSIX,
+    options=(
+        valued("-h", "--hosts"), valued("-H", "--host"), valued("-l", "--user"), valued("-p", "--par"),
+        valued("-o", "--outdir"), valued("-e", "--errdir"), valued("-t", "--timeout"), valued("-O", "--option"),
+        valued("-x", "--extra-args"), valued("-X", "--extra-arg"), flag("-i", "--inline"), flag("-A", "--askpass"),
+        flag("-P", "--print"), flag("-I", "--send-input"),
+    ),
+    operands=("COMMAND...",),
+)  # fmt: skip
+CLUSH = Program(
+    ("clush",),
+    syntax=POSIX,
+    options=(
+        valued("-w"), valued("-x"), valued("-g", "--group"), valued("-X"), valued("-l", "--user"),
+        valued("-f", "--fanout"), valued("-t", "--connect_timeout"), valued("-u", "--command_timeout"),
+        valued("-o", "--options"), valued("-R", "--worker"), flag("-a", "--all"), flag("-b", "--dshbak"),
+        flag("-B"), flag("-L"), flag("-q", "--quiet"), flag("-v", "--verbose"), flag("-N"), flag("-S"),
+    ),
+    operands=("COMMAND...",),
+)  # fmt: skip
+
+REMOTE_PROGRAMS: tuple[Program, ...] = (SSH, AUTOSSH, MOSH, VAGRANT, LXC, ANSIBLE, SALT, SALT_CALL, PDSH, PSSH, CLUSH)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .._analysis import CommandSubject
+from .._analysis import Arg, CommandSubject
 from .._model import Severity
 from .._tables import Tables
 from ..programs import installs_only_the_lock_file, installs_the_project
@@ -72,22 +72,51 @@ def _sets_id_bit(mode: str) -> bool:
     return False
 
 
+def sets_setuid(mode: str) -> bool:
+    """The mode sets the setuid bit (`4755`, `u+s`, `+s`), not only setgid (`2775`, `g+s`)."""
+    if re.match(_NUMERIC_MODE, mode):
+        return len(mode) == 4 and int(mode[0]) & 4 != 0
+    for clause in mode.split(","):
+        match = re.match(_SYMBOLIC_CLAUSE, clause)
+        if match is None:
+            continue
+        who, operator, permissions = match.groups()
+        if operator in "+=" and "s" in permissions and (not who or "u" in who or "a" in who):
+            return True
+    return False
+
+
+def mode_words(subject: CommandSubject) -> tuple[Arg, ...]:
+    """The modes a command gives files: chmod's MODE, install's `-m`."""
+    read = reading(subject)
+    if subject.name == "install":
+        return read.values("--mode")
+    return read.operands[:1]
+
+
 @rule(
     id="PE002",
     name="setuid-or-setgid-bit",
     severity=Severity.MEDIUM,
-    summary="chmod sets the setuid or setgid bit (4755, u+s, g+s).",
+    summary="chmod or install sets the setuid or setgid bit (4755, u+s, g+s, `install -m 4755`).",
     rationale="A setuid program runs with its owner's rights for every user: on a root-owned shell or copy of a tool it is a root backdoor.",
     safer_alternative="Use sudo rules or capabilities for the one operation that needs privileges.",
     inspects=Inspects.COMMAND,
-    commands=("chmod",),
-    must_match=("chmod u+s /bin/bash", "chmod 4755 ./tool", "chmod +s x", "chmod 2775 shared/", "chmod g+s,o-w dir"),
-    must_not_match=("chmod 755 x", "chmod 0644 f", "chmod u+x run.sh", "chmod -R go-w ."),
+    commands=("chmod", "install"),
+    must_match=(
+        "chmod u+s /bin/bash",
+        "chmod 4755 ./tool",
+        "chmod +s x",
+        "chmod 2775 shared/",
+        "chmod g+s,o-w dir",
+        "install -m 4755 build/helper ./dist/helper",
+    ),
+    must_not_match=("chmod 755 x", "chmod 0644 f", "chmod u+x run.sh", "chmod -R go-w .", "install -m 755 tool ./bin/"),
 )
 def setuid_bit(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
-    arguments = reading(subject).operands
-    if arguments and arguments[0].value is not None and _sets_id_bit(arguments[0].value):
-        yield Hit(arguments[0].span, f"mode `{arguments[0].value}` sets the setuid/setgid bit")
+    for mode in mode_words(subject):
+        if mode.value is not None and _sets_id_bit(mode.value):
+            yield Hit(mode.span, f"mode `{mode.value}` sets the setuid/setgid bit")
 
 
 @rule(

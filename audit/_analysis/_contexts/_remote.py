@@ -172,6 +172,33 @@ def salt_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
     return remote_shell(walk, f"{where} via {call.name} {operands[0].value}", operands[1:2], call, None)
 
 
+def parallel_shell_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
+    """`pdsh -w HOSTS CMD...`, `pssh -h FILE CMD...`, `clush -a CMD...`: one command string, every host."""
+    reading = read_command(call.name, call.args)
+    hosts = reading.values("-w", "--host", "--hosts", "-g", "--group")
+    where = f"hosts {hosts[0].display()}" if hosts else "every host"
+    return (
+        remote_shell(walk, f"on {where} via {call.name}", reading.operands, call, None)
+        if reading.operands
+        else NO_RISKS
+    )
+
+
+def cloud_run_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
+    """`aws ecs execute-command --command CMD` (in a task's container) and `az vm run-command invoke
+    --scripts CMD` (on a VM)."""
+    reading = read_command(call.name, call.args)
+    if reading.path == ("ecs", "execute-command"):
+        task = reading.values("--task")
+        place = f"in task {task[0].display() if task else '?'} via aws ecs execute-command"
+        return remote_shell(walk, place, reading.values("--command")[-1:], call, None)
+    if reading.path == ("vm", "run-command", "invoke"):
+        place = "on an Azure VM via az vm run-command"
+        scripts = reading.values("--scripts")
+        return remote_shell(walk, place, scripts, call, None) if scripts else NO_RISKS
+    return NO_RISKS
+
+
 # -- the command, where it runs ------------------------------------------------------------
 
 
