@@ -10,6 +10,7 @@ from ..._model import Severity
 from ...programs import KNOWN, Arg, Reading
 from ...rules._pack import Pack
 from .._invocation import Found, Predicate, command, option_value, pack_rule
+from ._internet import WEB_PORTS, every_address_from
 from .aws_changes import CHANGE_RULES
 
 _DRY_RUN = ("--dry-run",)
@@ -148,11 +149,9 @@ DISABLE_AUDIT = pack_rule(
     ),
 )
 
-# Every address (a prefix length of 0, whatever address is written: `0.0.0.0/0`, `10.0.0.0/0`,
-# `::/0`), and the ports a public web server is reached on (opening those is the point of one).
-_WORLD = re.compile(r"[0-9a-f.:]+/0(?!\d)", re.IGNORECASE)
-_WEB_PORTS = frozenset({"80", "443"})
+# `FromPort`/`ToPort` fields of `--ip-permissions` (shorthand or JSON).
 _PORT_FIELD = re.compile(r'(From|To)Port"?\s*[:=]\s*"?(-?\d+)', re.IGNORECASE)
+_WORLD_INGRESS = every_address_from("--cidr", "--ip-permissions")
 
 
 def _web_ports_only(read: Reading) -> bool:
@@ -161,21 +160,13 @@ def _web_ports_only(read: Reading) -> bool:
     ports = [value for word in read.values("--port") for value in word.values]
     for word in read.values("--ip-permissions"):
         ports.extend(number for text in word.values for _, number in _PORT_FIELD.findall(text))
-    return bool(ports) and all(port in _WEB_PORTS for port in ports)
+    return bool(ports) and all(port in WEB_PORTS for port in ports)
 
 
 def _open_to_the_internet(found: Found) -> Arg | None:
     """An ingress rule from every address (`0.0.0.0/0`, `::/0`) to a port other than the web's."""
-    read = found.reading
-    world = next(
-        (
-            word
-            for word in (*read.values("--cidr"), *read.values("--ip-permissions"))
-            if any(_WORLD.search(value) for value in word.values)
-        ),
-        None,
-    )
-    return None if world is None or _web_ports_only(read) else world
+    world = _WORLD_INGRESS(found)
+    return None if world is None or _web_ports_only(found.reading) else world
 
 
 OPEN_TO_THE_INTERNET = pack_rule(

@@ -8,6 +8,7 @@ from ..._model import Severity
 from ...programs import KNOWN, Arg
 from ...rules._pack import Pack
 from .._invocation import Found, command, option_value, pack_rule
+from ._internet import WEB_PORTS
 
 _DATA = (
     "group delete", "disk delete", "snapshot delete", "sql db delete", "sql server delete", "cosmosdb delete",
@@ -163,7 +164,6 @@ DISABLE_AUDIT = pack_rule(
 # 0.0.0.0 is Azure's "allow Azure services" rule.
 _EVERY_ADDRESS_END = option_value("--end-ip-address", "255.255.255.255")
 _ANY_SOURCE = option_value("--source-address-prefixes", "[*]", "*/0", "internet", "any")
-_WEB_PORTS = frozenset({"80", "443"})
 
 
 def _beyond_the_web(found: Found) -> Arg | None:
@@ -176,7 +176,7 @@ def _beyond_the_web(found: Found) -> Arg | None:
         (
             word
             for word in read.values("--destination-port-ranges")
-            if any(value not in _WEB_PORTS for value in word.values)
+            if any(value not in WEB_PORTS for value in word.values)
         ),
         None,
     )

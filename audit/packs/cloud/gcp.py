@@ -4,14 +4,13 @@ storage is the storage.s3 pack's, secrets and keys the secrets.cloud pack's."""
 
 from __future__ import annotations
 
-import re
-
 from ..._model import Severity
 from ...programs import Arg
 from ...programs.cloud import GCLOUD_IAM_RESOURCES
 from ...rules._pack import Pack
 from .._invocation import Found, Invocation, Predicate, command, option_value, option_values, pack_rule
 from ..database._statements import statement_rules
+from ._internet import WEB_PORTS, every_address_from
 
 _DATA = (
     "projects delete", "compute instances delete", "compute disks delete", "compute snapshots delete",
@@ -122,22 +121,6 @@ GRANT_PUBLIC_OR_OWNER = pack_rule(
     ),
 )
 
-# Every address as a source (`0.0.0.0/0`, `::/0`), and the ports a public web server is reached on.
-_WORLD = re.compile(r"[0-9a-f.:]+/0(?!\d)", re.IGNORECASE)
-_WEB_PORTS = frozenset({"80", "443"})
-
-
-def _world_source(*options: str) -> Predicate:
-    """One of the options lists every address (`--authorized-networks=0.0.0.0/0`)."""
-
-    def world(found: Found) -> Arg | None:
-        return next(
-            (word for word in found.reading.values(*options) if any(_WORLD.search(value) for value in word.values)),
-            None,
-        )
-
-    return world
-
 
 def _beyond_the_web(found: Found) -> Arg | None:
     """A firewall rule's `--allow` (or `--rules`) that opens a port other than 80 and 443: a port
@@ -149,7 +132,7 @@ def _beyond_the_web(found: Found) -> Arg | None:
         for value in word.values:
             for entry in value.split(","):
                 _, _, ports = entry.partition(":")
-                if not ports or any(port not in _WEB_PORTS for port in ports.split("-")):
+                if not ports or any(port not in WEB_PORTS for port in ports.split("-")):
                     return word
     return None
 
@@ -162,8 +145,8 @@ OPEN_TO_THE_INTERNET = pack_rule(
     rationale="Scanners find an open database or SSH port within minutes and try every password and known flaw on it; opening 80 or 443 to everyone is what a public web server needs, so those pass.",
     safer_alternative="Authorize your own address (`/32`) or the VPC's range, connect through the Cloud SQL Auth Proxy or IAP (`gcloud compute ssh --tunnel-through-iap`).",
     matches=(
-        *_gcloud("sql instances patch", "sql instances create", where=(_world_source("--authorized-networks"),)),
-        *_gcloud("compute firewall-rules create", "compute firewall-rules update", where=(_world_source("--source-ranges"), _beyond_the_web)),
+        *_gcloud("sql instances patch", "sql instances create", where=(every_address_from("--authorized-networks"),)),
+        *_gcloud("compute firewall-rules create", "compute firewall-rules update", where=(every_address_from("--source-ranges"), _beyond_the_web)),
     ),
     message="opens a database or port to the whole internet",
     must_match=(
