@@ -83,7 +83,7 @@ def _deno_from_url(subject: CommandSubject) -> Arg | None:
 @rule(
     id="PK002",
     name="package-from-outside-a-registry",
-    severity=Severity.HIGH,
+    severity=Severity.MEDIUM,
     summary="Installs or runs a package from a URL or a repository instead of a registry (`pip install https://...`, `pip install git+https://...`, `npm install github:o/r`, `cargo install --git URL`, `npx https://...`, `deno run -A https://...`), or from an index reached over plain HTTP.",
     rationale="An archive or repository at a URL is whatever its owner put there today, with no registry's name, version or checksum behind it, and its install hooks or code run as the agent: the same as `curl URL | sh` (EX001). Over plain HTTP anyone on the way can replace it.",
     safer_alternative="Install a released version from the registry (`pip install name==1.2`), pin a commit and review it (`git+https://...@SHA`, cloned and read first), and use HTTPS for every index.",
