@@ -182,7 +182,18 @@ JOURNALCTL = Program(
     operands=("MATCH...",),
 )  # fmt: skip
 
+# util-linux's fallocate reserves `-l LENGTH` bytes of the disk for FILE.
+FALLOCATE = Program(
+    ("fallocate",),
+    options=(
+        valued("-l", "--length"), valued("-o", "--offset"), flag("-n", "--keep-size"), flag("-p", "--punch-hole"),
+        flag("-c", "--collapse-range"), flag("-d", "--dig-holes"), flag("-i", "--insert-range"),
+        flag("-z", "--zero-range"), flag("-x", "--posix"), flag("-v", "--verbose"),
+    ),
+    operands=("FILE",),
+)  # fmt: skip
+
 SYSTEM_PROGRAMS: tuple[Program, ...] = (
     PKILL, KILLALL, GETENT, CRONTAB, VISUDO, SUDOEDIT, SETCAP, SETFACL, CHATTR, PASSWD, CHPASSWD, USERMOD, SYSCTL,
-    JOURNALCTL,
+    JOURNALCTL, FALLOCATE,
 )  # fmt: skip

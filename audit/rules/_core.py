@@ -24,6 +24,7 @@ from ._linker import LINKER_RULES
 from ._network_and_resources import NETWORK_AND_RESOURCE_RULES
 from ._permissions import PERMISSION_RULES
 from ._persistence import PERSISTENCE_RULES
+from ._resources import RESOURCE_RULES
 from ._rule import Registry, RetiredRule, Rule
 from ._secret_reads import SECRET_READ_RULES
 from ._system import SYSTEM_RULES
@@ -49,6 +50,7 @@ CORE = Registry(
     + ACCOUNT_RULES
     + EXFILTRATION_RULES
     + NETWORK_AND_RESOURCE_RULES
+    + RESOURCE_RULES
     + EXPOSURE_RULES
     + HYGIENE_RULES
     + PERMISSION_RULES,
