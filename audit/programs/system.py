@@ -193,7 +193,17 @@ FALLOCATE = Program(
     operands=("FILE",),
 )  # fmt: skip
 
+# OpenSSH's ssh-copy-id: the destination is the last operand.
+SSH_COPY_ID = Program(
+    ("ssh-copy-id",),
+    options=(
+        valued("-i"), valued("-p"), valued("-F"), valued("-o"), valued("-t"), flag("-f"), flag("-n"), flag("-s"),
+        flag("-x"), flag("-h", "-?", "--help"),
+    ),
+    operands=("DESTINATION",),
+)  # fmt: skip
+
 SYSTEM_PROGRAMS: tuple[Program, ...] = (
     PKILL, KILLALL, GETENT, CRONTAB, VISUDO, SUDOEDIT, SETCAP, SETFACL, CHATTR, PASSWD, CHPASSWD, USERMOD, SYSCTL,
-    JOURNALCTL, FALLOCATE,
+    JOURNALCTL, FALLOCATE, SSH_COPY_ID,
 )  # fmt: skip
