@@ -47,7 +47,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
     PackEntry(
         "cloud.digitalocean", ".vendors", True, frozenset(("curl", "doctl", "http", "https", "wget", "xh", "xhs"))
     ),
-    PackEntry("cloud.gcp", ".cloud.gcp", True, frozenset(("bq", "gcloud"))),
+    PackEntry("cloud.gcp", ".cloud.gcp", True, frozenset(("bq", "firebase", "gcloud"))),
     PackEntry(
         "containers.docker",
         ".containers.docker",
@@ -113,12 +113,23 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "btrfs",
                 "cryptsetup",
                 "diskutil",
+                "dmsetup",
+                "flashrom",
                 "hdparm",
+                "losetup",
                 "lvremove",
                 "mdadm",
                 "nvme",
                 "pvremove",
+                "timeshift",
+                "tmutil",
                 "vgremove",
+                "vssadmin",
+                "vssadmin.exe",
+                "wbadmin",
+                "wbadmin.exe",
+                "wmic",
+                "wmic.exe",
                 "zfs",
                 "zpool",
             )
@@ -126,9 +137,41 @@ PACK_INDEX: tuple[PackEntry, ...] = (
     ),
     PackEntry("email.mailgun", ".vendors", False, frozenset(("curl", "http", "https", "wget", "xh", "xhs"))),
     PackEntry("email.sendgrid", ".vendors", False, frozenset(("curl", "http", "https", "wget", "xh", "xhs"))),
-    PackEntry("filesystem.home", ".filesystem.home", True, frozenset(("find", "mv", "rm", "shred"))),
-    PackEntry("filesystem.services", ".filesystem.services", True, frozenset(("find", "rm", "shred", "truncate"))),
-    PackEntry("filesystem.workspace", ".filesystem.workspace", True, frozenset(("find", "rm", "shred"))),
+    PackEntry(
+        "filesystem.home",
+        ".filesystem.home",
+        True,
+        frozenset(
+            (
+                "cp",
+                "dd",
+                "find",
+                "install",
+                "mv",
+                "remove_directory",
+                "rm",
+                "shred",
+                "srm",
+                "truncate",
+                "unlink",
+                "wipe",
+            )
+        ),
+    ),
+    PackEntry(
+        "filesystem.services",
+        ".filesystem.services",
+        True,
+        frozenset(
+            ("cp", "dd", "find", "install", "remove_directory", "rm", "shred", "srm", "truncate", "unlink", "wipe")
+        ),
+    ),
+    PackEntry(
+        "filesystem.workspace",
+        ".filesystem.workspace",
+        True,
+        frozenset(("find", "remove_directory", "rm", "srm", "wipe")),
+    ),
     PackEntry(
         "flags.launchdarkly", ".vendors", False, frozenset(("curl", "http", "https", "ldcli", "wget", "xh", "xhs"))
     ),

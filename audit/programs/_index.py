@@ -34,7 +34,9 @@ LAZY_FAMILIES: tuple[Family, ...] = (
         ("docker", "podman", "nerdctl", "docker-compose", "podman-compose", "ctr", "systemd-nspawn"),
     ),
     Family(
-        ".cloud", "CLOUD_PROGRAMS", ("aws", "eksctl", "gcloud", "bq", "az", "gsutil", "rclone", "mc", "s3cmd", "azcopy")
+        ".cloud",
+        "CLOUD_PROGRAMS",
+        ("aws", "eksctl", "gcloud", "bq", "firebase", "az", "gsutil", "rclone", "mc", "s3cmd", "azcopy"),
     ),
     Family(".secrets", "SECRETS_PROGRAMS", ("vault", "bao")),
     Family(

@@ -18,16 +18,24 @@ _FIND_UNFILTERED = frozenset(
     {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-depth", "-xdev", "-mount", "-print", "-print0", "-ls",
      "-follow", "-noleaf", "-ignore_readdir_race", "-d"}
 )  # fmt: skip
-# `-type f` still reaches every file: for destruction it narrows nothing.
-_FIND_VALUED_UNFILTERED = frozenset({"-type", "-xtype", "-maxdepth", "-mindepth"})
+# `-type f` still reaches every file: for destruction it narrows nothing. Nor do the tests of
+# owner, age and size: `find / -user $USER -delete` is every file the user owns, `find ~ -mtime -30
+# -delete` every file of a month's work.
+_FIND_VALUED_UNFILTERED = frozenset(
+    {"-type", "-xtype", "-maxdepth", "-mindepth", "-user", "-uid", "-group", "-gid", "-mtime", "-mmin", "-atime",
+     "-amin", "-ctime", "-cmin", "-newer", "-size"}
+)  # fmt: skip
+_FIND_CONNECTIVES = frozenset({"-o", "-or", "-a", "-and"})
 _FIND_GLOBAL_OPTIONS = frozenset({"-H", "-L", "-P", "-O0", "-O1", "-O2", "-O3"})
 
 
 class FindScope(NamedTuple):
-    """What a `find` acts on: its starting points, and whether any test narrows them."""
+    """What a `find` acts on: its starting points, whether any test narrows them, and the name
+    patterns (`-name`, `-iname`) when they are the only tests that do."""
 
     starting_points: tuple[Arg, ...]
     unfiltered: bool
+    only_names: tuple[str, ...] = ()
 
 
 def find_scope(args: tuple[Arg, ...]) -> FindScope:
@@ -42,11 +50,12 @@ def find_scope(args: tuple[Arg, ...]) -> FindScope:
             break
         starting.append(args[position])
         position += 1
-    unfiltered = True
+    narrowed_otherwise = False
+    names: list[str] = []
     skip_until_terminator = False
     skip_value = False
-    for arg in args[position:]:
-        value = arg.value
+    for index in range(position, len(args)):
+        value = args[index].value
         if skip_until_terminator:
             skip_until_terminator = value not in (";", "+")
             continue
@@ -57,11 +66,18 @@ def find_scope(args: tuple[Arg, ...]) -> FindScope:
             skip_value = True
         elif value in EXEC_ACTIONS:
             skip_until_terminator = True
+        elif value in ("-name", "-iname") and index + 1 < len(args):
+            names.append(args[index + 1].value or "*")
+            skip_value = True
+        elif value in _FIND_CONNECTIVES:
+            continue  # `-name '*.py' -o -name '*.md'`: the tests around it say what is found
         elif value in ("(", "!", ",") or (
             value is not None and value.startswith("-") and value not in _FIND_UNFILTERED
         ):
-            unfiltered = False
-    return FindScope(tuple(starting) or (Arg((".",), ".", Span(0, 0)),), unfiltered)
+            narrowed_otherwise = True
+    starting_points = tuple(starting) or (Arg((".",), ".", Span(0, 0)),)
+    unfiltered = not names and not narrowed_otherwise
+    return FindScope(starting_points, unfiltered, () if narrowed_otherwise else tuple(names))
 
 
 # Actions that write the list they print into a file: the file, then (-fprintf) a format.

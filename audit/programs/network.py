@@ -1,7 +1,8 @@
 """Network clients: curl and wget (where they save what they download, and what
 they send), the netcat family, socat, telnet and `openssl s_client` (which
 carry bytes to a socket, and can run a program on one), scp and sftp (ssh is
-in remote.py), DNS lookups, mail senders and HTTPie. What each one sends is
+in remote.py), DNS lookups and traceroute, the FTP, TFTP and SMB clients,
+mail senders and HTTPie. What each one sends is
 read in `sending.py`."""
 
 from __future__ import annotations
@@ -153,6 +154,50 @@ PING = Program(
     operands=("HOST",),
 )  # fmt: skip
 
+# traceroute and its kin look the host's name up before they probe it.
+TRACEROUTE = Program(
+    ("traceroute", "traceroute6", "tracepath", "tracepath6", "tcptraceroute", "mtr"),
+    syntax=Syntax(),
+    options=(
+        valued("-f"), valued("-g"), valued("-i"), valued("-m"), valued("-N"), valued("-p"), valued("-q"),
+        valued("-s"), valued("-t"), valued("-w"), valued("-z"), valued("-l"), valued("-c"),
+    ),
+    operands=("HOST", "PACKETLEN"),
+)  # fmt: skip
+
+# File transfer clients: what they upload is named in a script (`-c 'put FILE'`), on standard
+# input (`ftp host <<< 'put FILE'`) or, for busybox's tftp, by `-p -l FILE`. tftp-hpa's
+# `-c` ends the options: the words after it (`put FILE`) are operands here.
+TFTP = Program(
+    ("tftp",),
+    syntax=Syntax(),
+    options=(valued("-m"), valued("-R"), valued("-l"), valued("-r"), valued("-b"), flag("-c"), flag("-p"), flag("-g")),
+    operands=("HOST", "WORD..."),
+)
+# BSD ftp's `-u URL FILE...` uploads the files to the URL.
+FTP = Program(
+    ("ftp", "pftp"),
+    syntax=Syntax(),
+    options=(valued("-u"), valued("-P"), valued("-o"), valued("-r"), valued("-T"), flag("-n"), flag("-i")),
+    operands=("HOST", "PORT"),
+)
+LFTP = Program(
+    ("lftp",),
+    syntax=Syntax(),
+    options=(valued("-c"), valued("-e"), valued("-f"), valued("-u"), valued("-p"), flag("-d"), flag("--norc")),
+    operands=("SITE",),
+)
+SMBCLIENT = Program(
+    ("smbclient",),
+    syntax=Syntax(),
+    options=(
+        valued("-c", "--command"), valued("-U", "--user"), valued("-W", "--workgroup"), valued("-I", "--ip-address"),
+        valued("-p", "--port"), valued("-A", "--authentication-file"), valued("-D", "--directory"),
+        valued("-L", "--list"), valued("-m", "--max-protocol"), flag("-N", "--no-pass"),
+    ),
+    operands=("SERVICE", "PASSWORD"),
+)  # fmt: skip
+
 # mail, mailx and their kin: the message is standard input; GNU mailutils attaches
 # with -A, s-nail and heirloom mailx with -a; -q quotes a file into the message.
 MAIL = Program(
@@ -205,6 +250,7 @@ _CURL_OUTPUT_OPTIONS = ("--dump-header", "--cookie-jar", "--config", "--remote-n
 
 NETWORK_PROGRAMS: tuple[Program, ...] = (
     CURL, WGET, NETCAT, HTTPIE, SOCAT, TELNET, OPENSSL, SCP, SFTP, DIG, NSLOOKUP, HOST, PING, MAIL, SENDMAIL,
+    TRACEROUTE, TFTP, FTP, LFTP, SMBCLIENT,
 )  # fmt: skip
 
 

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from .._analysis import Arg, CommandSubject
 from .._model import Severity
 from .._tables import Tables
-from ..programs import installs_only_the_lock_file, read_command
+from ..programs import installs_only_the_lock_file, installs_the_project
+from ._installs import install_of, installer_names
 from ._paths import reading
 from ._rule import Hit, Inspects, rule
 
@@ -118,24 +119,17 @@ def setuid_bit(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
             yield Hit(mode.span, f"mode `{mode.value}` sets the setuid/setgid bit")
 
 
-def _installer_names(tables: Tables) -> frozenset[str]:
-    return frozenset(tables.installers) | {
-        name for spec in tables.interpreter_families.values() if spec.family == "python" for name in spec.names
-    }
-
-
 @rule(
     id="PK001",
     name="package-install",
     severity=Severity.MEDIUM,
-    summary="Installs packages (pip, apt, npm, gem, cargo...).",
-    rationale="Installing runs the package's install hooks with the agent's rights and changes the environment; typosquatted names are a common attack.",
+    summary="Installs packages it names (pip, apt, npm, gem, cargo...); installing what the project declares (`npm install`, `pip install -r requirements.txt`, `pip install -e .`) or what a lock file pins passes.",
+    rationale="Installing runs the package's install hooks with the agent's rights and changes the environment; typosquatted names are a common attack. The project's own dependency files were chosen by its maintainers, not typed by the agent.",
     safer_alternative="Pin the package in the project's dependency file and install from a lock file, or install inside the sandbox.",
     inspects=Inspects.COMMAND,
-    commands=_installer_names,
+    commands=installer_names,
     must_match=(
         "pip install requests",
-        "pip3 install -r requirements.txt",
         "python -m pip install x",
         "python3.12 -m pip install --user x",
         "uv pip install x",
@@ -143,6 +137,7 @@ def _installer_names(tables: Tables) -> frozenset[str]:
         "apt -q install x",
         "npm install lodash",
         "brew install jq",
+        "pip install -r requirements.txt --extra-index-url https://pypi.example.com/simple",
     ),
     must_not_match=(
         "pip list",
@@ -156,29 +151,16 @@ def _installer_names(tables: Tables) -> frozenset[str]:
         "pnpm install --frozen-lockfile",
         "pip install --require-hashes -r requirements.txt",
         "pip download requests",
+        "pip3 install -r requirements.txt",
+        "npm install",
+        "pip install -e '.[dev]'",
     ),
 )
 def package_install(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
-    name = subject.name
-    if name is None:
+    install = install_of(subject, tables)
+    if install is None or installs_only_the_lock_file(install.reading) or installs_the_project(install.reading):
         return
-    args = subject.args
-    spec = tables.interpreter(name)
-    if spec is not None and spec.family == "python":
-        values = [arg.value for arg in args]
-        module_at = values.index("-m") + 1 if "-m" in values else 0
-        if module_at and values[module_at : module_at + 1] == ["pip"]:
-            name, args = "pip", args[module_at + 1 :]
-    subcommands = tables.installers.get(name, ())
-    if not subcommands:
-        return
-    read = read_command(name, args)
-    if installs_only_the_lock_file(read):
-        return
-    for subcommand in subcommands:
-        if read.selects(subcommand):
-            yield Hit(subject.span, f"`{name} {' '.join(subcommand)}` installs packages")
-            return
+    yield Hit(subject.span, f"`{install.name} {' '.join(install.subcommand)}` installs packages")
 
 
 @rule(

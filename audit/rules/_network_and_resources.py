@@ -14,6 +14,7 @@ from .._analysis import (
 from .._model import Severity
 from .._tables import Tables
 from ..programs import WRITERS
+from ..programs.destinations import loopback_host
 from ..programs.sending import NETCATS
 from ._paths import literal_prefix, reading, redirect_writes_file, written_paths
 from ._rule import Hit, Inspects, rule
@@ -25,25 +26,13 @@ _SOCAT_EXEC_ADDRESSES = ("exec:", "system:")
 _SOCKET_PATHS = ("/dev/tcp/", "/dev/udp/")
 
 
-def _loopback(host: str) -> bool:
-    """`localhost`, `::1` or an address of 127.0.0.0/8, written out whole."""
-    if host in ("localhost", "::1"):
-        return True
-    octets = host.split(".")
-    return (
-        len(octets) == 4
-        and octets[0] == "127"
-        and all(octet.isascii() and octet.isdigit() and int(octet) < 256 for octet in octets)
-    )
-
-
 def _readiness_probe(subject: RedirectSubject, path: str) -> bool:
     """`</dev/tcp/localhost/5432`, `echo > /dev/tcp/127.0.0.1/6379`: a TCP connection to this
     machine that nothing reads from and nothing but an empty line is sent through, the way a
     script waits for a local server. Not `exec 3<>...` (the descriptor stays open for what
     follows, and every program started after it inherits it) nor a compound command's redirect."""
     segments = path.split("/")
-    if len(segments) != 5 or segments[2] != "tcp" or not segments[4].isdigit() or not _loopback(segments[3]):
+    if len(segments) != 5 or segments[2] != "tcp" or not segments[4].isdigit() or not loopback_host(segments[3]):
         return False
     words = subject.command_words
     if words is None:

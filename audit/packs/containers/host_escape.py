@@ -12,14 +12,17 @@ from ...programs import WordKind, lex
 from ...rules._pack import Pack
 from ...rules._paths import path_is
 from ...rules._rule import Hit, Inspects, rule
-from .._invocation import Found, command, option_values, pack_rule
+from .._invocation import Found, command, option_value, option_values, pack_rule
 from .docker import ENGINES
 
 _STARTS = ("run", "create", "container run", "container create")
 _ENTERS = ("exec", "container exec")
 
 # Capabilities that amount to root on the host (mounts, kernel modules, raw devices, tracing host processes).
-_HOST_CAPABILITIES = ("all", "*sys_admin", "*sys_module", "*sys_ptrace", "*sys_rawio", "*dac_read_search", "*sys_boot")
+_HOST_CAPABILITIES = ("all", "*sys_admin", "*sys_module", "*sys_rawio", "*dac_read_search", "*sys_boot")
+# SYS_PTRACE reaches only the container's own processes (what a debugger needs) unless the container
+# shares the host's process namespace: then it can take over any process on the host.
+_TRACES_THE_HOST = (option_value("--cap-add", "*sys_ptrace"), option_value("--pid", "host"))
 _HOST_DISKS = ("/dev/sd*", "/dev/hd*", "/dev/vd*", "/dev/xvd*", "/dev/nvme*", "/dev/mmcblk*", "/dev/dm-*", "/dev/mapper/*", "/dev/disk/*", "/dev/mem", "/dev/kmem", "/dev/port")  # fmt: skip
 
 # Host paths that give a container the host: its kernel interfaces and the
@@ -88,7 +91,7 @@ PRIVILEGED = pack_rule(
     id="CT301",
     name="container-privileged",
     severity=Severity.HIGH,
-    summary="Starts or enters a container with the host's privileges: `--privileged`, host-level capabilities, host disks as devices.",
+    summary="Starts or enters a container with the host's privileges: `--privileged`, host-level capabilities (SYS_PTRACE with the host's process namespace), host disks as devices.",
     rationale="A privileged container can mount the host's disks, load kernel modules and escape to root on the host.",
     safer_alternative="Add only the capability the tool needs (`--cap-add NET_ADMIN`), or run the tool without a container.",
     matches=(
@@ -97,6 +100,7 @@ PRIVILEGED = pack_rule(
             command(ENGINES, path, where=option_values({"--cap-add": _HOST_CAPABILITIES, "--device": _HOST_DISKS}))
             for path in _STARTS
         ),
+        *(command(ENGINES, path, where=_TRACES_THE_HOST) for path in _STARTS),
     ),
     message="the container gets the host's privileges",
     must_match=(
@@ -108,6 +112,7 @@ PRIVILEGED = pack_rule(
     must_not_match=(
         "docker run --rm alpine echo hi",
         "docker run --cap-add NET_ADMIN nicolaka/netshoot",
+        "docker run --rm --cap-add=SYS_PTRACE app gdb -p 1",
         "docker run --device /dev/fuse img",
         "docker run alpine --privileged",
     ),

@@ -19,7 +19,7 @@ from ...rules._pack import Pack
 from ...rules._paths import contents_glob, path_is, path_under, reading
 from ...rules._rule import Hit, Inspects, rule
 from ...rules._system_logs import AUDIT_DIRECTORIES, SYSTEM_LOG_DIRECTORY, SYSTEM_LOGS, audit_trail
-from .home import DELETERS, deleted_targets, home_relative, may_concern
+from .home import DELETERS, REMOVERS, deleted_targets, home_relative, may_concern
 
 
 def _service_data(arg: Arg, tables: Tables, cwd: str | None, values: tuple[str, ...]) -> str | None:
@@ -101,7 +101,8 @@ def delete_service_data(subject: CommandSubject, tables: Tables) -> Iterator[Hit
         "history, `history -d OFFSET`."
     ),
     inspects=Inspects.COMMAND,
-    commands=(*DELETERS, "truncate"),
+    # Copying nothing over a log (`cp /dev/null /var/log/wtmp`) is SY013's, an overwrite.
+    commands=(*REMOVERS, "truncate"),
     applies=may_concern,
     must_match=(
         "truncate -s 0 /var/log/auth.log",
