@@ -182,7 +182,28 @@ JOURNALCTL = Program(
     operands=("MATCH...",),
 )  # fmt: skip
 
+# util-linux's fallocate reserves `-l LENGTH` bytes of the disk for FILE.
+FALLOCATE = Program(
+    ("fallocate",),
+    options=(
+        valued("-l", "--length"), valued("-o", "--offset"), flag("-n", "--keep-size"), flag("-p", "--punch-hole"),
+        flag("-c", "--collapse-range"), flag("-d", "--dig-holes"), flag("-i", "--insert-range"),
+        flag("-z", "--zero-range"), flag("-x", "--posix"), flag("-v", "--verbose"),
+    ),
+    operands=("FILE",),
+)  # fmt: skip
+
+# OpenSSH's ssh-copy-id: the destination is the last operand.
+SSH_COPY_ID = Program(
+    ("ssh-copy-id",),
+    options=(
+        valued("-i"), valued("-p"), valued("-F"), valued("-o"), valued("-t"), flag("-f"), flag("-n"), flag("-s"),
+        flag("-x"), flag("-h", "-?", "--help"),
+    ),
+    operands=("DESTINATION",),
+)  # fmt: skip
+
 SYSTEM_PROGRAMS: tuple[Program, ...] = (
     PKILL, KILLALL, GETENT, CRONTAB, VISUDO, SUDOEDIT, SETCAP, SETFACL, CHATTR, PASSWD, CHPASSWD, USERMOD, SYSCTL,
-    JOURNALCTL,
+    JOURNALCTL, FALLOCATE, SSH_COPY_ID,
 )  # fmt: skip

@@ -151,4 +151,38 @@ def account_password_deleted_or_set(subject: CommandSubject, tables: Tables) -> 
         yield Hit(subject.span, f"`{subject.name}` {what}{whose}")
 
 
-ACCOUNT_RULES = (root_equivalent_account, account_password_deleted_or_set)
+_LOOPBACK_HOSTS = frozenset({"localhost", "localhost.localdomain", "ip6-localhost", "::1", "[::1]", "0.0.0.0"})
+
+
+def _this_machine(destination: str) -> bool:
+    """`localhost`, `me@127.0.0.1`, `[::1]`: the host part names this machine."""
+    host = destination.rpartition("@")[2].lower()
+    return host in _LOOPBACK_HOSTS or host.startswith("127.")
+
+
+@rule(
+    id="SY028",
+    name="ssh-key-installed-on-this-machine",
+    severity=Severity.HIGH,
+    summary="Installs a key in this machine's own authorized_keys through ssh-copy-id (`ssh-copy-id -i KEY localhost`).",
+    rationale=(
+        "`ssh-copy-id` to the loopback appends the key to the user's own `~/.ssh/authorized_keys`: whoever "
+        "holds the private key logs in as this user from then on, as writing the file directly does (SY005)."
+    ),
+    safer_alternative="Ask a human to grant SSH access to this machine; copy keys only to hosts you administer.",
+    inspects=Inspects.COMMAND,
+    commands=("ssh-copy-id",),
+    must_match=(
+        "ssh-copy-id -i evil.pub localhost",
+        "ssh-copy-id -f -i k.pub root@127.0.0.1",
+        "ssh-copy-id -p 2222 me@[::1]",
+    ),
+    must_not_match=("ssh-copy-id -i ~/.ssh/id_ed25519.pub deploy@build.example.com", "ssh-copy-id --help"),
+)
+def ssh_key_installed_here(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    destination = next((arg for arg in reversed(reading(subject).operands) if arg.value is not None), None)
+    if destination is not None and destination.value is not None and _this_machine(destination.value):
+        yield Hit(destination.span, f"`ssh-copy-id` adds a key to this machine's own logins (`{destination.value}`)")
+
+
+ACCOUNT_RULES = (root_equivalent_account, account_password_deleted_or_set, ssh_key_installed_here)

@@ -25,6 +25,7 @@ from ._linker import LINKER_RULES
 from ._network_and_resources import NETWORK_AND_RESOURCE_RULES
 from ._permissions import PERMISSION_RULES
 from ._persistence import PERSISTENCE_RULES
+from ._resources import RESOURCE_RULES
 from ._rule import Registry, RetiredRule, Rule
 from ._secret_printing import SECRET_PRINTING_RULES
 from ._secret_reads import SECRET_READ_RULES
@@ -54,6 +55,7 @@ CORE = Registry(
     + EXFILTRATION_RULES
     + SECRET_PRINTING_RULES
     + NETWORK_AND_RESOURCE_RULES
+    + RESOURCE_RULES
     + EXPOSURE_RULES
     + TUNNEL_RULES
     + ATTACK_RULES

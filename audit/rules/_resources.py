@@ -1,0 +1,136 @@
+"""The machine's shared resources used up (SY025 to SY027): a disk filled by a file that grows until
+it is full or is allocated larger than a disk, and a cryptocurrency miner started.
+
+Fork bombs and endless loops of background shells are DO001 and DO002 (`_network_and_resources.py`);
+writing to a block device is FS002's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .._analysis import CommandSubject, RedirectSubject
+from .._model import Severity
+from .._tables import Tables
+from ._paths import is_device, reading, redirect_writes_file, writes_a_file
+from ._rule import Hit, Inspects, rule
+
+# Devices that never run dry: a copy from them ends only when the disk is full.
+_ENDLESS_SOURCES = frozenset({"/dev/zero", "/dev/urandom", "/dev/random"})
+# An allocation this large is more than most disks hold free.
+_LARGEST_ALLOCATION = 50 * 1024**3
+_SIZE = r"(\d+(?:\.\d+)?)([KMGTPE]?)(?:I?B)?"
+_SIZE_POWERS = {"": 0, "K": 1, "M": 2, "G": 3, "T": 4, "P": 5, "E": 6}
+
+
+def _bytes(text: str) -> float | None:
+    """`500G`, `1.5TiB`, `100GB` in bytes (powers of 1024, as fallocate reads them)."""
+    match = re.fullmatch(_SIZE, text.strip().upper())
+    return None if match is None else float(match.group(1)) * 1024 ** _SIZE_POWERS[match.group(2)]
+
+
+def _dd_fills(subject: CommandSubject) -> str | None:
+    """`dd if=/dev/zero of=FILE` with no `count=`: it writes until the disk is full (a device
+    as `of=` is FS002's)."""
+    operands = {key: value for key, _, value in (arg.value.partition("=") for arg in subject.args if arg.value)}
+    source, target = operands.get("if"), operands.get("of")
+    if source not in _ENDLESS_SOURCES or not target or "count" in operands or target.startswith("/dev/"):
+        return None
+    return f"`dd` copies {source} into `{target}` with no count: it grows until the disk is full"
+
+
+def _fallocate_fills(subject: CommandSubject) -> str | None:
+    for length in reading(subject).values("--length"):
+        size = _bytes(length.value or "")
+        if size is not None and size >= _LARGEST_ALLOCATION:
+            return f"`fallocate` reserves {length.value} on the disk"
+    return None
+
+
+@rule(
+    id="SY025",
+    name="disk-filled",
+    severity=Severity.MEDIUM,
+    summary=(
+        "Fills the disk: `dd if=/dev/zero of=FILE` (or /dev/urandom) with no `count=`, or `fallocate -l` "
+        "of 50 GiB or more."
+    ),
+    rationale=(
+        "A full disk stops every service that writes (databases, logs, builds, the agent itself) until "
+        "someone finds and deletes the file. It warns: test files are made this way, with a count or a "
+        "size that fits."
+    ),
+    safer_alternative="Give dd a `count=` and fallocate a size the disk can spare, in the workspace.",
+    inspects=Inspects.COMMAND,
+    commands=("dd", "fallocate"),
+    must_match=("dd if=/dev/zero of=/tmp/fill bs=1M", "fallocate -l 500G /tmp/fill", "dd if=/dev/urandom of=big"),
+    must_not_match=(
+        "dd if=/dev/zero of=test.img bs=1M count=100",
+        "fallocate -l 1G swapfile",
+        "dd if=/dev/zero of=/dev/null bs=1M",
+    ),
+)
+def disk_filled(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    what = _dd_fills(subject) if subject.name == "dd" else _fallocate_fills(subject)
+    if what is not None:
+        yield Hit(subject.span, what)
+
+
+@rule(
+    id="SY026",
+    name="endless-output-redirected-to-file",
+    severity=Severity.MEDIUM,
+    summary="A redirect saves output that never ends into a file: `cat /dev/zero > FILE`, `yes > FILE`.",
+    rationale="The file grows until the disk is full, and every service that writes stops with it (SY025).",
+    safer_alternative="Bound it: `head -c 100M /dev/zero > FILE`, or `fallocate -l 100M FILE`.",
+    inspects=Inspects.REDIRECT,
+    applies=writes_a_file,
+    must_match=("cat /dev/zero > /tmp/fill", "yes > big.txt", "cat /dev/urandom >> ~/x"),
+    must_not_match=("yes | head -n 5 > y.txt", "cat /dev/zero > /dev/null", "cat notes.txt > out.txt"),
+)
+def endless_output_redirected(subject: RedirectSubject, tables: Tables) -> Iterator[Hit]:
+    words = subject.command_words
+    if not words or subject.command_name not in ("cat", "yes"):
+        return
+    args = [arg.value for arg in words[1:]]
+    endless = subject.command_name == "yes" or any(arg in _ENDLESS_SOURCES for arg in args)
+    target = redirect_writes_file(subject) if endless else None
+    if target is not None and not is_device(target):
+        yield Hit(
+            subject.span, f"`{subject.command_name}` never stops: `{target.display()}` grows until the disk is full"
+        )
+
+
+# Cryptocurrency miners by program name.
+_MINERS = (
+    "xmrig", "xmr-stak", "xmr-stak-rx", "minerd", "cpuminer", "cpuminer-multi", "cpuminer-opt", "ccminer",
+    "ethminer", "t-rex", "nbminer", "lolminer", "phoenixminer", "gminer", "teamredminer", "nanominer",
+    "cgminer", "bfgminer", "srbminer-multi", "xmrig-cuda", "xmrig-nvidia",
+)  # fmt: skip
+
+
+@rule(
+    id="SY027",
+    name="cryptocurrency-miner",
+    severity=Severity.HIGH,
+    summary="Runs a cryptocurrency miner (`xmrig`, `minerd`, `cpuminer`, `ethminer`, `t-rex`...).",
+    rationale=(
+        "A miner spends every core or GPU it can for someone's wallet: on a developer's machine or a "
+        "cloud account it is theft of compute, and the usual payload of a compromise. It blocks."
+    ),
+    safer_alternative="Do not run miners on shared or borrowed machines; ask a human.",
+    inspects=Inspects.COMMAND,
+    commands=_MINERS,
+    must_match=(
+        "xmrig -o pool.minexmr.com:4444 -u 44wallet",
+        "./xmrig --donate-level 1",
+        "nohup minerd -a cryptonight &",
+    ),
+    must_not_match=("echo xmrig", "grep -r xmrig /var/log", "pip install xmr-tools"),
+)
+def cryptocurrency_miner(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    yield Hit(subject.span, f"`{subject.name}` mines cryptocurrency with the machine's processors")
+
+
+RESOURCE_RULES = (disk_filled, endless_output_redirected, cryptocurrency_miner)
