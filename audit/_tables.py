@@ -66,6 +66,7 @@ class Tables:
         "service_data_directories",
         "shell_startup_files",
         "system_directories",
+        "token_files",
         "wrappers",
     )
 
@@ -80,6 +81,7 @@ class Tables:
         secret_files: tuple[str, ...],
         process_environment_files: tuple[str, ...],
         credential_files: tuple[str, ...],
+        token_files: tuple[str, ...],
         system_directories: tuple[str, ...],
         shell_startup_files: tuple[str, ...],
         authorized_keys_files: tuple[str, ...],
@@ -114,6 +116,9 @@ class Tables:
         self.secret_files: Final = secret_files
         self.process_environment_files: Final = process_environment_files
         self.credential_files: Final = credential_files
+        """Private keys and credential stores, the token files among them."""
+        self.token_files: Final = token_files
+        """Credential files that hold one bearer token: one sent as a request's credential is used, not leaked."""
         self.system_directories: Final = system_directories
         self.shell_startup_files: Final = shell_startup_files
         self.authorized_keys_files: Final = authorized_keys_files

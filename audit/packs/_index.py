@@ -47,7 +47,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
     PackEntry(
         "cloud.digitalocean", ".vendors", True, frozenset(("curl", "doctl", "http", "https", "wget", "xh", "xhs"))
     ),
-    PackEntry("cloud.gcp", ".cloud.gcp", True, frozenset(("bq", "gcloud"))),
+    PackEntry("cloud.gcp", ".cloud.gcp", True, frozenset(("bq", "firebase", "gcloud"))),
     PackEntry(
         "containers.docker",
         ".containers.docker",
@@ -55,7 +55,10 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         frozenset(("docker", "docker-compose", "nerdctl", "podman", "podman-compose")),
     ),
     PackEntry(
-        "containers.host-escape", ".containers.host_escape", True, frozenset(("docker", "nerdctl", "nsenter", "podman"))
+        "containers.host-escape",
+        ".containers.host_escape",
+        True,
+        frozenset(("ctr", "docker", "incus", "lxc", "nerdctl", "nsenter", "podman", "systemd-nspawn")),
     ),
     PackEntry("containers.podman", ".containers.podman", True, frozenset(("podman",))),
     PackEntry("database.cassandra", ".database.cassandra", True, frozenset(("cqlsh",))),
@@ -240,6 +243,8 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "aa-teardown",
                 "apparmor_parser",
                 "auditctl",
+                "csrutil",
+                "defaults",
                 "firewall-cmd",
                 "history",
                 "ip6tables",
@@ -253,6 +258,8 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "service",
                 "set",
                 "setenforce",
+                "socketfilterfw",
+                "spctl",
                 "systemctl",
                 "ufw",
                 "unset",
@@ -263,7 +270,22 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         "system.machine",
         ".system.machine",
         True,
-        frozenset(("insmod", "kexec", "kill", "modprobe", "mount", "rmmod", "service", "systemctl", "umount")),
+        frozenset(
+            (
+                "insmod",
+                "kexec",
+                "kill",
+                "killall",
+                "loginctl",
+                "modprobe",
+                "mount",
+                "pkill",
+                "rmmod",
+                "service",
+                "systemctl",
+                "umount",
+            )
+        ),
     ),
     PackEntry(
         "system.trust",

@@ -364,6 +364,33 @@ SORT = Program(
 
 SPONGE = Program(("sponge",), options=(flag("-a"),), operands=("FILE",), writes=_operands)
 
+
+def _patched(reading: Reading) -> tuple[Arg, ...]:
+    """`patch FILE [PATCHFILE]` changes FILE, `-o OUT` writes OUT instead; `--dry-run` writes nothing.
+    Without FILE the names come from the patch itself, which no rule sees."""
+    if reading.has("--dry-run"):
+        return ()
+    return reading.values("--output") or reading.operand("ORIGINAL")
+
+
+# GNU patch: the patch comes on standard input, from `-i FILE`, or as the second operand.
+PATCH = Program(
+    ("patch",),
+    options=(
+        valued("-p", "--strip"), valued("-i", "--input"), valued("-o", "--output"), valued("-d", "--directory"),
+        valued("-D", "--ifdef"), valued("-F", "--fuzz"), valued("-r", "--reject-file"), valued("-B", "--prefix"),
+        valued("-z", "--suffix"), valued("-V", "--version-control"), valued("-Y", "--basename-prefix"),
+        valued("--backup-if-mismatch"), valued("--merge"), valued("--quoting-style"), valued("--reject-format"),
+        flag("-b", "--backup"), flag("-R", "--reverse"), flag("-N", "--forward"), flag("-E", "--remove-empty-files"),
+        flag("-f", "--force"), flag("-t", "--batch"), flag("-s", "--silent", "--quiet"), flag("-l", "--ignore-whitespace"),
+        flag("-u", "--unified"), flag("-c", "--context"), flag("-n", "--normal"), flag("-e", "--ed"),
+        flag("--dry-run"), flag("--verbose"), flag("--posix"), flag("-T", "--set-time"), flag("-Z", "--set-utc"),
+        flag("--binary"), flag("--follow-symlinks"),
+    ),
+    operands=("ORIGINAL", "PATCHFILE"),
+    writes=_patched,
+)  # fmt: skip
+
 TAR = Program(
     ("tar",),
     options=(
@@ -424,6 +451,6 @@ RUBY = interpreter_program("ruby", ("ruby",), _script_in_place)
 AWK = interpreter_program("awk", ("awk", "gawk"), _awk_in_place)
 
 FILE_PROGRAMS: tuple[Program, ...] = (
-    RM, SRM, WIPE, CMAKE_REMOVE_DIRECTORY, RMDIR, UNLINK, CP, MV, INSTALL, LN, RSYNC, TEE, TOUCH, TRUNCATE, DD, SHRED, SED, SORT, SPONGE, TAR, UNZIP,
-    SEVEN_ZIP, CHMOD, CHOWN, CHGRP, PERL, RUBY, AWK,
+    RM, SRM, WIPE, CMAKE_REMOVE_DIRECTORY, RMDIR, UNLINK, CP, MV, INSTALL, LN, RSYNC, TEE, TOUCH, TRUNCATE, DD,
+    SHRED, SED, SORT, SPONGE, TAR, UNZIP, SEVEN_ZIP, CHMOD, CHOWN, CHGRP, PERL, RUBY, AWK, PATCH,
 )  # fmt: skip

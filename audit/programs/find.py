@@ -101,28 +101,44 @@ def _output_files(reading: Reading) -> tuple[Arg, ...]:
 
 
 # Programs that destroy each file `-exec PROGRAM {}` hands them: with find doing the
-# recursion, `-exec rm -f {} +` deletes every file under the starting points, as `-delete` does.
+# recursion, `-exec rm -f {} +` deletes every file under the starting points, as `-delete` does;
+# `-exec truncate -s 0 {} +` leaves every file empty.
 _FILE_DESTROYERS = frozenset({"rm", "unlink", "shred", "srm"})
+_EMPTYING_SIZES = frozenset({("-s", "0"), ("--size", "0"), ("-s0",), ("--size=0",)})
+
+
+def _destroys(command: list[str | None]) -> bool:
+    """Whether an `-exec` command destroys the file it is given (a remover, or `truncate -s 0`)."""
+    program = (command[0] or "").rpartition("/")[2] if command else ""
+    if program in _FILE_DESTROYERS:
+        return True
+    if program != "truncate":
+        return False
+    words = command[1:]
+    return any(
+        tuple(words[index : index + len(size)]) == size for size in _EMPTYING_SIZES for index in range(len(words))
+    )
 
 
 def deletes_what_it_finds(args: tuple[Arg, ...]) -> bool:
     """Whether `find ARGS` deletes the files it finds: `-delete`, or an action that runs a file
-    remover on `{}` (`-exec rm -f {} +`, `-execdir unlink {} ;`, `-ok shred -u {} ;`)."""
-    in_exec = False
-    program_next = False
+    remover on `{}` (`-exec rm -f {} +`, `-execdir unlink {} ;`, `-ok shred -u {} ;`) or empties it
+    (`-exec truncate -s 0 {} +`)."""
+    command: list[str | None] | None = None
     for arg in args:
         value = arg.value
-        if value == "-delete" and not in_exec:
-            return True
-        if program_next:
-            program_next = False
-            if value is not None and value.rpartition("/")[2] in _FILE_DESTROYERS:
+        if command is None:
+            if value == "-delete":
                 return True
-        if in_exec:
-            in_exec = value not in (";", "+")
-        elif value in EXEC_ACTIONS:
-            in_exec = program_next = True
-    return False
+            if value in EXEC_ACTIONS:
+                command = []
+        elif value in (";", "+"):
+            if _destroys(command):
+                return True
+            command = None
+        else:
+            command.append(value)
+    return command is not None and _destroys(command)
 
 
 def _deleted(reading: Reading) -> tuple[Arg, ...]:

@@ -354,5 +354,9 @@ WRAPPERS: tuple[WrapperSpec, ...] = (
     # yarn runs a first word that is not one of its commands as a binary of the project (`yarn cdk destroy`).
     wrapper("yarn", value=("--cwd", "-p", "--package"), subcommands=("dlx", "exec", "run"), own_commands=_YARN_COMMANDS,
             runs_packages=True),
+    # Secret injectors run a command here with the project's secrets in its environment.
+    wrapper("railway", value=("-s", "--service", "-e", "--environment"), subcommands=("run",)),
+    wrapper("doppler", value=("-p", "--project", "-c", "--config"), code=("--command",), subcommands=("run",)),
+    wrapper("op", value=("--env-file", "--account"), subcommands=("run",)),
 )  # fmt: skip
 """The wrappers every policy knows (a policy may add more)."""

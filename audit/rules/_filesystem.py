@@ -266,7 +266,7 @@ def _self_reference(part: ast.WordPart) -> str | None:
     return None
 
 
-def _own_account(arg: Arg, name: str) -> bool:
+def own_account(arg: Arg, name: str) -> bool:
     """Whether chown's OWNER (`$USER:$USER`, `$(id -u):$(id -g)`) or chgrp's GROUP is the invoking user's."""
     if arg.values or arg.word is None:
         return False  # a literal name, or a variable this command assigns: not known to be the user's
@@ -297,7 +297,7 @@ def _keeps_home_its_users(subject: CommandSubject, read: Reading, target: Arg) -
     mode_or_owner = read.operands[0]
     if subject.name == "chmod":
         return mode_or_owner.value is not None and _OWNER_ADDITION.fullmatch(mode_or_owner.value) is not None
-    return not subject.location.path and not read.has("-L") and _own_account(mode_or_owner, subject.name or "")
+    return not subject.location.path and not read.has("-L") and own_account(mode_or_owner, subject.name or "")
 
 
 @rule(

@@ -7,7 +7,8 @@ import pytest
 
 from audit import errors
 from audit._model import Span
-from audit._policy import _interpreter, _Reader, _wrapper
+from audit._policy import _interpreter, _wrapper
+from audit._policy_reader import TableReader
 from audit.programs import (
     GNU,
     GO_FLAGS,
@@ -508,12 +509,12 @@ def test_an_install_takes_only_the_lock_file_with_its_locking_options_and_no_nam
 
 @pytest.mark.parametrize("spec", INTERPRETERS, ids=[spec.family for spec in INTERPRETERS])
 def test_an_interpreter_family_reads_back_from_its_policy_table(spec: InterpreterSpec) -> None:
-    assert _interpreter(_Reader(spec.policy_table(), "interpreters", "test"), spec.family, None) == spec
+    assert _interpreter(TableReader(spec.policy_table(), "interpreters", "test"), spec.family, None) == spec
 
 
 @pytest.mark.parametrize("spec", WRAPPERS, ids=[spec.name for spec in WRAPPERS])
 def test_a_wrapper_reads_back_from_its_policy_table(spec: WrapperSpec) -> None:
-    assert _wrapper(_Reader(spec.policy_table(), "wrappers", "test"), spec.name, None) == spec
+    assert _wrapper(TableReader(spec.policy_table(), "wrappers", "test"), spec.name, None) == spec
 
 
 # -- sed scripts ---------------------------------------------------------------------------------

@@ -129,9 +129,9 @@ def delete_system_logs(subject: CommandSubject, tables: Tables) -> Iterator[Hit]
         read = reading(subject)
         if any(size.value == "0" for size in read.values("--size")):
             for arg in read.operands:
-                record = audit_trail(arg, cwd) or (
-                    SYSTEM_LOGS if contents_glob(arg, SYSTEM_LOG_DIRECTORY, cwd) else None
-                )
+                # The directory itself is what `find /var/log -exec truncate -s 0 {} +` hands it: every file.
+                in_logs = contents_glob(arg, SYSTEM_LOG_DIRECTORY, cwd) or path_is(arg, SYSTEM_LOG_DIRECTORY, cwd)
+                record = audit_trail(arg, cwd) or (SYSTEM_LOGS if in_logs else None)
                 if record is not None:
                     yield Hit(arg.span, f"empties `{arg.display()}`, {record}")
         return
