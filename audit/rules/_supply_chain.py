@@ -114,8 +114,9 @@ def package_from_outside(subject: CommandSubject, tables: Tables) -> Iterator[Hi
     elif subject.name == "uvx":
         word = _from_outside(subject.args, node=False)
     elif _RUNNERS.intersection(subject.wrappers):
-        command_word = subject.argv[subject.command_index]
-        word = _from_outside((command_word,), node=True)
+        # `npm exec -c CODE` runs code, not a package: no command word follows the runner.
+        runs = subject.argv[subject.command_index : subject.command_index + 1]
+        word = _from_outside(runs, node=True)
     else:
         install = install_of(subject, tables)
         if install is not None:
