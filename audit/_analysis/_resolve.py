@@ -279,30 +279,65 @@ def commands_run(
     if unwrapped is None or unwrapped.wrappers[-1:] != ("xargs",) or stdin is None:
         return [argv]
     data = known_input(stdin, env)
-    if data is None:
-        found = _found_by_find(stdin, env)
-        if not found or xargs_replace_string(unwrapped.innermost_options) is not None:
-            return [argv]
-        return [recursing_like_find(argv, index, stdin.span) + found]
-    return xargs_commands(argv, index, unwrapped.innermost_options, data, stdin.span) or [argv]
+    if data is not None:
+        return xargs_commands(argv, index, unwrapped.innermost_options, data, stdin.span) or [argv]
+    writer = _piped_argv(stdin, env)
+    if not writer or xargs_replace_string(unwrapped.innermost_options) is not None:
+        return [argv]
+    listed = _listed_by_ls(writer, stdin.span)
+    if listed:
+        return [argv + listed]
+    found = _found_by_find(writer, stdin.span)
+    return [recursing_like_find(argv, index, stdin.span) + found] if found else [argv]
 
 
-def _found_by_find(stdin: Stdin, env: Env) -> tuple[Arg, ...]:
+def _piped_argv(stdin: Stdin, env: Env) -> list[str] | None:
+    """The literal argv of the simple command piped into this one, if that is what feeds it."""
+    writer = stdin.writer
+    if stdin.kind is not StdinKind.PIPE or not isinstance(writer, ast.SimpleCommand) or writer.redirects:
+        return None
+    return env.literal_argv(writer.words)
+
+
+# ls options that list every entry of a directory, one name a line; -a and -A add the hidden ones.
+_LS_LISTS = frozenset({"-1", "-a", "-A", "--all", "--almost-all"})
+
+
+def _listed_by_ls(argv: list[str], span: Span) -> tuple[Arg, ...]:
+    """`ls [-A] [DIR] | xargs CMD`: the names ls prints are the directory's entries, read as `DIR/*`
+    (and `DIR/.[!.]*` with -a or -A): `ls | xargs rm -rf` is `rm -rf *`. Nothing for other options
+    (`ls -l` prints more than names) or several directories (ls prints a heading for each)."""
+    if basename(argv[0]) != "ls":
+        return ()
+    options = [word for word in argv[1:] if word.startswith("-") and word != "-"]
+    directories = [word for word in argv[1:] if word not in options]
+    if not all(_lists_names(option) for option in options) or len(directories) > 1:
+        return ()
+    if directories and any(character in directories[0] for character in "*?["):  # `ls *.log` lists files
+        return ()
+    prefix = directories[0].rstrip("/") + "/" if directories else ""
+    hidden = any(option in ("--all", "--almost-all") or "a" in option.lower() for option in options)
+    globs = (prefix + "*", prefix + ".[!.]*") if hidden else (prefix + "*",)
+    return tuple(Arg((glob,), argv[0], span, True) for glob in globs)
+
+
+def _lists_names(option: str) -> bool:
+    """An option, or a cluster of them, among `_LS_LISTS` (`-1A`)."""
+    return option in _LS_LISTS or (not option.startswith("--") and all(f"-{flag}" in _LS_LISTS for flag in option[1:]))
+
+
+def _found_by_find(argv: list[str], span: Span) -> tuple[Arg, ...]:
     """`find DIR ... | xargs CMD`: when no test narrows the search, the paths find prints are
     everything under each starting point, read as `DIR/*` (`find ~ -type f | xargs rm -f` is
     `rm -f ~/*` and more); nothing when the writer is anything else or narrows."""
-    writer = stdin.writer
-    if stdin.kind is not StdinKind.PIPE or not isinstance(writer, ast.SimpleCommand) or writer.redirects:
+    if basename(argv[0]) != "find":
         return ()
-    argv = env.literal_argv(writer.words)
-    if not argv or basename(argv[0]) != "find":
-        return ()
-    words = tuple(Arg((value,), value, writer.span) for value in argv[1:])
+    words = tuple(Arg((value,), value, span) for value in argv[1:])
     scope = find_scope(words)
     if not scope.unfiltered or any(value in EXEC_ACTIONS or value == "-delete" for value in argv[1:]):
         return ()
     return tuple(
-        Arg((f"{value.rstrip('/')}/*",), point.source, stdin.span, True)
+        Arg((f"{value.rstrip('/')}/*",), point.source, span, True)
         for point in scope.starting_points
         for value in point.values
     )

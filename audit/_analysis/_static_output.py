@@ -1,13 +1,17 @@
 """The output of `echo`, `printf`, `dirname` and `basename` with literal
 arguments, computed without running them: `$(echo rm)` and
 `$(printf '\\x72\\x6d')` are spellings of `rm`, `$(dirname /x)` is `/`, and
-they are judged as such."""
+they are judged as such. So are the usual ways of printing a directory:
+`$(cd DIR && pwd)` is DIR, `$(getent passwd $USER | cut -d: -f6)` the home."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 
+from .._syntax import ast
 from .._syntax._words import ansi_c_decode
+from ._normalize import HOME
 
 # Compiled on first use (re's own cache), not at import: only some commands need these patterns.
 _ECHO_FLAGS = r"^-[neE]+$"
@@ -33,7 +37,9 @@ def static_output(argv: list[str]) -> str | None:
 
 
 def _dirname(path: str) -> str:
-    """POSIX dirname: the path without its last segment (`/x` -> `/`, `x` -> `.`)."""
+    """POSIX dirname: the path without its last segment (`/x` -> `/`, `x` -> `.`); the home's is /home."""
+    if path == HOME:
+        return "/home"
     stripped = path.rstrip("/")
     if not stripped:
         return "/" if path else "."
@@ -89,3 +95,41 @@ def _printf(format_string: str, args: list[str]) -> str | None:
             break
     output = "".join(pieces)
     return output if len(output) <= _MAX_OUTPUT else None
+
+
+LiteralArgv = Callable[[Iterable[ast.Word]], "list[str] | None"]
+# The invoking user, as `getent passwd` is asked about it.
+_SELF = frozenset({"$USER", "${USER}", "$LOGNAME", "$(whoami)", "`whoami`", "$(id -un)", "$(id -nu)"})
+_ASKED_ABOUT_SELF = [[word] for word in sorted(_SELF)]
+_HOME_FIELD = frozenset({"-d:", "-f6"})
+
+
+def printed_directory(command: ast.Command, literal_argv: LiteralArgv) -> str | None:
+    """`cd DIR && pwd` prints DIR, `getent passwd $USER | cut -d: -f6` the home (each with its line break);
+    None for anything else."""
+    if not isinstance(command, ast.AndOrList | ast.Pipeline):
+        return None
+    parts = [part for part in command.commands if type(part) is ast.SimpleCommand]
+    if len(parts) != 2 or len(command.commands) != 2:
+        return None
+    if type(command) is ast.AndOrList and command.operators == ("&&",):
+        changed, printed = (literal_argv(part.words) for part in parts)
+        if changed is not None and len(changed) == 2 and changed[0] == "cd" and printed in (["pwd"], ["pwd", "-P"]):
+            return changed[1] + "\n"
+        return None
+    lookup = [word.source.strip('"') for word in parts[0].words]
+    fields = literal_argv(parts[1].words)
+    if type(command) is not ast.Pipeline or lookup[:2] != ["getent", "passwd"] or lookup[2:] not in _ASKED_ABOUT_SELF:
+        return None
+    return HOME + "\n" if fields is not None and fields[:1] == ["cut"] and _is_home_field(fields[1:]) else None
+
+
+def _is_home_field(args: list[str]) -> bool:
+    """`-d: -f6`, `-f 6 -d :`: cut prints the home field of a passwd line."""
+    joined: list[str] = []
+    for arg in args:
+        if joined and joined[-1] in ("-d", "-f"):
+            joined[-1] += arg
+        else:
+            joined.append(arg)
+    return frozenset(joined) == _HOME_FIELD and len(joined) == 2

@@ -23,7 +23,7 @@ from ._normalize import (
     normalize_words,
     parameter_values,
 )
-from ._static_output import static_output
+from ._static_output import printed_directory, static_output
 from ._subjects import Arg
 
 _ALL_POSITIONAL = frozenset({"@", "*", "#"})
@@ -377,6 +377,8 @@ class Env:
                 for statement in command.body.statements
             ]
             return None if not outputs or None in outputs else "".join(output or "" for output in outputs)
+        if isinstance(command, ast.AndOrList | ast.Pipeline):
+            return printed_directory(command, self.literal_argv)
         if not isinstance(command, ast.SimpleCommand) or command.assignments:
             return None
         argv = self.literal_argv(command.words)

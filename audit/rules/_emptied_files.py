@@ -31,10 +31,12 @@ def _prints_nothing(subject: RedirectSubject) -> bool:
     if name is None or name in _PRINT_NOTHING:
         return True
     words = subject.command_words
+    if not words:
+        return False
     if name in _PRINT_THEIR_FILES:
         files = [word.value for word in (words or ())[1:]]
         return bool(files) and all(file == "/dev/null" for file in files)  # `cat /dev/null > F`
-    if name not in _PRINT_THEIR_WORDS or not words:
+    if name not in _PRINT_THEIR_WORDS:
         return False
     printed = [word.value for word in words[1:] if word.value not in ("-n", "-e", "-E")]
     return printed in ([], [""])
