@@ -34,7 +34,7 @@ def _prints_nothing(subject: RedirectSubject) -> bool:
     if not words:
         return False
     if name in _PRINT_THEIR_FILES:
-        files = [word.value for word in (words or ())[1:]]
+        files = [word.value for word in words[1:]]
         return bool(files) and all(file == "/dev/null" for file in files)  # `cat /dev/null > F`
     if name not in _PRINT_THEIR_WORDS:
         return False

@@ -27,7 +27,8 @@ _THE_DIRECTORY = re.compile(
 )
 # Globs that match every visible entry of the working directory, and the hidden ones.
 _EVERY_VISIBLE = frozenset({"*", "./*"})
-_EVERY_HIDDEN = frozenset({".*", "./.*", ".[!.]*", "./.[!.]*", ".??*", "./.??*"})
+# bash reads `[^...]` as `[!...]`.
+_EVERY_HIDDEN = frozenset({".*", "./.*", ".[!.]*", "./.[!.]*", ".[^.]*", "./.[^.]*", ".??*", "./.??*"})
 
 
 def _what_it_names(arg: Arg) -> str | None:
