@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers; `__getattr__` loads 
     from ._clients import OptionStyle as OptionStyle
     from ._clients import Reads as Reads
     from ._clients import client_for as client_for
+    from ._clients import client_invoked as client_invoked
     from ._model import UNKNOWN as UNKNOWN
     from ._model import DatabaseInputError as DatabaseInputError
     from ._model import SqlDialect as SqlDialect
@@ -42,6 +43,7 @@ _HOMES = {
     "OptionStyle": "._clients",
     "Reads": "._clients",
     "client_for": "._clients",
+    "client_invoked": "._clients",
     "DatabaseInputError": "._model",
     "SqlDialect": "._model",
     "StatementFinding": "._model",
@@ -67,6 +69,7 @@ __all__ = [
     "classify_redis",
     "classify_sql",
     "client_for",
+    "client_invoked",
 ]
 
 

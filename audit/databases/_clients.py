@@ -93,6 +93,10 @@ class DatabaseClient:
     declared with its family (`bq query`: cloud.py); empty when the declaration is built from this table."""
     notes: str = ""
 
+    def operand_role(self, index: int) -> OperandRole | None:
+        """The role of the operand at `index` (None: the client takes no operand there)."""
+        return self.operands[index] if index < len(self.operands) else self.more_operands
+
 
 CLIENTS: tuple[DatabaseClient, ...] = (
     DatabaseClient(
@@ -297,6 +301,27 @@ CLIENTS: tuple[DatabaseClient, ...] = (
         ),
     ),
 )  # fmt: skip
+
+
+def _clients_by_program() -> dict[str, tuple[DatabaseClient, ...]]:
+    by_program: dict[str, list[DatabaseClient]] = {}
+    for client in CLIENTS:
+        for invocation in client.invocations:
+            by_program.setdefault(invocation[0], []).append(client)
+    return {name: tuple(clients) for name, clients in by_program.items()}
+
+
+_CLIENTS_BY_PROGRAM = _clients_by_program()
+
+
+def client_invoked(program: str, path: tuple[str, ...]) -> DatabaseClient | None:
+    """The client the program `program` starts with the subcommand path `path` (as an argv reader
+    found it: `cockroach sql` is `("cockroach", ("sql",))`), or None."""
+    for client in _CLIENTS_BY_PROGRAM.get(program, ()):
+        for invocation in client.invocations:
+            if invocation[0] == program and invocation[1:] == path:
+                return client
+    return None
 
 
 def client_for(argv: Sequence[str]) -> DatabaseClient | None:

@@ -30,6 +30,7 @@ from ._builtins import alias_code, eval_code, let_arithmetic, sourced_file, test
 from ._call import Call, ContextWalk, Handler
 from ._code import code_string, run_written, startup_assignments, startup_code, stdin_code
 from ._command_variables import variable_commands
+from ._database_clients import DATABASE_CLIENT_NAMES, database_client_code
 from ._find import find_exec
 from ._interpreters import interpreter_code, xargs_line_as_code
 from ._option_code import OPTION_CODE_PROGRAMS, option_code, option_commands
@@ -57,6 +58,7 @@ __all__ = [
 ]
 
 HANDLERS: dict[str, Handler] = {
+    **dict.fromkeys(DATABASE_CLIENT_NAMES, database_client_code),
     "eval": eval_code,
     "source": sourced_file,
     ".": sourced_file,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..._model import Severity
 from ...rules._pack import Pack
 from .._invocation import command, pack_rule
-from ._statements import DEFAULT_REASON, statement_rules
+from ._statements import DEFAULT_REASON, statement_rules, superuser_rule
 
 MYSQL_STATEMENTS = statement_rules(
     ids=("DB201", "DB202"),
@@ -38,10 +38,26 @@ MYSQL_TOOLS = pack_rule(
     must_not_match=("mysqladmin status", "mysqladmin -u root ping"),
 )
 
+MYSQL_SUPERUSER = superuser_rule(
+    id="DB204",
+    label="mysql",
+    database="MySQL or MariaDB",
+    programs=("mysql", "mariadb"),
+    granting=(
+        "mysql -u root -e \"GRANT ALL ON *.* TO 'ops'@'%'\"",
+        "mariadb -e 'GRANT SUPER ON *.* TO backup'",
+        "mysql -e \"GRANT SELECT ON *.* TO 'r'@'%' WITH GRANT OPTION\"",
+    ),
+    not_granting=(
+        "mysql -e \"GRANT ALL ON shop.* TO 'shop'@'localhost'\"",
+        "mysql -e \"CREATE USER 'shop'@'localhost' IDENTIFIED BY 'pw'\"",
+    ),
+)
+
 PACK = Pack(
     name="database.mysql",
     summary="MySQL and MariaDB: statements run through mysql/mariadb, mysqladmin drop.",
     default=True,
     reason=DEFAULT_REASON,
-    rules=(*MYSQL_STATEMENTS, MYSQL_TOOLS),
+    rules=(*MYSQL_STATEMENTS, MYSQL_TOOLS, MYSQL_SUPERUSER),
 )

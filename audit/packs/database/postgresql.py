@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..._model import Severity
 from ...rules._pack import Pack
 from .._invocation import command, pack_rule
-from ._statements import DEFAULT_REASON, statement_rules
+from ._statements import DEFAULT_REASON, statement_rules, superuser_rule
 
 POSTGRESQL_STATEMENTS = statement_rules(
     ids=("DB101", "DB102"),
@@ -48,10 +48,27 @@ POSTGRESQL_RESTORE = pack_rule(
     must_not_match=("pg_restore -d app_restore app.dump", "pg_restore -l app.dump"),
 )
 
+POSTGRESQL_SUPERUSER = superuser_rule(
+    id="DB105",
+    label="postgresql",
+    database="PostgreSQL",
+    programs=("psql",),
+    granting=(
+        "psql -c \"CREATE ROLE admin2 SUPERUSER LOGIN PASSWORD 'pw'\"",
+        "psql -U postgres -c 'ALTER USER app WITH SUPERUSER'",
+        "psql app -c 'GRANT pg_execute_server_program TO app'",
+    ),
+    not_granting=(
+        "psql -c \"CREATE USER app WITH PASSWORD 'pw'\"",
+        "psql -c 'GRANT SELECT ON ALL TABLES IN SCHEMA public TO readonly'",
+        "psql -c 'ALTER ROLE app NOSUPERUSER'",
+    ),
+)
+
 PACK = Pack(
     name="database.postgresql",
     summary="PostgreSQL: statements run through psql, dropdb and pg_dropcluster, restores over a live database.",
     default=True,
     reason=DEFAULT_REASON,
-    rules=(*POSTGRESQL_STATEMENTS, POSTGRESQL_TOOLS, POSTGRESQL_RESTORE),
+    rules=(*POSTGRESQL_STATEMENTS, POSTGRESQL_TOOLS, POSTGRESQL_RESTORE, POSTGRESQL_SUPERUSER),
 )
