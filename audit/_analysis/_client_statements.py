@@ -76,6 +76,8 @@ def classified(client: DatabaseClient, text: str | tuple[str, ...]) -> tuple[Sta
         found = ()
     elif client.reads is Reads.MONGO:
         found = databases.classify_mongo(text)
+    elif client.reads is Reads.CYPHER:
+        found = databases.classify_cypher(text)
     else:
         found = databases.classify_sql(text, client.dialect)
     return _READINGS.remember(key, found)

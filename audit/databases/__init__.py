@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers; `__getattr__` loads 
     from ._clients import Reads as Reads
     from ._clients import client_for as client_for
     from ._clients import client_invoked as client_invoked
+    from ._cypher import classify_cypher as classify_cypher
     from ._model import UNKNOWN as UNKNOWN
     from ._model import DatabaseInputError as DatabaseInputError
     from ._model import SqlDialect as SqlDialect
@@ -49,6 +50,7 @@ _HOMES = {
     "StatementFinding": "._model",
     "StatementKind": "._model",
     "UNKNOWN": "._model",
+    "classify_cypher": "._cypher",
     "classify_mongo": "._mongo",
     "classify_redis": "._redis",
     "classify_sql": "._sql",
@@ -65,6 +67,7 @@ __all__ = [
     "SqlDialect",
     "StatementFinding",
     "StatementKind",
+    "classify_cypher",
     "classify_mongo",
     "classify_redis",
     "classify_sql",

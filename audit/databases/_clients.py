@@ -23,6 +23,7 @@ class Reads(str, Enum):
     SQL = "sql"
     REDIS = "redis"
     MONGO = "mongo"
+    CYPHER = "cypher"
 
 
 class OperandRole(str, Enum):
@@ -281,6 +282,41 @@ CLIENTS: tuple[DatabaseClient, ...] = (
             "--secure-connect-bundle", "--credentials",
         ),
         operands=(OperandRole.HOST, OperandRole.PORT),
+    ),
+    DatabaseClient(
+        name="snowsql",
+        invocations=(("snowsql",),),
+        reads=Reads.SQL,
+        dialect=SqlDialect.SNOWFLAKE,
+        option_style=OptionStyle.GNU,
+        statement_options=("-q", "--query"),
+        file_options=("-f", "--filename"),
+        value_options=(
+            "-a", "--accountname", "-u", "--username", "-d", "--dbname", "-s", "--schemaname", "-r", "--rolename",
+            "-w", "--warehouse", "-h", "--host", "-p", "--port", "--region", "-m", "--mfa-passcode",
+            "--authenticator", "-c", "--connection", "-D", "--variable", "-o", "--option", "--config",
+            "--private-key-path",
+        ),
+        notes=(
+            "-q runs and exits; -f repeats. Its own commands start with `!` (`!source`, `!spool`, `!system`) "
+            "and are not read."
+        ),
+    ),
+    DatabaseClient(
+        name="cypher-shell",
+        invocations=(("cypher-shell",),),
+        reads=Reads.CYPHER,
+        dialect=None,
+        option_style=OptionStyle.GNU,
+        statement_options=(),
+        file_options=("-f", "--file"),
+        value_options=(
+            "-a", "--address", "--uri", "-u", "--username", "-p", "--password", "-d", "--database",
+            "--encryption", "--format", "-P", "--param", "--access-mode", "--sample-rows", "--wrap",
+            "--idle-timeout", "--log", "--history", "--notifications",
+        ),
+        more_operands=OperandRole.STATEMENT,
+        notes="Neo4j's shell: the Cypher is the operand, a -f file, or standard input.",
     ),
     DatabaseClient(
         name="bq query",

@@ -91,6 +91,8 @@ class SqlDialect(str, Enum):
     """Cassandra's CQL read by cqlsh."""
     BIGQUERY = "bigquery"
     """BigQuery's GoogleSQL read by `bq query` (no client commands of its own)."""
+    SNOWFLAKE = "snowflake"
+    """Snowflake's SQL read by snowsql (its `!` commands are not read)."""
 
 
 class DatabaseInputError(ValueError):

@@ -1,4 +1,4 @@
-"""database.postgresql: PostgreSQL: statements run through psql, dropdb and pg_dropcluster, restores over a live database."""
+"""database.postgresql: PostgreSQL: statements run through psql, dropdb and pg_dropcluster, dropuser, pg_resetwal, restores over a live database."""
 
 from __future__ import annotations
 
@@ -48,6 +48,32 @@ POSTGRESQL_RESTORE = pack_rule(
     must_not_match=("pg_restore -d app_restore app.dump", "pg_restore -l app.dump"),
 )
 
+POSTGRESQL_DROP_ROLE = pack_rule(
+    id="DB106",
+    name="postgresql-drop-role-tool",
+    severity=Severity.MEDIUM,
+    summary="`dropuser` drops a PostgreSQL role.",
+    rationale="It is `DROP ROLE` from the shell: whatever logs in as the role stops working until it is recreated with its grants.",
+    safer_alternative="Check what uses the role first (`\\du`, the applications' settings), or `ALTER ROLE ... NOLOGIN` to disable it.",
+    matches=(command("dropuser", unless=("--help", "--version")),),
+    message="drops a PostgreSQL role",
+    must_match=("dropuser app", "dropuser -h db.internal -U postgres --if-exists reporting"),
+    must_not_match=("dropuser --help", "createuser --no-superuser app"),
+)
+
+POSTGRESQL_RESET_WAL = pack_rule(
+    id="DB107",
+    name="postgresql-reset-wal",
+    severity=Severity.HIGH,
+    summary="`pg_resetwal` (formerly `pg_resetxlog`) clears a PostgreSQL cluster's write-ahead log.",
+    rationale="Transactions only the log held are lost and the cluster may be left inconsistent; it is the last resort of a server that cannot start, and cannot be undone.",
+    safer_alternative="Copy the data directory first, and try `pg_resetwal -n` (dry run) to see what it would change.",
+    matches=(command(("pg_resetwal", "pg_resetxlog"), unless=("--dry-run", "--help", "--version")),),
+    message="clears the write-ahead log of a PostgreSQL cluster",
+    must_match=("pg_resetwal -f /var/lib/postgresql/data", "pg_resetxlog -D /srv/pg/14/main"),
+    must_not_match=("pg_resetwal -n /var/lib/postgresql/data", "pg_resetwal --dry-run -D /srv/pg/14/main"),
+)
+
 POSTGRESQL_SUPERUSER = superuser_rule(
     id="DB105",
     label="postgresql",
@@ -67,8 +93,15 @@ POSTGRESQL_SUPERUSER = superuser_rule(
 
 PACK = Pack(
     name="database.postgresql",
-    summary="PostgreSQL: statements run through psql, dropdb and pg_dropcluster, restores over a live database.",
+    summary="PostgreSQL: statements run through psql, dropdb and pg_dropcluster, dropuser, pg_resetwal, restores over a live database.",
     default=True,
     reason=DEFAULT_REASON,
-    rules=(*POSTGRESQL_STATEMENTS, POSTGRESQL_TOOLS, POSTGRESQL_RESTORE, POSTGRESQL_SUPERUSER),
+    rules=(
+        *POSTGRESQL_STATEMENTS,
+        POSTGRESQL_TOOLS,
+        POSTGRESQL_RESTORE,
+        POSTGRESQL_SUPERUSER,
+        POSTGRESQL_DROP_ROLE,
+        POSTGRESQL_RESET_WAL,
+    ),
 )
