@@ -102,7 +102,9 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         "database.postgresql",
         ".database.postgresql",
         True,
-        frozenset(("dropdb", "dropuser", "pg_dropcluster", "pg_resetwal", "pg_resetxlog", "pg_restore", "psql")),
+        frozenset(
+            ("dropdb", "dropuser", "pg_ctl", "pg_dropcluster", "pg_resetwal", "pg_resetxlog", "pg_restore", "psql")
+        ),
     ),
     PackEntry("database.redis", ".database.redis", True, frozenset(("redis-cli", "valkey-cli"))),
     PackEntry("database.sqlite", ".database.sqlite", True, frozenset(("duckdb", "sqlite3"))),

@@ -84,6 +84,7 @@ LAZY_FAMILIES: tuple[Family, ...] = (
             "pg_restore",
             "mysqladmin",
             "mariadb-admin",
+            "pg_ctl",
             "dropuser",
             "pg_resetwal",
             "pg_resetxlog",

@@ -121,7 +121,22 @@ DATABASE_TOOLS: tuple[Program, ...] = (
             valued("-S", "--socket"),
             flag("-f", "--force"),
         ),
-        subcommands=tree(leaf("drop", operands=("DB",)), leaf("status"), leaf("ping")),
+        subcommands=tree(leaf("drop", operands=("DB",)), leaf("shutdown"), leaf("status"), leaf("ping")),
+    ),
+    Program(
+        ("pg_ctl",),
+        options=(
+            valued("-D", "--pgdata"),
+            valued("-m", "--mode"),
+            valued("-l", "--log"),
+            valued("-o", "--options"),
+            valued("-t", "--timeout"),
+            flag("-w", "--wait"),
+            flag("-W", "--no-wait"),
+            flag("-s", "--silent"),
+        ),
+        global_options_anywhere=True,
+        subcommands=tree("start", "stop", "restart", "reload", "status", "promote", "kill", "init|initdb"),
     ),
     Program(
         ("dropuser",),

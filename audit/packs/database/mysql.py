@@ -1,4 +1,4 @@
-"""database.mysql: MySQL and MariaDB: statements run through mysql/mariadb, mysqladmin drop."""
+"""database.mysql: MySQL and MariaDB: statements run through mysql/mariadb, mysqladmin drop and shutdown."""
 
 from __future__ import annotations
 
@@ -38,6 +38,19 @@ MYSQL_TOOLS = pack_rule(
     must_not_match=("mysqladmin status", "mysqladmin -u root ping"),
 )
 
+MYSQL_SHUTDOWN = pack_rule(
+    id="DB205",
+    name="mysql-server-shutdown",
+    severity=Severity.MEDIUM,
+    summary="`mysqladmin shutdown` stops a MySQL or MariaDB server.",
+    rationale="Every connection is cut and the applications using it fail until it is started again.",
+    safer_alternative="Stop only a server made for the task, through its service manager (`systemctl stop mysql`).",
+    matches=(command(("mysqladmin", "mariadb-admin"), "shutdown"),),
+    message="stops a MySQL server",
+    must_match=("mysqladmin -u root shutdown", "mariadb-admin -h db.internal -u admin -p shutdown"),
+    must_not_match=("mysqladmin -u root status", "mariadb-admin ping"),
+)
+
 MYSQL_SUPERUSER = superuser_rule(
     id="DB204",
     label="mysql",
@@ -56,8 +69,8 @@ MYSQL_SUPERUSER = superuser_rule(
 
 PACK = Pack(
     name="database.mysql",
-    summary="MySQL and MariaDB: statements run through mysql/mariadb, mysqladmin drop.",
+    summary="MySQL and MariaDB: statements run through mysql/mariadb, mysqladmin drop and shutdown.",
     default=True,
     reason=DEFAULT_REASON,
-    rules=(*MYSQL_STATEMENTS, MYSQL_TOOLS, MYSQL_SUPERUSER),
+    rules=(*MYSQL_STATEMENTS, MYSQL_TOOLS, MYSQL_SUPERUSER, MYSQL_SHUTDOWN),
 )

@@ -1,4 +1,4 @@
-"""database.postgresql: PostgreSQL: statements run through psql, dropdb and pg_dropcluster, dropuser, pg_resetwal, restores over a live database."""
+"""database.postgresql: PostgreSQL: statements run through psql, dropdb and pg_dropcluster, dropuser, pg_resetwal, pg_ctl stop, restores over a live database."""
 
 from __future__ import annotations
 
@@ -74,6 +74,19 @@ POSTGRESQL_RESET_WAL = pack_rule(
     must_not_match=("pg_resetwal -n /var/lib/postgresql/data", "pg_resetwal --dry-run -D /srv/pg/14/main"),
 )
 
+POSTGRESQL_STOP = pack_rule(
+    id="DB108",
+    name="postgresql-server-stopped",
+    severity=Severity.MEDIUM,
+    summary="Stops a PostgreSQL server with `pg_ctl stop` (or `restart`, or `kill` of its process).",
+    rationale="Every connection is cut and the applications using it fail until it is started again; in `immediate` mode the server stops without a checkpoint and recovers on the next start.",
+    safer_alternative="Stop only a server made for the task, and prefer `-m smart` (the default waits for sessions to end).",
+    matches=(command("pg_ctl", "stop"), command("pg_ctl", "restart"), command("pg_ctl", "kill")),
+    message="stops a PostgreSQL server",
+    must_match=("pg_ctl -D /var/lib/postgresql/data stop -m immediate", "pg_ctl restart -D /srv/pg"),
+    must_not_match=("pg_ctl -D /var/lib/postgresql/data status", "pg_ctl start -D /srv/pg -l logfile"),
+)
+
 POSTGRESQL_SUPERUSER = superuser_rule(
     id="DB105",
     label="postgresql",
@@ -93,7 +106,7 @@ POSTGRESQL_SUPERUSER = superuser_rule(
 
 PACK = Pack(
     name="database.postgresql",
-    summary="PostgreSQL: statements run through psql, dropdb and pg_dropcluster, dropuser, pg_resetwal, restores over a live database.",
+    summary="PostgreSQL: statements run through psql, dropdb and pg_dropcluster, dropuser, pg_resetwal, pg_ctl stop, restores over a live database.",
     default=True,
     reason=DEFAULT_REASON,
     rules=(
@@ -103,5 +116,6 @@ PACK = Pack(
         POSTGRESQL_SUPERUSER,
         POSTGRESQL_DROP_ROLE,
         POSTGRESQL_RESET_WAL,
+        POSTGRESQL_STOP,
     ),
 )
