@@ -34,7 +34,17 @@ from ._database_clients import DATABASE_CLIENT_NAMES, database_client_code
 from ._find import find_exec
 from ._interpreters import interpreter_code, xargs_line_as_code
 from ._option_code import OPTION_CODE_PROGRAMS, option_code, option_commands
-from ._remote import container_code, gcloud_code, kubectl_code, lxc_code, mosh_code, ssh_code, vagrant_code
+from ._remote import (
+    container_code,
+    fly_code,
+    gcloud_code,
+    heroku_code,
+    kubectl_code,
+    lxc_code,
+    mosh_code,
+    ssh_code,
+    vagrant_code,
+)
 from ._runners import at_job, entr_code, parallel_code, tmux_code
 from ._written import WRITER_NAMES, crontab_code, record_writes
 
@@ -73,6 +83,9 @@ HANDLERS: dict[str, Handler] = {
     "mosh": mosh_code,
     "gcloud": gcloud_code,
     "vagrant": vagrant_code,
+    "heroku": heroku_code,
+    "fly": fly_code,
+    "flyctl": fly_code,
     "docker": container_code,
     "podman": container_code,
     "nerdctl": container_code,
