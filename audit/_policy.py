@@ -10,17 +10,18 @@ settings replace, name lists and interpreter/wrapper entries extend.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Set
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from ._budget import DEFAULT_MAX_STEPS
 from ._model import Severity
 from ._named_tuple import NamedTuple
+from ._policy_reader import TableReader, describe
 from ._tables import Tables
 from .errors import PolicyError
 from .packs._index import PACK_INDEX, PACK_NAMES, PACKS_BY_COMMAND
@@ -69,113 +70,14 @@ class Policy:
 # -- loading -------------------------------------------------------------------
 
 
-class _Reader:
-    """Strict access to one TOML table, recording the dotted key for errors."""
-
-    def __init__(self, table: Mapping[str, Any], path: str, origin: str) -> None:
-        self.table = table
-        self.path = path
-        self.origin = origin
-
-    def fail(self, key: str, message: str) -> PolicyError:
-        where = f"{self.path}.{key}" if self.path else key
-        return PolicyError(f"{self.origin}: {where}: {message}")
-
-    def only(self, allowed: Set[str]) -> None:
-        for key in self.table:
-            if key not in allowed:
-                hint = f" (expected one of: {', '.join(sorted(allowed))})" if allowed else ""
-                raise self.fail(key, f"unknown key{hint}")
-
-    def sub(self, key: str) -> _Reader:
-        value: object = self.table.get(key, {})
-        if not isinstance(value, Mapping):
-            raise self.fail(key, f"must be a table, got {_describe(value)}")
-        return _Reader(cast("Mapping[str, Any]", value), f"{self.path}.{key}" if self.path else key, self.origin)
-
-    def integer(self, key: str, default: int, minimum: int, maximum: int) -> int:
-        value = self.table.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(key, f"must be an integer, got {_describe(value)}")
-        if not minimum <= value <= maximum:
-            raise self.fail(key, f"must be between {minimum} and {maximum}, got {value}")
-        return value
-
-    def number(self, key: str, default: float, minimum: float, maximum: float) -> float:
-        value = self.table.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise self.fail(key, f"must be a number, got {_describe(value)}")
-        if not minimum <= value <= maximum:
-            raise self.fail(key, f"must be between {minimum} and {maximum}, got {value}")
-        return float(value)
-
-    def boolean(self, key: str, default: bool) -> bool:
-        value = self.table.get(key, default)
-        if not isinstance(value, bool):
-            raise self.fail(key, f"must be true or false, got {_describe(value)}")
-        return value
-
-    def text(self, key: str, default: str | None = None) -> str:
-        value = self.table.get(key, default)
-        if not isinstance(value, str) or not value:
-            raise self.fail(key, f"must be a non-empty string, got {_describe(value)}")
-        return value
-
-    def strings(self, key: str) -> tuple[str, ...]:
-        strings: list[str] = []
-        for index, item in enumerate(self._list(key, "strings")):
-            if not isinstance(item, str) or not item:
-                raise self.fail(f"{key}[{index}]", f"must be a non-empty string, got {_describe(item)}")
-            strings.append(item)
-        return tuple(strings)
-
-    def records(self, key: str) -> list[_Reader]:
-        readers: list[_Reader] = []
-        for index, item in enumerate(self._list(key, "tables")):
-            if not isinstance(item, Mapping):
-                raise self.fail(f"{key}[{index}]", f"must be a table, got {_describe(item)}")
-            where = f"{self.path}.{key}[{index}]" if self.path else f"{key}[{index}]"
-            readers.append(_Reader(cast("Mapping[str, Any]", item), where, self.origin))
-        return readers
-
-    def _list(self, key: str, of: str) -> list[object]:
-        value: object = self.table.get(key, [])
-        if not isinstance(value, list):
-            raise self.fail(key, f"must be a list of {of}, got {_describe(value)}")
-        return cast("list[object]", value)
-
-
-def _describe(value: object) -> str:
-    return f"{type(value).__name__} {value!r}"
-
-
 _NAME_LISTS = (
-    "fetchers",
-    "privilege",
-    "secret_files",
-    "process_environment_files",
-    "credential_files",
-    "system_directories",
-    "shell_startup_files",
-    "authorized_keys_files",
-    "autorun_scripts",
-    "autorun_crontabs",
-    "autorun_units",
-    "autorun_opaque",
-    "protected_directories",
-    "linker_variables",
-    "secret_file_names",
-    "secret_variables",
-    "allowed_destinations",
-    "credential_stores",
-    "disposable_home_directories",
-    "service_data_directories",
-    "protected_branches",
-    "binary_directories",
-    "interpreter_startup_files",
-    "program_directories",
-    "library_directories",
-)
+    "fetchers", "privilege", "secret_files", "process_environment_files", "credential_files", "token_files",
+    "system_directories", "shell_startup_files", "authorized_keys_files", "autorun_scripts", "autorun_crontabs",
+    "autorun_units", "autorun_opaque", "protected_directories", "data_directories", "linker_variables",
+    "secret_file_names", "secret_variables", "allowed_destinations", "credential_stores",
+    "disposable_home_directories", "home_data_directories", "service_data_directories", "protected_branches",
+    "binary_directories", "interpreter_startup_files", "program_directories", "library_directories",
+)  # fmt: skip
 # `[names]` tables of commands with the words that select what they do (`pip install`, `gh auth token`).
 _SUBCOMMAND_TABLES = ("installers", "secret_printers")
 
@@ -203,7 +105,9 @@ class _Draft(NamedTuple):
             installers=_frozen_subcommands(self.subcommands["installers"]),
             secret_files=tuple(dict.fromkeys(names["secret_files"])),
             process_environment_files=tuple(dict.fromkeys(names["process_environment_files"])),
-            credential_files=tuple(dict.fromkeys(names["credential_files"])),
+            # A token file is a credential file too: it is read (SE004) and sent (SE005) as one.
+            credential_files=tuple(dict.fromkeys(names["credential_files"] + names["token_files"])),
+            token_files=tuple(dict.fromkeys(names["token_files"])),
             system_directories=tuple(dict.fromkeys(names["system_directories"])),
             shell_startup_files=tuple(dict.fromkeys(names["shell_startup_files"])),
             authorized_keys_files=tuple(dict.fromkeys(names["authorized_keys_files"])),
@@ -212,6 +116,7 @@ class _Draft(NamedTuple):
             autorun_units=tuple(dict.fromkeys(names["autorun_units"])),
             autorun_opaque=tuple(dict.fromkeys(names["autorun_opaque"])),
             protected_directories=tuple(dict.fromkeys(names["protected_directories"])),
+            data_directories=tuple(dict.fromkeys(names["data_directories"])),
             linker_variables=frozenset(names["linker_variables"]),
             secret_file_names=tuple(names["secret_file_names"]),
             secret_variables=tuple(names["secret_variables"]),
@@ -219,6 +124,7 @@ class _Draft(NamedTuple):
             allowed_destinations=tuple(dict.fromkeys(names["allowed_destinations"])),
             credential_stores=tuple(dict.fromkeys(names["credential_stores"])),
             disposable_home_directories=tuple(dict.fromkeys(names["disposable_home_directories"])),
+            home_data_directories=tuple(dict.fromkeys(names["home_data_directories"])),
             service_data_directories=tuple(dict.fromkeys(names["service_data_directories"])),
             protected_branches=tuple(dict.fromkeys(names["protected_branches"])),
             binary_directories=tuple(dict.fromkeys(names["binary_directories"])),
@@ -274,7 +180,7 @@ def _built_in_draft() -> _Draft:
 def _apply(draft: _Draft, document: Mapping[str, Any], origin: str, is_rule: Callable[[str], bool]) -> _Draft:
     """Validate `document` completely and return `draft` with it merged in (`draft` itself
     is never changed: the draft of a document that fails validation does not exist)."""
-    root = _Reader(document, "", origin)
+    root = TableReader(document, "", origin)
     root.only({"version", "limits", "rules", "names", "packs", "interpreters", "wrappers"})
     root.integer("version", 1, 1, 1)
     limits = _limits(root.sub("limits"), draft.limits)
@@ -302,7 +208,7 @@ def _apply(draft: _Draft, document: Mapping[str, Any], origin: str, is_rule: Cal
     )
 
 
-def _pack_patterns(reader: _Reader, key: str) -> list[str]:
+def _pack_patterns(reader: TableReader, key: str) -> list[str]:
     """Pack names or fnmatch patterns over them (`database.*`, `*`); each must name at least one pack."""
     names = list(PACK_NAMES)
     patterns = list(reader.strings(key))
@@ -318,7 +224,7 @@ def _pack_patterns(reader: _Reader, key: str) -> list[str]:
     return patterns
 
 
-def _limits(reader: _Reader, previous: Limits) -> Limits:
+def _limits(reader: TableReader, previous: Limits) -> Limits:
     reader.only({"max_length", "max_steps", "time_budget_ms", "max_depth", "verdict_cache"})
     return Limits(
         max_length=reader.integer("max_length", previous.max_length, 1, 10_000_000),
@@ -330,20 +236,20 @@ def _limits(reader: _Reader, previous: Limits) -> Limits:
 
 
 def _rule_settings(
-    reader: _Reader, previous: dict[str, Severity | None], is_rule: Callable[[str], bool]
+    reader: TableReader, previous: dict[str, Severity | None], is_rule: Callable[[str], bool]
 ) -> dict[str, Severity | None]:
     settings = dict(previous)
     for rule_id, setting in reader.table.items():
         if not is_rule(rule_id):
             raise reader.fail(rule_id, "unknown rule id (see `audit-cmd rules`)")
         if setting not in _RULE_SETTING_VALUES:
-            raise reader.fail(rule_id, f'must be "high", "medium" or "off", got {_describe(setting)}')
+            raise reader.fail(rule_id, f'must be "high", "medium" or "off", got {describe(setting)}')
         settings[rule_id] = _RULE_SETTING_VALUES[setting]
     return settings
 
 
 def _names(
-    reader: _Reader, draft: _Draft
+    reader: TableReader, draft: _Draft
 ) -> tuple[dict[str, list[str]], dict[str, set[str]], dict[str, dict[str, list[tuple[str, ...]]]]]:
     """The `[names]` lists, decoders, installers and secret printers, added to the draft's."""
     reader.only(set(_NAME_LISTS) | {"decoders", *_SUBCOMMAND_TABLES})
@@ -382,7 +288,7 @@ _ENTRY_FORMS: Mapping[str, tuple[Callable[[str], bool], str]] = {
 }
 
 
-def _check_forms(reader: _Reader) -> None:
+def _check_forms(reader: TableReader) -> None:
     """Each entry the document adds to a list of `_ENTRY_FORMS` has the list's form."""
     for key, (bad, form) in _ENTRY_FORMS.items():
         for index, entry in enumerate(reader.strings(key)):
@@ -390,11 +296,11 @@ def _check_forms(reader: _Reader) -> None:
                 raise reader.fail(f"{key}[{index}]", f"must be {form}, got {entry!r}")
 
 
-def _options(reader: _Reader, key: str, previous: frozenset[str]) -> frozenset[str]:
+def _options(reader: TableReader, key: str, previous: frozenset[str]) -> frozenset[str]:
     return previous | frozenset(reader.strings(key))
 
 
-def _interpreter(reader: _Reader, family: str, previous: InterpreterSpec | None) -> InterpreterSpec:
+def _interpreter(reader: TableReader, family: str, previous: InterpreterSpec | None) -> InterpreterSpec:
     if previous is None:
         previous = InterpreterSpec(family=family, names=frozenset(), language=reader.text("language"))
         if not reader.table.get("names"):
@@ -412,7 +318,7 @@ def _interpreter(reader: _Reader, family: str, previous: InterpreterSpec | None)
     return _checked(spec)
 
 
-def _wrapper(reader: _Reader, name: str, previous: WrapperSpec | None) -> WrapperSpec:
+def _wrapper(reader: TableReader, name: str, previous: WrapperSpec | None) -> WrapperSpec:
     previous = previous or WrapperSpec(name=name)
     options = {key: _options(reader, key, getattr(previous, key)) for key in wrapper_keys.LIST_KEYS}
     flags = {key: reader.boolean(key, getattr(previous, key)) for key in wrapper_keys.FLAG_KEYS}
@@ -435,7 +341,7 @@ def _checked(spec: _Spec) -> _Spec:
     return spec
 
 
-def _option_texts(reader: _Reader, previous: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+def _option_texts(reader: TableReader, previous: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
     """A table from option spellings to text, added to the wrapper's own:
     `option_places = { "--host" = "on the host via ..." }`, `program_options = { "-e" = "sudoedit" }`."""
     texts = dict(previous)

@@ -42,9 +42,11 @@ class Tables:
         "binary_directories",
         "credential_files",
         "credential_stores",
+        "data_directories",
         "decoders",
         "disposable_home_directories",
         "fetchers",
+        "home_data_directories",
         "installers",
         "interpreter_families",
         "interpreter_startup_files",
@@ -64,6 +66,7 @@ class Tables:
         "service_data_directories",
         "shell_startup_files",
         "system_directories",
+        "token_files",
         "wrappers",
     )
 
@@ -78,6 +81,7 @@ class Tables:
         secret_files: tuple[str, ...],
         process_environment_files: tuple[str, ...],
         credential_files: tuple[str, ...],
+        token_files: tuple[str, ...],
         system_directories: tuple[str, ...],
         shell_startup_files: tuple[str, ...],
         authorized_keys_files: tuple[str, ...],
@@ -86,6 +90,7 @@ class Tables:
         autorun_units: tuple[str, ...],
         autorun_opaque: tuple[str, ...],
         protected_directories: tuple[str, ...],
+        data_directories: tuple[str, ...],
         linker_variables: frozenset[str],
         secret_file_names: tuple[str, ...],
         secret_variables: tuple[str, ...],
@@ -93,6 +98,7 @@ class Tables:
         allowed_destinations: tuple[str, ...],
         credential_stores: tuple[str, ...],
         disposable_home_directories: tuple[str, ...],
+        home_data_directories: tuple[str, ...],
         service_data_directories: tuple[str, ...],
         protected_branches: tuple[str, ...],
         binary_directories: tuple[str, ...],
@@ -110,6 +116,9 @@ class Tables:
         self.secret_files: Final = secret_files
         self.process_environment_files: Final = process_environment_files
         self.credential_files: Final = credential_files
+        """Private keys and credential stores, the token files among them."""
+        self.token_files: Final = token_files
+        """Credential files that hold one bearer token: one sent as a request's credential is used, not leaked."""
         self.system_directories: Final = system_directories
         self.shell_startup_files: Final = shell_startup_files
         self.authorized_keys_files: Final = authorized_keys_files
@@ -118,6 +127,8 @@ class Tables:
         self.autorun_units: Final = autorun_units
         self.autorun_opaque: Final = autorun_opaque
         self.protected_directories: Final = protected_directories
+        self.data_directories: Final = data_directories
+        """Mount points, mounted volumes and data roots (`/mnt/*`, `/data`): deleting one recursively is blocked (FS001)."""
         self.linker_variables: Final = linker_variables
         self.secret_file_names: Final = secret_file_names
         """Globs over a file's name (`.env`, `*.pem`); `!` entries exclude (`!.env.example`); the last match wins."""
@@ -131,6 +142,8 @@ class Tables:
         """Directories of credentials and keys (`~/.ssh`, `~/.aws`): deleting them is blocked (packs)."""
         self.disposable_home_directories: Final = disposable_home_directories
         """Entries of the home directory that only hold caches (`~/.cache`): deleting them is not reported."""
+        self.home_data_directories: Final = home_data_directories
+        """The user's own data in the home directory (`~/Documents`, `~/Maildir`): deleting one is blocked (packs)."""
         self.service_data_directories: Final = service_data_directories
         """Where services keep their data (`/var/lib/postgresql`, `/var/lib/docker`): deleting any of it is blocked (packs)."""
         self.protected_branches: Final = protected_branches

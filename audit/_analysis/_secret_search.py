@@ -20,7 +20,16 @@ from .._named_tuple import NamedTuple
 from .._syntax import Visitor, ast
 from .._tables import Tables
 from ..programs import WRITERS, Arg, read_command, written_files
-from ..programs.readers import ARCHIVERS, EXTRACTORS, KEEP_CREDENTIALS, PATH_ONLY, keeps_input, prints_environment
+from ..programs.environment_code import prints_whole_environment
+from ..programs.readers import (
+    ARCHIVERS,
+    EXTRACTORS,
+    KEEP_CREDENTIALS,
+    PATH_ONLY,
+    keeps_input,
+    prints_environment,
+    prints_typed,
+)
 from ._normalize import basename, normalize_word, resolve_path
 from ._paths import HARMLESS_DEVICES, path_holding, path_is, read_arguments
 from ._resolve import resolve
@@ -176,6 +185,11 @@ class SecretSearch(Visitor[Trails, Trails]):
         found = set(self.arguments(name, args))
         if prints_environment(name, reading):
             found |= self.environment(name, span)
+        if self._code_reads_environment(name, args):
+            found |= self.environment(name, span)
+        typed = prints_typed(name, reading)
+        if typed is not None:
+            found.add(Trail(Secret(SecretKind.TYPED, typed, name, span)))
         if name == "printenv":
             for operand in reading.operands:
                 if operand.value is not None and self.tables.is_secret_variable(operand.value):
@@ -198,6 +212,17 @@ class SecretSearch(Visitor[Trails, Trails]):
             finally:
                 self.calling.discard(name)
         return bounded(found)
+
+    def _code_reads_environment(self, name: str, args: tuple[Arg, ...]) -> bool:
+        """`python3 -c 'print(dict(os.environ))'`, `perl -e 'print %ENV'`: code that reads every variable."""
+        spec = self.tables.interpreter(name)
+        if spec is None or spec.is_shell:
+            return False
+        # The contexts package imports this module (through the walk's state): imported on use.
+        from ._contexts._interpreters import read_invocation
+
+        code = read_invocation(spec, args).code
+        return code is not None and code.value is not None and prints_whole_environment(spec.language, code.value)
 
     def arguments(self, name: str | None, args: tuple[Arg, ...]) -> Trails:
         """The secrets in a command's words (`echo "$TOKEN"`), which its output may hold."""
@@ -279,7 +304,10 @@ class SecretSearch(Visitor[Trails, Trails]):
             elif type(part) is ast.ParamExpansion and not as_file:
                 for argument in part.argument:
                     found |= self.parts(argument.parts)
-                if part.name:
+                if part.operator == "!":
+                    # `${!name}` is the variable whose name `$name` holds: any of them, as the environment is.
+                    found |= self.environment(f"${{!{part.name}}}", part.span)
+                elif part.name:
                     found |= self.variable(part.name, part.span)
         return bounded(found)
 
@@ -357,7 +385,9 @@ class SecretSearch(Visitor[Trails, Trails]):
         elif path_is(arg, tables.secret_files + tables.credential_files, cwd) is not None or any(
             tables.is_secret_file_name(name) for name in _file_names(arg)
         ):
-            found.add(Trail(Secret(SecretKind.FILE, shown, reader, span), (), narrowed))
+            # A token file holds one value, as a filter's pick does: as a request's credential it is used.
+            token = narrowed or path_is(arg, tables.token_files, cwd) is not None
+            found.add(Trail(Secret(SecretKind.FILE, shown, reader, span), (), token))
         elif recursive:
             held = path_holding(
                 arg, tables.secret_files + tables.process_environment_files + tables.credential_files, cwd

@@ -27,8 +27,9 @@ from .._model import Span
 from .._syntax import ast
 from .._tables import Tables
 from ..programs import Arg
+from ..programs._transfer_senders import batch_uploads
 from ..programs.destinations import Destination, Form, destination_hosts, url_credential_parts, url_hosts
-from ..programs.sending import Sending, Slot, sent_data, sftp_uploads
+from ..programs.sending import Sending, Slot, sent_data
 from ._normalize import basename, normalize_word
 from ._paths import literal_prefix
 from ._resolve import known_input
@@ -201,14 +202,14 @@ def _flow_order(flow: SentSecret) -> tuple[Span, int, tuple[str, ...], str, str,
 
 
 def _uploads(search: SecretSearch, name: str, span: Span, env: Env, stdin: Stdin | None) -> list[SentSecret]:
-    """`sftp host <<< 'put FILE'`: the files a batch on standard input uploads."""
+    """`sftp host <<< 'put FILE'`, `ftp host <<< 'put FILE'`: the files a batch on standard input uploads."""
     batch = known_input(stdin, env)
     if batch is None or stdin is None:
         return []
     flows: list[SentSecret] = []
-    for path in sftp_uploads(batch):
+    for path in batch_uploads(batch):
         upload = Arg((path,), path, stdin.span)
         # `put -r DIR` uploads a directory; a file is judged the same either way.
         trails = search.file(upload, name, span, None, recursive=True)
-        flows.extend(SentSecret(trail, None, f"sftp put {path}") for trail in trails)
+        flows.extend(SentSecret(trail, None, f"{name} put {path}") for trail in trails)
     return flows

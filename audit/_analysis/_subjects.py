@@ -238,6 +238,8 @@ class SecretKind(str, Enum):
     """An environment variable whose name says it holds a secret (`$GITHUB_TOKEN`)."""
     TOKEN = "token"
     """A command that prints a credential (`gh auth token`)."""
+    TYPED = "typed"
+    """What a user typed or copied: the shell history, the clipboard."""
 
 
 class Secret(NamedTuple):

@@ -34,8 +34,17 @@ TOP_LEVEL_SHELL = "bash"
 
 
 # What a variable the command string never sets holds in the shell that runs it: bash sets
-# IFS to its default at start-up whatever the environment says, and HOME is the home.
-_SHELL_DEFAULTS = {"HOME": (HOME,), "IFS": (DEFAULT_IFS,)}
+# IFS to its default at start-up whatever the environment says, and HOME is the home. The XDG
+# base directories are what the specification makes them when unset, and what they are in
+# practice where set (`rm -rf "$XDG_CONFIG_HOME"` deletes ~/.config).
+_SHELL_DEFAULTS = {
+    "HOME": (HOME,),
+    "IFS": (DEFAULT_IFS,),
+    "XDG_CONFIG_HOME": (HOME + "/.config",),
+    "XDG_DATA_HOME": (HOME + "/.local/share",),
+    "XDG_STATE_HOME": (HOME + "/.local/state",),
+    "XDG_CACHE_HOME": (HOME + "/.cache",),
+}
 
 
 class Env:

@@ -11,7 +11,7 @@ from .._model import Span
 from .._named_tuple import NamedTuple
 from .._syntax._words import ansi_c_decode
 from .._tables import Tables
-from ..programs import Arg, OptionUse, Takes, WordKind, WrapperSpec, lex, package_binary
+from ..programs import MODULE_PROGRAMS, Arg, OptionUse, Takes, WordKind, WrapperSpec, lex, package_binary
 from ._command_globs import expand_command_name
 from ._normalize import basename
 
@@ -61,7 +61,13 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped | None:
         argv = expand_command_name(argv, index, tables)
         value = argv[index].value
         spec = tables.wrappers.get(basename(value)) if value is not None else None
-        if spec is None or ((spec.subcommands or spec.own_commands) and not _runs_a_command(spec, argv, index + 1)):
+        if spec is None:
+            if (module := _module_program(argv, index, tables)) is None:
+                break
+            (argv, index), options = module, ()
+            wrappers.append(f"{basename(value or '')} -m")
+            continue
+        if (spec.subcommands or spec.own_commands) and not _runs_a_command(spec, argv, index + 1):
             break
         wrappers.append(spec.name)
         if spec.name == "coproc":
@@ -116,6 +122,45 @@ def _runs_a_command(spec: WrapperSpec, argv: tuple[Arg, ...], index: int) -> boo
     if first is None:
         return False
     return first in spec.subcommands or (bool(spec.own_commands) and first not in spec.own_commands)
+
+
+def _module_program(argv: tuple[Arg, ...], index: int, tables: Tables) -> tuple[tuple[Arg, ...], int] | None:
+    """`python3 -m pip install x`: an interpreter that runs a module which is a program of its own
+    (`MODULE_PROGRAMS`) is peeled like a wrapper, and the module word becomes that program's name.
+    The argv and the program's index; None for anything else the interpreter runs."""
+    value = argv[index].value
+    spec = tables.interpreter(basename(value)) if value is not None else None
+    programs = MODULE_PROGRAMS.get(spec.family) if spec is not None else None
+    if spec is None or programs is None:
+        return None
+    position = index + 1
+    while position < len(argv):
+        lexed = lex(spec.grammar, argv, position)
+        if lexed.kind is not WordKind.OPTIONS:
+            return None
+        for use in lexed.uses:
+            if use.spelling in spec.module_options:
+                program = programs.get(use.value.value or "") if use.value is not None else None
+                if program is None or use.value is None:
+                    return None
+                return _program_for_module(argv, position, lexed.next_index, use.value, program)
+            if use.spelling in spec.code_options or use.spelling in spec.exit_options:
+                return None
+        position = lexed.next_index
+    return None
+
+
+def _program_for_module(
+    argv: tuple[Arg, ...], position: int, after: int, module: Arg, program: str
+) -> tuple[tuple[Arg, ...], int]:
+    """argv with the module word named as its program, and that word's index. A module attached to its
+    option (`-mpip`, `-Bmpip`) is split off the option word, so the option still shows."""
+    named = module._replace(values=(program,), pattern=False, word=None)
+    if after - 1 > position and argv[after - 1] is module:  # `-m pip`: the module is a word of its own
+        return (*argv[: after - 1], named, *argv[after:]), after - 1
+    option = argv[position]
+    spelled = (option.value or "")[: -len(module.value or "")]  # `-m` of `-mpip`
+    return (*argv[:position], Arg((spelled,), spelled, option.span), named, *argv[after:]), position + 1
 
 
 def _package_binary(argv: tuple[Arg, ...], index: int) -> tuple[Arg, ...]:

@@ -47,7 +47,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
     PackEntry(
         "cloud.digitalocean", ".vendors", True, frozenset(("curl", "doctl", "http", "https", "wget", "xh", "xhs"))
     ),
-    PackEntry("cloud.gcp", ".cloud.gcp", True, frozenset(("bq", "gcloud"))),
+    PackEntry("cloud.gcp", ".cloud.gcp", True, frozenset(("bq", "firebase", "gcloud"))),
     PackEntry(
         "containers.docker",
         ".containers.docker",
@@ -55,7 +55,10 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         frozenset(("docker", "docker-compose", "nerdctl", "podman", "podman-compose")),
     ),
     PackEntry(
-        "containers.host-escape", ".containers.host_escape", True, frozenset(("docker", "nerdctl", "nsenter", "podman"))
+        "containers.host-escape",
+        ".containers.host_escape",
+        True,
+        frozenset(("ctr", "docker", "incus", "lxc", "nerdctl", "nsenter", "podman", "systemd-nspawn")),
     ),
     PackEntry("containers.podman", ".containers.podman", True, frozenset(("podman",))),
     PackEntry("database.cassandra", ".database.cassandra", True, frozenset(("cqlsh",))),
@@ -118,12 +121,23 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "btrfs",
                 "cryptsetup",
                 "diskutil",
+                "dmsetup",
+                "flashrom",
                 "hdparm",
+                "losetup",
                 "lvremove",
                 "mdadm",
                 "nvme",
                 "pvremove",
+                "timeshift",
+                "tmutil",
                 "vgremove",
+                "vssadmin",
+                "vssadmin.exe",
+                "wbadmin",
+                "wbadmin.exe",
+                "wmic",
+                "wmic.exe",
                 "zfs",
                 "zpool",
             )
@@ -131,9 +145,41 @@ PACK_INDEX: tuple[PackEntry, ...] = (
     ),
     PackEntry("email.mailgun", ".vendors", False, frozenset(("curl", "http", "https", "wget", "xh", "xhs"))),
     PackEntry("email.sendgrid", ".vendors", False, frozenset(("curl", "http", "https", "wget", "xh", "xhs"))),
-    PackEntry("filesystem.home", ".filesystem.home", True, frozenset(("find", "mv", "rm", "shred"))),
-    PackEntry("filesystem.services", ".filesystem.services", True, frozenset(("find", "rm", "shred", "truncate"))),
-    PackEntry("filesystem.workspace", ".filesystem.workspace", True, frozenset(("find", "rm", "shred"))),
+    PackEntry(
+        "filesystem.home",
+        ".filesystem.home",
+        True,
+        frozenset(
+            (
+                "cp",
+                "dd",
+                "find",
+                "install",
+                "mv",
+                "remove_directory",
+                "rm",
+                "shred",
+                "srm",
+                "truncate",
+                "unlink",
+                "wipe",
+            )
+        ),
+    ),
+    PackEntry(
+        "filesystem.services",
+        ".filesystem.services",
+        True,
+        frozenset(
+            ("cp", "dd", "find", "install", "remove_directory", "rm", "shred", "srm", "truncate", "unlink", "wipe")
+        ),
+    ),
+    PackEntry(
+        "filesystem.workspace",
+        ".filesystem.workspace",
+        True,
+        frozenset(("find", "remove_directory", "rm", "srm", "wipe")),
+    ),
     PackEntry(
         "flags.launchdarkly", ".vendors", False, frozenset(("curl", "http", "https", "ldcli", "wget", "xh", "xhs"))
     ),
@@ -205,6 +251,8 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "aa-teardown",
                 "apparmor_parser",
                 "auditctl",
+                "csrutil",
+                "defaults",
                 "firewall-cmd",
                 "history",
                 "ip6tables",
@@ -218,6 +266,8 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "service",
                 "set",
                 "setenforce",
+                "socketfilterfw",
+                "spctl",
                 "systemctl",
                 "ufw",
                 "unset",
@@ -228,7 +278,22 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         "system.machine",
         ".system.machine",
         True,
-        frozenset(("insmod", "kexec", "kill", "modprobe", "mount", "rmmod", "service", "systemctl", "umount")),
+        frozenset(
+            (
+                "insmod",
+                "kexec",
+                "kill",
+                "killall",
+                "loginctl",
+                "modprobe",
+                "mount",
+                "pkill",
+                "rmmod",
+                "service",
+                "systemctl",
+                "umount",
+            )
+        ),
     ),
     PackEntry(
         "system.trust",

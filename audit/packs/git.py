@@ -10,9 +10,10 @@ from .._model import Severity
 from .._named_tuple import NamedTuple
 from ..programs import Arg, Reading
 from ..rules._pack import Pack
-from ._invocation import Found, command, option_names, option_value, pack_rule, per_found
+from ._invocation import Found, command, operand, option_names, option_value, pack_rule, per_found
 from .git_hooks import hooks_outside
 from .git_tags import DELETE_REMOTE_TAG
+from .git_transport import ext_transport_allowed
 
 # Pathspecs that name the whole working tree (from the top or from here).
 _WHOLE_TREE = (".", "./", ":/", ":/.", ":/*", ":(top)", ":(top).", "*", "./*")
@@ -201,7 +202,7 @@ DISCARD_ALL = pack_rule(
     id="GT002",
     name="git-discard-all-changes",
     severity=Severity.HIGH,
-    summary="Checks out, restores or force-switches over the whole working tree (or writes it from the index or a tree with plumbing), discarding its uncommitted changes.",
+    summary="Checks out, restores or force-switches over the whole working tree (or writes it from the index or a tree with plumbing), force-removes every tracked file (`git rm -rf .`) or every submodule's checkout (`git submodule deinit -f --all`), discarding uncommitted changes.",
     rationale="`git checkout -- .`, `git restore .` and `git switch --discard-changes` overwrite every modified file with the committed version; the edits were never stored.",
     safer_alternative="`git stash` (the changes stay recoverable), or restore only the files you mean to reset.",
     matches=(
@@ -213,6 +214,10 @@ DISCARD_ALL = pack_rule(
         # The plumbing under them: every file written over from the index, or index and tree reset to a commit.
         command("git", "checkout-index", requires=("--all", "--force"), unless=("--prefix", "--temp")),
         command("git", "read-tree", requires=("--reset", "-u"), unless=("--dry-run", "--prefix")),
+        # Every tracked file deleted, modified ones included; every submodule's checkout removed.
+        command("git", "rm", requires=("--force",), unless=("--cached", "--dry-run"), where=_whole_tree),
+        command("git", "submodule deinit", requires=("--force", "--all")),
+        command("git", "submodule deinit", requires=("--force",), where=_whole_tree),
     ),
     message="discards every uncommitted change in the working tree",
     must_match=(
@@ -223,8 +228,12 @@ DISCARD_ALL = pack_rule(
         "git restore -SW :/",
         "git checkout-index -a -f",
         "git read-tree -u --reset HEAD",
+        "git rm -rf .",
+        "git submodule deinit -f --all",
     ),
     must_not_match=(
+        "git rm -r --cached .",
+        "git submodule deinit --all",
         "git restore --staged .",
         "git checkout main",
         "git checkout -b feature/x",
@@ -238,13 +247,15 @@ DISCARD_FILES = pack_rule(
     id="GT003",
     name="git-discard-file-changes",
     severity=Severity.MEDIUM,
-    summary="Restores named files from the index or a commit, discarding their uncommitted changes.",
+    summary="Restores named files from the index or a commit, or force-removes them (`git rm -f`, `git submodule deinit -f PATH`), discarding their uncommitted changes.",
     rationale="`git checkout -- file` and `git restore file` overwrite the working copy; the discarded edits cannot be recovered, but only these files are touched.",
     safer_alternative="Check `git diff -- FILE` first, or `git stash push -- FILE` to keep the changes recoverable.",
     matches=(
         command("git", "checkout", where=_file_pathspec_after_dashes),
         command("git", "restore", unless=("--staged",), where=_file_pathspec),
         command("git", "restore", requires=("--staged", "--worktree"), where=_file_pathspec),
+        command("git", "rm", requires=("--force",), unless=("--cached", "--dry-run"), where=_file_pathspec),
+        command("git", "submodule deinit", requires=("--force",), unless=("--all",), where=_file_pathspec),
     ),
     message="discards uncommitted changes to the named files",
     must_match=("git checkout -- src/app.py", "git restore README.md", "git checkout HEAD~2 -- config/"),
@@ -384,12 +395,14 @@ BRANCH_FORCE_DELETE = pack_rule(
     id="GT011",
     name="git-branch-force-delete",
     severity=Severity.MEDIUM,
-    summary="`git branch -D` deletes a local branch even when it is not merged.",
+    summary="`git branch -D` (or `git update-ref -d refs/heads/BRANCH`) deletes a local branch even when it is not merged.",
     rationale="Commits only on that branch become unreachable; the reflog keeps them for a while, but they are easy to lose.",
     safer_alternative="`git branch -d` refuses to delete unmerged work.",
     matches=(
         command("git", "branch", requires=("-D",)),
         command("git", "branch", requires=("--delete", "--force")),
+        # The plumbing under it: the ref removed with no check at all.
+        command("git", "update-ref", requires=("-d",), where=operand(0, "refs/heads/*")),
     ),
     message="force-deletes a branch whether or not it is merged",
     must_match=("git branch -D feature/old", "git branch --delete --force spike", "git branch -df spike"),
@@ -453,7 +466,7 @@ WORKTREE_FORCE_REMOVE = pack_rule(
 
 PACK = Pack(
     name="git",
-    summary="Lost uncommitted work and rewritten shared history: hard resets, cleans, force pushes, stash and reflog deletion, remote tags deleted; hooks run from outside the project.",
+    summary="Lost uncommitted work and rewritten shared history: hard resets, cleans, force pushes, stash and reflog deletion, remote tags deleted; hooks run from outside the project, the `ext::` transport allowed.",
     default=True,
     reason="Uncommitted work and a shared branch's history cannot be restored by the agent once they are gone.",
     rules=(
@@ -473,5 +486,6 @@ PACK = Pack(
         WORKTREE_FORCE_REMOVE,
         DELETE_REMOTE_TAG,
         hooks_outside,
+        ext_transport_allowed,
     ),
 )

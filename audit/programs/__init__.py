@@ -47,26 +47,38 @@ from ._known import (
     KNOWN,
     KNOWN_NAMES,
     REMOVERS,
+    TREE_REMOVERS,
     WRITERS,
     extraction_directories,
     read_command,
     removed_files,
+    removed_trees,
     written_files,
 )
 from ._program import HelpForms, Program, Reading, Subcommand, read
-from .files import sed_scripts
+from .files import emptied_files, sed_scripts
 from .find import EXEC_ACTIONS, FindScope, deletes_what_it_finds, find_scope
-from .interpreters import INTERPRETERS, InterpreterSpec
+from .interpreters import INTERPRETERS, MODULE_PROGRAMS, InterpreterSpec
 from .kubernetes import KINDS, resource_kind
 from .network import curl_prints_only_numbers, downloaded_files
-from .packages import installs_only_the_lock_file, package_binary
-from .remote import MOSH_RUNS_NOTHING, SSH_LOCAL_COMMANDS, SSH_NO_STDIN, SSH_RUNS_NOTHING
+from .packages import installs_only_the_lock_file, installs_the_project, package_binary
+from .remote import (
+    ANSIBLE_COMMAND_MODULES,
+    ANSIBLE_RUNS_NOTHING,
+    MOSH_RUNS_NOTHING,
+    SALT_SHELL_FUNCTIONS,
+    SSH_LOCAL_COMMANDS,
+    SSH_NO_STDIN,
+    SSH_RUNS_NOTHING,
+)
 from .runners import AT_QUERIES, PARALLEL_SOURCES, TMUX_SHELL_COMMANDS
 from .sed_script import sed_effects
 from .standard import STANDARD_PROGRAMS
 from .wrappers import WRAPPERS, WrapperSpec
 
 __all__ = [
+    "ANSIBLE_COMMAND_MODULES",
+    "ANSIBLE_RUNS_NOTHING",
     "AT_QUERIES",
     "EXEC_ACTIONS",
     "GNU",
@@ -75,15 +87,18 @@ __all__ = [
     "KINDS",
     "KNOWN",
     "KNOWN_NAMES",
+    "MODULE_PROGRAMS",
     "MOSH_RUNS_NOTHING",
     "PARALLEL_SOURCES",
     "POSIX",
     "REMOVERS",
+    "SALT_SHELL_FUNCTIONS",
     "SSH_LOCAL_COMMANDS",
     "SSH_NO_STDIN",
     "SSH_RUNS_NOTHING",
     "STANDARD_PROGRAMS",
     "TMUX_SHELL_COMMANDS",
+    "TREE_REMOVERS",
     "WRAPPERS",
     "WRITERS",
     "Arg",
@@ -107,15 +122,18 @@ __all__ = [
     "deletes_what_it_finds",
     "digits",
     "downloaded_files",
+    "emptied_files",
     "extraction_directories",
     "find_scope",
     "flag",
     "installs_only_the_lock_file",
+    "installs_the_project",
     "lex",
     "package_binary",
     "read",
     "read_command",
     "removed_files",
+    "removed_trees",
     "resource_kind",
     "sed_effects",
     "sed_scripts",

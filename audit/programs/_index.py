@@ -28,9 +28,15 @@ class Family(NamedTuple):
 
 LAZY_FAMILIES: tuple[Family, ...] = (
     Family(".vcs", "VCS_PROGRAMS", ("git", "gh", "glab")),
-    Family(".containers", "CONTAINER_PROGRAMS", ("docker", "podman", "nerdctl", "docker-compose", "podman-compose")),
     Family(
-        ".cloud", "CLOUD_PROGRAMS", ("aws", "eksctl", "gcloud", "bq", "az", "gsutil", "rclone", "mc", "s3cmd", "azcopy")
+        ".containers",
+        "CONTAINER_PROGRAMS",
+        ("docker", "podman", "nerdctl", "docker-compose", "podman-compose", "ctr", "systemd-nspawn"),
+    ),
+    Family(
+        ".cloud",
+        "CLOUD_PROGRAMS",
+        ("aws", "eksctl", "gcloud", "bq", "firebase", "az", "gsutil", "rclone", "mc", "s3cmd", "azcopy"),
     ),
     Family(".secrets", "SECRETS_PROGRAMS", ("vault", "bao")),
     Family(
@@ -54,9 +60,15 @@ LAZY_FAMILIES: tuple[Family, ...] = (
             "apparmor_parser",
             "auditctl",
             "service",
+            "spctl",
+            "csrutil",
+            "defaults",
+            "socketfilterfw",
         ),
     ),
-    Family(".machine", "MACHINE_PROGRAMS", ("insmod", "modprobe", "rmmod", "kexec", "mount", "umount", "kill")),
+    Family(
+        ".machine", "MACHINE_PROGRAMS", ("insmod", "modprobe", "rmmod", "kexec", "mount", "umount", "kill", "loginctl")
+    ),
     Family(".iac", "IAC_PROGRAMS", ("terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls")),
     Family(
         ".databases",

@@ -104,6 +104,11 @@ REMOVERS: tuple[str, ...] = tuple(
 )
 """The commands `removed_files` knows how to read (all of them core programs: a test pins that)."""
 
+TREE_REMOVERS: tuple[str, ...] = tuple(
+    name for program in _CORE_PROGRAMS if program.removes_trees is not None for name in program.names
+)
+"""The commands that may delete a directory with everything below it (`rm -r`, `srm -r`, `cmake -E remove_directory`)."""
+
 
 def read_command(name: str | None, args: Sequence[Arg]) -> Reading:
     """The command line `name ARGS...` read against the program's declaration
@@ -122,6 +127,12 @@ def removed_files(reading: Reading) -> tuple[Arg, ...]:
     """The files the command read deletes (none for a program that deletes nothing)."""
     removes = reading.program.removes
     return tuple(removes(reading)) if removes is not None else ()
+
+
+def removed_trees(reading: Reading) -> tuple[Arg, ...]:
+    """The files the command read deletes with everything below them (`rm -r`'s operands)."""
+    removes_trees = reading.program.removes_trees
+    return tuple(removes_trees(reading)) if removes_trees is not None else ()
 
 
 def extraction_directories(reading: Reading) -> tuple[Arg, ...]:

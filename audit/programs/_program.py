@@ -55,7 +55,8 @@ class Program:
     h`), and with `global_options_anywhere` after it too (`kubectl delete ns x
     -n prod`, `aws s3 rm s3://b --profile p`). `writes` says which files the
     command opens for writing (the writers rules read it), `removes` which it
-    deletes (`rm`'s operands, the files `mv` moves away), and `extracts` the
+    deletes (`rm`'s operands, the files `mv` moves away), `removes_trees` which
+    of those go with everything below them (`rm -r`'s operands), and `extracts` the
     directories it unpacks an archive into, where any file below may land.
     `help_forms` says how it is asked for help, declared only where the program
     really stops there (`rm` does not everywhere: BSD's stops reading options at
@@ -75,6 +76,7 @@ class Program:
         "operands",
         "options",
         "removes",
+        "removes_trees",
         "root",
         "subcommands",
         "syntax",
@@ -91,6 +93,7 @@ class Program:
         global_options_anywhere: bool = False,
         writes: Writes | None = None,
         removes: Writes | None = None,
+        removes_trees: Writes | None = None,
         extracts: Writes | None = None,
         help_forms: HelpForms | None = None,
         aliases: Aliases | None = None,
@@ -105,6 +108,7 @@ class Program:
         self.global_options_anywhere: Final = global_options_anywhere
         self.writes: Final = writes
         self.removes: Final = removes
+        self.removes_trees: Final = removes_trees
         self.extracts: Final = extracts
         self.help_forms: Final = help_forms
         self.aliases: Final = aliases

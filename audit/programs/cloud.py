@@ -11,6 +11,7 @@ from __future__ import annotations
 from ._grammar import GO_FLAGS, Option, Syntax, attached, flag, valued
 from ._program import HelpForms, Program
 from ._tree import Leaf, leaf, tree
+from .cloud_changes import AWS_CHANGING_OPERATIONS, AZ_CHANGING_COMMANDS, GCLOUD_CHANGING_COMMANDS
 
 # argparse without abbreviations, options anywhere (aws, gcloud, az).
 _ARGPARSE = Syntax()
@@ -135,11 +136,14 @@ AWS = Program(
     subcommands=tree(
         leaf("s3 rm", flag("--recursive"), flag("--dryrun"), flag("--quiet"), *_S3_FILTERS, operands=("PATH",)),
         leaf("s3 rb", flag("--force"), operands=("BUCKET",)),
+        # A shell command run in a task's container (through SSM).
+        leaf("ecs execute-command", valued("--cluster"), valued("--task"), valued("--container"), valued("--command"), flag("--interactive"), flag("--non-interactive")),
         leaf("s3 sync", flag("--delete"), flag("--dryrun"), *_S3_FILTERS, operands=("SOURCE", "DEST")),
         leaf("s3 cp|mv", flag("--recursive"), flag("--dryrun"), *_S3_FILTERS, operands=("SOURCE", "DEST")),
         leaf("s3 ls", flag("--recursive"), flag("--human-readable"), flag("--summarize"), operands=("PATH",)),
         *(leaf(f"{service} {operation}", *_AWS_OPERATION_FLAGS) for service, operations in AWS_OPERATIONS.items() for operation in operations),
         *(leaf(path, *options) for path, options in AWS_GRANTING_OPERATIONS.items()),
+        *(leaf(path, *options) for path, options in AWS_CHANGING_OPERATIONS.items()),
     ),
 )  # fmt: skip
 
@@ -212,7 +216,7 @@ def _gcloud_tree(track: str) -> tuple[Leaf, ...]:
     plain = tuple(leaf(f"{track}{path}", *_GCLOUD_FLAGS) for path in GCLOUD_PATHS)
     with_options = tuple(
         Leaf(f"{track}{item.path}", (*_GCLOUD_FLAGS, *item.options), item.operands)
-        for item in (*_GCLOUD_STORAGE, _GCLOUD_SSH, *_GCLOUD_IAM)
+        for item in (*_GCLOUD_STORAGE, _GCLOUD_SSH, *_GCLOUD_IAM, *GCLOUD_CHANGING_COMMANDS)
     )
     return (*plain, *with_options)
 
@@ -252,6 +256,20 @@ BQ = Program(
     ),
 )  # fmt: skip
 
+# `firebase COMMAND`: commands are single words with colons (`firestore:delete`).
+FIREBASE = Program(
+    ("firebase",),
+    syntax=_ARGPARSE,
+    options=(valued("-P", "--project"), valued("--account"), flag("-f", "--force"), flag("--non-interactive"), flag("--debug"), flag("-j", "--json")),
+    global_options_anywhere=True,
+    subcommands=tree(
+        leaf("firestore:delete", flag("--all-collections"), flag("-r", "--recursive"), flag("--shallow"), flag("-y", "--yes"), valued("--database"), operands=("PATH",)),
+        leaf("firestore:databases:delete", operands=("DATABASE",)),
+        leaf("database:remove", valued("--instance"), flag("--disable-triggers"), operands=("PATH",)),
+        leaf("projects:list"),
+    ),
+)  # fmt: skip
+
 # -- az -----------------------------------------------------------------------------------------------
 
 _AZ_FLAGS = (flag("-y", "--yes"), flag("--no-wait"), valued("-g", "--resource-group"), valued("-n", "--name"))
@@ -265,6 +283,8 @@ AZ_PATHS = (
     "storage blob delete-batch", "storage blob sync", "storage share delete", "group list", "account show", "vm list",
 )  # fmt: skip
 
+# Where an upload goes: the account (`ACCOUNT.blob.core.windows.net`), or a connection string or SAS URL.
+_AZ_ACCOUNT = (valued("--account-name"), valued("--connection-string"), valued("--account-key"), valued("--sas-token"), valued("--auth-mode"))  # fmt: skip
 _AZ_STORAGE_OPTIONS = (valued("-c", "--container-name"), valued("-s", "--source"), attached("--delete-destination"), flag("--dryrun"))  # fmt: skip
 
 AZ = Program(
@@ -282,6 +302,11 @@ AZ = Program(
         leaf("role assignment list", valued("--assignee"), valued("--scope"), flag("--all")),
         *(leaf(f"storage container {verb}", *_AZ_FLAGS, valued("--public-access"), valued("--account-name"), valued("--auth-mode")) for verb in ("set-permission", "create")),
         leaf("storage account update", *_AZ_FLAGS, valued("--allow-blob-public-access"), valued("--public-network-access")),
+        *(Leaf(item.path, (*_AZ_FLAGS, *item.options), item.operands) for item in AZ_CHANGING_COMMANDS),
+        # `--scripts` is the shell script a Linux VM runs (RunShellScript).
+        leaf("vm run-command invoke", *_AZ_FLAGS, valued("--command-id"), valued("--scripts"), valued("--parameters"), valued("--ids")),
+        leaf("storage blob upload", valued("-f", "--file"), valued("-c", "--container-name"), valued("-n", "--name"), *_AZ_ACCOUNT, flag("--overwrite")),
+        leaf("storage blob upload-batch", valued("-s", "--source"), valued("-d", "--destination"), valued("--pattern"), *_AZ_ACCOUNT, flag("--overwrite")),
     ),
 )  # fmt: skip
 
@@ -348,6 +373,7 @@ S3CMD = Program(
         leaf("del|rm", operands=("URL...",)),
         leaf("rb", operands=("URL",)),
         leaf("sync", operands=("SOURCE", "DEST")),
+        leaf("put", operands=("SOURCE...", "DEST")),
         leaf("ls|la", operands=("URL",)),
     ),
 )  # fmt: skip
@@ -361,7 +387,8 @@ AZCOPY = Program(
         leaf("remove|rm", flag("--recursive"), attached("--dry-run"), operands=("URL",)),
         leaf("sync", attached("--delete-destination"), flag("--recursive"), attached("--dry-run"), operands=("SOURCE", "DEST")),
         leaf("list", operands=("URL",)),
+        leaf("copy|cp", flag("--recursive"), operands=("SOURCE", "DEST")),
     ),
 )  # fmt: skip
 
-CLOUD_PROGRAMS: tuple[Program, ...] = (AWS, EKSCTL, GCLOUD, BQ, AZ, GSUTIL, RCLONE, MC, S3CMD, AZCOPY)
+CLOUD_PROGRAMS: tuple[Program, ...] = (AWS, EKSCTL, GCLOUD, BQ, FIREBASE, AZ, GSUTIL, RCLONE, MC, S3CMD, AZCOPY)

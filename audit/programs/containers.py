@@ -135,4 +135,35 @@ DOCKER_COMPOSE = Program(
     ),
 )
 
-CONTAINER_PROGRAMS: tuple[Program, ...] = (DOCKER, DOCKER_COMPOSE)
+# containerd's ctr: `ctr [global options] run [options] IMAGE ID [COMMAND...]`; options end at the image.
+CTR = Program(
+    ("ctr",),
+    syntax=Syntax(permute=False),
+    options=(valued("-a", "--address"), valued("-n", "--namespace"), valued("--timeout"), flag("--debug")),
+    subcommands=tree(
+        leaf(
+            "run",
+            flag("--privileged"), flag("--net-host"), flag("--rm"), flag("-t", "--tty"), flag("-d", "--detach"),
+            flag("--read-only"), flag("--privileged-without-host-devices"), valued("--mount"), valued("--env"),
+            valued("--cwd"), valued("--with-ns"), valued("--label"), valued("--runtime"), valued("--user"),
+            valued("--cap-add"), valued("--device"), valued("--snapshotter"), valued("--pid-file"),
+            operands=("IMAGE", "ID", "COMMAND..."),
+            syntax=Syntax(permute=False),
+        ),
+    ),
+)  # fmt: skip
+
+# systemd-nspawn runs a directory (`-D DIR`) or an image as a container, and binds host paths into it.
+SYSTEMD_NSPAWN = Program(
+    ("systemd-nspawn",),
+    syntax=Syntax(permute=False),
+    options=(
+        valued("-D", "--directory"), valued("-i", "--image"), valued("--template"), valued("--bind"),
+        valued("--bind-ro"), valued("-M", "--machine"), valued("-u", "--user"), valued("--setenv", "-E"),
+        valued("--capability"), valued("--network-interface"), flag("-b", "--boot"), flag("-q", "--quiet"),
+        flag("-x", "--ephemeral"), flag("--private-network"), flag("-U"), flag("-h", "--help"),
+    ),
+    operands=("COMMAND...",),
+)  # fmt: skip
+
+CONTAINER_PROGRAMS: tuple[Program, ...] = (DOCKER, DOCKER_COMPOSE, CTR, SYSTEMD_NSPAWN)

@@ -1,6 +1,8 @@
 """The host's security controls: firewalls (iptables and its variants, nft, ufw, firewalld's
-firewall-cmd, BSD and macOS pf), mandatory access control (SELinux's setenforce, AppArmor's
-tools), the Linux audit system (auditctl), and `service`, which starts and stops any of them."""
+firewall-cmd, BSD and macOS pf, macOS's application firewall), mandatory access control (SELinux's
+setenforce, AppArmor's tools), the Linux audit system (auditctl), macOS's Gatekeeper, System
+Integrity Protection and preferences (spctl, csrutil, defaults), and `service`, which starts and
+stops any of them."""
 
 from __future__ import annotations
 
@@ -140,6 +142,31 @@ SERVICE = Program(
     operands=("SERVICE", "ACTION", "OPTIONS..."),
 )
 
+# macOS: Gatekeeper's spctl, System Integrity Protection's csrutil, the preferences tool
+# `defaults`, and the application firewall's socketfilterfw. `defaults write DOMAIN KEY -bool NO`:
+# the type word is an operand, so the first operand ends the options.
+SPCTL = Program(
+    ("spctl",),
+    options=(
+        flag("--master-disable", "--global-disable"), flag("--master-enable", "--global-enable"), flag("--status"),
+        flag("-a", "--assess"), flag("--add"), flag("--remove"), flag("--enable"), flag("--disable"),
+        flag("-v", "--verbose"), valued("-t", "--type"), valued("--label"), valued("--path"),
+    ),
+    operands=("ARGUMENT...",),
+)  # fmt: skip
+CSRUTIL = Program(("csrutil",), syntax=POSIX, operands=("COMMAND", "ARGUMENT..."))
+DEFAULTS = Program(
+    ("defaults",), syntax=POSIX, options=(flag("-currentHost"), valued("-host")), operands=("ARGUMENT...",)
+)
+SOCKETFILTERFW = Program(
+    ("socketfilterfw",),
+    options=(
+        valued("--setglobalstate"), valued("--setstealthmode"), valued("--setblockall"), valued("--setallowsigned"),
+        valued("--setallowsignedapp"), valued("--setloggingmode"), valued("--add"), valued("--remove"),
+        flag("--getglobalstate"), flag("--getstealthmode"), flag("--getblockall"), flag("--listapps"),
+    ),
+)  # fmt: skip
+
 CONTROL_PROGRAMS: tuple[Program, ...] = (
     IPTABLES,
     NFT,
@@ -152,4 +179,8 @@ CONTROL_PROGRAMS: tuple[Program, ...] = (
     APPARMOR_PARSER,
     AUDITCTL,
     SERVICE,
+    SPCTL,
+    CSRUTIL,
+    DEFAULTS,
+    SOCKETFILTERFW,
 )

@@ -49,6 +49,18 @@ class Host(NamedTuple):
 
 # Header and query-parameter names that say the value is the request's own credential.
 CREDENTIAL_HEADER_MARKS = ("auth", "token", "key", "secret", "password", "session", "cookie", "credential")
+# Query parameters that carry the request's credential under a name that does not say so:
+# OpenWeatherMap's `appid`, Azure Functions' `code`, a shared access signature's `sig`.
+_CREDENTIAL_PARAMETERS = frozenset({"appid", "code", "sig"})
+# APIs that take their credential in the URL's path, after these words: a Telegram bot's
+# token (`/bot<TOKEN>/sendMessage`), a Discord or Slack webhook's id and token.
+_CREDENTIAL_PATHS = {
+    "api.telegram.org": "/bot",
+    "discord.com": "/api/webhooks/",
+    "discordapp.com": "/api/webhooks/",
+    "hooks.slack.com": "/services/",
+}
+_SAS_HOSTS = (".core.windows.net",)
 # socat address kinds that reach their first fields through a proxy.
 SOCAT_PROXIES = frozenset({"socks", "socks4", "socks4a", "socks5", "proxy", "proxy-connect"})
 
@@ -86,14 +98,28 @@ def on_the_loopback(url: str) -> bool:
     """Whether the URL's host is this machine (`localhost`, `127.x.x.x`, `::1`): what is sent there
     never leaves it."""
     host = url_hosts(url)[0]
-    name = host.name if host is not None else ""
-    return name == "localhost" or name == "::1" or name.startswith("127.")
+    return host is not None and host.exact and loopback_host(host.name)
+
+
+def loopback_host(name: str) -> bool:
+    """`localhost`, `::1` or an address of 127.0.0.0/8 written out whole. A name that merely starts
+    like one (`127.0.0.1.nip.io`, `localhost.example.com`) is whatever its owner's DNS says."""
+    if name in ("localhost", "::1", "[::1]"):
+        return True
+    octets = name.split(".")
+    return (
+        len(octets) == 4
+        and octets[0] == "127"
+        and all(octet.isascii() and octet.isdigit() and int(octet) < 256 for octet in octets)
+    )
 
 
 def url_credential_parts(word: ast.Word) -> frozenset[int]:
     """The parts of a URL word that stand where a request carries its own credential, as
-    an Authorization header does: the user information (`https://me:$TOKEN@host/`) or the
-    value of a query parameter named like one (`?access_token=$TOKEN`, `&api_key=...`)."""
+    an Authorization header does: the user information (`https://me:$TOKEN@host/`), the
+    value of a query parameter named like one (`?access_token=$TOKEN`, `&api_key=...`),
+    the path of an API that takes its token there (`https://api.telegram.org/bot$TOKEN/`),
+    or an Azure Storage SAS query (`https://ACCOUNT.blob.core.windows.net/c/f?$SAS`)."""
     parts = word.parts
     shape = "".join(part.text if type(part) is ast.Literal else RUN_TIME for part in parts)
     found: set[int] = set()
@@ -116,14 +142,26 @@ def _in_credential(shape: str, at: int) -> bool:
     )
     if authority <= at < authority_end:
         return "@" in shape[at:authority_end]
+    host = shape[authority:authority_end].rpartition("@")[2].partition(":")[0].lower()
     query = shape.find("?", authority_end)
     fragment = shape.find("#", authority_end)
-    if query < 0 or at < query or 0 <= fragment < at:
+    if query < 0 or at < query:
+        prefix = _CREDENTIAL_PATHS.get(host)
+        path_end = min((end for end in (query, fragment) if end >= 0), default=len(shape))
+        return prefix is not None and shape.startswith(prefix, authority_end) and at < path_end
+    if 0 <= fragment < at:
         return False
     start = max(shape.rfind("&", 0, at), shape.rfind("?", 0, at)) + 1
+    if start == at:
+        # `?$SAS_TOKEN`: Azure Storage's shared access signature is a whole query string.
+        return host.endswith(_SAS_HOSTS)
     name, equals, _ = shape[start:at].partition("=")
     lowered = name.lower()
-    return bool(equals) and RUN_TIME not in name and any(mark in lowered for mark in CREDENTIAL_HEADER_MARKS)
+    return (
+        bool(equals)
+        and RUN_TIME not in name
+        and (lowered in _CREDENTIAL_PARAMETERS or any(mark in lowered for mark in CREDENTIAL_HEADER_MARKS))
+    )
 
 
 def _host(name: str) -> Host | None:

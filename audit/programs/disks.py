@@ -278,7 +278,77 @@ DISKUTIL = Program(
     ),
 )
 
+# -- backups and snapshots, firmware, device-mapper and loop devices (the disks pack) ------------
+
+# macOS's Time Machine: the verbs that delete backups or local snapshots.
+TMUTIL = Program(
+    ("tmutil",),
+    syntax=Syntax(permute=False),
+    subcommands=tree(
+        leaf("delete", valued("-d"), valued("-t"), valued("-p"), operands=("BACKUP...",)),
+        leaf("deletelocalsnapshots", operands=("TARGET",)),
+        leaf("thinlocalsnapshots", operands=("MOUNT", "BYTES", "URGENCY")),
+        leaf("listbackups"),
+        leaf("listlocalsnapshots", operands=("MOUNT",)),
+        "status",
+    ),
+)
+# Windows' Volume Shadow Copy tools, as WSL or Git Bash run them; their `/all`-style switches are operands.
+VSSADMIN = Program(
+    ("vssadmin", "vssadmin.exe"),
+    syntax=Syntax(permute=False),
+    subcommands=tree(leaf("delete shadows", operands=("SWITCH...",)), leaf("list shadows", operands=("SWITCH...",))),
+)
+WMIC = Program(
+    ("wmic", "wmic.exe"),
+    syntax=Syntax(permute=False),
+    subcommands=tree(leaf("shadowcopy delete", operands=("SWITCH...",)), leaf("shadowcopy list")),
+)
+WBADMIN = Program(
+    ("wbadmin", "wbadmin.exe"),
+    syntax=Syntax(permute=False),
+    subcommands=tree(
+        leaf("delete catalog", operands=("SWITCH...",)),
+        leaf("delete backup", operands=("SWITCH...",)),
+        leaf("delete systemstatebackup", operands=("SWITCH...",)),
+        leaf("get versions", operands=("SWITCH...",)),
+    ),
+)
+TIMESHIFT = Program(
+    ("timeshift",),
+    options=(
+        flag("--delete"), flag("--delete-all"), flag("--list"), flag("--create"), flag("--restore"), flag("--check"),
+        valued("--snapshot"), valued("--comments"), valued("--tags"), flag("--yes"), flag("--scripted"),
+    ),
+)  # fmt: skip
+# flashrom: `-w` writes a firmware image to the flash chip, `-E` erases it; `-r` only reads it.
+FLASHROM = Program(
+    ("flashrom",),
+    options=(
+        valued("-p", "--programmer"), valued("-c", "--chip"), flag("-w", "--write"), flag("-E", "--erase"),
+        flag("-r", "--read"), flag("-v", "--verify"), flag("-n", "--noverify"), flag("-f", "--force"),
+        valued("-l", "--layout"), valued("-i", "--image"), flag("-V", "--verbose"), *_HELP,
+    ),
+    operands=("FILE",),
+)  # fmt: skip
+DMSETUP = Program(
+    ("dmsetup",),
+    options=(flag("-f", "--force"), flag("--deferred"), flag("--retry"), flag("-v", "--verbose"), flag("--noudevsync")),
+    subcommands=tree(leaf("remove_all"), leaf("remove", operands=("DEVICE...",)), "ls", "info", "status", "table"),
+    global_options_anywhere=True,
+)
+LOSETUP = Program(
+    ("losetup",),
+    options=(
+        flag("-D", "--detach-all"), valued("-d", "--detach"), flag("-a", "--all"), flag("-f", "--find"),
+        flag("-P", "--partscan"), flag("-r", "--read-only"), flag("-l", "--list"), valued("-o", "--offset"),
+        flag("--show"), valued("-j", "--associated"),
+    ),
+    operands=("LOOPDEV", "FILE"),
+)  # fmt: skip
+
 DISK_PROGRAMS: tuple[Program, ...] = (
     MKE2FS, MKFS, MKFS_XFS, MKFS_FAT, MKFS_BTRFS, MKSWAP, WIPEFS, BADBLOCKS, SHUTDOWN, SYSTEMCTL, ZFS, ZPOOL,
     LVREMOVE, VGREMOVE, PVREMOVE, MDADM, CRYPTSETUP, BTRFS, NVME, HDPARM, NWIPE, SCRUB, DDRESCUE, DISKUTIL,
+    TMUTIL, VSSADMIN, WMIC, WBADMIN, TIMESHIFT, FLASHROM, DMSETUP, LOSETUP,
 )  # fmt: skip

@@ -50,6 +50,11 @@ def _moved_away(reading: Reading) -> tuple[Arg, ...]:
     return reading.operands[:-1]
 
 
+def _recursive_operands(reading: Reading) -> tuple[Arg, ...]:
+    """`rm -r`, `srm -r`, `wipe -r`: every operand goes with everything below it."""
+    return reading.operands if reading.has("--recursive") else ()
+
+
 def _shredded_and_removed(reading: Reading) -> tuple[Arg, ...]:
     """`shred -u` (`--remove`) deletes the files after overwriting them."""
     return reading.operands if reading.has("-u", "--remove") else ()
@@ -91,6 +96,27 @@ def _dd_output(reading: Reading) -> tuple[Arg, ...]:
         for arg in reading.operands
         if (arg.value or "").startswith("of=")
     )
+
+
+# Sources that hold no data of their own: copied or dd'ed onto a file, they leave it empty or noise.
+_EMPTY_SOURCES = frozenset({"/dev/null", "/dev/zero", "/dev/random", "/dev/urandom"})
+
+
+def emptied_files(reading: Reading) -> tuple[Arg, ...]:
+    """The files a command overwrites with nothing of their own, which loses them as a delete does:
+    `truncate -s 0 F`, `cp /dev/null F`, `install /dev/null F`, `dd if=/dev/zero of=F`."""
+    name = reading.program.name
+    if name == "truncate":
+        return reading.operands if any(size.value == "0" for size in reading.values("--size")) else ()
+    if name == "dd":
+        inputs = [arg.value or "" for arg in reading.operands if (arg.value or "").startswith("if=")]
+        return _dd_output(reading) if inputs and inputs[-1][3:] in _EMPTY_SOURCES else ()
+    if name in ("cp", "install") and not reading.has("--directory"):
+        destination = _destination(reading)
+        sources = [arg for arg in reading.operands if all(arg is not target for target in destination)]
+        if sources and all(source.value in _EMPTY_SOURCES for source in sources):
+            return destination
+    return ()
 
 
 def _values_of(*spellings: str) -> Writes:
@@ -149,6 +175,36 @@ RM = Program(
     ),
     operands=("FILE...",),
     removes=_operands,
+    removes_trees=_recursive_operands,
+)
+
+# Deleters that overwrite each file first (secure-delete's and macOS's srm, wipe): the same loss as rm's.
+SRM = Program(
+    ("srm",),
+    options=(
+        flag("-r", "-R", "--recursive"), _FORCE, _INTERACTIVE, _VERBOSE, flag("-d", "--dod"), flag("-l", "--lessmode"),
+        flag("-z", "--zero"), flag("-s", "--simple"), flag("-m", "--medium"), flag("-n", "--nounlink"),
+    ),
+    operands=("FILE...",),
+    removes=_operands,
+    removes_trees=_recursive_operands,
+)  # fmt: skip
+
+WIPE = Program(
+    ("wipe",),
+    options=(
+        flag("-r", "-R", "--recursive"), flag("-f"), flag("-i"), flag("-c"), flag("-s"), flag("-q"), flag("-v"),
+        flag("-k"), flag("-D"), flag("-e"), flag("-Z"), flag("-X"), valued("-Q"), valued("-l"), valued("-x"),
+        valued("-p"), valued("-S"), valued("-M"),
+    ),
+    operands=("FILE...",),
+    removes=_operands,
+    removes_trees=_recursive_operands,
+)  # fmt: skip
+
+# `cmake -E remove_directory DIR...` (the wrapper `cmake -E` runs it): each directory with everything in it.
+CMAKE_REMOVE_DIRECTORY = Program(
+    ("remove_directory",), operands=("DIR...",), removes=_operands, removes_trees=_operands
 )
 
 RMDIR = Program(
@@ -308,6 +364,33 @@ SORT = Program(
 
 SPONGE = Program(("sponge",), options=(flag("-a"),), operands=("FILE",), writes=_operands)
 
+
+def _patched(reading: Reading) -> tuple[Arg, ...]:
+    """`patch FILE [PATCHFILE]` changes FILE, `-o OUT` writes OUT instead; `--dry-run` writes nothing.
+    Without FILE the names come from the patch itself, which no rule sees."""
+    if reading.has("--dry-run"):
+        return ()
+    return reading.values("--output") or reading.operand("ORIGINAL")
+
+
+# GNU patch: the patch comes on standard input, from `-i FILE`, or as the second operand.
+PATCH = Program(
+    ("patch",),
+    options=(
+        valued("-p", "--strip"), valued("-i", "--input"), valued("-o", "--output"), valued("-d", "--directory"),
+        valued("-D", "--ifdef"), valued("-F", "--fuzz"), valued("-r", "--reject-file"), valued("-B", "--prefix"),
+        valued("-z", "--suffix"), valued("-V", "--version-control"), valued("-Y", "--basename-prefix"),
+        valued("--backup-if-mismatch"), valued("--merge"), valued("--quoting-style"), valued("--reject-format"),
+        flag("-b", "--backup"), flag("-R", "--reverse"), flag("-N", "--forward"), flag("-E", "--remove-empty-files"),
+        flag("-f", "--force"), flag("-t", "--batch"), flag("-s", "--silent", "--quiet"), flag("-l", "--ignore-whitespace"),
+        flag("-u", "--unified"), flag("-c", "--context"), flag("-n", "--normal"), flag("-e", "--ed"),
+        flag("--dry-run"), flag("--verbose"), flag("--posix"), flag("-T", "--set-time"), flag("-Z", "--set-utc"),
+        flag("--binary"), flag("--follow-symlinks"),
+    ),
+    operands=("ORIGINAL", "PATCHFILE"),
+    writes=_patched,
+)  # fmt: skip
+
 TAR = Program(
     ("tar",),
     options=(
@@ -368,6 +451,6 @@ RUBY = interpreter_program("ruby", ("ruby",), _script_in_place)
 AWK = interpreter_program("awk", ("awk", "gawk"), _awk_in_place)
 
 FILE_PROGRAMS: tuple[Program, ...] = (
-    RM, RMDIR, UNLINK, CP, MV, INSTALL, LN, RSYNC, TEE, TOUCH, TRUNCATE, DD, SHRED, SED, SORT, SPONGE, TAR, UNZIP,
-    SEVEN_ZIP, CHMOD, CHOWN, CHGRP, PERL, RUBY, AWK,
+    RM, SRM, WIPE, CMAKE_REMOVE_DIRECTORY, RMDIR, UNLINK, CP, MV, INSTALL, LN, RSYNC, TEE, TOUCH, TRUNCATE, DD,
+    SHRED, SED, SORT, SPONGE, TAR, UNZIP, SEVEN_ZIP, CHMOD, CHOWN, CHGRP, PERL, RUBY, AWK, PATCH,
 )  # fmt: skip

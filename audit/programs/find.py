@@ -18,16 +18,24 @@ _FIND_UNFILTERED = frozenset(
     {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-depth", "-xdev", "-mount", "-print", "-print0", "-ls",
      "-follow", "-noleaf", "-ignore_readdir_race", "-d"}
 )  # fmt: skip
-# `-type f` still reaches every file: for destruction it narrows nothing.
-_FIND_VALUED_UNFILTERED = frozenset({"-type", "-xtype", "-maxdepth", "-mindepth"})
+# `-type f` still reaches every file: for destruction it narrows nothing. Nor do the tests of
+# owner, age and size: `find / -user $USER -delete` is every file the user owns, `find ~ -mtime -30
+# -delete` every file of a month's work.
+_FIND_VALUED_UNFILTERED = frozenset(
+    {"-type", "-xtype", "-maxdepth", "-mindepth", "-user", "-uid", "-group", "-gid", "-mtime", "-mmin", "-atime",
+     "-amin", "-ctime", "-cmin", "-newer", "-size"}
+)  # fmt: skip
+_FIND_CONNECTIVES = frozenset({"-o", "-or", "-a", "-and"})
 _FIND_GLOBAL_OPTIONS = frozenset({"-H", "-L", "-P", "-O0", "-O1", "-O2", "-O3"})
 
 
 class FindScope(NamedTuple):
-    """What a `find` acts on: its starting points, and whether any test narrows them."""
+    """What a `find` acts on: its starting points, whether any test narrows them, and the name
+    patterns (`-name`, `-iname`) when they are the only tests that do."""
 
     starting_points: tuple[Arg, ...]
     unfiltered: bool
+    only_names: tuple[str, ...] = ()
 
 
 def find_scope(args: tuple[Arg, ...]) -> FindScope:
@@ -42,11 +50,12 @@ def find_scope(args: tuple[Arg, ...]) -> FindScope:
             break
         starting.append(args[position])
         position += 1
-    unfiltered = True
+    narrowed_otherwise = False
+    names: list[str] = []
     skip_until_terminator = False
     skip_value = False
-    for arg in args[position:]:
-        value = arg.value
+    for index in range(position, len(args)):
+        value = args[index].value
         if skip_until_terminator:
             skip_until_terminator = value not in (";", "+")
             continue
@@ -57,11 +66,18 @@ def find_scope(args: tuple[Arg, ...]) -> FindScope:
             skip_value = True
         elif value in EXEC_ACTIONS:
             skip_until_terminator = True
+        elif value in ("-name", "-iname") and index + 1 < len(args):
+            names.append(args[index + 1].value or "*")
+            skip_value = True
+        elif value in _FIND_CONNECTIVES:
+            continue  # `-name '*.py' -o -name '*.md'`: the tests around it say what is found
         elif value in ("(", "!", ",") or (
             value is not None and value.startswith("-") and value not in _FIND_UNFILTERED
         ):
-            unfiltered = False
-    return FindScope(tuple(starting) or (Arg((".",), ".", Span(0, 0)),), unfiltered)
+            narrowed_otherwise = True
+    starting_points = tuple(starting) or (Arg((".",), ".", Span(0, 0)),)
+    unfiltered = not names and not narrowed_otherwise
+    return FindScope(starting_points, unfiltered, () if narrowed_otherwise else tuple(names))
 
 
 # Actions that write the list they print into a file: the file, then (-fprintf) a format.
@@ -85,28 +101,44 @@ def _output_files(reading: Reading) -> tuple[Arg, ...]:
 
 
 # Programs that destroy each file `-exec PROGRAM {}` hands them: with find doing the
-# recursion, `-exec rm -f {} +` deletes every file under the starting points, as `-delete` does.
+# recursion, `-exec rm -f {} +` deletes every file under the starting points, as `-delete` does;
+# `-exec truncate -s 0 {} +` leaves every file empty.
 _FILE_DESTROYERS = frozenset({"rm", "unlink", "shred", "srm"})
+_EMPTYING_SIZES = frozenset({("-s", "0"), ("--size", "0"), ("-s0",), ("--size=0",)})
+
+
+def _destroys(command: list[str | None]) -> bool:
+    """Whether an `-exec` command destroys the file it is given (a remover, or `truncate -s 0`)."""
+    program = (command[0] or "").rpartition("/")[2] if command else ""
+    if program in _FILE_DESTROYERS:
+        return True
+    if program != "truncate":
+        return False
+    words = command[1:]
+    return any(
+        tuple(words[index : index + len(size)]) == size for size in _EMPTYING_SIZES for index in range(len(words))
+    )
 
 
 def deletes_what_it_finds(args: tuple[Arg, ...]) -> bool:
     """Whether `find ARGS` deletes the files it finds: `-delete`, or an action that runs a file
-    remover on `{}` (`-exec rm -f {} +`, `-execdir unlink {} ;`, `-ok shred -u {} ;`)."""
-    in_exec = False
-    program_next = False
+    remover on `{}` (`-exec rm -f {} +`, `-execdir unlink {} ;`, `-ok shred -u {} ;`) or empties it
+    (`-exec truncate -s 0 {} +`)."""
+    command: list[str | None] | None = None
     for arg in args:
         value = arg.value
-        if value == "-delete" and not in_exec:
-            return True
-        if program_next:
-            program_next = False
-            if value is not None and value.rpartition("/")[2] in _FILE_DESTROYERS:
+        if command is None:
+            if value == "-delete":
                 return True
-        if in_exec:
-            in_exec = value not in (";", "+")
-        elif value in EXEC_ACTIONS:
-            in_exec = program_next = True
-    return False
+            if value in EXEC_ACTIONS:
+                command = []
+        elif value in (";", "+"):
+            if _destroys(command):
+                return True
+            command = None
+        else:
+            command.append(value)
+    return command is not None and _destroys(command)
 
 
 def _deleted(reading: Reading) -> tuple[Arg, ...]:

@@ -222,6 +222,17 @@ INTERPRETERS: tuple[InterpreterSpec, ...] = (
 )  # fmt: skip
 """The interpreter families every policy knows (a policy may add names, options and families)."""
 
+MODULE_PROGRAMS: dict[str, dict[str, str]] = {
+    "python": {
+        "pip": "pip", "twine": "twine", "pipx": "pipx", "poetry": "poetry", "pdm": "pdm", "hatch": "hatch",
+        "uv": "uv", "conda": "conda", "awscli": "aws", "django": "django-admin", "pytest": "pytest",
+        "mkdocs": "mkdocs", "ansible": "ansible", "jupyter": "jupyter", "celery": "celery", "flask": "flask",
+    },
+}  # fmt: skip
+"""Modules an interpreter runs as the program of the same command line (`python3 -m pip install x` is
+`pip install x`), by family: the module's own arguments are that program's, so every rule on the
+program reads them."""
+
 
 def interpreter_program(family: str, names: tuple[str, ...], writes: Writes | None = None) -> Program:
     """An interpreter read as an ordinary program (a writer with `writes`), with the options its

@@ -102,8 +102,9 @@ KUBECTL = Program(
             ("create",),
             options=(_FILENAME, valued("-k", "--kustomize"), valued("-o", "--output"), _DRY_RUN, flag("-R", "--recursive")),
             operands=("TYPE", "NAME..."),
-            subcommands=tuple(
-                Subcommand(
+            subcommands=(
+                Subcommand(("token",), options=(valued("--duration"), valued("--audience"), valued("--bound-object-kind"), valued("--bound-object-name"), valued("-o", "--output")), operands=("SERVICE_ACCOUNT",)),
+                *(Subcommand(
                     (binding,),
                     options=(
                         valued("--clusterrole"), valued("--role"), valued("--group"),
@@ -111,12 +112,33 @@ KUBECTL = Program(
                     ),
                     operands=("NAME",),
                 )
-                for binding in ("clusterrolebinding", "rolebinding")
+                for binding in ("clusterrolebinding", "rolebinding")),
             ),
         ),
         Subcommand(
             ("replace",),
             options=(_FILENAME, valued("-k", "--kustomize"), valued("-o", "--output"), _DRY_RUN, flag("--force"), flag("-R", "--recursive")),
+        ),
+        # What stops, weakens or hands out access without deleting (the kubernetes pack's KU011-KU014).
+        Subcommand(
+            ("scale",),
+            options=(valued("--replicas"), valued("--current-replicas"), valued("--resource-version"), valued("--timeout"), _FILENAME, _SELECTOR, _DRY_RUN, flag("--all"), flag("-R", "--recursive")),
+            operands=("TYPE", "NAME..."),
+        ),
+        Subcommand(
+            ("taint",),
+            options=(_SELECTOR, _DRY_RUN, flag("--all"), flag("--overwrite"), valued("-o", "--output")),
+            operands=("TYPE", "NAME", "TAINT..."),
+        ),
+        Subcommand(
+            ("label",),
+            options=(_SELECTOR, _FILENAME, _DRY_RUN, flag("--all"), _ALL_NAMESPACES, flag("--overwrite"), flag("--list"), valued("-o", "--output"), valued("--resource-version")),
+            operands=("TYPE", "NAME", "LABEL..."),
+        ),
+        Subcommand(
+            ("patch",),
+            options=(valued("-p", "--patch"), valued("--patch-file"), valued("--type"), _FILENAME, _DRY_RUN, valued("-o", "--output"), valued("--subresource")),
+            operands=("TYPE", "NAME"),
         ),
         Subcommand(
             ("drain",),

@@ -1,5 +1,5 @@
 """The machine underneath: kernel modules (kmod's insmod, modprobe and rmmod), kexec, which
-boots another kernel without the firmware, util-linux's mount and umount, and kill."""
+boots another kernel without the firmware, util-linux's mount and umount, kill, and loginctl."""
 
 from __future__ import annotations
 
@@ -110,4 +110,18 @@ KILL = Program(
     operands=("PID...",),
 )
 
-MACHINE_PROGRAMS: tuple[Program, ...] = (INSMOD, MODPROBE, RMMOD, KEXEC, MOUNT, UMOUNT, KILL)
+# systemd's loginctl: `terminate-user`, `kill-user` and their session kin end every process of a login.
+LOGINCTL = Program(
+    ("loginctl",),
+    syntax=GNU,
+    help_forms=_HELP,
+    options=(
+        valued("-H", "--host"), valued("-M", "--machine"), valued("-p", "--property"), valued("-s", "--signal"),
+        valued("--kill-whom"), valued("-n", "--lines"), valued("-o", "--output"), flag("-a", "--all"),
+        flag("-l", "--full"), flag("--value"), flag("--no-pager"), flag("--no-legend"), flag("--no-ask-password"),
+        flag("-h", "--help"), flag("--version"),
+    ),
+    operands=("COMMAND", "ARGUMENTS..."),
+)  # fmt: skip
+
+MACHINE_PROGRAMS: tuple[Program, ...] = (INSMOD, MODPROBE, RMMOD, KEXEC, MOUNT, UMOUNT, KILL, LOGINCTL)

@@ -1,7 +1,8 @@
 """Network clients: curl and wget (where they save what they download, and what
 they send), the netcat family, socat, telnet and `openssl s_client` (which
 carry bytes to a socket, and can run a program on one), scp and sftp (ssh is
-in remote.py), DNS lookups, mail senders and HTTPie. What each one sends is
+in remote.py), DNS lookups and traceroute, the FTP, TFTP and SMB clients,
+mail senders and HTTPie. What each one sends is
 read in `sending.py`."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import re
 
 from ._arg import Arg
 from ._grammar import GO_FLAGS, POSIX, Syntax, attached, flag, valued
-from ._program import Program, Subcommand, read
+from ._program import Program, Reading, Subcommand, read
 
 CURL = Program(
     ("curl",),
@@ -50,7 +51,7 @@ WGET = Program(
         valued("--proxy-password"), valued("--referer"),
     ),
     operands=("URL...",),
-    writes=lambda reading: _files(reading.values("--output-document")),
+    writes=lambda reading: _wget_saves(reading),
 )  # fmt: skip
 
 _NETCAT_SYNTAX = Syntax()
@@ -153,6 +154,50 @@ PING = Program(
     operands=("HOST",),
 )  # fmt: skip
 
+# traceroute and its kin look the host's name up before they probe it.
+TRACEROUTE = Program(
+    ("traceroute", "traceroute6", "tracepath", "tracepath6", "tcptraceroute", "mtr"),
+    syntax=Syntax(),
+    options=(
+        valued("-f"), valued("-g"), valued("-i"), valued("-m"), valued("-N"), valued("-p"), valued("-q"),
+        valued("-s"), valued("-t"), valued("-w"), valued("-z"), valued("-l"), valued("-c"),
+    ),
+    operands=("HOST", "PACKETLEN"),
+)  # fmt: skip
+
+# File transfer clients: what they upload is named in a script (`-c 'put FILE'`), on standard
+# input (`ftp host <<< 'put FILE'`) or, for busybox's tftp, by `-p -l FILE`. tftp-hpa's
+# `-c` ends the options: the words after it (`put FILE`) are operands here.
+TFTP = Program(
+    ("tftp",),
+    syntax=Syntax(),
+    options=(valued("-m"), valued("-R"), valued("-l"), valued("-r"), valued("-b"), flag("-c"), flag("-p"), flag("-g")),
+    operands=("HOST", "WORD..."),
+)
+# BSD ftp's `-u URL FILE...` uploads the files to the URL.
+FTP = Program(
+    ("ftp", "pftp"),
+    syntax=Syntax(),
+    options=(valued("-u"), valued("-P"), valued("-o"), valued("-r"), valued("-T"), flag("-n"), flag("-i")),
+    operands=("HOST", "PORT"),
+)
+LFTP = Program(
+    ("lftp",),
+    syntax=Syntax(),
+    options=(valued("-c"), valued("-e"), valued("-f"), valued("-u"), valued("-p"), flag("-d"), flag("--norc")),
+    operands=("SITE",),
+)
+SMBCLIENT = Program(
+    ("smbclient",),
+    syntax=Syntax(),
+    options=(
+        valued("-c", "--command"), valued("-U", "--user"), valued("-W", "--workgroup"), valued("-I", "--ip-address"),
+        valued("-p", "--port"), valued("-A", "--authentication-file"), valued("-D", "--directory"),
+        valued("-L", "--list"), valued("-m", "--max-protocol"), flag("-N", "--no-pass"),
+    ),
+    operands=("SERVICE", "PASSWORD"),
+)  # fmt: skip
+
 # mail, mailx and their kin: the message is standard input; GNU mailutils attaches
 # with -A, s-nail and heirloom mailx with -a; -q quotes a file into the message.
 MAIL = Program(
@@ -205,12 +250,32 @@ _CURL_OUTPUT_OPTIONS = ("--dump-header", "--cookie-jar", "--config", "--remote-n
 
 NETWORK_PROGRAMS: tuple[Program, ...] = (
     CURL, WGET, NETCAT, HTTPIE, SOCAT, TELNET, OPENSSL, SCP, SFTP, DIG, NSLOOKUP, HOST, PING, MAIL, SENDMAIL,
+    TRACEROUTE, TFTP, FTP, LFTP, SMBCLIENT,
 )  # fmt: skip
 
 
 def _files(outputs: tuple[Arg, ...]) -> tuple[Arg, ...]:
     """Output options that name a file: `-` is standard output."""
     return tuple(output for output in outputs if output.value != "-")
+
+
+def _wget_saves(reading: Reading) -> tuple[Arg, ...]:
+    """`-O FILE`, else with `-P DIR` each URL's file name inside DIR (`wget -P /etc/cron.d URL`); a
+    download into the working directory names no path a rule could judge."""
+    documents = reading.values("--output-document")
+    prefixes = reading.values("--directory-prefix")
+    if documents or not prefixes or not prefixes[-1].values:
+        return _files(documents)
+    prefix = prefixes[-1]
+    named = (_url_file_name(url) for url in reading.operands if url.value is not None and "://" in url.value)
+    return tuple(
+        Arg(
+            tuple(f"{directory.rstrip('/')}/{name.values[0]}" for directory in prefix.values),
+            prefix.source,
+            prefix.span,
+        )
+        for name in named
+    )
 
 
 def downloaded_files(name: str | None, args: tuple[Arg, ...]) -> list[Arg]:

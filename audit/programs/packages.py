@@ -210,5 +210,32 @@ def installs_only_the_lock_file(reading: Reading) -> bool:
     return not locking or any(_turned_on(use.value) for use in reading.uses(*locking))
 
 
+# The installs that take what the project declares when no package is named: its manifest
+# (`npm install`), a requirements file (`pip install -r requirements.txt`), the project itself.
+_PROJECT_INSTALLS = frozenset({("npm", "install"), ("pnpm", "install"), ("yarn", "install"), ("pip", "install")})
+# Where packages come from: given on the command line, they are not the project's choice.
+_SOURCE_OPTIONS = ("--index-url", "--extra-index-url", "--find-links", "--registry")
+
+
+def _is_the_project(word: Arg) -> bool:
+    """`.`, `./` or the project with extras (`.[dev]`): the directory being worked on."""
+    value = word.value
+    return value is not None and (value in (".", "./") or value.startswith((".[", "./[")))
+
+
+def installs_the_project(reading: Reading) -> bool:
+    """Whether the install takes only what the project declares (its manifest, a requirements file,
+    the project itself: `pip install -e .`), or upgrades the installer itself (`pip install -U pip`),
+    from the default index: no package named, no other index or registry given."""
+    if not reading.path or (reading.program.name, reading.path[0]) not in _PROJECT_INSTALLS:
+        return False
+    if reading.has(*_SOURCE_OPTIONS):
+        return False
+    named = reading.operands
+    if reading.program.name == "pip" and reading.has("--upgrade") and [word.value for word in named] == ["pip"]:
+        return True
+    return all(_is_the_project(word) for word in (*named, *reading.values("--editable")))
+
+
 def _turned_on(value: Arg | None) -> bool:
     return value is None or value.value not in ("false", "0", "no")

@@ -81,3 +81,26 @@ def prints_environment(name: str, reading: Reading) -> bool:
         first = reading.args[0].value if reading.args else None
         return first is not None and not first.startswith("-") and "e" in first
     return False
+
+
+# Clipboard readers: what was copied last, often a password or a token.
+_CLIPBOARD_PASTERS = frozenset({"pbpaste", "wl-paste", "termux-clipboard-get"})
+# history's options that clear, write or change the list instead of printing it.
+_HISTORY_EDITS = ("-c", "-d", "-a", "-n", "-r", "-w", "-s")
+
+
+def prints_typed(name: str, reading: Reading) -> str | None:
+    """What a user typed or copied that the command prints: the clipboard (`pbpaste`, `xclip -o`,
+    `xsel -o`) or the shell history (`history`, `fc -l`); None for other commands."""
+    if name in _CLIPBOARD_PASTERS:
+        return "the clipboard"
+    # xclip's options are whole words (`-selection`), never clusters of letters.
+    if name == "xclip" and any(arg.value in ("-o", "-out") for arg in reading.args):
+        return "the clipboard"
+    if name == "xsel" and reading.has("-o", "--output"):
+        return "the clipboard"
+    if name == "history" and not reading.has(*_HISTORY_EDITS):
+        return "the shell history"
+    if name == "fc" and reading.has("-l"):
+        return "the shell history"
+    return None

@@ -1,5 +1,6 @@
-"""Programs that run a command somewhere else: ssh (and autossh, mosh), `vagrant ssh` and
-`lxc`/`incus exec`. (`gcloud compute ssh` is declared with gcloud in
+"""Programs that run a command somewhere else: ssh (and autossh, mosh), `vagrant ssh`,
+`lxc`/`incus exec`, the fleet tools ansible (ad hoc) and salt, and the parallel shells (pdsh, pssh, clush).
+(`gcloud compute ssh` is declared with gcloud in
 `cloud.py`, docker/podman in `containers.py`, kubectl in `kubernetes.py`;
 chroot, nsenter, systemd-run and flatpak-spawn are wrappers.)
 
@@ -77,7 +78,78 @@ LXC = Program(
             ),
             operands=("INSTANCE", "COMMAND..."),
         ),
+        # `config set INSTANCE KEY VALUE`, `config device add INSTANCE NAME TYPE KEY=VALUE...`
+        Subcommand(("config",), operands=("ACTION", "ARGUMENTS...")),
     ),
 )  # fmt: skip
 
-REMOTE_PROGRAMS: tuple[Program, ...] = (SSH, AUTOSSH, MOSH, VAGRANT, LXC)
+# `ansible PATTERN [-m MODULE] -a ARGS`: an ad hoc task on every host the pattern selects. The
+# command modules run ARGS as a command line (`command`, the default, without a shell).
+ANSIBLE = Program(
+    ("ansible",),
+    options=(
+        valued("-m", "--module-name"), valued("-a", "--args"), valued("-i", "--inventory", "--inventory-file"),
+        valued("-u", "--user"), valued("--become-user"), valued("--become-method"), valued("-e", "--extra-vars"),
+        valued("-f", "--forks"), valued("-l", "--limit"), valued("-c", "--connection"), valued("--private-key", "--key-file"),
+        valued("-T", "--timeout"), valued("-B", "--background"), valued("-P", "--poll"), valued("-t", "--tree"),
+        valued("--vault-password-file"), flag("-b", "--become"), flag("-K", "--ask-become-pass"), flag("-k", "--ask-pass"),
+        flag("-C", "--check"), flag("-D", "--diff"), flag("-o", "--one-line"), flag("-v", "--verbose"),
+        flag("--list-hosts"), flag("--syntax-check"),
+    ),
+    operands=("PATTERN",),
+)  # fmt: skip
+ANSIBLE_COMMAND_MODULES = frozenset(
+    {"command", "shell", "raw", "ansible.builtin.command", "ansible.builtin.shell", "ansible.builtin.raw"}
+)
+"""Modules whose arguments are a command line run on the hosts."""
+ANSIBLE_RUNS_NOTHING = ("--check", "--list-hosts", "--syntax-check")
+
+# `salt [OPTIONS] TARGET FUNCTION [ARG...]` on the minions the target selects; `salt-call` and
+# `salt-ssh` run a function here or over ssh. `cmd.run` and kin run their first argument in a shell.
+_SALT_OPTIONS = (
+    flag("-E", "--pcre"), flag("-L", "--list"), flag("-G", "--grain"), flag("-C", "--compound"), flag("-N", "--nodegroup"),
+    flag("-I", "--pillar"), flag("-S", "--ipcidr"), valued("-t", "--timeout"), valued("-b", "--batch", "--batch-size"),
+    valued("--out"), valued("-l", "--log-level"), valued("-c", "--config-dir"), valued("--saltenv"), flag("--async"),
+    flag("-v", "--verbose"), flag("--local"), flag("--test"),
+)  # fmt: skip
+SALT = Program(("salt", "salt-ssh"), options=_SALT_OPTIONS, operands=("TARGET", "FUNCTION", "ARG..."))
+SALT_CALL = Program(("salt-call",), options=_SALT_OPTIONS, operands=("FUNCTION", "ARG..."))
+SALT_SHELL_FUNCTIONS = frozenset(
+    {"cmd.run", "cmd.run_all", "cmd.run_stdout", "cmd.run_stderr", "cmd.shell", "cmd.run_bg"}
+)
+"""Salt functions whose first argument is shell code run on the minions."""
+
+# Parallel shells: the command (its words joined, as ssh does) runs on every host selected.
+PDSH = Program(
+    ("pdsh",),
+    syntax=POSIX,
+    options=(
+        valued("-w"), valued("-x"), valued("-g"), valued("-X"), valued("-l"), valued("-t"), valued("-u"),
+        valued("-f"), valued("-R"), valued("-N"), flag("-a"), flag("-A"), flag("-S"), flag("-b"), flag("-d"),
+    ),
+    operands=("COMMAND...",),
+)  # fmt: skip
+PSSH = Program(
+    ("pssh", "parallel-ssh"),
+    syntax=POSIX,
+    options=(
+        valued("-h", "--hosts"), valued("-H", "--host"), valued("-l", "--user"), valued("-p", "--par"),
+        valued("-o", "--outdir"), valued("-e", "--errdir"), valued("-t", "--timeout"), valued("-O", "--option"),
+        valued("-x", "--extra-args"), valued("-X", "--extra-arg"), flag("-i", "--inline"), flag("-A", "--askpass"),
+        flag("-P", "--print"), flag("-I", "--send-input"),
+    ),
+    operands=("COMMAND...",),
+)  # fmt: skip
+CLUSH = Program(
+    ("clush",),
+    syntax=POSIX,
+    options=(
+        valued("-w"), valued("-x"), valued("-g", "--group"), valued("-X"), valued("-l", "--user"),
+        valued("-f", "--fanout"), valued("-t", "--connect_timeout"), valued("-u", "--command_timeout"),
+        valued("-o", "--options"), valued("-R", "--worker"), flag("-a", "--all"), flag("-b", "--dshbak"),
+        flag("-B"), flag("-L"), flag("-q", "--quiet"), flag("-v", "--verbose"), flag("-N"), flag("-S"),
+    ),
+    operands=("COMMAND...",),
+)  # fmt: skip
+
+REMOTE_PROGRAMS: tuple[Program, ...] = (SSH, AUTOSSH, MOSH, VAGRANT, LXC, ANSIBLE, SALT, SALT_CALL, PDSH, PSSH, CLUSH)

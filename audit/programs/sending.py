@@ -8,7 +8,8 @@ secrets into what it finds (`_analysis/_secrets.py`) and the rule SE005
 judges the flows; `destinations.py` says which hosts a destination reaches.
 What a sender sends is a `Sending` (`_sent.py`); the HTTP clients (curl,
 wget, HTTPie, gh) are read in `_http_senders.py`, the socket clients, remote
-copies, DNS lookups, ping and mail here.
+copies, DNS lookups, ping and mail here, the file transfer clients in
+`_transfer_senders.py`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ._http_senders import HTTPIES, curl_sending, gh_sending, httpie_sending, wg
 from ._known import KNOWN
 from ._program import Reading, read
 from ._sent import Sending, SentFile, SentWord, Slot
+from ._transfer_senders import ftp_sending, lftp_sending, sftp_sending, smbclient_sending, tftp_sending
 from .destinations import RUN_TIME, SOCAT_PROXIES, Destination, Form, word_shape
 from .remote import SSH_NO_STDIN
 
@@ -30,6 +32,18 @@ NETCATS = frozenset({"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"})
 _MAILERS = ("mail", "mailx", "s-nail", "bsd-mailx", "mutt")
 _SENDMAILS = ("sendmail", "msmtp", "ssmtp")
 _LOOKUPS = ("dig", "nslookup", "host")
+# They look the host's name up first: the name reaches its DNS servers.
+_TRACEROUTES = ("traceroute", "traceroute6", "tracepath", "tracepath6", "tcptraceroute", "mtr")
+# getent's databases that resolve the keys as host names.
+_HOST_DATABASES = frozenset({"hosts", "ahosts", "ahostsv4", "ahostsv6"})
+_TRANSFERS = {
+    "sftp": sftp_sending,
+    "ftp": ftp_sending,
+    "pftp": ftp_sending,
+    "tftp": tftp_sending,
+    "lftp": lftp_sending,
+    "smbclient": smbclient_sending,
+}
 # Cloud storage copies send their local sources when the destination is a bucket
 # (`s3://bucket/key`, `gs://...`) or an rclone remote (`remote:path`).
 _STORAGE_COPIES = {
@@ -37,6 +51,8 @@ _STORAGE_COPIES = {
     "gcloud": (("storage", "cp"), ("storage", "rsync")),
     "gsutil": (("cp",), ("rsync",)),
     "rclone": (("copy",), ("sync",)),
+    "s3cmd": (("put",), ("sync",)),
+    "azcopy": (("copy",), ("cp",), ("sync",)),
 }
 
 # dig's record types and classes: words of a query that are not names.
@@ -57,8 +73,8 @@ _SOCAT_STDIN = frozenset({"-", "stdin", "stdio", "fd:0", "/dev/stdin"})
 _SOCAT_FILES = frozenset({"file", "open", "gopen", "pipe"})
 
 SENDERS: frozenset[str] = frozenset(
-    {"curl", "wget", *NETCATS, "socat", "telnet", "openssl", "ssh", "scp", "sftp", "rsync", *_LOOKUPS,
-     "ping", "ping6", *_MAILERS, *_SENDMAILS, "gh", *HTTPIES, *_STORAGE_COPIES}
+    {"curl", "wget", *NETCATS, "socat", "telnet", "openssl", "ssh", "scp", "rsync", *_LOOKUPS, *_TRACEROUTES,
+     "getent", "az", "ping", "ping6", *_MAILERS, *_SENDMAILS, "gh", *HTTPIES, *_STORAGE_COPIES, *_TRANSFERS}
 )  # fmt: skip
 """The commands `sent_data` reads."""
 
@@ -85,16 +101,22 @@ def sent_data(name: str, args: tuple[Arg, ...]) -> Sending | None:
         return _ssh(reading)
     if name in ("scp", "rsync"):
         return _copy_to_remote(name, reading)
-    if name == "sftp":
-        return _sftp(reading)
+    if name in _TRANSFERS:
+        return _TRANSFERS[name](reading)
     if name in _LOOKUPS:
         return _lookup(name, reading)
+    if name in _TRACEROUTES:
+        return _socket_client(name, reading.operand("HOST"), Form.HOST)
+    if name == "getent":
+        return _getent_hosts(reading)
     if name in ("ping", "ping6"):
         return _ping(name, reading)
     if name == "gh":
         return gh_sending(reading)
     if name in HTTPIES:
         return httpie_sending(name, reading)
+    if name == "az":
+        return _blob_upload(reading)
     if name in _STORAGE_COPIES:
         return _storage_copy(name, reading)
     return _mail(name, reading)
@@ -182,6 +204,24 @@ def _storage_copy(name: str, reading: Reading) -> Sending | None:
     return Sending((), tuple(files), tuple(stdin), (Destination(operands[-1], Form.REMOTE_PATH),))
 
 
+def _blob_upload(reading: Reading) -> Sending | None:
+    """`az storage blob upload -f FILE` and `upload-batch -s DIR`, to the storage account named."""
+    if reading.path == ("storage", "blob", "upload"):
+        files = tuple(SentFile(file, "az storage blob upload -f") for file in reading.values("--file"))
+    elif reading.path == ("storage", "blob", "upload-batch"):
+        files = tuple(
+            SentFile(source, "az storage blob upload-batch -s", True) for source in reading.values("--source")
+        )
+    else:
+        return None
+    # Without an account name the account comes from a connection string or the environment: unknown here.
+    accounts = [account for account in reading.values("--account-name") if account.value is not None]
+    hosts = tuple(
+        Arg((f"{account.value}.blob.core.windows.net",), account.source, account.span) for account in accounts
+    )
+    return Sending((), files, (), tuple(Destination(host, Form.HOST) for host in hosts))
+
+
 def _is_remote(arg: Arg) -> bool:
     """`host:path`, `user@host:path`, `host::module`, `scp://...`: a path on another machine."""
     shape = word_shape(arg)
@@ -194,27 +234,6 @@ def _is_remote(arg: Arg) -> bool:
 def _may_be_remote(arg: Arg) -> bool:
     """A target known only at run time (`"$DEST"`) may be remote too."""
     return _is_remote(arg) or (not arg.values and RUN_TIME in word_shape(arg).partition("/")[0])
-
-
-def _sftp(reading: Reading) -> Sending:
-    hosts = reading.operand("DESTINATION")
-    words = tuple(SentWord(host, Slot.HOST_NAME, "sftp DESTINATION") for host in hosts)
-    return Sending(words, (), (), tuple(Destination(host, Form.HOST) for host in hosts), batch_uploads=True)
-
-
-_UPLOAD_COMMANDS = frozenset({"put", "mput", "reput"})
-
-
-def sftp_uploads(batch: str) -> list[str]:
-    """The local paths an sftp batch (`put FILE [REMOTE]` lines) uploads."""
-    paths: list[str] = []
-    for line in batch.splitlines():
-        command, *rest = line.split() or [""]
-        # A leading `-` (ignore errors) or `@` (do not echo) is not part of the command's name.
-        operands = [word for word in rest if not word.startswith("-")]
-        if operands and command.lstrip("-@") in _UPLOAD_COMMANDS:
-            paths.append(operands[0])
-    return paths
 
 
 def _lookup(name: str, reading: Reading) -> Sending:
@@ -238,6 +257,14 @@ def _lookup(name: str, reading: Reading) -> Sending:
     destinations.extend(Destination(server, Form.HOST) for server in servers)
     files.extend(SentFile(batch, f"{name} -f {batch.source}") for batch in reading.values("-f"))
     return Sending(tuple(words), tuple(files), (), tuple(destinations))
+
+
+def _getent_hosts(reading: Reading) -> Sending | None:
+    """`getent hosts NAME...` resolves the names through the DNS; other databases stay on the machine."""
+    database = reading.operand("DATABASE")
+    if not database or database[0].value not in _HOST_DATABASES:
+        return None
+    return _socket_client("getent hosts", reading.operand("KEY"), Form.HOST)
 
 
 def _ping(name: str, reading: Reading) -> Sending:

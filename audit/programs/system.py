@@ -1,11 +1,12 @@
-"""System administration: processes (pkill, killall), accounts (getent),
-scheduled jobs (crontab) and the sudoers editors (visudo, sudoedit)."""
+"""System administration: processes (pkill, killall), accounts (getent, passwd, chpasswd, usermod),
+scheduled jobs (crontab), the sudoers editors (visudo, sudoedit), access beyond the mode bits
+(setcap, setfacl, chattr), the kernel's settings (sysctl) and the journal (journalctl)."""
 
 from __future__ import annotations
 
 from .._model import Span
 from ._arg import Arg
-from ._grammar import Syntax, flag, valued
+from ._grammar import Syntax, attached, flag, valued
 from ._program import Program, Reading
 
 # `pkill -9 name`: a signal given as a number is one option.
@@ -86,4 +87,102 @@ SUDOEDIT = Program(
     writes=lambda reading: reading.operands,
 )  # fmt: skip
 
-SYSTEM_PROGRAMS: tuple[Program, ...] = (PKILL, KILLALL, GETENT, CRONTAB, VISUDO, SUDOEDIT)
+# libcap's setcap: pairs of CAPABILITIES FILE (`setcap cap_net_raw+ep /usr/bin/ping`); `-r FILE` removes them.
+SETCAP = Program(
+    ("setcap",),
+    syntax=Syntax(permute=False),
+    options=(flag("-q"), flag("-v"), flag("-r"), valued("-n"), flag("-h")),
+    operands=("CAPABILITIES", "FILE..."),
+)
+
+# acl's setfacl: `-m`/`-x` take an ACL, `-M`/`-X` a file of them, `--set` replaces the ACL.
+SETFACL = Program(
+    ("setfacl",),
+    options=(
+        valued("-m", "--modify"), valued("-M", "--modify-file"), valued("-x", "--remove"),
+        valued("-X", "--remove-file"), valued("--set"), valued("--set-file"), flag("-b", "--remove-all"),
+        flag("-k", "--remove-default"), flag("-n", "--no-mask"), flag("--mask"), flag("-d", "--default"),
+        flag("-R", "--recursive"), flag("-L", "--logical"), flag("-P", "--physical"), flag("--test"),
+        flag("--restore"), flag("-v", "--version"), flag("-h", "--help"),
+    ),
+    operands=("FILE...",),
+)  # fmt: skip
+
+# e2fsprogs' chattr: `+i` and `=ai` are operands; `-i` (taking an attribute away) reads as an
+# undeclared option, which is what it does: nothing is locked.
+CHATTR = Program(
+    ("chattr",),
+    options=(flag("-R"), flag("-V"), flag("-f"), valued("-v"), valued("-p")),
+    operands=("MODE", "FILE..."),
+)
+
+# shadow-utils' passwd: `-d` deletes the password (a login with none), `--stdin` reads a new one.
+PASSWD = Program(
+    ("passwd",),
+    options=(
+        flag("-a", "--all"), flag("-d", "--delete"), flag("-e", "--expire"), flag("-k", "--keep-tokens"),
+        flag("-l", "--lock"), flag("-u", "--unlock"), flag("-S", "--status"), flag("-q", "--quiet"),
+        flag("--stdin"), valued("-i", "--inactive"), valued("-n", "--mindays"), valued("-w", "--warndays"),
+        valued("-x", "--maxdays"), valued("-r", "--repository"), valued("-R", "--root"), valued("-P", "--prefix"),
+        flag("-h", "--help"),
+    ),
+    operands=("USER",),
+)  # fmt: skip
+
+# chpasswd reads `user:password` lines on its standard input and sets them.
+CHPASSWD = Program(
+    ("chpasswd",),
+    options=(
+        valued("-c", "--crypt-method"), flag("-e", "--encrypted"), flag("-m", "--md5"), valued("-s", "--sha-rounds"),
+        valued("-R", "--root"), valued("-P", "--prefix"), flag("-h", "--help"),
+    ),
+)  # fmt: skip
+
+USERMOD = Program(
+    ("usermod",),
+    options=(
+        flag("-a", "--append"), flag("-U", "--unlock"), flag("-L", "--lock"), flag("-m", "--move-home"),
+        flag("-o", "--non-unique"), valued("-c", "--comment"), valued("-d", "--home"), valued("-e", "--expiredate"),
+        valued("-f", "--inactive"), valued("-g", "--gid"), valued("-G", "--groups"), valued("-l", "--login"),
+        valued("-p", "--password"), valued("-R", "--root"), valued("-P", "--prefix"), valued("-s", "--shell"),
+        valued("-u", "--uid"), valued("-Z", "--selinux-user"), flag("-h", "--help"),
+    ),
+    operands=("USER",),
+)  # fmt: skip
+
+# procps' sysctl: `-w KEY=VALUE`, or `KEY=VALUE` operands (a bare KEY only reads it); `-p FILE`
+# loads a file of settings.
+SYSCTL = Program(
+    ("sysctl",),
+    options=(
+        flag("-w", "--write"), flag("-a", "-A", "-X", "--all"), flag("-n", "--values"), flag("-e", "--ignore"),
+        flag("-N", "--names"), flag("-q", "--quiet"), flag("-b", "--binary"), flag("-r", "--pattern"),
+        attached("-p", "--load"), flag("--system"), flag("-h", "--help"), flag("-V", "--version"),
+    ),
+    operands=("SETTING...",),
+)  # fmt: skip
+
+# systemd's journalctl: `--vacuum-time`, `--vacuum-size` and `--vacuum-files` delete archived journal
+# files down to what they keep; `--rotate` archives the active ones first.
+JOURNALCTL = Program(
+    ("journalctl",),
+    options=(
+        valued("--vacuum-time"), valued("--vacuum-size"), valued("--vacuum-files"), flag("--rotate"),
+        flag("--flush"), flag("--sync"), flag("--relinquish-var"), flag("--smart-relinquish-var"),
+        valued("-u", "--unit"), valued("--user-unit"), valued("-n", "--lines"), valued("-p", "--priority"),
+        valued("-S", "--since"), valued("-U", "--until"), valued("-o", "--output"), valued("-t", "--identifier"),
+        valued("-g", "--grep"), valued("-D", "--directory"), valued("--file"), valued("-M", "--machine"),
+        valued("--root"), valued("--image"), valued("--namespace"), valued("--output-fields"),
+        valued("--cursor"), valued("--after-cursor"), valued("--cursor-file"), attached("-b", "--boot"),
+        flag("-f", "--follow"), flag("-e", "--pager-end"), flag("-r", "--reverse"), flag("-k", "--dmesg"),
+        flag("-x", "--catalog"), flag("-a", "--all"), flag("-q", "--quiet"), flag("-m", "--merge"),
+        flag("--user"), flag("--system"), flag("--no-pager"), flag("--no-tail"), flag("--utc"),
+        flag("--disk-usage"), flag("--list-boots"), flag("--verify"), flag("-h", "--help"), flag("--version"),
+    ),
+    operands=("MATCH...",),
+)  # fmt: skip
+
+SYSTEM_PROGRAMS: tuple[Program, ...] = (
+    PKILL, KILLALL, GETENT, CRONTAB, VISUDO, SUDOEDIT, SETCAP, SETFACL, CHATTR, PASSWD, CHPASSWD, USERMOD, SYSCTL,
+    JOURNALCTL,
+)  # fmt: skip

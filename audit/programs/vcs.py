@@ -326,7 +326,20 @@ GIT = Program(
                 Subcommand(("prune",), options=(flag("-n", "--dry-run"), flag("-v", "--verbose"), valued("--expire"))),
             ),
         ),
-        # Plumbing that writes the working tree from the index or a tree.
+        Subcommand(
+            ("rm",),
+            options=(
+                flag("-f", "--force"), flag("-r"), flag("-n", "--dry-run"), flag("--cached"), flag("-q", "--quiet"),
+                flag("--ignore-unmatch"), flag("--sparse"), valued("--pathspec-from-file"),
+            ),
+            operands=("PATHSPEC...",),
+        ),
+        Subcommand(
+            ("submodule",),
+            subcommands=(Subcommand(("deinit",), options=(flag("-f", "--force"), flag("--all"), flag("-q", "--quiet")), operands=("PATH...",)),),
+        ),
+        # Plumbing that deletes or moves a ref with no check, and that writes the working tree.
+        Subcommand(("update-ref",), options=(flag("-d"), valued("-m"), flag("--no-deref"), flag("--stdin"), flag("-z"), flag("--create-reflog")), operands=("REF", "NEWVALUE", "OLDVALUE")),
         Subcommand(
             ("checkout-index",),
             options=(
@@ -422,6 +435,12 @@ GH = Program(
             leaf("issue comment", *_GH_BODY, flag("--edit-last"), operands=("ISSUE",)),
             leaf("pr create|new", *_GH_BODY, *_GH_ISSUE_FIELDS, valued("-B", "--base"), valued("-H", "--head"), valued("-r", "--reviewer"), flag("-d", "--draft"), flag("-f", "--fill")),
             leaf("pr comment", *_GH_BODY, flag("--edit-last"), operands=("PR",)),
+            # Access and settings the platform.github pack judges: keys, names, workflows, secrets.
+            leaf("ssh-key add", valued("-t", "--title"), valued("--type"), operands=("KEY_FILE",)),
+            leaf("repo deploy-key add", flag("-w", "--allow-write"), valued("-t", "--title"), operands=("KEY_FILE",)),
+            leaf("repo rename", *_CONFIRM, operands=("NEW_NAME",)),
+            leaf("workflow disable", operands=("WORKFLOW",)),
+            leaf("secret set", valued("-b", "--body"), valued("-f", "--env-file"), valued("-e", "--env"), valued("-o", "--org"), flag("-u", "--user"), valued("-a", "--app"), valued("-v", "--visibility"), operands=("NAME",)),
         ),
     ),
 )  # fmt: skip
@@ -453,6 +472,14 @@ GLAB = Program(
             leaf("mr delete|del", operands=("MR",)),
             leaf("issue delete|del", operands=("ISSUE",)),
             leaf("mr list", valued("-s", "--state")),
+            leaf("ssh-key add", valued("-t", "--title"), valued("-e", "--expires-at"), operands=("KEY_FILE",)),
+            leaf(
+                "deploy-key add",
+                flag("-c", "--can-push"),
+                valued("-t", "--title"),
+                valued("-e", "--expires-at"),
+                operands=("KEY_FILE",),
+            ),
         ),
     ),
 )

@@ -221,11 +221,6 @@ _XVFB_VALUES = (
     "-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e", "--error-file", "-p",
     "--xauth-protocol", "-l", "--listen-tcp",
 )  # fmt: skip
-_TERMINAL_VALUES = (
-    "-T", "-title", "--title", "-n", "-name", "-class", "--class", "-geometry", "-g", "-fg", "-bg", "-fn", "-fa",
-    "-fs", "-bd", "-cr", "-display", "-xrm", "-sl", "--working-directory", "--workdir", "-p", "--profile",
-    "--config-file", "-o", "--option",
-)  # fmt: skip
 _PERF_VALUES = (
     "-o", "--output", "-e", "--event", "-F", "--freq", "-c", "--count", "-C", "--cpu", "-m", "--mmap-pages",
     "-r", "--repeat", "-G", "--cgroup", "-I", "--interval-print", "--call-graph", "-x", "--field-separator",
@@ -299,6 +294,9 @@ WRAPPERS: tuple[WrapperSpec, ...] = (
     wrapper("builtin"),
     wrapper("xargs", value=_XARGS_VALUES, abbreviations=True),
     wrapper("busybox"),
+    wrapper("toybox"),
+    # cmake -E CMD ARGS: cmake's portable commands (`cmake -E rm -rf DIR`); without -E it builds and runs none.
+    wrapper("cmake", command=("-E",), runs_nothing_by_default=True),
     wrapper("coproc"),
     wrapper("chroot", value=("--userspec", "--groups"), positionals=1, place="in chroot {operand}",
             abbreviations=True),
@@ -350,9 +348,6 @@ WRAPPERS: tuple[WrapperSpec, ...] = (
     wrapper("cpulimit", value=("-l", "--limit", "-c", "--cpu"), no_command=("-p", "--pid", "-e", "--exe")),
     wrapper("trickle", value=("-d", "-u", "-w", "-t", "-l", "-n")),
     wrapper("sg", code=("-c",), positionals=1),
-    # Terminal emulators run the words after -e in the new window: one word is a shell command line.
-    *(wrapper(name, value=_TERMINAL_VALUES, command=("-e",), runs_nothing_by_default=True, joins_command=True)
-      for name in ("xterm", "uxterm", "rxvt", "urxvt", "x-terminal-emulator", "konsole", "alacritty", "st")),
     # perf runs the command it measures (`perf record -g -- CMD`), unless it attaches to a process.
     wrapper("perf", value=_PERF_VALUES, no_command=("-p", "--pid", "-t", "--tid", "-h", "--help"),
             subcommands=("record", "stat", "trace")),
@@ -367,5 +362,9 @@ WRAPPERS: tuple[WrapperSpec, ...] = (
     # yarn runs a first word that is not one of its commands as a binary of the project (`yarn cdk destroy`).
     wrapper("yarn", value=("--cwd", "-p", "--package"), subcommands=("dlx", "exec", "run"), own_commands=_YARN_COMMANDS,
             runs_packages=True),
+    # Secret injectors run a command here with the project's secrets in its environment.
+    wrapper("railway", value=("-s", "--service", "-e", "--environment"), subcommands=("run",)),
+    wrapper("doppler", value=("-p", "--project", "-c", "--config"), code=("--command",), subcommands=("run",)),
+    wrapper("op", value=("--env-file", "--account"), subcommands=("run",)),
 )  # fmt: skip
 """The wrappers every policy knows (a policy may add more)."""

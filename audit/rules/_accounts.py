@@ -1,6 +1,7 @@
 """Accounts with root's powers (SY011): a user created or changed to have user id 0 or root's
 group, or added to a group that may use sudo. It is how a backdoor survives the agent's session:
-a second root login that no one notices."""
+a second root login that no one notices. An account's password deleted or set from a command line
+(SY021) is the other way in: a login anyone who read the command can use."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Iterator
 from .._analysis import Arg, CommandSubject
 from .._model import Severity
 from .._tables import Tables
+from ._paths import reading
 from ._rule import Hit, Inspects, rule
 
 # Groups whose members may run anything as root (sudo on Debian, wheel on Red Hat and the BSDs,
@@ -99,4 +101,54 @@ def _id_kind(option: str) -> str:
     return "user id" if option in ("-u", "--uid") else "group"
 
 
-ACCOUNT_RULES = (root_equivalent_account,)
+def _password_change(subject: CommandSubject) -> str | None:
+    """What the command does to a password, when it deletes it or sets one it was given."""
+    read = reading(subject)
+    if read.has("-h", "--help"):
+        return None
+    if subject.name == "chpasswd":
+        return "sets the passwords of the `user:password` lines it reads"
+    if subject.name == "usermod":
+        hashes = read.values("--password")
+        if not hashes:
+            return None
+        return "deletes the password" if hashes[-1].value == "" else "sets the password's hash it is given"
+    if read.has("--delete"):
+        return "deletes the password: the account logs in with none"
+    return "sets the password it reads on its input" if read.has("--stdin") else None
+
+
+@rule(
+    id="SY021",
+    name="account-password-deleted-or-set",
+    severity=Severity.HIGH,
+    summary=(
+        "Deletes an account's password or sets one from the command line: `passwd -d`, `passwd --stdin`, "
+        "`chpasswd`, `usermod -p HASH` (or `-p ''`)."
+    ),
+    rationale=(
+        "An account without a password, or with one written into a command, a script or a log, is a "
+        "login for whoever reads it: on root it is the machine. It blocks; changing your own password "
+        "interactively (`passwd`) and locking an account (`passwd -l`) pass."
+    ),
+    safer_alternative="Let the account's owner run `passwd` interactively, or lock it (`passwd -l`, `usermod -L`).",
+    inspects=Inspects.COMMAND,
+    commands=("passwd", "chpasswd", "usermod"),
+    must_match=(
+        "passwd -d root",
+        "echo 'root:toor' | chpasswd",
+        "usermod -p '' root",
+        "echo hunter2 | passwd --stdin deploy",
+        "usermod --password $(openssl passwd -1 x) backup",
+    ),
+    must_not_match=("passwd", "passwd -l olduser", "passwd -S root", "usermod -L olduser", "chpasswd --help"),
+)
+def account_password_deleted_or_set(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    what = _password_change(subject)
+    if what is not None:
+        user = reading(subject).operands
+        whose = f" of `{user[0].display()}`" if user and subject.name != "chpasswd" else ""
+        yield Hit(subject.span, f"`{subject.name}` {what}{whose}")
+
+
+ACCOUNT_RULES = (root_equivalent_account, account_password_deleted_or_set)

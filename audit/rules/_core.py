@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..packs._index import loaded_packs
 from ._accounts import ACCOUNT_RULES
+from ._attack_tools import ATTACK_RULES
 from ._code import CODE_RULES
 from ._command_position import COMMAND_POSITION_RULES
 from ._contexts import CONTEXT_RULES
@@ -19,13 +20,18 @@ from ._exfiltration import EXFILTRATION_RULES
 from ._exposure import EXPOSURE_RULES
 from ._filesystem import FILESYSTEM_RULES
 from ._hygiene import HYGIENE_RULES
+from ._kernel_settings import KERNEL_SETTING_RULES
 from ._linker import LINKER_RULES
 from ._network_and_resources import NETWORK_AND_RESOURCE_RULES
+from ._permissions import PERMISSION_RULES
 from ._persistence import PERSISTENCE_RULES
 from ._rule import Registry, RetiredRule, Rule
+from ._secret_printing import SECRET_PRINTING_RULES
 from ._secret_reads import SECRET_READ_RULES
+from ._supply_chain import SUPPLY_CHAIN_RULES
 from ._system import SYSTEM_RULES
 from ._system_logs import SYSTEM_LOG_RULES
+from ._tunnels import TUNNEL_RULES
 
 RETIRED: tuple[RetiredRule, ...] = ()
 
@@ -42,12 +48,18 @@ CORE = Registry(
     + LINKER_RULES
     + PERSISTENCE_RULES
     + SYSTEM_LOG_RULES
+    + KERNEL_SETTING_RULES
     + CONTROL_RULES
     + ACCOUNT_RULES
     + EXFILTRATION_RULES
+    + SECRET_PRINTING_RULES
     + NETWORK_AND_RESOURCE_RULES
     + EXPOSURE_RULES
-    + HYGIENE_RULES,
+    + TUNNEL_RULES
+    + ATTACK_RULES
+    + HYGIENE_RULES
+    + PERMISSION_RULES
+    + SUPPLY_CHAIN_RULES,
     RETIRED,
 )
 """The core rules alone (no pack), in id order."""

@@ -4,7 +4,8 @@
 judges programs); a redirect names no program, and the packs load by program
 name, so this rule is core. Writing content into the file (`echo "$KEY" >
 ~/.ssh/id_rsa`, a CI job installing a deploy key) is a different act and
-passes: only a redirect whose command prints nothing empties it.
+passes: only a redirect whose command prints nothing (`:`, `true`, an `echo` or
+`printf` with nothing to print, `cat /dev/null`) empties it.
 """
 
 from __future__ import annotations
@@ -19,11 +20,29 @@ from ._rule import Hit, Inspects, rule
 
 # Commands that print nothing: with `>`, the file is left empty.
 _PRINT_NOTHING = frozenset({":", "true", "false"})
+# Printers that print nothing, or a bare line break, when given no words to print (`echo > F`, `printf ''`).
+_PRINT_THEIR_WORDS = frozenset({"echo", "printf"})
+# Programs that print the files they are given: given only the empty device, they print nothing.
+_PRINT_THEIR_FILES = frozenset({"cat", "tac"})
+
+
+def _prints_nothing(subject: RedirectSubject) -> bool:
+    name = subject.command_name
+    if name is None or name in _PRINT_NOTHING:
+        return True
+    words = subject.command_words
+    if name in _PRINT_THEIR_FILES:
+        files = [word.value for word in words[1:]]
+        return bool(files) and all(file == "/dev/null" for file in files)  # `cat /dev/null > F`
+    if name not in _PRINT_THEIR_WORDS or not words:
+        return False
+    printed = [word.value for word in words[1:] if word.value not in ("-n", "-e", "-E")]
+    return printed in ([], [""])
 
 
 def _empties_a_file(subject: RedirectSubject) -> bool:
     truncates = subject.operator in (">", ">|") and subject.fd in (None, "1")
-    return truncates and (subject.command_name is None or subject.command_name in _PRINT_NOTHING)
+    return truncates and _prints_nothing(subject)
 
 
 @rule(
@@ -38,12 +57,22 @@ def _empties_a_file(subject: RedirectSubject) -> bool:
     safer_alternative="Leave the key alone; to replace it, write the new one to another name and move it into place.",
     inspects=Inspects.REDIRECT,
     applies=_empties_a_file,
-    must_match=(": > ~/.ssh/id_rsa", "> ~/.aws/credentials", "true > ~/.kube/config", ">| ~/.ssh/id_ed25519"),
+    must_match=(
+        ": > ~/.ssh/id_rsa",
+        "> ~/.aws/credentials",
+        "true > ~/.kube/config",
+        ">| ~/.ssh/id_ed25519",
+        "echo > ~/.kube/config",
+        "printf '' > ~/.ssh/id_rsa",
+        "cat /dev/null > ~/.ssh/id_rsa",
+    ),
     must_not_match=(
         'echo "$DEPLOY_KEY" > ~/.ssh/id_rsa',
+        'printf "%s\\n" "$KEY" > ~/.ssh/id_ed25519',
         "kind get kubeconfig > ~/.kube/config",
         ": > ./notes.txt",
         ": >> ~/.ssh/id_rsa",
+        "cat ~/keys/deploy_key > ~/.ssh/id_rsa",
     ),
 )
 def empty_credential_file(subject: RedirectSubject, tables: Tables) -> Iterator[Hit]:

@@ -16,6 +16,7 @@ from .._analysis import Arg, CommandSubject
 from .._model import Severity
 from .._syntax import ast
 from .._tables import Tables
+from ..programs import TREE_REMOVERS, removed_trees
 from ._paths import contents_glob, path_is, reading
 from ._rule import Hit, Inspects, rule
 
@@ -24,19 +25,24 @@ _NEVER_EMPTY = frozenset({"PWD", "HOME", "UID", "EUID", "PPID", "HOSTNAME", "BAS
 
 
 def _if_empty(arg: Arg) -> tuple[str, str] | None:
-    """`("BUILD_DIR", "/*")` for `"$BUILD_DIR"/*`: the unguarded variable a run-time operand starts
-    with and the absolute path left when it is empty; None for anything else."""
-    if arg.values or arg.word is None or not arg.word.parts:
+    """`("BUILD_DIR", "/*")` for `"$BUILD_DIR"/*`, `("SUBDIR", "/")` for `/$SUBDIR`: the first unguarded
+    variable of a run-time operand made of variables and literal text, and the absolute path left
+    when its variables are empty; None for anything else."""
+    if arg.values or arg.word is None:
         return None  # known values are FS001's
-    first, *rest = arg.word.parts
-    if type(first) is not ast.ParamExpansion or first.operator or first.subscript is not None:
-        return None
-    if first.name in _NEVER_EMPTY:
-        return None
-    if not rest or not all(type(part) is ast.Literal for part in rest):
-        return None
-    left = "".join(part.text for part in rest if type(part) is ast.Literal)
-    return (first.name, left) if left.startswith("/") else None
+    variables: list[str] = []
+    left: list[str] = []
+    for part in arg.word.parts:
+        if type(part) is ast.Literal:
+            left.append(part.text)
+        elif type(part) is ast.ParamExpansion and not part.operator and part.subscript is None:
+            if part.name in _NEVER_EMPTY:
+                return None
+            variables.append(part.name)
+        else:
+            return None
+    path = "".join(left)
+    return (variables[0], path) if variables and path.startswith("/") else None
 
 
 @rule(
@@ -45,7 +51,7 @@ def _if_empty(arg: Arg) -> tuple[str, str] | None:
     severity=Severity.MEDIUM,
     summary=(
         "Recursively deletes a path that is `/`, everything in it, or another protected directory when a variable "
-        'the command does not set is empty: `rm -rf "$BUILD_DIR"/*`, `rm -rf $PREFIX/usr`.'
+        'the command does not set is empty: `rm -rf "$BUILD_DIR"/*`, `rm -rf $PREFIX/usr`, `rm -rf /$SUBDIR`.'
     ),
     rationale=(
         "An unset or empty variable expands to nothing, and what is left is the root's contents; the "
@@ -56,13 +62,15 @@ def _if_empty(arg: Arg) -> tuple[str, str] | None:
         'the same command (`BUILD_DIR=build; rm -rf "$BUILD_DIR"/*`).'
     ),
     inspects=Inspects.COMMAND,
-    commands=("rm",),
+    commands=TREE_REMOVERS,
     must_match=(
         'rm -rf "$BUILD_DIR"/*',
         "rm -rf $STEAMROOT/*",
         'rm -rf "$1"/',
         "rm -r ${PREFIX}/usr",
         'rm -rf "$VENV/lib"',
+        "rm -rf /$SUBDIR",
+        'rm -rf "/opt/$APP"',
     ),
     must_not_match=(
         'rm -rf "${BUILD_DIR:?}"/*',
@@ -71,14 +79,13 @@ def _if_empty(arg: Arg) -> tuple[str, str] | None:
         'rm -rf "$PWD"/build',
         'rm -rf "$DIR"',
         'rm -f "$LOG_DIR"/*',
+        'rm -rf "/tmp/$BUILD_ID"',
+        'rm -rf "/opt/$APP/releases/$OLD"',
     ),
 )
 def delete_through_empty_variable(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
-    read = reading(subject)
-    if not read.has("--recursive"):
-        return
     protected = tables.protected_directories
-    for arg in read.operands:
+    for arg in removed_trees(reading(subject)):
         empty = _if_empty(arg)
         if empty is None or path_is(arg, protected, subject.cwd) is not None:
             continue  # FS001 judges what the word is whatever the variable holds (`"$DIR"/../../../..`)

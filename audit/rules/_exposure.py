@@ -9,11 +9,11 @@ from collections.abc import Iterator
 from .._analysis import Arg, CommandSubject
 from .._model import Severity
 from .._tables import Tables
+from ..programs.destinations import loopback_host
 from ._paths import path_is, path_under
 from ._rule import Hit, Inspects, rule
 
 _PYTHON_SERVERS = frozenset({"http.server", "SimpleHTTPServer"})
-_LOOPBACK = ("127.", "localhost", "::1", "[::1]")
 _FAMILIES = frozenset({"python", "php", "ruby"})
 
 
@@ -28,16 +28,17 @@ class _Server:
 
 
 def _server_names(tables: Tables) -> frozenset[str]:
-    return frozenset(
+    interpreters = (
         name for spec in tables.interpreter_families.values() if spec.family in _FAMILIES for name in spec.names
     )
+    return frozenset((*interpreters, "http-server", "httpd"))
 
 
 @rule(
     id="NE003",
     name="serve-secrets-over-http",
     severity=Severity.HIGH,
-    summary="Serves the file system, the home directory or a credential store over HTTP (`python3 -m http.server`, `php -S`, `ruby -run -e httpd`).",
+    summary="Serves the file system, the home directory or a credential store over HTTP (`python3 -m http.server`, `php -S`, `ruby -run -e httpd`, `http-server`, busybox's `httpd`).",
     rationale="Every file under the server's root, private keys and cloud credentials included, can be downloaded by anyone who reaches the port.",
     safer_alternative="Serve the project's own build directory (`python3 -m http.server -d dist`), bound to 127.0.0.1.",
     inspects=Inspects.COMMAND,
@@ -49,6 +50,8 @@ def _server_names(tables: Tables) -> frozenset[str]:
         "cd ~ && python -m SimpleHTTPServer 8000",
         "php -S 0.0.0.0:8000 -t ~",
         "ruby -run -e httpd / -p 8080",
+        "npx http-server ~ -p 8080",
+        "busybox httpd -f -p 8080 -h /",
     ),
     must_not_match=(
         "python3 -m http.server 8000",
@@ -57,12 +60,14 @@ def _server_names(tables: Tables) -> frozenset[str]:
         "php -S localhost:8000 -t ~",
         "python3 -m venv .venv",
         "ruby -run -e httpd ./public -p 8080",
+        "npx http-server dist -p 8080",
+        "cd ~ && busybox httpd -f -p 127.0.0.1:8080",
     ),
 )
 def serve_secrets(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     spec = tables.interpreter(subject.name)
     server = _served(subject, spec.family if spec is not None else "")
-    if server is None or (server.address is not None and server.address.startswith(_LOOPBACK)):
+    if server is None or (server.address is not None and loopback_host(server.address)):
         return
     protected = ("/", "~", *tables.credential_stores)
     target = path_is(server.root, protected, subject.cwd) or path_under(
@@ -74,6 +79,12 @@ def serve_secrets(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
 
 def _served(subject: CommandSubject, family: str) -> _Server | None:
     values = [arg.value or "" for arg in subject.args]
+    if subject.name == "http-server":
+        return _node_http_server(subject, values)
+    if subject.name == "httpd" and subject.wrappers[-1:] == ("busybox",):
+        # busybox's httpd: `-h HOME` (default the working directory), `-p [IP:]PORT`.
+        port = _after(values, "-p") or ""
+        return _Server(_root(subject, _index_after(values, "-h")), port.rpartition(":")[0] or None)
     if family == "python":
         return _python_server(subject, values)
     if family == "php" and "-S" in values:
@@ -97,6 +108,24 @@ def _python_server(subject: CommandSubject, values: list[str]) -> _Server | None
         if not value.startswith("-"):
             return None  # a script: what it does is its own
     return None
+
+
+# http-server's options that take a value (the others are flags).
+_HTTP_SERVER_VALUED = frozenset({"-p", "--port", "-a", "-c", "-e", "--ext", "-P", "--proxy", "-C", "--cert", "-K", "--key", "-t", "-U", "--username", "--password", "-i", "-d", "-r", "-g", "-b"})  # fmt: skip
+
+
+def _node_http_server(subject: CommandSubject, values: list[str]) -> _Server:
+    """`http-server [PATH] [-a ADDRESS] [-p PORT]`: the path defaults to the working directory."""
+    root: int | None = None
+    index = 0
+    while index < len(values):
+        if values[index] in _HTTP_SERVER_VALUED:
+            index += 2
+            continue
+        if not values[index].startswith("-") and root is None:
+            root = index
+        index += 1
+    return _Server(_root(subject, root), _after(values, "-a"))
 
 
 def _ruby_server(subject: CommandSubject, values: list[str]) -> _Server | None:

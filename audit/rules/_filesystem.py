@@ -9,8 +9,8 @@ from .._analysis import HOME, Arg, CommandSubject, RedirectSubject, cleaned_valu
 from .._model import Severity
 from .._syntax import ast
 from .._tables import Tables
-from ..programs import Reading, deletes_what_it_finds, find_scope
-from ._paths import contents_glob, is_device, may_be_device, path_is, reading, written_paths
+from ..programs import TREE_REMOVERS, Reading, deletes_what_it_finds, find_scope, removed_trees
+from ._paths import contents_glob, is_device, may_be_device, path_is, path_under, reading, written_paths
 from ._rule import Hit, Inspects, rule
 
 
@@ -18,11 +18,17 @@ from ._rule import Hit, Inspects, rule
     id="FS001",
     name="recursive-delete-of-protected-directory",
     severity=Severity.HIGH,
-    summary="Recursive delete of /, the home directory or another top-level system directory.",
-    rationale="`rm -rf /` or `rm -rf ~` destroys the system or every file the user owns; there is no undo.",
+    summary=(
+        "Recursive delete of /, the home directory, another top-level system directory, or a mount point, "
+        "mounted volume or data root (`/mnt/backups`, `/Volumes/Backup`, `/data`, `/var/www`)."
+    ),
+    rationale=(
+        "`rm -rf /` or `rm -rf ~` destroys the system or every file the user owns; a mounted disk, a backup "
+        "volume or a data root holds data that exists nowhere else. There is no undo."
+    ),
     safer_alternative="Delete the specific project directory you mean (`rm -rf ./build`).",
     inspects=Inspects.COMMAND,
-    commands=("rm", "find"),
+    commands=("find", *TREE_REMOVERS),
     must_match=(
         "rm -rf /",
         "rm -fr ~",
@@ -41,6 +47,13 @@ from ._rule import Hit, Inspects, rule
         "find ~ -depth -exec rm -rf {} +",
         "find / -type f -exec rm -f {} +",
         "find ~ -type f -execdir unlink {} ;",
+        "rm -rf /mnt/backups",
+        "rm -rf /Volumes/Backup/*",
+        "rm -rf /nix/store",
+        "cmake -E rm -rf ~",
+        "cmake -E remove_directory /",
+        "srm -r ~",
+        "wipe -rf /home",
     ),
     must_not_match=(
         "rm -rf ./build /tmp/cache",
@@ -53,6 +66,8 @@ from ._rule import Hit, Inspects, rule
         "find . -delete",
         "find / -name '*.pyc' -exec rm -f {} +",
         "find ~ -type f -exec grep -l TODO {} +",
+        "rm -rf /mnt/backups/2023-01-01",
+        "rm -rf /var/www/html/cache",
     ),
 )
 def recursive_delete(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
@@ -64,19 +79,22 @@ def recursive_delete(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
         if not scope.unfiltered:
             return
         targets = scope.starting_points
-    elif reading(subject).has("--recursive"):
-        targets = reading(subject).operands
     else:
-        return
+        targets = removed_trees(reading(subject))
+    cwd = subject.cwd
     for arg in targets:
-        cwd = subject.cwd
-        target = path_is(arg, tables.protected_directories, cwd) or contents_glob(
-            arg, tables.protected_directories, cwd
+        target = _protected_or_data_root(arg, tables.protected_directories, cwd) or _protected_or_data_root(
+            arg, tables.data_directories, cwd
         )
         if target is not None:
             shown = arg.display()
             suffix = "" if shown.rstrip("/") == target.rstrip("/") or shown == target else f", which is {target}"
             yield Hit(arg.span, f"recursive delete of `{shown}`{suffix}")
+
+
+def _protected_or_data_root(arg: Arg, directories: tuple[str, ...], cwd: str | None) -> str | None:
+    """The directory of the table the argument names, or whose every entry it names by a glob (`/*`)."""
+    return path_is(arg, directories, cwd) or contents_glob(arg, directories, cwd)
 
 
 @rule(
@@ -248,7 +266,7 @@ def _self_reference(part: ast.WordPart) -> str | None:
     return None
 
 
-def _own_account(arg: Arg, name: str) -> bool:
+def own_account(arg: Arg, name: str) -> bool:
     """Whether chown's OWNER (`$USER:$USER`, `$(id -u):$(id -g)`) or chgrp's GROUP is the invoking user's."""
     if arg.values or arg.word is None:
         return False  # a literal name, or a variable this command assigns: not known to be the user's
@@ -279,7 +297,7 @@ def _keeps_home_its_users(subject: CommandSubject, read: Reading, target: Arg) -
     mode_or_owner = read.operands[0]
     if subject.name == "chmod":
         return mode_or_owner.value is not None and _OWNER_ADDITION.fullmatch(mode_or_owner.value) is not None
-    return not subject.location.path and not read.has("-L") and _own_account(mode_or_owner, subject.name or "")
+    return not subject.location.path and not read.has("-L") and own_account(mode_or_owner, subject.name or "")
 
 
 @rule(
@@ -330,10 +348,62 @@ def wreck_protected_directory(subject: CommandSubject, tables: Tables) -> Iterat
             yield Hit(arg.span, f"`{subject.name}` on the protected directory `{arg.display()}` ({matched})")
 
 
+# Names of files that are made, not kept: caches, bytecode, editors' swap and backup files, the
+# desktop's litter, dependency directories. Deleting every one of them anywhere loses nothing.
+_DERIVED_NAMES = frozenset({
+    "*.pyc", "*.pyo", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", "*.class", "*.o", "*.tmp",
+    "*.swp", "*.swo", "*~", "*.orig", "*.rej", ".DS_Store", "._*", "Thumbs.db", "desktop.ini", "node_modules",
+    ".terraform", "core", "core.*", ".cache",
+})  # fmt: skip
+
+
+@rule(
+    id="FS008",
+    name="delete-by-name-across-protected-directory",
+    severity=Severity.MEDIUM,
+    summary=(
+        "`find` deletes every file of a name pattern across /, the home directory or another protected directory "
+        "(`find ~ -name '*.py' -delete`, `find / -name '*.log' -delete`); caches and build litter are exempt."
+    ),
+    rationale=(
+        "A name pattern narrows the files, not the places: every project's sources, every document of a kind, "
+        "every log of the system goes, wherever it is."
+    ),
+    safer_alternative="Start the search in the one directory you mean (`find ./build -name '*.o' -delete`).",
+    inspects=Inspects.COMMAND,
+    commands=("find",),
+    must_match=(
+        "find ~ -name '*.py' -delete",
+        "find / -name '*.log' -delete",
+        "find ~ -type f -iname '*.md' -exec rm {} +",
+        "find $HOME -name '*.jpg' -exec rm -f {} ;",
+    ),
+    must_not_match=(
+        "find / -name '*.pyc' -delete",
+        "find ~ -name node_modules -type d -prune -exec rm -rf {} +",
+        "find ~/Downloads -name '*.zip' -delete",
+        "find . -name '*.py' -delete",
+        "find ~ -name '*.py' -print",
+    ),
+)
+def delete_by_name_across_protected(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    args = subject.args
+    scope = find_scope(args)
+    kept = [name for name in scope.only_names if name not in _DERIVED_NAMES]
+    if not kept or not deletes_what_it_finds(args):
+        return
+    for start in scope.starting_points:
+        directory = path_is(start, tables.protected_directories, subject.cwd)
+        # A system directory's files (`find /etc -name '*.conf' -delete`) are SY001's.
+        if directory is not None and path_under(start, tables.system_directories, subject.cwd) is None:
+            yield Hit(start.span, f"deletes every `{kept[0]}` below `{start.display()}` ({directory})")
+
+
 FILESYSTEM_RULES = (
     recursive_delete,
     block_device_write,
     block_device_redirect,
     format_filesystem,
     wreck_protected_directory,
+    delete_by_name_across_protected,
 )

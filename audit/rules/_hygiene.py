@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .._analysis import CommandSubject
+from .._analysis import Arg, CommandSubject
 from .._model import Severity
 from .._tables import Tables
-from ..programs import installs_only_the_lock_file, read_command
+from ..programs import installs_only_the_lock_file, installs_the_project
+from ._installs import install_of, installer_names
 from ._paths import reading
 from ._rule import Hit, Inspects, rule
 
@@ -71,42 +72,64 @@ def _sets_id_bit(mode: str) -> bool:
     return False
 
 
+def sets_setuid(mode: str) -> bool:
+    """The mode sets the setuid bit (`4755`, `u+s`, `+s`), not only setgid (`2775`, `g+s`)."""
+    if re.match(_NUMERIC_MODE, mode):
+        return len(mode) == 4 and int(mode[0]) & 4 != 0
+    for clause in mode.split(","):
+        match = re.match(_SYMBOLIC_CLAUSE, clause)
+        if match is None:
+            continue
+        who, operator, permissions = match.groups()
+        if operator in "+=" and "s" in permissions and (not who or "u" in who or "a" in who):
+            return True
+    return False
+
+
+def mode_words(subject: CommandSubject) -> tuple[Arg, ...]:
+    """The modes a command gives files: chmod's MODE, install's `-m`."""
+    read = reading(subject)
+    if subject.name == "install":
+        return read.values("--mode")
+    return read.operands[:1]
+
+
 @rule(
     id="PE002",
     name="setuid-or-setgid-bit",
     severity=Severity.MEDIUM,
-    summary="chmod sets the setuid or setgid bit (4755, u+s, g+s).",
+    summary="chmod or install sets the setuid or setgid bit (4755, u+s, g+s, `install -m 4755`).",
     rationale="A setuid program runs with its owner's rights for every user: on a root-owned shell or copy of a tool it is a root backdoor.",
     safer_alternative="Use sudo rules or capabilities for the one operation that needs privileges.",
     inspects=Inspects.COMMAND,
-    commands=("chmod",),
-    must_match=("chmod u+s /bin/bash", "chmod 4755 ./tool", "chmod +s x", "chmod 2775 shared/", "chmod g+s,o-w dir"),
-    must_not_match=("chmod 755 x", "chmod 0644 f", "chmod u+x run.sh", "chmod -R go-w ."),
+    commands=("chmod", "install"),
+    must_match=(
+        "chmod u+s /bin/bash",
+        "chmod 4755 ./tool",
+        "chmod +s x",
+        "chmod 2775 shared/",
+        "chmod g+s,o-w dir",
+        "install -m 4755 build/helper ./dist/helper",
+    ),
+    must_not_match=("chmod 755 x", "chmod 0644 f", "chmod u+x run.sh", "chmod -R go-w .", "install -m 755 tool ./bin/"),
 )
 def setuid_bit(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
-    arguments = reading(subject).operands
-    if arguments and arguments[0].value is not None and _sets_id_bit(arguments[0].value):
-        yield Hit(arguments[0].span, f"mode `{arguments[0].value}` sets the setuid/setgid bit")
-
-
-def _installer_names(tables: Tables) -> frozenset[str]:
-    return frozenset(tables.installers) | {
-        name for spec in tables.interpreter_families.values() if spec.family == "python" for name in spec.names
-    }
+    for mode in mode_words(subject):
+        if mode.value is not None and _sets_id_bit(mode.value):
+            yield Hit(mode.span, f"mode `{mode.value}` sets the setuid/setgid bit")
 
 
 @rule(
     id="PK001",
     name="package-install",
     severity=Severity.MEDIUM,
-    summary="Installs packages (pip, apt, npm, gem, cargo...).",
-    rationale="Installing runs the package's install hooks with the agent's rights and changes the environment; typosquatted names are a common attack.",
+    summary="Installs packages it names (pip, apt, npm, gem, cargo...); installing what the project declares (`npm install`, `pip install -r requirements.txt`, `pip install -e .`) or what a lock file pins passes.",
+    rationale="Installing runs the package's install hooks with the agent's rights and changes the environment; typosquatted names are a common attack. The project's own dependency files were chosen by its maintainers, not typed by the agent.",
     safer_alternative="Pin the package in the project's dependency file and install from a lock file, or install inside the sandbox.",
     inspects=Inspects.COMMAND,
-    commands=_installer_names,
+    commands=installer_names,
     must_match=(
         "pip install requests",
-        "pip3 install -r requirements.txt",
         "python -m pip install x",
         "python3.12 -m pip install --user x",
         "uv pip install x",
@@ -114,6 +137,7 @@ def _installer_names(tables: Tables) -> frozenset[str]:
         "apt -q install x",
         "npm install lodash",
         "brew install jq",
+        "pip install -r requirements.txt --extra-index-url https://pypi.example.com/simple",
     ),
     must_not_match=(
         "pip list",
@@ -127,29 +151,16 @@ def _installer_names(tables: Tables) -> frozenset[str]:
         "pnpm install --frozen-lockfile",
         "pip install --require-hashes -r requirements.txt",
         "pip download requests",
+        "pip3 install -r requirements.txt",
+        "npm install",
+        "pip install -e '.[dev]'",
     ),
 )
 def package_install(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
-    name = subject.name
-    if name is None:
+    install = install_of(subject, tables)
+    if install is None or installs_only_the_lock_file(install.reading) or installs_the_project(install.reading):
         return
-    args = subject.args
-    spec = tables.interpreter(name)
-    if spec is not None and spec.family == "python":
-        values = [arg.value for arg in args]
-        module_at = values.index("-m") + 1 if "-m" in values else 0
-        if module_at and values[module_at : module_at + 1] == ["pip"]:
-            name, args = "pip", args[module_at + 1 :]
-    subcommands = tables.installers.get(name, ())
-    if not subcommands:
-        return
-    read = read_command(name, args)
-    if installs_only_the_lock_file(read):
-        return
-    for subcommand in subcommands:
-        if read.selects(subcommand):
-            yield Hit(subject.span, f"`{name} {' '.join(subcommand)}` installs packages")
-            return
+    yield Hit(subject.span, f"`{install.name} {' '.join(install.subcommand)}` installs packages")
 
 
 @rule(

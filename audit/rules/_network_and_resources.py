@@ -14,6 +14,7 @@ from .._analysis import (
 from .._model import Severity
 from .._tables import Tables
 from ..programs import WRITERS
+from ..programs.destinations import loopback_host
 from ..programs.sending import NETCATS
 from ._paths import literal_prefix, reading, redirect_writes_file, written_paths
 from ._rule import Hit, Inspects, rule
@@ -25,25 +26,13 @@ _SOCAT_EXEC_ADDRESSES = ("exec:", "system:")
 _SOCKET_PATHS = ("/dev/tcp/", "/dev/udp/")
 
 
-def _loopback(host: str) -> bool:
-    """`localhost`, `::1` or an address of 127.0.0.0/8, written out whole."""
-    if host in ("localhost", "::1"):
-        return True
-    octets = host.split(".")
-    return (
-        len(octets) == 4
-        and octets[0] == "127"
-        and all(octet.isascii() and octet.isdigit() and int(octet) < 256 for octet in octets)
-    )
-
-
 def _readiness_probe(subject: RedirectSubject, path: str) -> bool:
     """`</dev/tcp/localhost/5432`, `echo > /dev/tcp/127.0.0.1/6379`: a TCP connection to this
     machine that nothing reads from and nothing but an empty line is sent through, the way a
     script waits for a local server. Not `exec 3<>...` (the descriptor stays open for what
     follows, and every program started after it inherits it) nor a compound command's redirect."""
     segments = path.split("/")
-    if len(segments) != 5 or segments[2] != "tcp" or not segments[4].isdigit() or not _loopback(segments[3]):
+    if len(segments) != 5 or segments[2] != "tcp" or not segments[4].isdigit() or not loopback_host(segments[3]):
         return False
     words = subject.command_words
     if words is None:
@@ -202,6 +191,7 @@ def background_spawn_loop(subject: LoopSubject, tables: Tables) -> Iterator[Hit]
 _POWER_COMMANDS = frozenset({"shutdown", "reboot", "halt", "poweroff"})
 _POWER_UNITS = frozenset({"poweroff", "reboot", "halt", "kexec", "emergency", "rescue", "suspend", "hibernate"})
 _POWER_RUNLEVELS = frozenset({"0", "1", "6"})
+_POWER_TARGETS = _POWER_UNITS | {"runlevel0", "runlevel1", "runlevel6", "shutdown", "kexec"}
 _HELP_OPTIONS = frozenset({"--help", "--version"})
 # Writing a letter here acts at once: b reboots, o powers off, c crashes, i kills everything.
 SYSRQ_TRIGGER = "/proc/sysrq-trigger"
@@ -236,7 +226,10 @@ def _signal_all(subject: CommandSubject) -> bool:
     id="DO003",
     name="shutdown-or-kill-everything",
     severity=Severity.HIGH,
-    summary="Shuts down or reboots the machine, or kills every process (kill -1, killall5).",
+    summary=(
+        "Shuts down or reboots the machine, drops it to rescue mode (`systemctl isolate rescue.target`), "
+        "or kills every process (kill -1, killall5)."
+    ),
     rationale="The agent loses its own environment and every other service on the machine goes down with it.",
     safer_alternative="Stop the one process you started (`kill PID`) and leave power management to a human.",
     inspects=Inspects.COMMAND,
@@ -245,6 +238,7 @@ def _signal_all(subject: CommandSubject) -> bool:
         "shutdown -h now",
         "sudo reboot",
         "systemctl poweroff",
+        "systemctl isolate rescue.target",
         "init 0",
         "kill -9 -1",
         "killall5 -9",
@@ -263,6 +257,8 @@ def _signal_all(subject: CommandSubject) -> bool:
         "pkill -f 'node server.js'",
         "shutdown -c",
         "systemctl poweroff --when cancel",
+        "systemctl status rescue.target",
+        "systemctl isolate graphical.target",
     ),
 )
 def shutdown_or_kill_everything(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
@@ -272,7 +268,7 @@ def shutdown_or_kill_everything(subject: CommandSubject, tables: Tables) -> Iter
         (name in _POWER_COMMANDS and not _HELP_OPTIONS.intersection(values) and not _shutdown_stops_nothing(subject))
         or name == "killall5"
         or (name in ("init", "telinit") and values[:1] and values[0] in _POWER_RUNLEVELS)
-        or (name == "systemctl" and any(value in _POWER_UNITS for value in values) and not _cancels(subject))
+        or (name == "systemctl" and _systemctl_leaves_running_state(subject))
         or (name == "kill" and _signal_all(subject))
         or (name in ("pkill", "killall") and _matches_every_process(subject))
         or (_names_sysrq_trigger(subject) and any(target.value == SYSRQ_TRIGGER for target in written_paths(subject)))
@@ -283,6 +279,18 @@ def shutdown_or_kill_everything(subject: CommandSubject, tables: Tables) -> Iter
 def _shutdown_stops_nothing(subject: CommandSubject) -> bool:
     """`shutdown -c` cancels a pending shutdown, `-k` only warns the users, `--show` shows it."""
     return subject.name == "shutdown" and reading(subject).has("-c", "-k", "--show")
+
+
+def _systemctl_leaves_running_state(subject: CommandSubject) -> bool:
+    """`systemctl poweroff|rescue|...`, or a power or rescue target isolated or started (`systemctl
+    isolate rescue.target`, `systemctl start runlevel0.target`): every service and login ends."""
+    operands = reading(subject).operands
+    units = [(arg.value or "").removesuffix(".target") for arg in operands]
+    if not units or _cancels(subject):
+        return False
+    if units[0] in _POWER_UNITS:
+        return True
+    return units[0] in ("isolate", "start") and any(unit in _POWER_TARGETS for unit in units[1:])
 
 
 def _cancels(subject: CommandSubject) -> bool:

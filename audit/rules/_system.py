@@ -16,7 +16,7 @@ from .._analysis import (
 )
 from .._model import Severity
 from .._tables import Tables
-from ..programs import AT_QUERIES, REMOVERS, WRITERS
+from ..programs import AT_QUERIES, REMOVERS, WRITERS, Arg
 from ._paths import (
     directory_held,
     extracted_into,
@@ -349,9 +349,9 @@ def scheduled_job(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     id="EV001",
     name="path-modification",
     severity=Severity.MEDIUM,
-    summary="Changes PATH, which decides what program every later command name runs.",
-    rationale="A directory put in front of PATH can shadow `ls`, `git` or `sudo` with anything.",
-    safer_alternative="Call the program by its full path instead of changing PATH.",
+    summary="Changes PATH, which decides what program every later command name runs; directories added after the current PATH (`PATH=$PATH:/usr/local/go/bin`) pass.",
+    rationale="A directory put in front of PATH, or a PATH replaced, can shadow `ls`, `git` or `sudo` with anything; one added at the end is searched last and shadows nothing.",
+    safer_alternative="Call the program by its full path instead of changing PATH, or add the directory after `$PATH`.",
     inspects=Inspects.ASSIGNMENT,
     must_match=(
         "PATH=/tmp:$PATH make",
@@ -359,11 +359,25 @@ def scheduled_job(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
         "env PATH=/x cmd",
         "PATH=./node_modules/.bin:$PATH",
     ),
-    must_not_match=("echo $PATH", "which python", "MYPATH=/x make"),
+    must_not_match=("echo $PATH", "which python", "MYPATH=/x make", "export PATH=$PATH:/usr/local/go/bin"),
 )
 def path_modification(subject: AssignmentSubject, tables: Tables) -> Iterator[Hit]:
-    if subject.name == "PATH":
+    if subject.name == "PATH" and not _only_appends(subject.value):
         yield Hit(subject.span, "PATH is changed")
+
+
+# The current PATH first, as bash expands it in double quotes or none (single quotes keep `$PATH` literal).
+_CURRENT_PATH_FIRST = ("$PATH:", "${PATH}:")
+
+
+def _only_appends(value: Arg | None) -> bool:
+    """`$PATH:/usr/local/go/bin`, `"${PATH}:$HOME/.local/bin"`: every added directory comes after
+    the current PATH, so none shadows a program found before it."""
+    if value is None:
+        return False
+    # `export PATH=...` and `declare` keep the name in the value word's source.
+    source = value.source.removeprefix("PATH=").replace('"', "")
+    return source.startswith(_CURRENT_PATH_FIRST)
 
 
 SYSTEM_RULES = (

@@ -1,5 +1,5 @@
 """The records of what happened on the machine: the system's logs and the shell's history file,
-and writes that overwrite them (SY012, SY013).
+and writes that overwrite them (SY012, SY013); the systemd journal vacuumed to nothing (SY024).
 
 Deleting them (`rm`, `shred`, `find -delete`) or emptying them with
 `truncate -s 0` is the filesystem.services pack's SV002. Overwriting or
@@ -10,13 +10,14 @@ program name. All three read the paths below.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from .._analysis import Arg, CommandSubject, RedirectSubject
 from .._model import Severity
 from .._tables import Tables
-from ..programs import WRITERS
-from ._paths import path_is, path_under, redirect_writes_file, writes_a_file, written_paths
+from ..programs import WRITERS, Reading
+from ._paths import path_is, path_under, reading, redirect_writes_file, writes_a_file, written_paths
 from ._rule import Hit, Inspects, rule
 
 SYSTEM_LOG_DIRECTORY = ("/var/log",)
@@ -167,4 +168,82 @@ def overwrite_system_log(subject: CommandSubject, _tables: Tables) -> Iterator[H
             yield Hit(target.span, f"`{subject.name}` overwrites or edits `{target.display()}`, {record}")
 
 
-SYSTEM_LOG_RULES = (redirect_onto_system_log, overwrite_system_log)
+# Below these, a vacuum deletes the journal rather than trimming it: a day's records, ten
+# megabytes, one file (the active one, which --rotate has just emptied).
+_KEPT_AT_LEAST_SECONDS = 86_400
+_KEPT_AT_LEAST_BYTES = 10 * 1024 * 1024
+_TIME_UNITS = {
+    "us": 1e-6, "usec": 1e-6, "ms": 1e-3, "msec": 1e-3, "": 1, "s": 1, "sec": 1, "second": 1, "seconds": 1,
+    "m": 60, "min": 60, "minute": 60, "minutes": 60, "h": 3600, "hr": 3600, "hour": 3600, "hours": 3600,
+    "d": 86_400, "day": 86_400, "days": 86_400, "w": 604_800, "week": 604_800, "weeks": 604_800,
+    "month": 2_630_016, "months": 2_630_016, "M": 2_630_016, "y": 31_557_600, "year": 31_557_600,
+    "years": 31_557_600,
+}  # fmt: skip
+_SIZE_UNITS = {"": 1, "B": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
+_QUANTITY = r"(\d+(?:\.\d+)?)\s*([A-Za-z]*)"
+
+
+def _quantity(text: str, units: dict[str, float] | dict[str, int]) -> float | None:
+    """`1s`, `2 weeks`, `500M`: the amount in the smallest unit; None for what systemd would refuse
+    or what is known only at run time. A time may add parts (`1h 30min`)."""
+    total, rest = 0.0, text.strip()
+    while rest:
+        match = re.match(_QUANTITY, rest)
+        if match is None or match.group(2) not in units:
+            return None
+        total += float(match.group(1)) * units[match.group(2)]
+        rest = rest[match.end() :].strip()
+    return total if text.strip() else None
+
+
+def _vacuum_empties(read: Reading) -> Arg | None:
+    """The `--vacuum-*` value that keeps almost nothing (under a day, ten megabytes, or one file)."""
+    for value in read.values("--vacuum-time"):
+        seconds = _quantity(value.value or "", _TIME_UNITS)
+        if seconds is not None and seconds < _KEPT_AT_LEAST_SECONDS:
+            return value
+    for value in read.values("--vacuum-size"):
+        size = _quantity((value.value or "").upper().removesuffix("B") or "?", _SIZE_UNITS)
+        if size is not None and size < _KEPT_AT_LEAST_BYTES:
+            return value
+    return next((value for value in read.values("--vacuum-files") if (value.value or "") in ("0", "1")), None)
+
+
+@rule(
+    id="SY024",
+    name="journal-vacuumed-empty",
+    severity=Severity.MEDIUM,
+    summary=(
+        "Deletes the systemd journal down to almost nothing: `journalctl --vacuum-time=1s` (under a day), "
+        "`--vacuum-size=1K` (under ten megabytes), `--vacuum-files=1`, usually after `--rotate`."
+    ),
+    rationale=(
+        "The journal holds every service's log and every login; vacuumed to a second or a kilobyte it "
+        "holds nothing of what happened before, which is how an intrusion is covered up. It warns, as "
+        "the other erasures of the system's logs do (SV002, SY012, SY013); trimming the journal to "
+        "days or hundreds of megabytes passes."
+    ),
+    safer_alternative="Trim it to what the disk can spare (`journalctl --vacuum-time=7d`, `--vacuum-size=500M`).",
+    inspects=Inspects.COMMAND,
+    commands=("journalctl",),
+    must_match=(
+        "journalctl --vacuum-time=1s",
+        "journalctl --rotate && journalctl --vacuum-size=1K",
+        "sudo journalctl --vacuum-files=1",
+        "journalctl --vacuum-time '10 min'",
+    ),
+    must_not_match=(
+        "journalctl --vacuum-time=7d",
+        "journalctl --vacuum-size=500M",
+        "journalctl -u nginx --since today",
+        "journalctl --disk-usage",
+        "journalctl --vacuum-time=$AGE",
+    ),
+)
+def journal_vacuumed_empty(subject: CommandSubject, _tables: Tables) -> Iterator[Hit]:
+    value = _vacuum_empties(reading(subject))
+    if value is not None:
+        yield Hit(value.span, f"`journalctl` vacuums the journal to `{value.display()}`: it keeps almost nothing")
+
+
+SYSTEM_LOG_RULES = (redirect_onto_system_log, overwrite_system_log, journal_vacuumed_empty)

@@ -26,7 +26,7 @@ from audit.errors import PolicyError
 from audit.packs._index import PACK_INDEX, PACK_NAMES, PACKS_BY_COMMAND
 from audit.programs import KNOWN, WRITERS
 from audit.programs._index import LAZY_FAMILIES
-from audit.programs._known import REMOVERS
+from audit.programs._known import REMOVERS, TREE_REMOVERS
 from audit.rules import REGISTRY, Dispatch, Inspects, Pack
 from audit.rules._core import CORE, find_rule
 
@@ -132,6 +132,7 @@ def test_the_walk_lists_every_program_that_starts_a_sql_client_or_one_with_a_she
 def test_every_program_that_writes_or_removes_files_is_a_core_program_listed_as_such() -> None:
     assert tuple(name for name in KNOWN if KNOWN[name].writes is not None) == WRITERS
     assert tuple(name for name in KNOWN if KNOWN[name].removes is not None) == REMOVERS
+    assert tuple(name for name in KNOWN if KNOWN[name].removes_trees is not None) == TREE_REMOVERS
 
 
 def test_a_program_nobody_declared_is_not_known() -> None:
@@ -195,7 +196,7 @@ def test_auditing_a_command_of_no_pack_loads_no_pack_and_no_lazy_program_family(
 
 def test_auditing_a_git_command_loads_the_packs_listed_for_git_and_the_git_family_only() -> None:
     loaded = loaded_lazy_modules({}, "git status", "git reset --hard")
-    git_pack = {"audit.packs.git", "audit.packs.git_hooks", "audit.packs.git_tags"}
+    git_pack = {"audit.packs.git", "audit.packs.git_hooks", "audit.packs.git_tags", "audit.packs.git_transport"}
     # system.trust reads git's settings (`git config http.sslVerify false`); not system.controls.
     trust_pack = {"audit.packs.system", "audit.packs.system.trust"}
     assert loaded - INDEXES == {"audit.packs._invocation", *git_pack, *trust_pack, "audit.programs.vcs"}

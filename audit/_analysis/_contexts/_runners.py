@@ -1,7 +1,8 @@
 """Runners that turn their arguments or their input into commands: the `at`/`batch`
 queue (a job's shell code from standard input or `-f FILE`), GNU parallel (its
 command with each input appended, or each input as a command line of its own),
-tmux (a session's shell command, keys typed into a pane) and entr (its utility,
+tmux (a session's shell command, keys typed into a pane), screen's `-X stuff` (text
+typed into a window) and entr (its utility,
 or shell code with `-s`). What they run is audited as the command it is."""
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ _TMUX_ENTER_KEYS = frozenset({"Enter", "C-m", "KPEnter", "C-j"})
 _TMUX_KEY_NAME = (r"^(?:[CMS]-.+|F\d+|Escape|Tab|BTab|BSpace|Up|Down|Left|Right|Home|End|[NP]Page|PgUp|PgDn"
                   r"|IC|DC|Space|Any)$")  # fmt: skip
 """Key names send-keys presses rather than types (anything else is typed as text)."""
+_SCREEN_ENTER = r"\\[nr]|\^[MJ]|\\01[25]"
+"""How `screen -X stuff` text spells the keys that end a line."""
 
 
 def at_job(call: Call, walk: ContextWalk) -> frozenset[Risk]:
@@ -166,6 +169,20 @@ def _tmux_command(call: Call, walk: ContextWalk, args: tuple[Arg, ...], global_o
     span = reading.operands[0].span
     typed_arg = Arg((lines,), lines, Span(span.start, reading.operands[-1].span.end), False, None)
     return risks | _shell_code(walk, f"{call.name} send-keys", (typed_arg,), call)
+
+
+def screen_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
+    """`screen [-S SESSION] [-p WINDOW] -X stuff TEXT`: the text is typed into the session's window,
+    and the lines a newline ends (`\\n`, `\\r`, `^M`, octal 012 or 015) run there."""
+    words = [arg.value or "" for arg in call.args]
+    for index in range(len(words) - 2):
+        if words[index] == "-X" and words[index + 1] == "stuff":
+            typed = call.args[index + 2]
+            text = re.sub(_SCREEN_ENTER, "\n", words[index + 2])
+            lines, _, _ = text.rpartition("\n")
+            if lines.strip():
+                return _shell_code(walk, "screen -X stuff", (Arg((lines,), lines, typed.span, False, None),), call)
+    return NO_RISKS
 
 
 def _typed(key: str) -> str:

@@ -9,7 +9,8 @@ import re
 from ..._model import Severity
 from ...programs import KNOWN, Arg, Reading
 from ...rules._pack import Pack
-from .._invocation import Found, command, option_value, pack_rule
+from .._invocation import Found, Predicate, command, option_value, pack_rule
+from .aws_changes import CHANGE_RULES
 
 _DRY_RUN = ("--dry-run",)
 
@@ -37,6 +38,7 @@ _RESOURCES = (
 _AUDIT_TRAILS = (
     "cloudtrail delete-trail", "cloudtrail stop-logging", "guardduty delete-detector",
     "configservice stop-configuration-recorder", "configservice delete-configuration-recorder",
+    "securityhub disable-security-hub", "organizations leave-organization",
 )  # fmt: skip
 
 # The aws CLI names every deletion by its verb: an operation the lists above do not name
@@ -125,14 +127,25 @@ DELETE_RESOURCE = pack_rule(
 DISABLE_AUDIT = pack_rule(
     id="CL103",
     name="aws-disable-audit-trail",
-    severity=Severity.MEDIUM,
-    summary="Stops or deletes CloudTrail, GuardDuty or AWS Config recording.",
-    rationale="Without the audit trail and threat detection, what happens next in the account goes unrecorded: a step attackers take first.",
-    safer_alternative="Leave auditing on; change a trail's settings with `update-trail` instead.",
-    matches=tuple(command("aws", path) for path in _AUDIT_TRAILS),
+    severity=Severity.HIGH,
+    summary="Stops or deletes CloudTrail, GuardDuty, Security Hub or AWS Config recording, or takes the account out of its organization (`organizations leave-organization`), whose trail and guardrails then stop applying.",
+    rationale="Without the audit trail and threat detection, what happens next in the account goes unrecorded: a step attackers take first, as with a host's audit daemon (SC001). Events missed while recording is off are never recorded.",
+    safer_alternative="Leave auditing on; change a trail's settings with `update-trail` instead, and let a person take an account out of the organization.",
+    matches=(
+        *(command("aws", path) for path in _AUDIT_TRAILS),
+        command("aws", "guardduty update-detector", requires=("--no-enable",)),
+    ),
     message="turns off the account's audit trail or threat detection",
-    must_match=("aws cloudtrail stop-logging --name main", "aws guardduty delete-detector --detector-id 12ab"),
-    must_not_match=("aws logs tail /aws/lambda/api --follow", "aws cloudformation describe-stacks"),
+    must_match=(
+        "aws cloudtrail stop-logging --name main",
+        "aws guardduty delete-detector --detector-id 12ab",
+        "aws organizations leave-organization",
+    ),
+    must_not_match=(
+        "aws logs tail /aws/lambda/api --follow",
+        "aws cloudformation describe-stacks",
+        "aws guardduty update-detector --detector-id 12ab --enable",
+    ),
 )
 
 # Every address (a prefix length of 0, whatever address is written: `0.0.0.0/0`, `10.0.0.0/0`,
@@ -186,25 +199,54 @@ OPEN_TO_THE_INTERNET = pack_rule(
     ),
 )
 
+# A policy document written out that allows every action (`"Action": "*"`, or every IAM action),
+# or a trust policy that lets every principal assume the role (`"Principal": "*"`, `"AWS": "*"`).
+_EVERY_ACTION = re.compile(r'"Action"\s*:\s*\[?\s*"(\*|iam:\*)"', re.IGNORECASE)
+_EVERY_PRINCIPAL = re.compile(r'"(Principal|AWS)"\s*:\s*\[?\s*"\*"', re.IGNORECASE)
+
+
+def _document_matching(expression: re.Pattern[str]) -> Predicate:
+    """`--policy-document` written out (not `file://`) and matching the expression."""
+
+    def written(found: Found) -> Arg | None:
+        return next(
+            (
+                word
+                for word in found.reading.values("--policy-document")
+                if any(expression.search(value) for value in word.values)
+            ),
+            None,
+        )
+
+    return written
+
+
 GRANT_ADMIN = pack_rule(
     id="CL105",
     name="aws-grant-admin",
     severity=Severity.HIGH,
-    summary="Attaches `AdministratorAccess` or `IAMFullAccess` to a user, role or group (`aws iam attach-role-policy --policy-arn arn:aws:iam::aws:policy/AdministratorAccess`).",
-    rationale="The principal can then do anything in the account, or give itself anything (IAMFullAccess); a role that a workload or another account assumes passes that on.",
-    safer_alternative="Attach a policy scoped to the actions and resources the principal needs; let a person grant administrator rights.",
-    matches=tuple(
-        command("aws", f"iam attach-{principal}-policy", where=option_value("--policy-arn", "*:policy/administratoraccess", "*:policy/iamfullaccess"))
-        for principal in ("user", "role", "group")
+    summary="Attaches `AdministratorAccess` or `IAMFullAccess` to a user, role or group (`aws iam attach-role-policy --policy-arn arn:aws:iam::aws:policy/AdministratorAccess`), writes an inline or new default policy that allows every action (`\"Action\": \"*\"` or `iam:*`), or lets every principal assume a role (`\"Principal\": \"*\"` in `update-assume-role-policy`).",
+    rationale="The principal can then do anything in the account, or give itself anything (IAMFullAccess, `iam:*`); a role that a workload or another account assumes passes that on, and a trust policy open to `*` lets any AWS account take the role.",
+    safer_alternative="Attach a policy scoped to the actions and resources the principal needs, trust named accounts or services only, and let a person grant administrator rights.",
+    matches=(
+        *(
+            command("aws", f"iam attach-{principal}-policy", where=option_value("--policy-arn", "*:policy/administratoraccess", "*:policy/iamfullaccess"))
+            for principal in ("user", "role", "group")
+        ),
+        *(command("aws", f"iam put-{principal}-policy", where=_document_matching(_EVERY_ACTION)) for principal in ("user", "role", "group")),
+        command("aws", "iam create-policy-version", requires=("--set-as-default",), where=_document_matching(_EVERY_ACTION)),
+        command("aws", "iam update-assume-role-policy", where=_document_matching(_EVERY_PRINCIPAL)),
     ),
     message="grants administrator rights in the AWS account",
     must_match=(
         "aws iam attach-role-policy --role-name ci --policy-arn arn:aws:iam::aws:policy/AdministratorAccess",
         "aws iam attach-user-policy --user-name bot --policy-arn arn:aws:iam::aws:policy/IAMFullAccess",
+        """aws iam put-user-policy --user-name me --policy-name all --policy-document '{"Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}'""",
     ),
     must_not_match=(
         "aws iam attach-role-policy --role-name ci --policy-arn arn:aws:iam::aws:policy/ReadOnlyAccess",
         "aws iam list-attached-role-policies --role-name ci",
+        """aws iam put-role-policy --role-name ci --policy-name read --policy-document '{"Statement":[{"Effect":"Allow","Action":"s3:GetObject","Resource":"*"}]}'""",
     ),
 )  # fmt: skip
 
@@ -226,8 +268,16 @@ CREATE_CREDENTIALS = pack_rule(
 
 PACK = Pack(
     name="cloud.aws",
-    summary="The aws CLI and eksctl: data stores, instances, stacks and clusters, other infrastructure, audit trails; ports opened to the internet, administrator rights and user credentials given out.",
+    summary="The aws CLI and eksctl: data stores, instances, stacks and clusters, other infrastructure, audit trails; ports, databases and snapshots opened to everyone, administrator rights, role trust and user credentials given out; backups and deletion protection turned off, services scaled to zero, code and secrets replaced, commands run on a fleet.",
     default=True,
     reason="Deleted cloud data stores and instances cannot be restored by the agent, access given away is used before it is taken back, and the account may be production.",
-    rules=(DELETE_DATA, DELETE_RESOURCE, DISABLE_AUDIT, OPEN_TO_THE_INTERNET, GRANT_ADMIN, CREATE_CREDENTIALS),
+    rules=(
+        DELETE_DATA,
+        DELETE_RESOURCE,
+        DISABLE_AUDIT,
+        OPEN_TO_THE_INTERNET,
+        GRANT_ADMIN,
+        CREATE_CREDENTIALS,
+        *CHANGE_RULES,
+    ),
 )

@@ -110,10 +110,112 @@ GRANT_ADMIN = pack_rule(
     ),
 )
 
+SIGN_IN_BACKDOOR = pack_rule(
+    id="CL304",
+    name="azure-vm-sign-in-changed",
+    severity=Severity.HIGH,
+    summary="Adds or replaces a VM user's SSH key or password (`az vm user update`), or resets the VM's SSH configuration (`az vm user reset-ssh`).",
+    rationale="The VM access extension writes the key or password into the machine as root: whoever holds it signs in from then on, and the change outlasts the session.",
+    safer_alternative="Sign in through Microsoft Entra ID (`az ssh vm`) or Bastion; let a person change a VM's accounts.",
+    matches=(command("az", "vm user update"), command("az", "vm user reset-ssh")),
+    message="changes who can sign in to a VM",
+    must_match=(
+        "az vm user update -n vm1 -g rg --username root --ssh-key-value evil.pub",
+        "az vm user reset-ssh -g rg -n vm1",
+    ),
+    must_not_match=("az vm list -g rg", "az vm delete -g rg -n vm1 --yes"),
+)
+
+CREATE_CREDENTIALS = pack_rule(
+    id="CL305",
+    name="azure-create-credentials",
+    severity=Severity.MEDIUM,
+    summary="Creates a secret for a service principal or app registration (`az ad sp credential reset`, `az ad app credential reset`, `az ad sp create-for-rbac`).",
+    rationale="The secret is printed once, into the agent's output and logs, and signs in as the principal until it expires; `reset` without `--append` also replaces the secrets that running services use. Rotation is routine, so the command runs and the warning says a credential now exists.",
+    safer_alternative="Use managed identities or workload identity federation; create secrets where a person stores them in Key Vault.",
+    matches=(
+        command("az", "ad sp credential reset"),
+        command("az", "ad app credential reset"),
+        command("az", "ad sp create-for-rbac"),
+    ),
+    message="creates a service principal secret",
+    must_match=("az ad sp credential reset --id 1234", "az ad sp create-for-rbac --name ci --role Reader"),
+    must_not_match=("az account show", "az role assignment list --assignee bob@example.com"),
+)
+
+DISABLE_AUDIT = pack_rule(
+    id="CL306",
+    name="azure-delete-diagnostic-settings",
+    severity=Severity.HIGH,
+    summary="Deletes a resource's or subscription's diagnostic settings (`az monitor diagnostic-settings delete`): the export of its activity and audit logs.",
+    rationale="What the setting would have sent to Log Analytics, storage or a SIEM from now on is never recorded there: the audit trail stops, a step attackers take first.",
+    safer_alternative="Leave the setting; change its destination or categories through the infrastructure code.",
+    matches=(command("az", "monitor diagnostic-settings delete"),),
+    message="stops exporting audit logs",
+    must_match=(
+        "az monitor diagnostic-settings delete --name audit --resource /subscriptions/0/resourceGroups/rg/providers/Microsoft.KeyVault/vaults/kv",
+        "az monitor diagnostic-settings delete -n to-siem --resource kv --resource-group rg",
+    ),
+    must_not_match=("az group list", "az monitor diagnostic-settings list --resource kv -g rg"),
+)
+
+# A firewall range from the bottom of the IPv4 space (`0.x`, `1.x`) to its top: every address; 0.0.0.0 to
+# 0.0.0.0 is Azure's "allow Azure services" rule.
+_EVERY_ADDRESS_END = option_value("--end-ip-address", "255.255.255.255")
+_ANY_SOURCE = option_value("--source-address-prefixes", "[*]", "*/0", "internet", "any")
+_WEB_PORTS = frozenset({"80", "443"})
+
+
+def _beyond_the_web(found: Found) -> Arg | None:
+    """An NSG rule that allows a destination port other than 80 and 443 (`22`, `*`, a range); az's
+    default, with no port given, is 80, and `--access Deny` opens nothing."""
+    read = found.reading
+    if any(value.lower() == "deny" for word in read.values("--access") for value in word.values):
+        return None
+    return next(
+        (
+            word
+            for word in read.values("--destination-port-ranges")
+            if any(value not in _WEB_PORTS for value in word.values)
+        ),
+        None,
+    )
+
+
+OPEN_TO_THE_INTERNET = pack_rule(
+    id="CL307",
+    name="azure-open-to-the-internet",
+    severity=Severity.HIGH,
+    summary="Opens an Azure SQL, PostgreSQL or MySQL server's firewall to every address (a rule ending at `255.255.255.255`), or adds a network security group rule from any source to a port other than 80 or 443.",
+    rationale="Scanners find an open database or SSH port within minutes and try every password and known flaw on it; opening 80 or 443 to everyone is what a public web server needs, so those pass.",
+    safer_alternative="Allow your own address or the virtual network, use private endpoints, and reach VMs through Bastion or `az ssh vm`.",
+    matches=(
+        *(command("az", f"{server} firewall-rule create", where=(option_value("--start-ip-address", "0.*", "1.*"), _EVERY_ADDRESS_END)) for server in ("sql server", "postgres flexible-server", "mysql flexible-server")),
+        command("az", "network nsg rule create", where=(_ANY_SOURCE, _beyond_the_web)),
+    ),
+    message="opens a database or port to the whole internet",
+    must_match=(
+        "az sql server firewall-rule create -g rg -s srv -n all --start-ip-address 0.0.0.0 --end-ip-address 255.255.255.255",
+        "az network nsg rule create -g rg --nsg-name nsg -n ssh --priority 100 --source-address-prefixes '*' --destination-port-ranges 22",
+    ),
+    must_not_match=(
+        "az sql server firewall-rule create -g rg -s srv -n azure --start-ip-address 0.0.0.0 --end-ip-address 0.0.0.0",
+        "az network nsg rule create -g rg --nsg-name nsg -n web --priority 100 --source-address-prefixes Internet --destination-port-ranges 443",
+    ),
+)  # fmt: skip
+
 PACK = Pack(
     name="cloud.azure",
-    summary="The az CLI: resource groups, databases, disks and clusters, other infrastructure, owner rights granted.",
+    summary="The az CLI: resource groups, databases, disks and clusters, other infrastructure, owner rights granted; VM sign-in changed, service principal secrets, diagnostic settings deleted, databases and ports opened to the internet.",
     default=True,
     reason="A deleted resource group or database cannot be restored by the agent, owner rights given away are used before they are taken back, and the subscription may be production.",
-    rules=(DELETE_DATA, DELETE_RESOURCE, GRANT_ADMIN),
+    rules=(
+        DELETE_DATA,
+        DELETE_RESOURCE,
+        GRANT_ADMIN,
+        SIGN_IN_BACKDOOR,
+        CREATE_CREDENTIALS,
+        DISABLE_AUDIT,
+        OPEN_TO_THE_INTERNET,
+    ),
 )

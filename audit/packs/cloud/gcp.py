@@ -4,10 +4,13 @@ storage is the storage.s3 pack's, secrets and keys the secrets.cloud pack's."""
 
 from __future__ import annotations
 
+import re
+
 from ..._model import Severity
+from ...programs import Arg
 from ...programs.cloud import GCLOUD_IAM_RESOURCES
 from ...rules._pack import Pack
-from .._invocation import Invocation, Predicate, command, option_values, pack_rule
+from .._invocation import Found, Invocation, Predicate, command, option_value, option_values, pack_rule
 from ..database._statements import statement_rules
 
 _DATA = (
@@ -25,10 +28,12 @@ _RESOURCES = (
 )  # fmt: skip
 
 
-def _gcloud(*paths: str, where: tuple[Predicate, ...] = ()) -> tuple[Invocation, ...]:
+def _gcloud(*paths: str, where: tuple[Predicate, ...] = (), any_of: tuple[str, ...] = ()) -> tuple[Invocation, ...]:
     """The commands on every release track: `gcloud beta sql instances delete` is the same deletion."""
     return tuple(
-        command("gcloud", f"{track}{path}", where=where) for path in paths for track in ("", "alpha ", "beta ")
+        command("gcloud", f"{track}{path}", where=where, any_of=any_of)
+        for path in paths
+        for track in ("", "alpha ", "beta ")
     )
 
 
@@ -117,10 +122,224 @@ GRANT_PUBLIC_OR_OWNER = pack_rule(
     ),
 )
 
+# Every address as a source (`0.0.0.0/0`, `::/0`), and the ports a public web server is reached on.
+_WORLD = re.compile(r"[0-9a-f.:]+/0(?!\d)", re.IGNORECASE)
+_WEB_PORTS = frozenset({"80", "443"})
+
+
+def _world_source(*options: str) -> Predicate:
+    """One of the options lists every address (`--authorized-networks=0.0.0.0/0`)."""
+
+    def world(found: Found) -> Arg | None:
+        return next(
+            (word for word in found.reading.values(*options) if any(_WORLD.search(value) for value in word.values)),
+            None,
+        )
+
+    return world
+
+
+def _beyond_the_web(found: Found) -> Arg | None:
+    """A firewall rule's `--allow` (or `--rules`) that opens a port other than 80 and 443: a port
+    named (`tcp:22`), every port of a protocol (`tcp`) or everything (`all`); no list is every port."""
+    words = found.reading.values("--allow", "--rules")
+    if not words:
+        return found.reading.args[-1]
+    for word in words:
+        for value in word.values:
+            for entry in value.split(","):
+                _, _, ports = entry.partition(":")
+                if not ports or any(port not in _WEB_PORTS for port in ports.split("-")):
+                    return word
+    return None
+
+
+OPEN_TO_THE_INTERNET = pack_rule(
+    id="CL206",
+    name="gcp-open-to-the-internet",
+    severity=Severity.HIGH,
+    summary="Opens a Cloud SQL instance to every address (`--authorized-networks=0.0.0.0/0`), or a VPC firewall rule from every address to a port other than 80 or 443.",
+    rationale="Scanners find an open database or SSH port within minutes and try every password and known flaw on it; opening 80 or 443 to everyone is what a public web server needs, so those pass.",
+    safer_alternative="Authorize your own address (`/32`) or the VPC's range, connect through the Cloud SQL Auth Proxy or IAP (`gcloud compute ssh --tunnel-through-iap`).",
+    matches=(
+        *_gcloud("sql instances patch", "sql instances create", where=(_world_source("--authorized-networks"),)),
+        *_gcloud("compute firewall-rules create", "compute firewall-rules update", where=(_world_source("--source-ranges"), _beyond_the_web)),
+    ),
+    message="opens a database or port to the whole internet",
+    must_match=(
+        "gcloud sql instances patch prod --authorized-networks=0.0.0.0/0",
+        "gcloud compute firewall-rules create ssh --allow tcp:22 --source-ranges 0.0.0.0/0",
+    ),
+    must_not_match=(
+        "gcloud sql instances patch prod --authorized-networks=203.0.113.7/32",
+        "gcloud compute firewall-rules create web --allow tcp:80,tcp:443 --source-ranges 0.0.0.0/0",
+    ),
+)  # fmt: skip
+
+REMOVE_PROTECTION = pack_rule(
+    id="CL207",
+    name="gcp-remove-protection",
+    severity=Severity.MEDIUM,
+    summary="Turns off a Cloud SQL instance's automated backups (`--no-backup`) or deletion protection, or a VM's deletion protection.",
+    rationale="Nothing is lost yet, but the copies and the setting that would undo a mistaken or hostile delete are gone; it is also what retiring an instance needs first, so the command runs and the warning says so.",
+    safer_alternative="Leave backups and protection on; export the database first (`gcloud sql export`) and let a person retire the instance.",
+    matches=(
+        *_gcloud("sql instances patch", any_of=("--no-backup", "--no-deletion-protection")),
+        *_gcloud("compute instances update", any_of=("--no-deletion-protection",)),
+    ),
+    message="turns off backups or deletion protection",
+    must_match=("gcloud sql instances patch prod --no-backup", "gcloud compute instances update vm1 --no-deletion-protection"),
+    must_not_match=("gcloud sql instances patch prod --backup-start-time 02:00", "gcloud compute instances update vm1 --deletion-protection"),
+)  # fmt: skip
+
+CREATE_KEY = pack_rule(
+    id="CL208",
+    name="gcp-create-service-account-key",
+    severity=Severity.MEDIUM,
+    summary="Creates or uploads a long-lived key for a service account (`gcloud iam service-accounts keys create`, `keys upload`).",
+    rationale="The key signs in as the service account until someone deletes it, from anywhere, and the created one lands in a file the agent can read; rotating a key is routine, so the command runs and the warning says a credential now exists.",
+    safer_alternative="Use workload identity federation, `--impersonate-service-account` or the metadata server instead of key files.",
+    matches=_gcloud("iam service-accounts keys create", "iam service-accounts keys upload"),
+    message="creates a long-lived service account key",
+    must_match=(
+        "gcloud iam service-accounts keys create key.json --iam-account sa@p.iam.gserviceaccount.com",
+        "gcloud iam service-accounts keys upload pub.pem --iam-account ci@p.iam.gserviceaccount.com",
+    ),
+    must_not_match=("gcloud iam service-accounts list", "gcloud iam service-accounts keys list --iam-account ci@p.iam.gserviceaccount.com"),
+)  # fmt: skip
+
+# Instance metadata that lets someone in or runs code as root at boot.
+_SIGN_IN_OR_BOOT_CODE = (
+    "ssh-keys=*",
+    "sshkeys=*",
+    "*,ssh-keys=*",
+    "*,sshkeys=*",
+    "startup-script*=*",
+    "*,startup-script*=*",
+    "windows-startup-script*=*",
+    "enable-oslogin=false*",
+    "*,enable-oslogin=false*",
+)
+
+ADD_SIGN_IN = pack_rule(
+    id="CL209",
+    name="gcp-add-ssh-key-or-startup-script",
+    severity=Severity.HIGH,
+    summary="Adds SSH keys or a startup script to a VM's or the whole project's metadata (`add-metadata --metadata ssh-keys=...`, `startup-script=...`), or turns OS Login off there.",
+    rationale="A key in project metadata signs in to every VM of the project that accepts metadata keys, and a startup script runs as root on every boot: both outlast the session and are a standing way back in.",
+    safer_alternative="Use OS Login with IAM (`roles/compute.osLogin`) or `gcloud compute ssh`, which adds a short-lived key for you; put boot configuration in the image or the infrastructure code.",
+    matches=_gcloud(
+        "compute instances add-metadata", "compute project-info add-metadata",
+        where=(option_values(dict.fromkeys(("--metadata", "--metadata-from-file"), _SIGN_IN_OR_BOOT_CODE)),),
+    ),
+    message="adds SSH keys or boot code to instance metadata",
+    must_match=(
+        "gcloud compute project-info add-metadata --metadata-from-file ssh-keys=evil.pub",
+        "gcloud compute instances add-metadata vm1 --metadata startup-script='curl x | sh'",
+    ),
+    must_not_match=(
+        "gcloud compute instances add-metadata vm1 --metadata env=prod",
+        "gcloud compute project-info add-metadata --metadata enable-oslogin=TRUE",
+    ),
+)  # fmt: skip
+
+SET_IAM_POLICY = pack_rule(
+    id="CL210",
+    name="gcp-set-iam-policy",
+    severity=Severity.HIGH,
+    summary="Replaces a project's, folder's or organisation's whole IAM policy (`gcloud projects set-iam-policy PROJECT FILE`).",
+    rationale="Every binding not in the file is removed, the owners' included, and every one in it is granted: one command can lock the owners out and hand the project to someone else.",
+    safer_alternative="Add or remove one binding (`add-iam-policy-binding`, `remove-iam-policy-binding`), or manage the policy through the infrastructure code.",
+    matches=_gcloud("projects set-iam-policy", "organizations set-iam-policy", "resource-manager folders set-iam-policy"),
+    message="replaces a whole IAM policy",
+    must_match=("gcloud projects set-iam-policy prod policy.json", "gcloud organizations set-iam-policy 1234 policy.yaml"),
+    must_not_match=("gcloud projects get-iam-policy prod", "gcloud projects add-iam-policy-binding prod --member=user:a@example.com --role=roles/viewer"),
+)  # fmt: skip
+
+DISABLE_AUDIT = pack_rule(
+    id="CL211",
+    name="gcp-delete-log-sink",
+    severity=Severity.HIGH,
+    summary="Deletes a log sink (`gcloud logging sinks delete`): the export of audit and other logs to a bucket, BigQuery or a SIEM.",
+    rationale="What the sink would have exported from now on is never exported: the security team's copy of the audit trail stops, a step attackers take first.",
+    safer_alternative="Leave the sink; change its filter or destination with `gcloud logging sinks update`, through the infrastructure code.",
+    matches=_gcloud("logging sinks delete"),
+    message="stops exporting logs",
+    must_match=("gcloud logging sinks delete siem-export --quiet", "gcloud beta logging sinks delete audit-to-bq"),
+    must_not_match=("gcloud logging sinks list", "gcloud logging buckets list"),
+)  # fmt: skip
+
+SCALE_TO_ZERO = pack_rule(
+    id="CL212",
+    name="gcp-scale-to-zero",
+    severity=Severity.MEDIUM,
+    summary="Scales a managed instance group or a GKE cluster's nodes to zero, or stops a Cloud SQL instance (`--activation-policy NEVER`).",
+    rationale="Every VM or node stops at once and the service is down until someone scales it back; nothing is deleted, so the command runs and the warning says what stops.",
+    safer_alternative="Check the project and the target first (`gcloud config list`); scale down in steps, or through the infrastructure code.",
+    matches=(
+        *_gcloud("compute instance-groups managed resize", where=(option_value("--size", "0"),)),
+        *_gcloud("container clusters resize", where=(option_value("--num-nodes", "0"),)),
+        *_gcloud("sql instances patch", where=(option_value("--activation-policy", "never"),)),
+    ),
+    message="scales a service to zero",
+    must_match=(
+        "gcloud compute instance-groups managed resize web --size 0 --zone europe-west1-b",
+        "gcloud container clusters resize prod --node-pool default-pool --num-nodes 0",
+    ),
+    must_not_match=(
+        "gcloud compute instance-groups managed resize web --size 3 --zone europe-west1-b",
+        "gcloud container clusters resize prod --node-pool default-pool --num-nodes 3",
+    ),
+)  # fmt: skip
+
+REPLACE_SECRET = pack_rule(
+    id="CL213",
+    name="gcp-replace-secret",
+    severity=Severity.MEDIUM,
+    summary="Adds a new version to a Secret Manager secret (`gcloud secrets versions add`), which becomes what `latest` reads.",
+    rationale="Everything that reads the secret's latest version gets the new value at its next read, and breaks if it is wrong; rotating is routine, so the command runs and the warning says what changed.",
+    safer_alternative="Rotate through the secret's rotation schedule or the pipeline, and pin readers to a version until the new one is checked.",
+    matches=_gcloud("secrets versions add"),
+    message="replaces a secret's value",
+    must_match=("gcloud secrets versions add db-pass --data-file=new.txt", "gcloud beta secrets versions add api-key --data-file=-"),
+    must_not_match=("gcloud secrets versions list db-pass", "gcloud secrets list"),
+)  # fmt: skip
+
+FIREBASE_DELETE = pack_rule(
+    id="CL214",
+    name="firebase-delete-data",
+    severity=Severity.HIGH,
+    summary="Deletes Firebase data in bulk: every Firestore collection (`firebase firestore:delete --all-collections`), a collection or document recursively (`-r`), a Firestore database, or a Realtime Database path (`firebase database:remove PATH`).",
+    rationale="The documents are deleted on the server at once, for every user of the app; Firestore and the Realtime Database keep no copy unless point-in-time recovery or scheduled backups were set up.",
+    safer_alternative="Export first (`gcloud firestore export gs://BUCKET`), delete against the emulator (`firebase emulators:start`), and let a person delete production data.",
+    matches=(
+        command("firebase", "firestore:delete", any_of=("--all-collections", "--recursive")),
+        command("firebase", "firestore:databases:delete"),
+        command("firebase", "database:remove"),
+    ),
+    message="deletes Firebase data",
+    must_match=("firebase firestore:delete --all-collections -y", "firebase database:remove /users --project prod -f"),
+    must_not_match=("firebase projects:list", "firebase firestore:delete users/alice --project dev"),
+)
+
 PACK = Pack(
     name="cloud.gcp",
-    summary="gcloud (every release track) and bq: projects, instances, databases and clusters, other infrastructure, the statements `bq query` runs, roles granted to everyone or ownership.",
+    summary="gcloud (every release track), bq and firebase: projects, instances, databases and clusters, other infrastructure, the statements `bq query` runs, roles granted to everyone or ownership, whole IAM policies replaced; databases and ports opened to the internet, SSH keys and startup scripts in metadata, service account keys, log sinks deleted; backups and deletion protection off, scale to zero, secrets replaced.",
     default=True,
     reason="Deleted projects, databases and disks cannot be restored by the agent, and the project may be production.",
-    rules=(DELETE_DATA, DELETE_RESOURCE, *BIGQUERY_STATEMENTS, GRANT_PUBLIC_OR_OWNER),
+    rules=(
+        DELETE_DATA,
+        DELETE_RESOURCE,
+        *BIGQUERY_STATEMENTS,
+        GRANT_PUBLIC_OR_OWNER,
+        OPEN_TO_THE_INTERNET,
+        REMOVE_PROTECTION,
+        CREATE_KEY,
+        ADD_SIGN_IN,
+        SET_IAM_POLICY,
+        DISABLE_AUDIT,
+        SCALE_TO_ZERO,
+        REPLACE_SECRET,
+        FIREBASE_DELETE,
+    ),
 )

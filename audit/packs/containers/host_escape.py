@@ -12,14 +12,17 @@ from ...programs import WordKind, lex
 from ...rules._pack import Pack
 from ...rules._paths import path_is
 from ...rules._rule import Hit, Inspects, rule
-from .._invocation import Found, command, option_values, pack_rule
+from .._invocation import Found, command, option_value, option_values, pack_rule
 from .docker import ENGINES
 
 _STARTS = ("run", "create", "container run", "container create")
 _ENTERS = ("exec", "container exec")
 
 # Capabilities that amount to root on the host (mounts, kernel modules, raw devices, tracing host processes).
-_HOST_CAPABILITIES = ("all", "*sys_admin", "*sys_module", "*sys_ptrace", "*sys_rawio", "*dac_read_search", "*sys_boot")
+_HOST_CAPABILITIES = ("all", "*sys_admin", "*sys_module", "*sys_rawio", "*dac_read_search", "*sys_boot")
+# SYS_PTRACE reaches only the container's own processes (what a debugger needs) unless the container
+# shares the host's process namespace: then it can take over any process on the host.
+_TRACES_THE_HOST = (option_value("--cap-add", "*sys_ptrace"), option_value("--pid", "host"))
 _HOST_DISKS = ("/dev/sd*", "/dev/hd*", "/dev/vd*", "/dev/xvd*", "/dev/nvme*", "/dev/mmcblk*", "/dev/dm-*", "/dev/mapper/*", "/dev/disk/*", "/dev/mem", "/dev/kmem", "/dev/port")  # fmt: skip
 
 # Host paths that give a container the host: its kernel interfaces and the
@@ -41,6 +44,15 @@ _SHARED_OR_UNCONFINED = {
 }  # fmt: skip
 
 
+def _mount_fields(text: str) -> dict[str, str]:
+    """`type=bind,src=/,dst=/host` by key."""
+    fields: dict[str, str] = {}
+    for field in text.split(","):
+        key, _, setting = field.partition("=")
+        fields[key] = setting
+    return fields
+
+
 def _mount_sources(found: Found) -> Iterator[tuple[Arg, Arg]]:
     """(the option's word, the host path) of each bind mount: `-v SRC:DST[:OPTS]`, `--mount ...,source=SRC,...`."""
     read = found.reading
@@ -55,10 +67,7 @@ def _mount_sources(found: Found) -> Iterator[tuple[Arg, Arg]]:
         value = use.value
         if value is None or value.value is None:
             continue
-        fields: dict[str, str] = {}
-        for field in value.value.split(","):
-            key, _, setting = field.partition("=")
-            fields[key] = setting
+        fields = _mount_fields(value.value)
         source = fields.get("source") or fields.get("src")
         if source and fields.get("type", "volume") == "bind":
             yield value, Arg((source,), value.source, value.span, value.pattern)
@@ -82,7 +91,7 @@ PRIVILEGED = pack_rule(
     id="CT301",
     name="container-privileged",
     severity=Severity.HIGH,
-    summary="Starts or enters a container with the host's privileges: `--privileged`, host-level capabilities, host disks as devices.",
+    summary="Starts or enters a container with the host's privileges: `--privileged`, host-level capabilities (SYS_PTRACE with the host's process namespace), host disks as devices.",
     rationale="A privileged container can mount the host's disks, load kernel modules and escape to root on the host.",
     safer_alternative="Add only the capability the tool needs (`--cap-add NET_ADMIN`), or run the tool without a container.",
     matches=(
@@ -91,6 +100,7 @@ PRIVILEGED = pack_rule(
             command(ENGINES, path, where=option_values({"--cap-add": _HOST_CAPABILITIES, "--device": _HOST_DISKS}))
             for path in _STARTS
         ),
+        *(command(ENGINES, path, where=_TRACES_THE_HOST) for path in _STARTS),
     ),
     message="the container gets the host's privileges",
     must_match=(
@@ -102,6 +112,7 @@ PRIVILEGED = pack_rule(
     must_not_match=(
         "docker run --rm alpine echo hi",
         "docker run --cap-add NET_ADMIN nicolaka/netshoot",
+        "docker run --rm --cap-add=SYS_PTRACE app gdb -p 1",
         "docker run --device /dev/fuse img",
         "docker run alpine --privileged",
     ),
@@ -195,10 +206,88 @@ def nsenter_host_init(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
         index = lexed.next_index
 
 
+def _ctr_mounts_host(found: Found) -> Arg | None:
+    """`ctr run --mount type=bind,src=/,dst=/host,options=rbind:rw`: a host path the policy protects."""
+    tables = found.tables
+    host = (*tables.protected_directories, *tables.system_directories, *_HOST_INTERFACES, *_ENGINE_SOCKETS)
+    for value in found.reading.values("--mount"):
+        fields = _mount_fields(value.value or "")
+        source = fields.get("src") or fields.get("source")
+        if source and path_is(Arg((source,), value.source, value.span), host) is not None:
+            return value
+    return None
+
+
+# LXD/Incus settings that hand an instance the host: a privileged container runs as the host's root.
+_LXC_HOST_SETTINGS = {"security.privileged": ("true", "1", "yes"), "raw.lxc": ("*",), "raw.idmap": ("*",)}
+
+
+def _lxc_gives_host(found: Found) -> Arg | None:
+    """`lxc config set C security.privileged true`, or `lxc config device add C NAME disk source=/ ...`."""
+    words = found.reading.operands
+    values = [(word.value or "").lower() for word in words]
+    if values[:1] == ["set"] and len(values) >= 4:
+        allowed = _LXC_HOST_SETTINGS.get(values[2])
+        return words[3] if allowed is not None and ("*" in allowed or values[3] in allowed) else None
+    if values[:2] == ["device", "add"] and "disk" in values:
+        host = (*found.tables.protected_directories, *found.tables.system_directories, *_HOST_INTERFACES)
+        for word, value in zip(words, values, strict=True):
+            source = value.removeprefix("source=")
+            if source != value and path_is(Arg((source,), word.source, word.span), host) is not None:
+                return word
+    return None
+
+
+def _nspawn_host_root(found: Found) -> Arg | None:
+    """`systemd-nspawn -D /`: the host's own root directory run as a container's, writable."""
+    return next((value for value in found.reading.values("--directory") if path_is(value, ("/",)) is not None), None)
+
+
+OTHER_RUNTIMES_HOST = pack_rule(
+    id="CT106",
+    name="container-runtime-gives-host",
+    severity=Severity.HIGH,
+    summary=(
+        "Gives a container of containerd, LXD/Incus or systemd-nspawn the host: `ctr run --privileged`, "
+        "`ctr run --mount src=/...`, `lxc config set C security.privileged true`, `lxc config device add C "
+        "NAME disk source=/`, `systemd-nspawn -D /`."
+    ),
+    rationale=(
+        "These runtimes escape as docker's do (CT301, CT302): a privileged LXD container or ctr task is "
+        "root on the host, a disk device of `/` hands an LXD user the host's files, and nspawn on `/` "
+        "boots the host itself with root's shell."
+    ),
+    safer_alternative="Keep containers unprivileged and mount only the project directory.",
+    matches=(
+        command("ctr", "run", requires=("--privileged",)),
+        command("ctr", "run", where=_ctr_mounts_host),
+        command(("lxc", "incus"), "config", where=_lxc_gives_host),
+        command("systemd-nspawn", where=_nspawn_host_root),
+    ),
+    message="the container gets the host's privileges or files",
+    must_match=(
+        "ctr run --privileged docker.io/library/alpine:latest x sh",
+        "ctr run --mount type=bind,src=/,dst=/host,options=rbind:rw docker.io/library/alpine:latest x",
+        "lxc config set c1 security.privileged true",
+        "lxc config device add c1 host disk source=/ path=/mnt/root recursive=true",
+        "systemd-nspawn -D / --bind=/root",
+    ),
+    must_not_match=(
+        "ctr run --rm docker.io/library/alpine:latest x echo hi",
+        "lxc config set c1 limits.memory 2GB",
+        "lxc config device add c1 src disk source=/home/me/project path=/src",
+        "systemd-nspawn -D ./rootfs",
+        "ctr images ls",
+    ),
+)
+
 PACK = Pack(
     name="containers.host-escape",
-    summary="Containers that reach the host: privileged mode, host mounts and namespaces, `nsenter` into PID 1.",
+    summary=(
+        "Containers that reach the host: privileged mode, host mounts and namespaces, `nsenter` into PID 1, "
+        "and the same through containerd's ctr, LXD/Incus and systemd-nspawn."
+    ),
     default=True,
     reason="A container with the host's privileges or filesystem turns any command in it into root on the developer's machine.",
-    rules=(PRIVILEGED, HOST_MOUNT, HOST_NAMESPACES, nsenter_host_init),
+    rules=(PRIVILEGED, HOST_MOUNT, HOST_NAMESPACES, nsenter_host_init, OTHER_RUNTIMES_HOST),
 )

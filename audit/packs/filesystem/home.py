@@ -14,20 +14,25 @@ from ..._caches import PATH_TABLES, Memo
 from ..._model import Severity
 from ..._named_tuple import NamedTuple
 from ..._tables import Tables
-from ...programs import find_scope
+from ...programs import TREE_REMOVERS, emptied_files, find_scope, removed_trees
 from ...rules._pack import Pack
 from ...rules._paths import CLIMB_TO_ROOT, cleaned_values, contents_glob, path_is, per_subject, reading
 from ...rules._rule import Hit, Inspects, rule
 from ...rules._system_logs import names_history_variable
 
-DELETERS = ("rm", "shred", "find")
+# The programs that may empty a file they write (`emptied_files`).
+EMPTIERS = ("truncate", "cp", "install", "dd")
+# The programs that delete files (shred overwrites them first).
+REMOVERS = ("shred", "find", "unlink", *TREE_REMOVERS)
+# The programs that delete files, or leave nothing of them (`truncate -s 0`, `cp /dev/null F`).
+DELETERS = (*REMOVERS, *EMPTIERS)
 
 
 @per_subject
 def may_concern(subject: CommandSubject) -> bool:
-    """The `applies` test of this pack's rules: a word that is absolute, in the home directory,
-    climbs with `..`, names a `.git` (or is known only at run time and ends in one) or the shell's
-    history file (`$HISTFILE`), or a working directory made known by `cd`. Most deletions
+    """The `applies` test of this pack's rules: a word that is absolute or in the home directory
+    (dd's `of=` too), climbs with `..`, names a `.git` (or is known only at run time and ends in
+    one) or the shell's history file (`$HISTFILE`), or a working directory made known by `cd`. Most deletions
     (`rm -rf ./build`, `rm -f out.txt`) have none, and skip every rule here at once."""
     if subject.cwd is not None:
         return True
@@ -35,7 +40,7 @@ def may_concern(subject: CommandSubject) -> bool:
         if names_history_variable(arg):
             return True
         for value in arg.values:
-            if value.startswith(("/", HOME)) or ".." in value or ".git" in value:
+            if value.removeprefix("of=").startswith(("/", HOME)) or ".." in value or ".git" in value:
                 return True
         if not arg.values and ".git" in arg.source:
             return True  # `"$(git rev-parse --show-toplevel)/.git"`
@@ -53,17 +58,22 @@ class DeletedTarget(NamedTuple):
 
 @per_subject
 def deleted_targets(subject: CommandSubject) -> tuple[DeletedTarget, ...]:
-    """What the command deletes: rm's operands, shred's files, the starting points of a
-    `find ... -delete` (worked out once per command: every rule here asks)."""
+    """What the command deletes: rm's operands (and those of its kind: srm, wipe, unlink), shred's
+    files, the files a command empties (`truncate -s 0 F`), the starting points of a `find ... -delete`
+    (worked out once per command: every rule here asks)."""
+    cwd = subject.cwd
     if subject.name == "find":
         args = subject.args
         words = find_scope(args).starting_points if any(arg.value == "-delete" for arg in args) else ()
-        recursive = True
-    else:
-        read = reading(subject)
-        words = read.operands
-        recursive = subject.name == "rm" and read.has("--recursive")
-    return tuple(DeletedTarget(word, tuple(cleaned_values(word, subject.cwd)), recursive) for word in words)
+        return tuple(DeletedTarget(word, tuple(cleaned_values(word, cwd)), True) for word in words)
+    read = reading(subject)
+    if subject.name in EMPTIERS:
+        return tuple(DeletedTarget(word, tuple(cleaned_values(word, cwd)), False) for word in emptied_files(read))
+    trees = removed_trees(read)
+    return tuple(
+        DeletedTarget(word, tuple(cleaned_values(word, cwd)), any(word is tree for tree in trees))
+        for word in read.operands
+    )
 
 
 def _recursively_deleted(subject: CommandSubject) -> Iterator[DeletedTarget]:
@@ -133,7 +143,10 @@ def _in_cache(entry: str, cache: str | None) -> bool:
     id="HM001",
     name="delete-credential-store",
     severity=Severity.HIGH,
-    summary="Deletes a credential store or key file (`~/.ssh`, `~/.gnupg`, `~/.aws`, `~/.kube`, ...), or a directory holding one.",
+    summary=(
+        "Deletes a credential store or key file (`~/.ssh`, `~/.gnupg`, `~/.aws`, `~/.kube`, ...), or a directory "
+        "holding one, or leaves nothing of a key file (`truncate -s 0`, `cp /dev/null`, `dd if=/dev/zero`, `shred`)."
+    ),
     rationale="Private keys and cloud credentials often exist nowhere else; deleting them locks the user out of servers, clouds and encrypted data.",
     safer_alternative="Remove the one stale entry you mean (`ssh-keygen -R host`, `aws configure`), or move the store aside and keep it.",
     inspects=Inspects.COMMAND,
@@ -145,8 +158,17 @@ def _in_cache(entry: str, cache: str | None) -> bool:
         "rm -rf ~/.ssh/*",
         "find ~/.gnupg -delete",
         "rm -rf ~/.config",
+        "truncate -s 0 ~/.ssh/id_rsa",
+        "cp /dev/null ~/.aws/credentials",
     ),
-    must_not_match=("rm ~/.ssh/known_hosts", "rm -rf ~/.cache/pip", "ls ~/.ssh", "rm -rf ./aws-sdk"),
+    must_not_match=(
+        "rm ~/.ssh/known_hosts",
+        "rm -rf ~/.cache/pip",
+        "ls ~/.ssh",
+        "rm -rf ./aws-sdk",
+        "cp ~/.ssh/config ~/.ssh/config.bak",
+        "truncate -s 0 ~/.ssh/known_hosts",
+    ),
 )
 def delete_credential_store(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     for arg, values, _ in deleted_targets(subject):
@@ -221,7 +243,7 @@ def _deletes_own_history(target: DeletedTarget) -> bool:
     ),
     safer_alternative="To start over, clone afresh into a new directory; to drop a lock, delete only `.git/index.lock`.",
     inspects=Inspects.COMMAND,
-    commands=("rm", "find"),
+    commands=("find", *TREE_REMOVERS),
     applies=may_concern,
     must_match=(
         "rm -rf .git",
@@ -279,7 +301,7 @@ def _ancestor_of_working_directory(arg: Arg, cwd: str | None, values: tuple[str,
     rationale="The parent of a project directory is usually the user's whole workspace or home: every sibling project goes with it.",
     safer_alternative="Name the directory you mean by its path (`rm -rf ../old-build`), after checking it with `ls`.",
     inspects=Inspects.COMMAND,
-    commands=("rm",),
+    commands=TREE_REMOVERS,
     applies=may_concern,
     must_match=("rm -rf ../../", "rm -rf ..", "rm -rf ../*", "cd /srv/app/releases && rm -rf /srv/app"),
     must_not_match=("rm -rf ../old-build", "rm -rf ./build", "rm -rf ../../../../..", "rm ../notes.txt"),
@@ -303,7 +325,7 @@ def delete_parent_directory(subject: CommandSubject, tables: Tables) -> Iterator
     rationale="A path that climbs out of the project reaches other projects and files the task never touched.",
     safer_alternative="Stay inside the project, or check the resolved path (`realpath ../x`) before deleting it.",
     inspects=Inspects.COMMAND,
-    commands=("rm",),
+    commands=TREE_REMOVERS,
     applies=may_concern,
     must_match=("rm -rf ../build", "rm -r ../../shared/cache"),
     must_not_match=("rm -rf build/../dist", "rm -rf ..", "rm ../notes.txt", "rm -rf ./tmp"),
@@ -332,13 +354,16 @@ def _home_entry(values: tuple[str, ...]) -> str | None:
     id="HM005",
     name="delete-home-directory-entry",
     severity=Severity.MEDIUM,
-    summary="Recursively deletes a whole directory directly in the home directory (`~/Documents`, `~/projects`).",
-    rationale="Top-level home directories hold the user's own data and other projects; caches are listed in the policy and exempt.",
+    summary="Recursively deletes a whole directory directly in the home directory (`~/Downloads`, `~/experiments`).",
+    rationale=(
+        "Top-level home directories hold the user's own data and other projects; caches and tools' own installs "
+        "are listed in the policy and exempt, and the directories of the user's own data are HM007's."
+    ),
     safer_alternative="Delete the specific subdirectory you mean (`rm -rf ~/projects/app/build`).",
     inspects=Inspects.COMMAND,
-    commands=("rm",),
+    commands=TREE_REMOVERS,
     applies=may_concern,
-    must_match=("rm -rf ~/Documents", "rm -rf $HOME/projects", "cd ~ && rm -rf Downloads"),
+    must_match=("rm -rf ~/Downloads", "rm -rf $HOME/experiments", "cd ~ && rm -rf Downloads"),
     must_not_match=("rm -rf ~/.cache", "rm -rf ~/projects/app/build", "rm -rf ~", "rm ~/notes.txt"),
 )
 def delete_home_directory_entry(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
@@ -346,8 +371,46 @@ def delete_home_directory_entry(subject: CommandSubject, tables: Tables) -> Iter
         entry = _home_entry(values)
         if entry is None or path_is(arg, tables.disposable_home_directories, subject.cwd) is not None:
             continue
-        if _holds_credentials(arg, tables, subject.cwd, values) is None:
+        if (
+            _holds_credentials(arg, tables, subject.cwd, values) is None
+            and _user_data(arg, tables, subject.cwd) is None
+        ):
             yield Hit(arg.span, f"recursive delete of the home directory entry `{entry}`")
+
+
+def _user_data(arg: Arg, tables: Tables, cwd: str | None) -> str | None:
+    """The directory of the user's own data (`~/Documents`) the argument names, or empties by a glob."""
+    protected = tables.protected_directories
+    if path_is(arg, protected, cwd) is not None or contents_glob(arg, protected, cwd) is not None:
+        return None  # `rm -rf ~/*` is FS001's
+    directories = tables.home_data_directories
+    return path_is(arg, directories, cwd) or contents_glob(arg, directories, cwd)
+
+
+@rule(
+    id="HM007",
+    name="delete-home-user-data",
+    severity=Severity.HIGH,
+    summary=(
+        "Recursively deletes a directory of the user's own data, or everything in it: documents, media, mail, "
+        "synced folders, the projects directory (`~/Documents`, `~/projects/*`, `~/Maildir`, `~/.thunderbird`)."
+    ),
+    rationale=(
+        "These directories hold what the user made and kept: every project, every mail, every photo. "
+        "Nothing reinstalls them, and a synced folder spreads the deletion to every device."
+    ),
+    safer_alternative="Delete the one file or project you mean (`rm -rf ~/projects/old-experiment`).",
+    inspects=Inspects.COMMAND,
+    commands=("find", *TREE_REMOVERS),
+    applies=may_concern,
+    must_match=("rm -rf ~/Documents", "rm -rf ~/projects/*", "rm -r $HOME/Maildir", "find ~/Pictures -delete"),
+    must_not_match=("rm -rf ~/projects/old-experiment", "rm -rf ~/Downloads", "rm -f ~/Documents/draft.txt"),
+)
+def delete_home_user_data(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    for arg, values, _ in _recursively_deleted(subject):
+        directory = _user_data(arg, tables, subject.cwd)
+        if directory is not None and _holds_credentials(arg, tables, subject.cwd, values) is None:
+            yield Hit(arg.span, f"recursive delete of `{arg.display()}`, the user's own data ({directory})")
 
 
 @rule(
@@ -384,5 +447,6 @@ PACK = Pack(
         delete_outside_working_directory,
         delete_home_directory_entry,
         move_credential_store,
+        delete_home_user_data,
     ),
 )

@@ -19,7 +19,7 @@ from ...rules._pack import Pack
 from ...rules._paths import contents_glob, path_is, path_under, reading
 from ...rules._rule import Hit, Inspects, rule
 from ...rules._system_logs import AUDIT_DIRECTORIES, SYSTEM_LOG_DIRECTORY, SYSTEM_LOGS, audit_trail
-from .home import DELETERS, deleted_targets, home_relative, may_concern
+from .home import DELETERS, REMOVERS, deleted_targets, home_relative, may_concern
 
 
 def _service_data(arg: Arg, tables: Tables, cwd: str | None, values: tuple[str, ...]) -> str | None:
@@ -101,7 +101,8 @@ def delete_service_data(subject: CommandSubject, tables: Tables) -> Iterator[Hit
         "history, `history -d OFFSET`."
     ),
     inspects=Inspects.COMMAND,
-    commands=(*DELETERS, "truncate"),
+    # Copying nothing over a log (`cp /dev/null /var/log/wtmp`) is SY013's, an overwrite.
+    commands=(*REMOVERS, "truncate"),
     applies=may_concern,
     must_match=(
         "truncate -s 0 /var/log/auth.log",
@@ -128,9 +129,9 @@ def delete_system_logs(subject: CommandSubject, tables: Tables) -> Iterator[Hit]
         read = reading(subject)
         if any(size.value == "0" for size in read.values("--size")):
             for arg in read.operands:
-                record = audit_trail(arg, cwd) or (
-                    SYSTEM_LOGS if contents_glob(arg, SYSTEM_LOG_DIRECTORY, cwd) else None
-                )
+                # The directory itself is what `find /var/log -exec truncate -s 0 {} +` hands it: every file.
+                in_logs = contents_glob(arg, SYSTEM_LOG_DIRECTORY, cwd) or path_is(arg, SYSTEM_LOG_DIRECTORY, cwd)
+                record = audit_trail(arg, cwd) or (SYSTEM_LOGS if in_logs else None)
                 if record is not None:
                     yield Hit(arg.span, f"empties `{arg.display()}`, {record}")
         return

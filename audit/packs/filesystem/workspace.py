@@ -15,10 +15,10 @@ from collections.abc import Iterator
 from ..._analysis import Arg, CommandSubject
 from ..._model import Severity
 from ..._tables import Tables
-from ...programs import find_scope
+from ...programs import TREE_REMOVERS, find_scope
 from ...rules._pack import Pack
 from ...rules._rule import Hit, Inspects, rule
-from .home import DELETERS, deleted_targets
+from .home import deleted_targets
 
 # Words that are the working directory itself as a run-time value, quoted or not: `$PWD`,
 # `${PWD}`, `$(pwd)`, `` `pwd` ``, the repository's top level; then what follows it (`/`, `/*`).
@@ -78,7 +78,7 @@ def _recursive_targets(subject: CommandSubject) -> list[Arg]:
         "(`git clean -n` first, then `git clean -fd`)."
     ),
     inspects=Inspects.COMMAND,
-    commands=DELETERS,
+    commands=("find", *TREE_REMOVERS),
     must_match=(
         'rm -rf "$(pwd)"',
         "rm -rf $PWD/",
@@ -123,7 +123,7 @@ def delete_working_directory(subject: CommandSubject, _tables: Tables) -> Iterat
     ),
     safer_alternative="Delete what you mean by name (`rm -rf build dist`), or `git clean -n` then `git clean -fd`.",
     inspects=Inspects.COMMAND,
-    commands=("rm",),
+    commands=TREE_REMOVERS,
     must_match=("rm -rf *", "rm -rf ./*", "rm -rf -- *", "sudo rm -r *", 'rm -rf "$(pwd)"/*'),
     must_not_match=("cd dist && rm -rf *", "rm -rf build/*", "rm -f *.log", "rm -rf * .*"),
 )

@@ -10,24 +10,33 @@ from .._invocation import command, option_value, option_values, pack_rule
 
 _API = "api.github.com"
 _REPOSITORY_URLS = (f"{_API}/repos/*/*",)
+_TRANSFER_URLS = (f"{_API}/repos/*/*/transfer",)
+# Branch protection and rulesets: what stops a force push to main or a merge without review.
+_PROTECTION_URLS = (
+    f"{_API}/repos/*/*/branches/*/protection", f"{_API}/repos/*/*/branches/*/protection/**",
+    f"{_API}/repos/*/*/rulesets/*", f"{_API}/orgs/*/rulesets/*",
+)  # fmt: skip
 
 DELETE_REPOSITORY = pack_rule(
     id="PL101",
     name="github-delete-repository",
     severity=Severity.HIGH,
-    summary="Deletes a GitHub repository (`gh repo delete`, or `DELETE /repos/OWNER/REPO` through `gh api` or curl).",
+    summary="Deletes a GitHub repository (`gh repo delete`, or `DELETE /repos/OWNER/REPO` through `gh api` or curl), or transfers it to another owner (`POST /repos/OWNER/REPO/transfer`).",
     rationale="The repository goes with its issues, pull requests, releases, wiki and settings; only its clones keep the code.",
     safer_alternative="Archive it (`gh repo archive`) or make it private; delete only after checking the name twice.",
     matches=(
         command("gh", "repo delete"),
         host_api_calls("gh", _API, ("DELETE",), *_REPOSITORY_URLS),
         *api_calls(("DELETE",), *_REPOSITORY_URLS),
+        host_api_calls("gh", _API, ("POST",), *_TRANSFER_URLS),
+        *api_calls(("POST",), *_TRANSFER_URLS),
     ),
-    message="deletes a GitHub repository",
+    message="deletes a GitHub repository or gives it away",
     must_match=(
         "gh repo delete acme/api --yes",
         "gh api -X DELETE repos/acme/api",
         "curl -X DELETE -H 'Authorization: token T' https://api.github.com/repos/acme/api",
+        "gh api repos/acme/api/transfer -f new_owner=someone-else",
     ),
     must_not_match=("gh repo view acme/api", "gh api repos/acme/api", "curl https://api.github.com/repos/acme/api"),
 )
@@ -104,18 +113,91 @@ DELETE_DATA = pack_rule(
         ),
         command("gh", "cache delete", requires=("--all",)),
         command("gh", "codespace delete", requires=("--all",)),
-        host_api_calls("gh", _API, ("DELETE",), f"{_API}/**", excluding=_REPOSITORY_URLS),
-        *api_calls(("DELETE",), f"{_API}/**", excluding=_REPOSITORY_URLS),
+        host_api_calls("gh", _API, ("DELETE",), f"{_API}/**", excluding=(*_REPOSITORY_URLS, *_PROTECTION_URLS)),
+        *api_calls(("DELETE",), f"{_API}/**", excluding=(*_REPOSITORY_URLS, *_PROTECTION_URLS)),
     ),
     message="deletes GitHub data",
     must_match=("gh release delete v1.2.0 --yes --cleanup-tag", "gh secret delete NPM_TOKEN", "gh api --method DELETE /repos/acme/api/git/refs/tags/v1"),
     must_not_match=("gh release list", "gh pr list --state open", "gh secret list"),
 )  # fmt: skip
 
+# Who and what may sign in, push or receive the repository's events: collaborators, organisation
+# members, SSH and deploy keys, webhooks.
+_ACCESS_URLS = (
+    f"{_API}/repos/*/*/collaborators/*", f"{_API}/orgs/*/memberships/*", f"{_API}/orgs/*/outside_collaborators/*",
+    f"{_API}/repos/*/*/keys", f"{_API}/user/keys", f"{_API}/repos/*/*/hooks", f"{_API}/orgs/*/hooks",
+)  # fmt: skip
+
+ADD_ACCESS = pack_rule(
+    id="PL105",
+    name="github-add-access",
+    severity=Severity.HIGH,
+    summary="Gives someone a standing way in: an SSH key on the account (`gh ssh-key add`), a deploy key that can push (`gh repo deploy-key add --allow-write`), a collaborator, organisation member, key or webhook added through the API (`PUT /repos/O/R/collaborators/USER`, `POST /repos/O/R/keys`, `POST /user/keys`, `POST /repos/O/R/hooks`).",
+    rationale="A key or collaborator signs in or pushes until someone notices and removes it, an account key reaches every repository the user can; a webhook sends every push and event, code included, to its URL.",
+    safer_alternative="Let a person grant access in the repository's settings; use a read-only deploy key, a fine-grained token with an expiry, or a GitHub App.",
+    matches=(
+        command("gh", "ssh-key add"),
+        command("gh", "repo deploy-key add", requires=("--allow-write",)),
+        host_api_calls("gh", _API, ("PUT", "POST"), *_ACCESS_URLS),
+        *api_calls(("PUT", "POST"), *_ACCESS_URLS),
+    ),
+    message="gives someone a standing way into GitHub",
+    must_match=(
+        "gh ssh-key add evil.pub",
+        "gh repo deploy-key add evil.pub --allow-write",
+        "gh api -X PUT repos/o/r/collaborators/attacker -f permission=admin",
+    ),
+    must_not_match=("gh repo deploy-key add ci.pub --title ci", "gh api repos/o/r/collaborators", "gh ssh-key delete 1 --yes"),
+)  # fmt: skip
+
+REMOVE_PROTECTION = pack_rule(
+    id="PL106",
+    name="github-remove-branch-protection",
+    severity=Severity.HIGH,
+    summary="Removes a branch's protection or a ruleset (`DELETE /repos/O/R/branches/BRANCH/protection`, `DELETE .../rulesets/ID`, through `gh api` or curl).",
+    rationale="Protection is what stops a force push to main, a merge without review and a deleted release branch; with it gone, the next mistake or hostile push goes straight in, and whoever set it up may not notice for a long time.",
+    safer_alternative="Let a person change protection in the repository's settings; ask for a bypass for the one change instead.",
+    matches=(
+        host_api_calls("gh", _API, ("DELETE",), *_PROTECTION_URLS),
+        *api_calls(("DELETE",), *_PROTECTION_URLS),
+    ),
+    message="removes branch protection",
+    must_match=(
+        "gh api -X DELETE repos/o/r/branches/main/protection",
+        "curl -X DELETE https://api.github.com/repos/o/r/rulesets/7",
+    ),
+    must_not_match=("gh api repos/o/r/branches/main/protection", "gh api -X DELETE repos/o/r/git/refs/heads/old"),
+)
+
+CHANGE_REPOSITORY = pack_rule(
+    id="PL107",
+    name="github-change-repository",
+    severity=Severity.MEDIUM,
+    summary="Changes what others rely on in a repository: renames it (`gh repo rename`), disables a workflow (`gh workflow disable`) or adds a read-only deploy key. Setting a secret (`gh secret set`) passes: storing one is what the secret store is for.",
+    rationale="A rename breaks every clone's remote and every link, a disabled workflow may be the security scan or the release, and a deploy key reads the whole repository; each is routine in some workflows, so the command runs and the warning says what changed.",
+    safer_alternative="Check the target first (`gh workflow list`, `gh repo deploy-key list`), and make repository settings changes through a person or the organisation's settings as code.",
+    matches=(
+        command("gh", "repo rename"),
+        command("gh", "workflow disable"),
+        command("gh", "repo deploy-key add", unless=("--allow-write",)),
+    ),
+    message="changes a repository's name, workflows or keys",
+    must_match=("gh repo rename newname --yes", "gh workflow disable security-scan.yml"),
+    must_not_match=("gh workflow list", "gh secret set NPM_TOKEN --body x"),
+)
+
 PACK = Pack(
     name="platform.github",
-    summary="GitHub through `gh` and its REST API: repository deletion, exposure and public creation, releases, secrets, issues and other data.",
+    summary="GitHub through `gh` and its REST API: repository deletion, transfer, exposure and public creation, releases, secrets, issues and other data; keys, collaborators and webhooks added, branch protection removed, renames and disabled workflows.",
     default=True,
     reason="A deleted repository, release or secret cannot be restored by the agent, and a public repository cannot be unpublished.",
-    rules=(DELETE_REPOSITORY, EXPOSE_REPOSITORY, DELETE_DATA, CREATE_PUBLIC),
+    rules=(
+        DELETE_REPOSITORY,
+        EXPOSE_REPOSITORY,
+        DELETE_DATA,
+        CREATE_PUBLIC,
+        ADD_ACCESS,
+        REMOVE_PROTECTION,
+        CHANGE_REPOSITORY,
+    ),
 )

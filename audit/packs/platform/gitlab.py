@@ -11,6 +11,8 @@ from .._invocation import command, option_values, pack_rule
 _API = "gitlab.com/api/v4"
 # Any host: `/api/v4/projects/ID` is GitLab's API (self-hosted instances included).
 _PROJECT_URLS = ("*/api/v4/projects/*",)
+# Protected branches and tags: what stops a force push, an unreviewed merge or a deleted release tag.
+_PROTECTION_URLS = ("*/api/v4/projects/*/protected_branches/*", "*/api/v4/projects/*/protected_tags/*")
 
 DELETE_PROJECT = pack_rule(
     id="PL201",
@@ -49,8 +51,8 @@ DELETE_DATA = pack_rule(
             command("glab", path)
             for path in ("release delete", "variable delete", "mr delete", "issue delete", "repo archive")
         ),
-        host_api_calls("glab", _API, ("DELETE",), "*/api/v4/**", excluding=_PROJECT_URLS),
-        *api_calls(("DELETE",), "*/api/v4/**", excluding=_PROJECT_URLS),
+        host_api_calls("glab", _API, ("DELETE",), "*/api/v4/**", excluding=(*_PROJECT_URLS, *_PROTECTION_URLS)),
+        *api_calls(("DELETE",), "*/api/v4/**", excluding=(*_PROJECT_URLS, *_PROTECTION_URLS)),
     ),
     message="deletes GitLab data",
     must_match=(
@@ -102,10 +104,58 @@ CREATE_PUBLIC = pack_rule(
     must_not_match=("glab repo create acme/site --private", "glab repo view acme/site"),
 )
 
+# Who and what may sign in, push or receive the project's events: members, SSH and deploy keys, webhooks.
+_ACCESS_URLS = (
+    "*/api/v4/projects/*/members", "*/api/v4/groups/*/members", "*/api/v4/projects/*/members/*",
+    "*/api/v4/groups/*/members/*", "*/api/v4/projects/*/deploy_keys", "*/api/v4/user/keys", "*/api/v4/projects/*/hooks",
+    "*/api/v4/groups/*/hooks",
+)  # fmt: skip
+
+ADD_ACCESS = pack_rule(
+    id="PL205",
+    name="gitlab-add-access",
+    severity=Severity.HIGH,
+    summary="Gives someone a standing way in: an SSH key on the account (`glab ssh-key add`), a deploy key that can push (`glab deploy-key add --can-push`), or a member, key or webhook added through the API (`POST /projects/ID/members`, `/deploy_keys`, `/user/keys`, `/hooks`).",
+    rationale="A key or member signs in or pushes until someone notices and removes it, an account key reaches every project the user can; a webhook sends every push and event to its URL.",
+    safer_alternative="Let a person grant access in the project's settings; use a read-only deploy key or a project access token with an expiry.",
+    matches=(
+        command("glab", "ssh-key add"),
+        command("glab", "deploy-key add", requires=("--can-push",)),
+        host_api_calls("glab", _API, ("PUT", "POST"), *_ACCESS_URLS),
+        *api_calls(("PUT", "POST"), *_ACCESS_URLS),
+    ),
+    message="gives someone a standing way into GitLab",
+    must_match=(
+        "glab ssh-key add evil.pub --title laptop",
+        "glab deploy-key add evil.pub --can-push --title ci",
+        "glab api projects/42/members -f user_id=7 -f access_level=50",
+    ),
+    must_not_match=("glab deploy-key add ci.pub --title ci", "glab api projects/42/members"),
+)
+
+REMOVE_PROTECTION = pack_rule(
+    id="PL206",
+    name="gitlab-remove-branch-protection",
+    severity=Severity.HIGH,
+    summary="Unprotects a branch or tag (`DELETE /projects/ID/protected_branches/NAME`, `protected_tags/NAME`, through `glab api` or curl).",
+    rationale="Protection is what stops a force push to the default branch, an unreviewed merge and a deleted release tag; with it gone, the next mistake or hostile push goes straight in.",
+    safer_alternative="Let a person change protection in the project's settings; ask for the one change to be allowed instead.",
+    matches=(
+        host_api_calls("glab", _API, ("DELETE",), *_PROTECTION_URLS),
+        *api_calls(("DELETE",), *_PROTECTION_URLS),
+    ),
+    message="removes branch protection",
+    must_match=(
+        "glab api -X DELETE projects/42/protected_branches/main",
+        "curl --request DELETE https://gitlab.example.com/api/v4/projects/42/protected_tags/v1",
+    ),
+    must_not_match=("glab api projects/42/protected_branches", "glab api -X DELETE projects/42/pipelines/9"),
+)
+
 PACK = Pack(
     name="platform.gitlab",
-    summary="GitLab through `glab` and its REST API: project deletion and exposure, public projects created, releases, variables, merge requests, issues.",
+    summary="GitLab through `glab` and its REST API: project deletion and exposure, public projects created, releases, variables, merge requests, issues; keys, members and webhooks added, branch protection removed.",
     default=True,
     reason="A deleted project, release or variable cannot be restored by the agent, and a project made public cannot be unpublished.",
-    rules=(DELETE_PROJECT, DELETE_DATA, EXPOSE_PROJECT, CREATE_PUBLIC),
+    rules=(DELETE_PROJECT, DELETE_DATA, EXPOSE_PROJECT, CREATE_PUBLIC, ADD_ACCESS, REMOVE_PROTECTION),
 )

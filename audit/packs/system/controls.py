@@ -1,8 +1,9 @@
 """system.controls: the host's security controls turned off.
 
 The firewall flushed, opened or stopped (SC001), SELinux or AppArmor taken out of enforcing
-(SC002), the audit system stopped or emptied (SC003), the shell's history cleared or turned off
-by its builtins (SC004). The same done by an assignment (`HISTFILE=/dev/null`) names no program:
+(SC002), the audit system or the system log stopped or emptied (SC003), the shell's history
+cleared or turned off by its builtins (SC004), macOS's Gatekeeper, System Integrity Protection or
+quarantine turned off (SC013). The same done by an assignment (`HISTFILE=/dev/null`) names no program:
 that is the core rule EV002. The shell's history file deleted or emptied is read with the
 system's logs (SV002, SY012, SY013). Certificate checks and package sources are the system.trust
 pack's (`trust.py`): git, npm and pip commands load that small module, not this one.
@@ -86,6 +87,44 @@ def _ufw_allows_incoming(found: Found) -> Arg | None:
     return direction[0] if direction[0].value in ("incoming", "routed") else None
 
 
+_ANYWHERE = frozenset({"any", "0.0.0.0/0", "::/0"})
+
+
+def _ufw_allows_everything(found: Found) -> Arg | None:
+    """`ufw allow from any [to any]`: a rule that names no port, protocol or application lets every
+    connection in (`ufw allow from 10.0.0.0/8` trusts a network; `ufw allow 22/tcp` opens one port)."""
+    words = found.reading.operand("RULE")
+    values = [word.value for word in words]
+    if "from" not in values or {"port", "proto", "app"} & set(values):
+        return None
+    source = values.index("from") + 1
+    return words[source] if source < len(words) and values[source] in _ANYWHERE else None
+
+
+def _words_in_order(*expected: str) -> Callable[[Found], Arg | None]:
+    """The operands start with these words, compared in lower case (`defaults write com.apple.alf
+    globalstate`); the word pointed at is the last of them."""
+    wanted = tuple(word.lower() for word in expected)
+
+    def starts(found: Found) -> Arg | None:
+        operands = found.reading.operands
+        given = tuple((word.value or "").lower() for word in operands[: len(wanted)])
+        return operands[len(wanted) - 1] if given == wanted else None
+
+    return starts
+
+
+def _last_word_is(*values: str) -> Callable[[Found], Arg | None]:
+    """The command's last operand is one of these values (any case): `-bool NO`, `-int 0`, `off`."""
+    wanted = frozenset(value.lower() for value in values)
+
+    def last(found: Found) -> Arg | None:
+        operands = found.reading.operands
+        return operands[-1] if operands and (operands[-1].value or "").lower() in wanted else None
+
+    return last
+
+
 _UFW_DRY_RUN = ("--dry-run",)
 
 FIREWALL_OFF = pack_rule(
@@ -95,7 +134,8 @@ FIREWALL_OFF = pack_rule(
     summary=(
         "Turns the host's firewall off or opens it to every connection: `iptables -F`, `iptables -P INPUT "
         "ACCEPT` (ip6tables the same), `nft flush ruleset`, `ufw disable`, `ufw default allow incoming`, "
-        "`firewall-cmd --set-default-zone=trusted`, `pfctl -d`, or the firewall's service stopped."
+        "`ufw allow from any`, `firewall-cmd --set-default-zone=trusted`, `pfctl -d`, macOS's application "
+        "firewall turned off, or the firewall's service stopped."
     ),
     rationale=(
         "Every port of every service on the machine becomes reachable from the network, and nothing "
@@ -114,8 +154,14 @@ FIREWALL_OFF = pack_rule(
         command("ufw", "reset", unless=_UFW_DRY_RUN),
         command("ufw", "default", unless=_UFW_DRY_RUN, where=_ufw_allows_incoming),
         command("firewall-cmd", where=option_value("--set-default-zone", "trusted")),
+        command("ufw", "allow", unless=_UFW_DRY_RUN, where=_ufw_allows_everything),
         command("pfctl", requires=("-d",)),
         command("pfctl", where=option_value("-F", "all", "rules")),
+        command("socketfilterfw", where=option_value("--setglobalstate", "off")),
+        command(
+            "defaults",
+            where=(_words_in_order("write", "/library/preferences/com.apple.alf", "globalstate"), _last_word_is("0")),
+        ),
         command(
             _SERVICE_MANAGERS,
             where=stops_service("firewalld", "ufw", "nftables", "iptables", "ip6tables", "netfilter-persistent"),
@@ -131,6 +177,8 @@ FIREWALL_OFF = pack_rule(
         "ufw disable",
         "ufw --force reset",
         "ufw default allow incoming",
+        "ufw allow from any to any",
+        "/usr/libexec/ApplicationFirewall/socketfilterfw --setglobalstate off",
         "systemctl disable --now firewalld",
         "service iptables stop",
         "pfctl -d",
@@ -145,6 +193,8 @@ FIREWALL_OFF = pack_rule(
         "ufw status verbose",
         "ufw --dry-run disable",
         "ufw default allow outgoing",
+        "ufw allow from any to any port 443 proto tcp",
+        "ufw allow from 10.0.0.0/8",
         "systemctl status firewalld",
         "systemctl restart ufw",
         "systemctl stop nginx",
@@ -207,13 +257,19 @@ MANDATORY_ACCESS_CONTROL_OFF = pack_rule(
     ),
 )
 
+# The daemons that keep the system's log: with them stopped, nothing that follows is logged.
+_SYSTEM_LOGGERS = (
+    "systemd-journald", "systemd-journald.socket", "systemd-journald-dev-log.socket", "rsyslog", "syslog-ng", "syslog",
+)  # fmt: skip
+
 AUDIT_OFF = pack_rule(
     id="SC003",
     name="audit-system-off",
     severity=Severity.HIGH,
     summary=(
-        "Turns the Linux audit system off or empties it: `auditctl -e 0`, `auditctl -D` (every rule), "
-        "or auditd stopped (`service auditd stop`, `systemctl disable auditd`)."
+        "Turns the Linux audit system or the system log off or empties it: `auditctl -e 0`, `auditctl -D` "
+        "(every rule), or auditd, journald, rsyslog or syslog-ng stopped, disabled or masked (`service "
+        "auditd stop`, `systemctl mask systemd-journald`)."
     ),
     rationale=(
         "The audit system records who ran, read and changed what; with it off nothing that follows is "
@@ -226,10 +282,17 @@ AUDIT_OFF = pack_rule(
     matches=(
         command("auditctl", where=option_value("-e", "0")),
         command("auditctl", requires=("-D",), unless=("-k",)),
-        command(_SERVICE_MANAGERS, where=stops_service("auditd")),
+        command(_SERVICE_MANAGERS, where=stops_service("auditd", *_SYSTEM_LOGGERS)),
     ),
-    message="turns the audit system off or deletes its rules",
-    must_match=("auditctl -e 0", "sudo auditctl -D", "service auditd stop", "systemctl mask auditd.service"),
+    message="turns the audit system or the system log off, or deletes the audit rules",
+    must_match=(
+        "auditctl -e 0",
+        "sudo auditctl -D",
+        "service auditd stop",
+        "systemctl mask auditd.service",
+        "systemctl mask systemd-journald",
+        "service rsyslog stop",
+    ),
     must_not_match=(
         "auditctl -l",
         "auditctl -s",
@@ -237,6 +300,7 @@ AUDIT_OFF = pack_rule(
         "auditctl -D -k passwd-watch",
         "auditctl -w /etc/passwd -p wa -k passwd-watch",
         "systemctl status auditd",
+        "systemctl restart rsyslog",
     ),
 )
 
@@ -269,9 +333,56 @@ TURN_SHELL_HISTORY_OFF = pack_rule(
     must_not_match=("history | tail -20", "history -d 1042", "history -w", "unset -f HISTFILE", "set -o history"),
 )
 
+MACOS_PROTECTION_OFF = pack_rule(
+    id="SC013",
+    name="macos-protection-off",
+    severity=Severity.HIGH,
+    summary=(
+        "Turns a macOS protection off: Gatekeeper (`spctl --master-disable`, `--global-disable`), System "
+        "Integrity Protection (`csrutil disable`), or the quarantine of downloads (`defaults write "
+        "com.apple.LaunchServices LSQuarantine -bool NO`)."
+    ),
+    rationale=(
+        "Gatekeeper and the quarantine are what stop a downloaded program from running unsigned and "
+        "unannounced; System Integrity Protection keeps even root out of the system's files. With them "
+        "off, whatever is downloaded next runs unchecked, for every later session. It blocks."
+    ),
+    safer_alternative=(
+        "Allow the one program you trust (`spctl --add PATH`, or open it once from Finder), or ask a human."
+    ),
+    matches=(
+        command("spctl", requires=("--master-disable",)),
+        command("csrutil", where=operand("COMMAND", "disable")),
+        command(
+            "defaults",
+            where=(
+                _words_in_order("write", "com.apple.LaunchServices", "LSQuarantine"),
+                _last_word_is("no", "false", "0"),
+            ),
+        ),
+    ),
+    message="turns a macOS protection off (Gatekeeper, System Integrity Protection or the quarantine)",
+    must_match=(
+        "spctl --master-disable",
+        "sudo spctl --global-disable",
+        "csrutil disable",
+        "defaults write com.apple.LaunchServices LSQuarantine -bool NO",
+    ),
+    must_not_match=(
+        "spctl --status",
+        "spctl --assess -v /Applications/App.app",
+        "csrutil status",
+        "defaults read com.apple.LaunchServices LSQuarantine",
+        "defaults write com.apple.dock autohide -bool true",
+    ),
+)
+
 PACK = Pack(
     name="system.controls",
-    summary="The host's security controls: its firewall, SELinux and AppArmor, the audit system and the shell's history.",
+    summary=(
+        "The host's security controls: its firewall, SELinux and AppArmor, the audit system and the system "
+        "log, the shell's history, and macOS's Gatekeeper, System Integrity Protection and quarantine."
+    ),
     default=True,
     reason=(
         "These controls protect and record the machine; an agent has no task that needs them off, and "
@@ -282,5 +393,6 @@ PACK = Pack(
         MANDATORY_ACCESS_CONTROL_OFF,
         AUDIT_OFF,
         TURN_SHELL_HISTORY_OFF,
+        MACOS_PROTECTION_OFF,
     ),
 )

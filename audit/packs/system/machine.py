@@ -16,8 +16,9 @@ from ..._model import Severity
 from ...programs import Arg
 from ...rules._pack import Pack
 from ...rules._paths import cleaned_values, path_is
-from .._invocation import Found, any_operand, command, listed_by, pack_rule
+from .._invocation import Found, any_operand, command, listed_by, operand, pack_rule
 from .controls import stops_service
+from .processes import killed_by_listing, killed_by_name
 
 
 def _module_words(found: Found) -> tuple[Arg, ...]:
@@ -287,6 +288,13 @@ _LIFELINE_UNITS = (
     "ssh", "sshd", "ssh.socket", "sshd.socket", "systemd-networkd", "NetworkManager", "networking", "network",
     "systemd-resolved", "wpa_supplicant", "dhcpcd", "tailscaled", "docker", "docker.socket", "containerd",
 )  # fmt: skip
+# The processes of those services, by the names a kill by name matches.
+_LIFELINE_PROCESSES = (
+    "sshd", "systemd-networkd", "NetworkManager", "networkd-dispatcher", "systemd-resolved", "wpa_supplicant",
+    "dhcpcd", "dhclient", "tailscaled", "dockerd", "containerd",
+)  # fmt: skip
+# loginctl commands that end every process of a user's logins or of a session.
+_SESSION_ENDINGS = ("terminate-user", "kill-user", "terminate-session", "kill-session", "terminate-seat")
 
 LIFELINE_SERVICE_STOPPED = pack_rule(
     id="SC011",
@@ -295,7 +303,8 @@ LIFELINE_SERVICE_STOPPED = pack_rule(
     summary=(
         "Stops, disables or masks the service that keeps the machine reachable or runs its containers: "
         "`systemctl stop sshd` (or `ssh`, `systemd-networkd`, `NetworkManager`, `networking`, `docker`, "
-        "`containerd`), `service ssh stop`."
+        "`containerd`), `service ssh stop`; kills its processes by name (`killall -9 sshd`, `pkill dockerd`, "
+        "`kill $(pgrep sshd)`); or ends every login of a user (`loginctl terminate-user`)."
     ),
     rationale=(
         "On a remote machine, stopping ssh or the network ends every session and nobody can log in "
@@ -307,9 +316,18 @@ LIFELINE_SERVICE_STOPPED = pack_rule(
         "`systemctl restart` or `reload` the service after a change (`sshd -t` checks its configuration "
         "first), or stop only the container or connection you mean."
     ),
-    matches=(command(("systemctl", "service"), where=stops_service(*_LIFELINE_UNITS)),),
-    message="stops a service that keeps the machine reachable or runs its containers",
+    matches=(
+        command(("systemctl", "service"), where=stops_service(*_LIFELINE_UNITS)),
+        command(("pkill", "killall"), where=killed_by_name(*_LIFELINE_PROCESSES)),
+        command("kill", unless=("-l", "-L"), where=killed_by_listing(*_LIFELINE_PROCESSES)),
+        command("loginctl", where=operand("COMMAND", *_SESSION_ENDINGS)),
+    ),
+    message="stops a service that keeps the machine reachable or runs its containers, or ends every login",
     must_match=(
+        "killall -9 sshd",
+        "kill -9 $(pgrep sshd)",
+        "pkill -x NetworkManager",
+        "loginctl terminate-user $USER",
         "systemctl stop sshd",
         "sudo systemctl disable --now ssh",
         "systemctl stop systemd-networkd",
@@ -324,8 +342,15 @@ LIFELINE_SERVICE_STOPPED = pack_rule(
         "systemctl reload ssh",
         "systemctl stop nginx",
         "service ssh status",
+        "pkill -f 'ssh -L 8080'",
+        "killall ssh-agent",
+        "kill $(pgrep -f 'node server.js')",
+        "loginctl list-sessions",
     ),
 )
+
+# The names PID 1 runs under.
+_INIT = ("systemd", "init")
 
 # Signals init takes in stride: 0 only asks whether it exists, HUP makes it reread its configuration.
 _HARMLESS_TO_INIT = frozenset({"0", "SIG0", "1", "HUP", "SIGHUP"})
@@ -363,8 +388,8 @@ INIT_OR_EVERY_LISTED_PROCESS_KILLED = pack_rule(
     name="init-or-every-listed-process-killed",
     severity=Severity.HIGH,
     summary=(
-        "Signals PID 1 (`kill -9 1`, `kill -KILL 1`, `kill -INT 1`), or every process an unnarrowed `ps` "
-        "lists (`ps -eo pid= | xargs kill -9`, `kill -9 $(ps -eo pid=)`)."
+        "Signals PID 1 (`kill -9 1`, `kill -KILL 1`, `kill -INT 1`, `pkill systemd`, `killall init`), or every "
+        "process an unnarrowed `ps` lists (`ps -eo pid= | xargs kill -9`, `kill -9 $(ps -eo pid=)`)."
     ),
     rationale=(
         "PID 1 is init: SIGINT reboots a systemd machine, other signals make it re-execute or, in a "
@@ -376,6 +401,8 @@ INIT_OR_EVERY_LISTED_PROCESS_KILLED = pack_rule(
     matches=(
         command("kill", unless=("-l", "-L"), where=_signals_init),
         command("kill", unless=("-l", "-L"), where=listed_by("ps", selects_all=_lists_every_process)),
+        command(("pkill", "killall"), where=killed_by_name(*_INIT)),
+        command("kill", unless=("-l", "-L"), where=killed_by_listing(*_INIT)),
     ),
     message="signals init or every process on the machine",
     must_match=(
@@ -385,6 +412,8 @@ INIT_OR_EVERY_LISTED_PROCESS_KILLED = pack_rule(
         "kill 1",
         "ps -eo pid= | xargs kill -9",
         "kill -9 $(ps -e -o pid=)",
+        "pkill -9 -f 'sshd|systemd'",
+        "killall -9 init",
     ),
     must_not_match=(
         "kill 12345",
