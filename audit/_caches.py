@@ -42,6 +42,10 @@ CODE_REPORTS = 512
 """What audit.languages found in a snippet of another language, by language and code
 (a silent walk and the reporting walk analyse the same snippet)."""
 
+STATEMENT_READINGS = 512
+"""What audit.databases found in a text a database client runs, by text and client language
+(the walk reads it for shell commands, the database packs for what destroys data)."""
+
 
 class Memo(dict[Key, Value]):
     """A dict that forgets everything when it reaches its size: arbitrary input

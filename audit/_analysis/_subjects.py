@@ -180,6 +180,12 @@ class AutorunFormat(str, Enum):
     """A Makefile: make runs each recipe line through a shell."""
     PYTHON = "python"
     """A Python file a tool imports and runs: pytest's conftest.py, setup.py, noxfile.py."""
+    RUBY = "ruby"
+    """A Ruby file a tool loads and runs: rake's Rakefile, Bundler's Gemfile, a Vagrantfile."""
+    JAVASCRIPT = "javascript"
+    """A JavaScript file a build tool loads and runs: gulpfile.js, webpack.config.js, vite.config.js."""
+    JUSTFILE = "justfile"
+    """A justfile: just runs each recipe line through a shell."""
 
 
 class Autorun(NamedTuple):

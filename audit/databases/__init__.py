@@ -23,6 +23,8 @@ if TYPE_CHECKING:  # what the names are, for type checkers; `__getattr__` loads 
     from ._clients import OptionStyle as OptionStyle
     from ._clients import Reads as Reads
     from ._clients import client_for as client_for
+    from ._clients import client_invoked as client_invoked
+    from ._cypher import classify_cypher as classify_cypher
     from ._model import UNKNOWN as UNKNOWN
     from ._model import DatabaseInputError as DatabaseInputError
     from ._model import SqlDialect as SqlDialect
@@ -42,11 +44,13 @@ _HOMES = {
     "OptionStyle": "._clients",
     "Reads": "._clients",
     "client_for": "._clients",
+    "client_invoked": "._clients",
     "DatabaseInputError": "._model",
     "SqlDialect": "._model",
     "StatementFinding": "._model",
     "StatementKind": "._model",
     "UNKNOWN": "._model",
+    "classify_cypher": "._cypher",
     "classify_mongo": "._mongo",
     "classify_redis": "._redis",
     "classify_sql": "._sql",
@@ -63,10 +67,12 @@ __all__ = [
     "SqlDialect",
     "StatementFinding",
     "StatementKind",
+    "classify_cypher",
     "classify_mongo",
     "classify_redis",
     "classify_sql",
     "client_for",
+    "client_invoked",
 ]
 
 

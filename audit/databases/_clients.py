@@ -23,6 +23,7 @@ class Reads(str, Enum):
     SQL = "sql"
     REDIS = "redis"
     MONGO = "mongo"
+    CYPHER = "cypher"
 
 
 class OperandRole(str, Enum):
@@ -92,6 +93,10 @@ class DatabaseClient:
     """The module of `audit/programs` that declares the program, when it is a subcommand of a tool
     declared with its family (`bq query`: cloud.py); empty when the declaration is built from this table."""
     notes: str = ""
+
+    def operand_role(self, index: int) -> OperandRole | None:
+        """The role of the operand at `index` (None: the client takes no operand there)."""
+        return self.operands[index] if index < len(self.operands) else self.more_operands
 
 
 CLIENTS: tuple[DatabaseClient, ...] = (
@@ -279,6 +284,41 @@ CLIENTS: tuple[DatabaseClient, ...] = (
         operands=(OperandRole.HOST, OperandRole.PORT),
     ),
     DatabaseClient(
+        name="snowsql",
+        invocations=(("snowsql",),),
+        reads=Reads.SQL,
+        dialect=SqlDialect.SNOWFLAKE,
+        option_style=OptionStyle.GNU,
+        statement_options=("-q", "--query"),
+        file_options=("-f", "--filename"),
+        value_options=(
+            "-a", "--accountname", "-u", "--username", "-d", "--dbname", "-s", "--schemaname", "-r", "--rolename",
+            "-w", "--warehouse", "-h", "--host", "-p", "--port", "--region", "-m", "--mfa-passcode",
+            "--authenticator", "-c", "--connection", "-D", "--variable", "-o", "--option", "--config",
+            "--private-key-path",
+        ),
+        notes=(
+            "-q runs and exits; -f repeats. Its own commands start with `!` (`!source`, `!spool`, `!system`) "
+            "and are not read."
+        ),
+    ),
+    DatabaseClient(
+        name="cypher-shell",
+        invocations=(("cypher-shell",),),
+        reads=Reads.CYPHER,
+        dialect=None,
+        option_style=OptionStyle.GNU,
+        statement_options=(),
+        file_options=("-f", "--file"),
+        value_options=(
+            "-a", "--address", "--uri", "-u", "--username", "-p", "--password", "-d", "--database",
+            "--encryption", "--format", "-P", "--param", "--access-mode", "--sample-rows", "--wrap",
+            "--idle-timeout", "--log", "--history", "--notifications",
+        ),
+        more_operands=OperandRole.STATEMENT,
+        notes="Neo4j's shell: the Cypher is the operand, a -f file, or standard input.",
+    ),
+    DatabaseClient(
         name="bq query",
         invocations=(("bq", "query"),),
         reads=Reads.SQL,
@@ -297,6 +337,27 @@ CLIENTS: tuple[DatabaseClient, ...] = (
         ),
     ),
 )  # fmt: skip
+
+
+def _clients_by_program() -> dict[str, tuple[DatabaseClient, ...]]:
+    by_program: dict[str, list[DatabaseClient]] = {}
+    for client in CLIENTS:
+        for invocation in client.invocations:
+            by_program.setdefault(invocation[0], []).append(client)
+    return {name: tuple(clients) for name, clients in by_program.items()}
+
+
+_CLIENTS_BY_PROGRAM = _clients_by_program()
+
+
+def client_invoked(program: str, path: tuple[str, ...]) -> DatabaseClient | None:
+    """The client the program `program` starts with the subcommand path `path` (as an argv reader
+    found it: `cockroach sql` is `("cockroach", ("sql",))`), or None."""
+    for client in _CLIENTS_BY_PROGRAM.get(program, ()):
+        for invocation in client.invocations:
+            if invocation[0] == program and invocation[1:] == path:
+                return client
+    return None
 
 
 def client_for(argv: Sequence[str]) -> DatabaseClient | None:

@@ -34,6 +34,13 @@ class StatementKind(str, Enum):
     SHELL_OUT = "shell-out"
     """The client or the server runs a shell command: psql `\\!`, sqlite3 `.shell`, `COPY ... PROGRAM`,
     `xp_cmdshell`; the target is the command text (None: an interactive shell)."""
+    GRANT_SUPERUSER = "grant-superuser"
+    """An account given the run of the server: PostgreSQL `CREATE/ALTER ROLE ... SUPERUSER` or
+    membership of a role that reads, writes or runs anything on it (`GRANT pg_execute_server_program
+    TO x`), MySQL `GRANT ALL|SUPER|FILE ON *.*` or a global `WITH GRANT OPTION`; the target is the account."""
+    SET_PASSWORD = "set-password"
+    """An existing account's password or authentication changed (`ALTER USER ... PASSWORD`, `ALTER USER
+    ... IDENTIFIED BY`, MySQL `SET PASSWORD`): whoever used it is locked out; the target is the account."""
     INCLUDE_FILE = "include-file"
     """Statements read from a file the text names (psql `\\i`, mysql `source`, sqlite3 `.read`):
     the target is the file; its statements are not seen."""
@@ -84,6 +91,8 @@ class SqlDialect(str, Enum):
     """Cassandra's CQL read by cqlsh."""
     BIGQUERY = "bigquery"
     """BigQuery's GoogleSQL read by `bq query` (no client commands of its own)."""
+    SNOWFLAKE = "snowflake"
+    """Snowflake's SQL read by snowsql (its `!` commands are not read)."""
 
 
 class DatabaseInputError(ValueError):

@@ -24,6 +24,8 @@ _WRITE_PATH_PARAMETERS = frozenset({"dir", "dbfilename", "logfile", "appendfilen
 _WRITES_DUMP = frozenset({"SAVE", "BGSAVE", "BGREWRITEAOF", "SHUTDOWN"})
 # Commands whose first argument is a Lua script they run now.
 _RUNS_LUA = frozenset({"EVAL", "EVAL_RO"})
+# `DEBUG` subcommands that crash or stop the server on purpose.
+_DEBUG_CRASHES = frozenset({"SEGFAULT", "PANIC", "OOM", "CRASH-AND-RECOVER", "RESTART"})
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "a": "\a"}
 
 
@@ -94,6 +96,9 @@ def _classify(command: _Command, dump_written: bool) -> Iterator[StatementFindin
     elif name == "SHUTDOWN" and "ABORT" not in options:
         # NOSAVE loses every write since the last snapshot; otherwise the server saves first.
         yield found(StatementKind.SHUTDOWN, "NOSAVE" in options)
+    elif name == "DEBUG" and sub in _DEBUG_CRASHES:
+        # The server process dies; what it had not written to disk is lost.
+        yield found(StatementKind.SHUTDOWN, False)
     elif name == "SCRIPT" and sub == "FLUSH":
         yield found(StatementKind.SCRIPT_FLUSH, False)
     elif name == "FUNCTION" and sub == "FLUSH":

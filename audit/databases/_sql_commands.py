@@ -159,6 +159,7 @@ FAMILY = {
     SqlDialect.CLICKHOUSE: Family.PLAIN,
     SqlDialect.CQL: Family.PLAIN,
     SqlDialect.BIGQUERY: Family.PLAIN,
+    SqlDialect.SNOWFLAKE: Family.PLAIN,
 }
 
 

@@ -93,6 +93,7 @@ _SQLGLOT_DIALECT = {
     SqlDialect.COCKROACH: "postgres",
     SqlDialect.CQL: "",
     SqlDialect.BIGQUERY: "bigquery",
+    SqlDialect.SNOWFLAKE: "snowflake",
 }
 
 

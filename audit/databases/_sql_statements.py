@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from .._model import Span
 from ._model import UNKNOWN, SqlDialect, StatementFinding, StatementKind, evidence_of
+from ._sql_accounts import Effect, account_change, grant, set_password
 from ._sql_lexer import TokenKind, lexer_for
 from ._sql_split import Mode, split_statements
 from ._sql_tokens import (
@@ -146,6 +147,7 @@ _RECOVERABLE_DROPS = frozenset(
 
 
 def _alter(tokens: Tokens, context: Context) -> Iterator[StatementFinding]:
+    yield from _account_findings(tokens, context, account_change(tokens))
     table_word = skip_words(tokens, 1, {"ONLINE", "IGNORE", "FOREIGN"})
     if word_at(tokens, table_word) != "TABLE":
         return
@@ -172,7 +174,8 @@ def _alter(tokens: Tokens, context: Context) -> Iterator[StatementFinding]:
 
 
 def _create(tokens: Tokens, context: Context) -> Iterator[StatementFinding]:
-    """`CREATE OR REPLACE TABLE` drops the table it replaces, rows and all."""
+    """`CREATE OR REPLACE TABLE` drops the table it replaces, rows and all; `CREATE ROLE ... SUPERUSER`."""
+    yield from _account_findings(tokens, context, account_change(tokens))
     if word_at(tokens, 1) != "OR" or word_at(tokens, 2) != "REPLACE":
         return
     index = skip_words(tokens, 3, {"TEMPORARY", "TEMP", "TRANSIENT"})
@@ -262,6 +265,20 @@ def _do(tokens: Tokens, context: Context) -> Iterator[StatementFinding]:
         yield _dynamic(_inner(tokens, context))  # a block in another language (plpython3u, plperlu, ...)
 
 
+def _grant(tokens: Tokens, context: Context) -> Iterator[StatementFinding]:
+    yield from _account_findings(tokens, context, grant(tokens))
+
+
+def _set(tokens: Tokens, context: Context) -> Iterator[StatementFinding]:
+    yield from _account_findings(tokens, context, set_password(tokens))
+
+
+def _account_findings(tokens: Tokens, context: Context, effect: Effect | None) -> Iterator[StatementFinding]:
+    """A change of who may do what: not a loss of data (the packs judge it on its own)."""
+    if effect is not None:
+        yield _finding(tokens, context, effect[0], False, effect[1])
+
+
 def _shutdown(tokens: Tokens, context: Context) -> Iterator[StatementFinding]:
     yield _finding(tokens, context, StatementKind.SHUTDOWN, False, None)
 
@@ -289,6 +306,8 @@ _HANDLERS: dict[str, Handler] = {
     "EXECUTE": _execute,
     "PREPARE": _prepare,
     "DO": _do,
+    "GRANT": _grant,
+    "SET": _set,
     "SHUTDOWN": _shutdown,
     "SOURCE": _source,
 }

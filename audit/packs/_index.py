@@ -96,10 +96,18 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         "database.mysql", ".database.mysql", True, frozenset(("mariadb", "mariadb-admin", "mysql", "mysqladmin"))
     ),
     PackEntry(
+        "database.others",
+        ".database.others",
+        True,
+        frozenset(("cypher-shell", "influx", "neon", "neonctl", "pscale", "snowsql", "turso")),
+    ),
+    PackEntry(
         "database.postgresql",
         ".database.postgresql",
         True,
-        frozenset(("dropdb", "pg_dropcluster", "pg_restore", "psql")),
+        frozenset(
+            ("dropdb", "dropuser", "pg_ctl", "pg_dropcluster", "pg_resetwal", "pg_resetxlog", "pg_restore", "psql")
+        ),
     ),
     PackEntry("database.redis", ".database.redis", True, frozenset(("redis-cli", "valkey-cli"))),
     PackEntry("database.sqlite", ".database.sqlite", True, frozenset(("duckdb", "sqlite3"))),

@@ -121,7 +121,65 @@ DATABASE_TOOLS: tuple[Program, ...] = (
             valued("-S", "--socket"),
             flag("-f", "--force"),
         ),
-        subcommands=tree(leaf("drop", operands=("DB",)), leaf("status"), leaf("ping")),
+        subcommands=tree(leaf("drop", operands=("DB",)), leaf("shutdown"), leaf("status"), leaf("ping")),
+    ),
+    Program(
+        ("pg_ctl",),
+        options=(
+            valued("-D", "--pgdata"),
+            valued("-m", "--mode"),
+            valued("-l", "--log"),
+            valued("-o", "--options"),
+            valued("-t", "--timeout"),
+            flag("-w", "--wait"),
+            flag("-W", "--no-wait"),
+            flag("-s", "--silent"),
+        ),
+        global_options_anywhere=True,
+        subcommands=tree("start", "stop", "restart", "reload", "status", "promote", "kill", "init|initdb"),
+    ),
+    Program(
+        ("dropuser",),
+        options=(*_HELP, *_PG_CONNECTION, flag("-e", "--echo"), flag("-i", "--interactive"), flag("--if-exists")),
+        operands=("ROLENAME",),
+    ),
+    Program(
+        ("pg_resetwal", "pg_resetxlog"),
+        options=(valued("-D", "--pgdata"), flag("-f", "--force"), flag("-n", "--dry-run"), *_HELP),
+        operands=("DATADIR",),
+    ),
+    Program(
+        ("influx",),
+        options=(valued("--host"), valued("-t", "--token"), valued("-o", "--org"), valued("--org-id")),
+        global_options_anywhere=True,
+        subcommands=tree(
+            leaf("bucket delete", valued("-n", "--name"), valued("-i", "--id")),
+            leaf("org delete", valued("-i", "--id")),
+            leaf("delete", valued("-b", "--bucket"), valued("--bucket-id"), valued("--start"), valued("--stop")),
+            "bucket list|ls",
+            "query",
+            "write",
+        ),
+    ),
+    # The hosted databases' CLIs: what they delete is the database and every branch of it.
+    Program(
+        ("neonctl", "neon"),
+        options=(valued("--project-id"), valued("--api-key"), valued("-o", "--output")),
+        global_options_anywhere=True,
+        subcommands=tree("projects delete", "branches delete", "databases delete", "projects list", "branches list"),
+    ),
+    Program(
+        ("pscale",),
+        options=(valued("--org"), valued("--service-token"), valued("--service-token-id")),
+        global_options_anywhere=True,
+        subcommands=tree(
+            "database delete", "branch delete", "database list", "branch list", options=(flag("--force"),)
+        ),
+    ),
+    Program(
+        ("turso",),
+        global_options_anywhere=True,
+        subcommands=tree("db destroy", "group destroy", "db list", "db shell", options=(flag("-y", "--yes"),)),
     ),
     Program(
         ("mongorestore",),

@@ -30,10 +30,10 @@ def _cli(names: tuple[str, ...], *paths: str, options: tuple[str, ...] = (), fla
 
 VENDOR_PROGRAMS: tuple[Program, ...] = (
     # Hosting platforms.
-    _cli(("heroku",), "apps:destroy", "pg:reset", "addons:destroy", "apps:info", options=("-a", "--app")),
+    _cli(("heroku",), "apps:destroy", "pg:reset", "addons:destroy", "apps:info", "run", "run:detached", options=("-a", "--app")),
     _cli(("vercel",), "remove|rm", "env rm|remove", "domains rm|remove", "project rm|remove", "list|ls", options=("--scope", "-t", "--token")),
     _cli(("netlify",), "sites:delete", "env:unset", "status", options=("--site",)),
-    _cli(("fly", "flyctl"), "apps destroy", "volumes destroy", "postgres detach", "apps list", options=("-a", "--app")),
+    _cli(("fly", "flyctl"), "apps destroy", "volumes destroy", "postgres detach", "apps list", "ssh console", options=("-a", "--app", "-C", "--command")),
     _cli(("doctl",), "compute droplet delete|rm", "databases delete|rm", "kubernetes cluster delete|rm", "compute volume delete|rm", "apps delete|rm", "compute droplet list|ls", options=("--context", "-t", "--access-token")),
     # Services.
     _cli(("stripe",), "customers delete", "products delete", "prices update", "subscriptions cancel", "webhook_endpoints delete", "customers list", options=("--api-key",), flags=("--live",)),

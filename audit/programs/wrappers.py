@@ -221,6 +221,11 @@ _XVFB_VALUES = (
     "-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e", "--error-file", "-p",
     "--xauth-protocol", "-l", "--listen-tcp",
 )  # fmt: skip
+_PERF_VALUES = (
+    "-o", "--output", "-e", "--event", "-F", "--freq", "-c", "--count", "-C", "--cpu", "-m", "--mmap-pages",
+    "-r", "--repeat", "-G", "--cgroup", "-I", "--interval-print", "--call-graph", "-x", "--field-separator",
+    "-u", "--uid",
+)  # fmt: skip
 _SYSTEMD_RUN_VALUES = (
     "-u", "--unit", "-p", "--property", "--description", "--slice", "--uid", "--gid", "--nice", "-E", "--setenv",
     "--working-directory", "-M", "--machine", "-H", "--host", "--on-active", "--on-boot", "--on-startup",
@@ -343,6 +348,9 @@ WRAPPERS: tuple[WrapperSpec, ...] = (
     wrapper("cpulimit", value=("-l", "--limit", "-c", "--cpu"), no_command=("-p", "--pid", "-e", "--exe")),
     wrapper("trickle", value=("-d", "-u", "-w", "-t", "-l", "-n")),
     wrapper("sg", code=("-c",), positionals=1),
+    # perf runs the command it measures (`perf record -g -- CMD`), unless it attaches to a process.
+    wrapper("perf", value=_PERF_VALUES, no_command=("-p", "--pid", "-t", "--tid", "-h", "--help"),
+            subcommands=("record", "stat", "trace")),
     # Package runners run a package's binary (`npx aws-cdk@2 destroy` runs cdk); `npx -c` runs shell code.
     wrapper("npx", value=("-p", "--package", "-w", "--workspace"), code=("-c", "--call"), runs_packages=True),
     wrapper("pnpx", value=("-p", "--package"), runs_packages=True),

@@ -20,6 +20,8 @@ import pytest
 
 import audit.packs
 from audit import default_policy, policy_from_mapping
+from audit._analysis._contexts._database_clients import DATABASE_CLIENT_NAMES
+from audit.databases import CLIENTS, Reads
 from audit.errors import PolicyError
 from audit.packs._index import PACK_INDEX, PACK_NAMES, PACKS_BY_COMMAND
 from audit.programs import KNOWN, WRITERS
@@ -114,6 +116,17 @@ def test_the_program_index_lists_every_program_of_each_lazy_family_in_declaratio
         programs = getattr(module, family.attribute)
         assert family.names == tuple(name for program in programs for name in program.names), family.module
         assert all(KNOWN[name] is program for program in programs for name in program.names)
+
+
+def test_the_walk_lists_every_program_that_starts_a_sql_client_or_one_with_a_shell_command_option() -> None:
+    # Listed by hand so that the walk imports no client table until a client command needs it.
+    starting = {
+        invocation[0]
+        for client in CLIENTS
+        if client.reads is Reads.SQL or client.shell_options
+        for invocation in client.invocations
+    }
+    assert starting == DATABASE_CLIENT_NAMES
 
 
 def test_every_program_that_writes_or_removes_files_is_a_core_program_listed_as_such() -> None:

@@ -40,6 +40,7 @@ CONTEXT_FILES = (
     "schedulers",
     "remote",
     "written-then-run",
+    "database-clients",
     "exfiltration-sources",
     "exfiltration-flows",
     "exfiltration-sinks",

@@ -30,6 +30,7 @@ from ._builtins import alias_code, eval_code, let_arithmetic, sourced_file, test
 from ._call import Call, ContextWalk, Handler
 from ._code import code_string, run_written, startup_assignments, startup_code, stdin_code
 from ._command_variables import variable_commands
+from ._database_clients import DATABASE_CLIENT_NAMES, database_client_code
 from ._find import find_exec
 from ._interpreters import interpreter_code, xargs_line_as_code
 from ._option_code import OPTION_CODE_PROGRAMS, option_code, option_commands
@@ -37,7 +38,9 @@ from ._remote import (
     ansible_code,
     cloud_run_code,
     container_code,
+    fly_code,
     gcloud_code,
+    heroku_code,
     kubectl_code,
     lxc_code,
     mosh_code,
@@ -69,6 +72,7 @@ __all__ = [
 ]
 
 HANDLERS: dict[str, Handler] = {
+    **dict.fromkeys(DATABASE_CLIENT_NAMES, database_client_code),
     "eval": eval_code,
     "source": sourced_file,
     ".": sourced_file,
@@ -89,6 +93,9 @@ HANDLERS: dict[str, Handler] = {
     "parallel-ssh": parallel_shell_code,
     "clush": parallel_shell_code,
     "vagrant": vagrant_code,
+    "heroku": heroku_code,
+    "fly": fly_code,
+    "flyctl": fly_code,
     "docker": container_code,
     "podman": container_code,
     "nerdctl": container_code,

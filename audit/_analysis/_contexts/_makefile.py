@@ -1,7 +1,8 @@
 """The shell lines of a Makefile's recipes, as make hands them to the shell.
 
-A recipe line starts with a tab; `@`, `-` and `+` in front only change how
-make reports it, and a line ending in a backslash goes on in the next. Make
+A recipe line starts with a tab, or follows a `;` on the rule's own line
+(`clean: ; rm -rf build`); `@`, `-` and `+` in front only change how make
+reports it, and a line ending in a backslash goes on in the next. Make
 expands the line before the shell sees it: `$$` is a `$`, `$(shell CMD)` is
 the shell's own `$(CMD)`, a variable the Makefile defines plainly (`BUILD =
 build`) is its value, another variable is left to the shell as `${NAME}`
@@ -15,6 +16,8 @@ from __future__ import annotations
 import re
 
 _DEFINITION = re.compile(r"^([A-Za-z_][A-Za-z0-9_.-]*)\s*(?::{1,3}=|\?=|=)\s*(.*)$")
+# `target: prerequisites ; recipe`: a recipe line on the rule's own line.
+_INLINE_RECIPE = re.compile(r"^[^\t#=:;]+::?(?!=)[^;#]*;(.*)$")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 _RECIPE_PREFIXES = "@-+ "
 # What a function or an automatic variable stands for in the shell line: one plain word.
@@ -37,8 +40,13 @@ def recipe_lines(text: str) -> list[str]:
             lines.append(_expanded(joined, definitions))
             continue
         definition = _DEFINITION.match(line)
-        if definition is not None and "$" not in definition.group(2):
-            definitions[definition.group(1)] = definition.group(2).strip()
+        if definition is not None:
+            if "$" not in definition.group(2):
+                definitions[definition.group(1)] = definition.group(2).strip()
+            continue
+        inline = _INLINE_RECIPE.match(line)
+        if inline is not None and inline.group(1).strip():
+            lines.append(_expanded(inline.group(1).strip().lstrip(_RECIPE_PREFIXES), definitions))
     return lines
 
 

@@ -1,18 +1,25 @@
 """Options of ordinary programs whose value is a command the program runs: `rsync -e CMD`
 (its remote shell), `tar --to-command=CMD` and `--checkpoint-action=exec=CMD`, `zip -TT CMD`
-(its test command), vim's `-c '!CMD'` (an Ex command that starts a shell), the commands a
+(its test command), vim's `-c '!CMD'` (an Ex command that starts a shell), `man -P CMD` (its
+pager), gdb's `-ex 'shell CMD'` and `-ex '!CMD'`, the recipes of `make --eval='T: ; CMD'`,
+less's `+'!CMD'`, a terminal's `-e CMD` (`xterm -e 'CMD'`), the commands a
 sed script runs (`e CMD`, `s/.../CMD/e`), and git's settings that hold a command
 (`git -c core.pager=CMD log`, `git config core.fsmonitor CMD`: run now or by a later git).
 The command is audited as shell code one level deeper, labelled with what runs it."""
 
 from __future__ import annotations
 
+import re
+import shlex
+
+from ..._model import Span
 from ...programs import Arg, read_command, sed_effects, sed_scripts
 from ...programs.git_settings import git_setting_commands
 from .._risks import NO_RISKS
 from .._subjects import ContextKind, Risk
 from ._call import Call, ContextWalk
 from ._code import code_string
+from ._makefile import recipe_lines
 
 # Per declared program: the options whose value is a command line, and the prefix the value
 # carries when it is one (tar's `--checkpoint-action` runs a command only as `exec=CMD`).
@@ -26,6 +33,20 @@ _COMMAND_OPTIONS: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
 _ZIP_TEST_COMMAND = ("-TT", "--unzip-command")
 _VIM_COMMAND_OPTIONS = ("-c", "--cmd")
 _VIM_NAMES = frozenset({"vim", "vi", "nvim", "ex", "view", "vimdiff"})
+# man's pager is a shell command it pipes the page to (`man -P 'CMD' ls`).
+_MAN_PAGER = ("-P", "--pager")
+# gdb's commands given on its command line; `shell CMD` and `!CMD` run CMD in a shell.
+_GDB_COMMAND_OPTIONS = ("-ex", "--ex", "-eval-command", "--eval-command", "-iex", "--iex", "-init-eval-command",
+                        "--init-eval-command")  # fmt: skip
+_GDB_NAMES = frozenset({"gdb", "gdb-multiarch"})
+# make reads `--eval=TEXT` as a makefile line before the others: its recipes run in a shell.
+_MAKE_EVAL = ("--eval", "-E")
+_MAKE_NAMES = frozenset({"make", "gmake"})
+# less runs a `+CMD` given on its command line as its own command; `!CMD` is a shell command.
+_LESS_NAMES = frozenset({"less"})
+# Terminal emulators run the words after `-e` in the new window (one word: a shell command line).
+_PLAIN_WORD = re.compile(r"[\w~/.,:=@%+-]+")
+_TERMINAL_NAMES = frozenset({"xterm", "uxterm", "rxvt", "urxvt", "x-terminal-emulator", "konsole", "alacritty", "st"})
 
 
 def option_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
@@ -57,6 +78,17 @@ def option_commands(name: str, args: tuple[Arg, ...]) -> list[tuple[str, Arg]]:
         return git_setting_commands(args)
     if name == "zip":
         return [("zip -TT", value) for value in _values_after(args, _ZIP_TEST_COMMAND)]
+    if name == "man":
+        return [("man -P", value) for value in _values_after(args, _MAN_PAGER)]
+    if name in _GDB_NAMES:
+        return [(f"{name} -ex", command) for command in _gdb_shell_commands(args)]
+    if name in _MAKE_NAMES:
+        return [(f"{name} --eval", recipe) for recipe in _make_eval_recipes(args)]
+    if name in _TERMINAL_NAMES:
+        command = _terminal_command(args)
+        return [(f"{name} -e", command)] if command is not None else []
+    if name in _LESS_NAMES:
+        return [(f"{name} +", command) for command in _shell_escapes(_plus_commands(args))]
     return [(f"{name} -c", command) for command in _vim_shell_commands(args)]
 
 
@@ -87,18 +119,73 @@ def _values_after(args: tuple[Arg, ...], spellings: tuple[str, ...]) -> list[Arg
 
 def _vim_shell_commands(args: tuple[Arg, ...]) -> list[Arg]:
     """vim's Ex commands (`-c CMD`, `--cmd CMD`, `+CMD`) that run a shell: `!CMD`, `:!CMD`."""
-    commands = _values_after(args, _VIM_COMMAND_OPTIONS)
-    commands += [arg.suffix(1) for arg in args if (arg.value or "").startswith("+")]
+    return _shell_escapes([*_values_after(args, _VIM_COMMAND_OPTIONS), *_plus_commands(args)])
+
+
+def _plus_commands(args: tuple[Arg, ...]) -> list[Arg]:
+    """The commands given as `+CMD` words (vim's and less's start-up commands)."""
+    return [arg.suffix(1) for arg in args if (arg.value or "").startswith("+")]
+
+
+def _shell_escapes(commands: list[Arg]) -> list[Arg]:
+    """The shell commands of editor or pager commands written `!CMD` (or `:!CMD`)."""
     shell: list[Arg] = []
     for command in commands:
         text = command.value
         if text is None:
             continue
-        ex = text.lstrip(": ")
-        if ex.startswith("!"):
-            shell.append(command.suffix(len(text) - len(ex) + 1))
+        escaped = text.lstrip(": ")
+        if escaped.startswith("!"):
+            shell.append(command.suffix(len(text) - len(escaped) + 1))
     return shell
 
 
-OPTION_CODE_PROGRAMS = frozenset({*_COMMAND_OPTIONS, "sed", "zip", "git", *_VIM_NAMES})
+def _gdb_shell_commands(args: tuple[Arg, ...]) -> list[Arg]:
+    """gdb's command-line commands that run a shell: `!CMD`, `shell CMD`, `pipe CMD | SHELL_CMD`."""
+    commands = _values_after(args, _GDB_COMMAND_OPTIONS)
+    shell = _shell_escapes(commands)
+    for command in commands:
+        text = command.value or ""
+        stripped = text.lstrip()
+        if stripped.startswith("shell "):
+            shell.append(command.suffix(len(text) - len(stripped) + len("shell ")))
+        elif stripped.startswith("pipe ") and "|" in text:
+            # `pipe GDB_COMMAND | SHELL_COMMAND`: the shell command follows the first bar.
+            shell.append(command.suffix(text.index("|") + 1))
+    return shell
+
+
+def _terminal_command(args: tuple[Arg, ...]) -> Arg | None:
+    """The command line after a terminal's `-e`: one word as written, several quoted back into one
+    (None when there is none, or a word is known only at run time)."""
+    start = next((index + 1 for index, arg in enumerate(args) if arg.value == "-e"), len(args))
+    words = args[start:]
+    values = [word.value for word in words]
+    if not words or any(value is None for value in values):
+        return None
+    if len(words) == 1:
+        return words[0]
+    # Quoted back only where the shell would split or expand the word (a leading `~` stays a home).
+    line = " ".join(
+        value if _PLAIN_WORD.fullmatch(value) else shlex.quote(value) for value in values if value is not None
+    )
+    return Arg((line,), line, Span(words[0].span.start, words[-1].span.end))
+
+
+def _make_eval_recipes(args: tuple[Arg, ...]) -> list[Arg]:
+    """The recipe lines of the makefile text `make --eval=TEXT` reads, as the shell gets them."""
+    return [
+        Arg((line,), line, text.span)
+        for text in _values_after(args, _MAKE_EVAL)
+        if text.value is not None
+        for line in recipe_lines(text.value)
+    ]
+
+
+OPTION_CODE_PROGRAMS = frozenset(
+    {
+        *_COMMAND_OPTIONS, "sed", "zip", "git", "man",
+        *_VIM_NAMES, *_GDB_NAMES, *_MAKE_NAMES, *_LESS_NAMES, *_TERMINAL_NAMES,
+    }
+)  # fmt: skip
 """The programs `option_code` reads."""

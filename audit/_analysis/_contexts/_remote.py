@@ -96,6 +96,39 @@ def vagrant_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
     return remote_shell(walk, f"on {machine} via vagrant ssh", reading.values("--command")[-1:], call, call.stdin)
 
 
+# `heroku run`'s own options, which it reads wherever they are among the command's words.
+_HEROKU_RUN_VALUES = frozenset({"-a", "--app", "-s", "--size", "-e", "--env", "-r", "--remote", "--type"})
+_HEROKU_RUN_FLAGS = frozenset({"-x", "--exit-code", "--no-tty", "--no-notify"})
+
+
+def heroku_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
+    """`heroku run CMD...` (and `run:detached`): the command runs in a one-off dyno of the app."""
+    reading = read_command(call.name, call.args)
+    if reading.path not in (("run",), ("run:detached",)):
+        return NO_RISKS
+    start = next(index for index, arg in enumerate(call.args) if arg.value == reading.path[0]) + 1
+    words: list[Arg] = []
+    skip = False
+    for arg in call.args[start:]:
+        value = arg.value or ""
+        if skip or value in _HEROKU_RUN_FLAGS or value.partition("=")[0] in _HEROKU_RUN_VALUES:
+            skip = not skip and value in _HEROKU_RUN_VALUES
+            continue
+        words.append(arg)
+    apps = reading.values("-a", "--app")
+    app = f"app {apps[-1].display()}" if apps else "the app"
+    return remote_argv(walk, f"in a one-off dyno of {app} via heroku run", tuple(words), call, None)
+
+
+def fly_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
+    """`fly ssh console -C CMD`: the command runs on a machine of the app."""
+    reading = read_command(call.name, call.args)
+    if reading.path != ("ssh", "console"):
+        return NO_RISKS
+    place = "on a Fly machine via fly ssh console"
+    return remote_shell(walk, place, reading.values("-C", "--command")[-1:], call, None)
+
+
 def container_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
     """`docker exec [OPTIONS] CONTAINER CMD...` and `docker run [OPTIONS] IMAGE [CMD...]` (podman,
     nerdctl and `docker container` alike); `docker compose exec|run SERVICE CMD...` and docker-compose."""

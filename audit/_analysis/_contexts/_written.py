@@ -42,6 +42,7 @@ from .._subjects import (
 from .._variables import Env
 from ._call import Call, ContextWalk
 from ._code import audit_code, code_text, inert, piped_text, shebang_language, text_of_parts
+from ._justfile import just_recipe_lines
 from ._makefile import recipe_lines
 
 WRITER_NAMES = frozenset(WRITERS)
@@ -147,17 +148,16 @@ def _audit_later(
     label = f"{target.display()}, run later"
     if autorun.format is AutorunFormat.OPAQUE:
         return NO_RISKS
-    if autorun.format is AutorunFormat.SCRIPT or autorun.format is AutorunFormat.PYTHON:
-        python = autorun.format is AutorunFormat.PYTHON
-        language = "python" if python else shebang_language(walk, content.text)
+    if autorun.format is AutorunFormat.SCRIPT or autorun.format in _LANGUAGE_FILES:
+        language = _LANGUAGE_FILES.get(autorun.format) or shebang_language(walk, content.text)
         risks = audit_code(walk, label, content.text, content.origin, language, content.span, frame)
-    elif autorun.format is AutorunFormat.PACKAGE_SCRIPTS or autorun.format is AutorunFormat.MAKEFILE:
-        # JSON escapes and make's expansion: no offset maps into the source.
+    elif autorun.format is AutorunFormat.PACKAGE_SCRIPTS or autorun.format in _RECIPE_FILES:
+        # JSON escapes, make's and just's expansion: no offset maps into the source.
         origin = Origin.derived_from(content.span)
-        if autorun.format is AutorunFormat.MAKEFILE:
-            shell = [(f"{label}: a recipe", line) for line in recipe_lines(content.text)]
-        else:
+        if autorun.format is AutorunFormat.PACKAGE_SCRIPTS:
             shell = [(f"{label}: script `{name}`", script) for name, script in _package_scripts(content.text)]
+        else:
+            shell = [(f"{label}: a recipe", line) for line in _RECIPE_FILES[autorun.format](content.text)]
         risks = NO_RISKS
         for where, code in shell:
             risks = risks | walk.nested_code(code, origin, where, content.span, frame)
@@ -178,9 +178,19 @@ def _audit_later(
     return risks
 
 
+# Project files written in a language its tool runs them as, and files of shell lines (recipes).
+_LANGUAGE_FILES = {
+    AutorunFormat.PYTHON: "python",
+    AutorunFormat.RUBY: "ruby",
+    AutorunFormat.JAVASCRIPT: "javascript",
+}
+_RECIPE_FILES = {AutorunFormat.MAKEFILE: recipe_lines, AutorunFormat.JUSTFILE: just_recipe_lines}
+
+
 # Files of a project that its tools run: written with known content, they are audited as they
 # will run, like the policy's `autorun_*` files (program knowledge, not policy: npm reads
-# package.json wherever it is, pytest every conftest.py).
+# package.json wherever it is, pytest every conftest.py, rake the Rakefile, just the justfile,
+# webpack and vite their configuration).
 _PROJECT_FILES = {
     "package.json": AutorunFormat.PACKAGE_SCRIPTS,
     "Makefile": AutorunFormat.MAKEFILE,
@@ -189,6 +199,42 @@ _PROJECT_FILES = {
     "conftest.py": AutorunFormat.PYTHON,
     "setup.py": AutorunFormat.PYTHON,
     "noxfile.py": AutorunFormat.PYTHON,
+    "fabfile.py": AutorunFormat.PYTHON,
+    "dodo.py": AutorunFormat.PYTHON,
+    "SConstruct": AutorunFormat.PYTHON,
+    "Rakefile": AutorunFormat.RUBY,
+    "rakefile": AutorunFormat.RUBY,
+    "Rakefile.rb": AutorunFormat.RUBY,
+    "Gemfile": AutorunFormat.RUBY,
+    "Vagrantfile": AutorunFormat.RUBY,
+    "justfile": AutorunFormat.JUSTFILE,
+    "Justfile": AutorunFormat.JUSTFILE,
+    ".justfile": AutorunFormat.JUSTFILE,
+    **dict.fromkeys(
+        (
+            "gulpfile.js",
+            "Gruntfile.js",
+            "webpack.config.js",
+            "vite.config.js",
+            "vite.config.mjs",
+            "rollup.config.js",
+            "rollup.config.mjs",
+            "jest.config.js",
+            "vitest.config.js",
+            "babel.config.js",
+            "eslint.config.js",
+            "eslint.config.mjs",
+            ".eslintrc.js",
+            "next.config.js",
+            "next.config.mjs",
+            "postcss.config.js",
+            "tailwind.config.js",
+            "nuxt.config.js",
+            "svelte.config.js",
+            "astro.config.mjs",
+        ),
+        AutorunFormat.JAVASCRIPT,
+    ),
 }
 
 

@@ -1,33 +1,24 @@
-"""The statements a database client's command line carries, and the rules over them.
+"""The rules over the statements a database client's command line carries.
 
-Where a client takes its statements is data (`audit.databases.CLIENTS`):
-options (`psql -c`, `mysql -e`, `mongosh --eval`), operands (`sqlite3 app.db
-'DELETE ...'`, `redis-cli FLUSHALL`, `bq query 'SQL'`), standard input (a
-heredoc, a here-string, or a pipe or `< <(...)` from `echo`/`printf` whose
-output is known), and files (`psql -f x.sql`, `mysql shop < x.sql`) that an
-earlier command of the same string wrote with known text (`echo 'DROP TABLE
-t;' > x.sql`, `cat > x.sql <<EOF`) or that `<(echo ...)` names. A shell
-expansion in the text stands for an unknown value (`databases.UNKNOWN`), so
-the literal statements around it are still judged. Each text is read by
-`audit.databases` (a real SQL tokenizer per dialect, redis-cli's line
-splitting, MongoDB's JavaScript grammar); what it reports becomes the
-findings of two rules per database: the irreversible statements block, the
-others warn.
+Which texts a client runs (options, operands, standard input, files written
+earlier in the same string) is worked out by the analysis
+(`audit._analysis._client_statements`, from the data in `audit.databases.CLIENTS`),
+and each text is read by `audit.databases` (a real SQL tokenizer per dialect,
+redis-cli's line splitting, MongoDB's JavaScript grammar); what it reports
+becomes the findings of two rules per database: the irreversible statements
+block, the others warn.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 
-from ... import databases
-from ..._analysis import CommandSubject, StdinKind, resolve_path, static_output, substitution_producer
+from ..._analysis import CommandSubject, resolve_path
+from ..._analysis._client_statements import classified, client_statements
 from ..._model import Severity, Span
 from ..._named_tuple import NamedTuple
-from ..._syntax import ast
 from ..._tables import Tables
-from ...databases import CLIENTS, DatabaseClient, OperandRole, Reads, StatementFinding, StatementKind
-from ...programs import Arg, Reading
+from ...databases import StatementFinding, StatementKind, client_invoked
 from ...rules._paths import per_subject, reading
 from ...rules._rule import Example, Hit, Inspects, Rule, rule
 
@@ -36,14 +27,11 @@ DEFAULT_REASON = "A dropped or emptied table cannot be restored by the agent, an
 # What a client may do that is no destruction the packs judge: reading a file the text names,
 # building statements at run time, text the reader could not finish. (Nothing in them is known
 # to be safe, but nothing is known to destroy either; reporting them would flag every `psql -f`.)
+# A shell command run from the client is audited by the walk as a command of its own; the
+# packs' risky-statement rules still say that the client runs one.
 _NOT_JUDGED = frozenset({StatementKind.INCLUDE_FILE, StatementKind.DYNAMIC_SQL, StatementKind.UNREADABLE})
-
-
-class Statements(NamedTuple):
-    """A text (or a Redis argv) a client runs, and where the command line gives it."""
-
-    text: str | tuple[str, ...]
-    span: Span
+# Judged by a rule of their own (`superuser_rule`), not as a statement that destroys or risks data.
+_OWN_RULE = frozenset({StatementKind.GRANT_SUPERUSER})
 
 
 class Found(NamedTuple):
@@ -53,169 +41,39 @@ class Found(NamedTuple):
     span: Span
 
 
-def _clients_by_program() -> dict[str, tuple[DatabaseClient, ...]]:
-    by_program: dict[str, list[DatabaseClient]] = {}
-    for client in CLIENTS:
-        for invocation in client.invocations:
-            by_program.setdefault(invocation[0], []).append(client)
-    return {name: tuple(clients) for name, clients in by_program.items()}
-
-
-_CLIENTS_BY_PROGRAM = _clients_by_program()
-
-
-def _client(subject: CommandSubject, read: Reading) -> DatabaseClient | None:
-    """The client the command starts: by program name, and by subcommand where it has one."""
-    for client in _CLIENTS_BY_PROGRAM.get(subject.name or "", ()):
-        for invocation in client.invocations:
-            if invocation[0] == subject.name and invocation[1:] == read.path:
-                return client
-    return None
-
-
-def _given(client: DatabaseClient, read: Reading) -> Iterator[Statements]:
-    """The statements given by options and operands, in order."""
-    for use in read.options:
-        if use.value is not None and use.named(*client.statement_options):
-            yield from _texts(use.value)
-    for index, operand in enumerate(read.operands):
-        role = _role(client, index)
-        if role is OperandRole.STATEMENT:
-            yield from _texts(operand)
-        elif role is OperandRole.COMMAND_WORD or role is OperandRole.STATEMENT_WORDS:
-            words = read.operands[index:]
-            span = Span(words[0].span.start, words[-1].span.end)
-            # A word with several literal values gives a reading per value (a bounded number of them).
-            combinations = itertools.product(*(_word_values(word) for word in words))
-            for argv in itertools.islice(combinations, _MAX_READINGS):
-                yield Statements(argv if role is OperandRole.COMMAND_WORD else " ".join(argv), span)
-            return
-
-
-# How many readings the operands of one command give, when variables have several values.
-_MAX_READINGS = 16
-
-
-def _texts(word: Arg) -> Iterator[Statements]:
-    """A word's possible values (several when a variable has several literal assignments)."""
-    for value in _word_values(word):
-        yield Statements(value, word.span)
-
-
-def _word_values(word: Arg) -> tuple[str, ...]:
-    """A word's possible values; a word built at run time is its text with each expansion standing
-    for an unknown value, so that the literal statements around it are still judged."""
-    if word.values or word.word is None:
-        return word.values
-    return (_with_unknowns(word.word.parts),)
-
-
-def _with_unknowns(parts: Iterable[ast.WordPart]) -> str:
-    """The literal text of a word or document, each run-time part (`$T`, `$(date)`) standing for an
-    unknown value (`databases.UNKNOWN`): read as a name where it stands alone (`DROP TABLE $T` drops
-    a table), as text inside a string literal (`'$X'`) or a comment it sits in."""
-    return "".join(part.text if type(part) is ast.Literal else databases.UNKNOWN for part in parts)
-
-
-def _from_stdin(subject: CommandSubject) -> Statements | None:
-    """What a heredoc or here-string holds, what `echo`/`printf` with literal arguments print into a
-    pipe or a `< <(...)`, or what an earlier command wrote to the `< FILE` it reads."""
-    stdin = subject.stdin
-    if stdin is None:
-        return None
-    if stdin.kind in (StdinKind.HEREDOC, StdinKind.HERESTRING):
-        return Statements(_with_unknowns(stdin.parts), stdin.span)
-    if stdin.kind is StdinKind.FILE and stdin.file is not None:
-        text = dict(subject.written).get(resolve_path(subject.cwd, stdin.file))
-        return Statements(text, stdin.span) if text is not None else None
-    output = _printed(stdin.writer)
-    return Statements(output, stdin.span) if output is not None else None
-
-
-def _from_files(client: DatabaseClient, read: Reading, subject: CommandSubject) -> Iterator[Statements]:
-    """The text of the statement files (`-f x.sql`, a script operand) that an earlier command of the
-    same string wrote with known text, or that `<(echo ...)` prints."""
-    written = dict(subject.written)
-    files = list(read.values(*client.file_options))
-    files.extend(operand for index, operand in enumerate(read.operands) if _role(client, index) is OperandRole.SCRIPT)
-    for word in files:
-        for value in word.values:
-            text = written.get(resolve_path(subject.cwd, value))
-            if text is not None:
-                yield Statements(text, word.span)
-        if word.is_dynamic and word.word is not None:
-            output = _printed(substitution_producer(word.word.parts))
-            if output is not None:
-                yield Statements(output, word.span)
-
-
-def _printed(command: ast.Command | None) -> str | None:
-    """What `echo`/`printf` with literal arguments print (None for any other command)."""
-    if type(command) is not ast.SimpleCommand:
-        return None
-    argv = _literal_argv(command)
-    return static_output(argv) if argv else None
-
-
-def _literal_argv(command: ast.SimpleCommand) -> list[str] | None:
-    argv: list[str] = []
-    for word in command.words:
-        literals = [part for part in word.parts if type(part) is ast.Literal]
-        if len(literals) != len(word.parts):
-            return None
-        argv.append("".join(literal.text for literal in literals))
-    return argv
-
-
-def _classify(client: DatabaseClient, statements: Statements) -> Iterator[Found]:
-    text = statements.text
-    if client.reads is Reads.REDIS:
-        found = databases.classify_redis(text)
-    elif isinstance(text, tuple):
-        return
-    elif client.reads is Reads.MONGO:
-        found = databases.classify_mongo(text)
-    else:
-        found = databases.classify_sql(text, client.dialect)
-    # The classifiers are imported here, on the first command that carries statements.
-    for finding in found:
-        if finding.kind not in _NOT_JUDGED:
-            yield Found(finding, statements.span)
-
-
 @per_subject
 def destructive_statements(subject: CommandSubject) -> tuple[Found, ...]:
     """Every destructive statement the command runs (worked out once: two rules ask)."""
     read = reading(subject)
-    client = _client(subject, read)
-    if client is None or (client.dry_run_options and read.has(*client.dry_run_options)):
+    client = client_invoked(subject.name or "", read.path)
+    if client is None:
         return ()
-    given = list(_given(client, read))
-    given.extend(_from_files(client, read, subject))
-    if _reads_stdin(client, read, bool(given)):
-        from_stdin = _from_stdin(subject)
-        if from_stdin is not None:
-            given.append(from_stdin)
-    return tuple(found for statements in given for found in _classify(client, statements))
-
-
-def _reads_stdin(client: DatabaseClient, read: Reading, statements_given: bool) -> bool:
-    """`psql -f -` reads its statements from standard input; otherwise a client does when no
-    option, operand or file gives it any."""
-    files = read.values(*client.file_options)
-    if any(value.value == "-" for value in files):
-        return True
-    scripts = any(_role(client, index) is OperandRole.SCRIPT for index in range(len(read.operands)))
-    return client.reads_stdin and not statements_given and not files and not scripts
-
-
-def _role(client: DatabaseClient, index: int) -> OperandRole | None:
-    return client.operands[index] if index < len(client.operands) else client.more_operands
+    written = dict(subject.written)
+    given = client_statements(client, read, subject.stdin, lambda value: written.get(resolve_path(subject.cwd, value)))
+    return tuple(
+        Found(finding, statements.span)
+        for statements in given
+        for finding in classified(client, statements.text)
+        if finding.kind not in _NOT_JUDGED
+    )
 
 
 def _describe(finding: StatementFinding) -> str:
     kind = finding.kind.value.replace("-", " ")
     return f"runs `{finding.evidence}` ({kind})"
+
+
+def _checking(judged: Callable[[StatementFinding], bool]) -> Callable[[CommandSubject, Tables], tuple[Hit, ...]]:
+    """A rule's check: a hit for each statement the command runs that the rule judges."""
+
+    def check(subject: CommandSubject, tables: Tables) -> tuple[Hit, ...]:
+        return tuple(
+            Hit(found.span, _describe(found.finding))
+            for found in destructive_statements(subject)
+            if judged(found.finding)
+        )
+
+    return check
 
 
 def statement_rules(
@@ -234,14 +92,7 @@ def statement_rules(
     programs_run = frozenset(programs)
 
     def checking(irreversible: bool) -> Callable[[CommandSubject, Tables], tuple[Hit, ...]]:
-        def check(subject: CommandSubject, tables: Tables) -> tuple[Hit, ...]:
-            return tuple(
-                Hit(found.span, _describe(found.finding))
-                for found in destructive_statements(subject)
-                if found.finding.irreversible is irreversible
-            )
-
-        return check
+        return _checking(lambda finding: finding.irreversible is irreversible and finding.kind not in _OWN_RULE)
 
     destroys = rule(
         id=high,
@@ -259,12 +110,36 @@ def statement_rules(
         id=medium,
         name=f"{label}-risky-statement",
         severity=Severity.MEDIUM,
-        summary=f"A {database} statement that removes something rebuilt from its definition (a view, an index, a function, a role), stops the server, or runs a shell command from the client.",
-        rationale="These can be undone by recreating what was dropped or restarting what stopped, but they break whatever depends on it meanwhile; a shell command from the client is not audited as a command.",
-        safer_alternative="Check the target first (`\\d name`, `SHOW CREATE`), and run shell commands directly rather than through the database client.",
+        summary=f"A {database} statement that removes something rebuilt from its definition (a view, an index, a function, a role), stops the server, changes an account's password, or runs a shell command from the client.",
+        rationale="These can be undone by recreating what was dropped, restarting what stopped or setting the password back, but they break whatever depends on it meanwhile. A shell command run from the client is also audited as a command of its own (`psql -c '\\! rm -rf ~'` is judged as `rm -rf ~`).",
+        safer_alternative="Check the target first (`\\d name`, `SHOW CREATE`), create a new account rather than change the password of one in use, and run shell commands directly rather than through the database client.",
         inspects=Inspects.COMMAND,
         must_match=risky,
         must_not_match=not_risky,
         commands=programs_run,
     )(checking(False))
     return destroys, risky_rule
+
+
+def superuser_rule(
+    *,
+    id: str,
+    label: str,
+    database: str,
+    programs: tuple[str, ...],
+    granting: tuple[str | Example, ...],
+    not_granting: tuple[str | Example, ...],
+) -> Rule:
+    """A database's rule on statements that give an account the run of the server."""
+    return rule(
+        id=id,
+        name=f"{label}-grants-superuser",
+        severity=Severity.HIGH,
+        summary=f"A {database} statement that gives an account the run of the server: a superuser, or every privilege on every database.",
+        rationale="Such an account reads and changes every database, and on most servers reads and writes files and runs programs as the server; made by an agent, it is a way back in that outlives the session.",
+        safer_alternative="Grant the privileges the task needs on the database it needs (`GRANT SELECT ON app.* TO ...`), to an account limited to the hosts that use it.",
+        inspects=Inspects.COMMAND,
+        must_match=granting,
+        must_not_match=not_granting,
+        commands=frozenset(programs),
+    )(_checking(lambda finding: finding.kind is StatementKind.GRANT_SUPERUSER))
