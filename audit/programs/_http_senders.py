@@ -62,6 +62,10 @@ def curl_sending(reading: Reading) -> Sending:
             words.append(SentWord(value, Slot.DATA, label))
         elif use.named(*_CURL_CREDENTIALS):
             words.append(SentWord(value, Slot.CREDENTIAL, label))
+        elif use.named("--cookie") and "=" in text:
+            # `-b NAME=VALUE` is sent in the Cookie header, where a session's credential goes (without
+            # `=` the value names a cookie file, whose cookies curl sends only to their own site).
+            words.append(SentWord(value, Slot.CREDENTIAL, label))
         elif use.named(*_CURL_HEADERS):
             words.append(SentWord(value, Slot.HEADER, label))
         elif use.named("--url"):
