@@ -11,6 +11,7 @@ from .._analysis import Arg, CommandSubject
 from .._model import Severity
 from .._tables import Tables
 from ..programs import read_command
+from ..programs.destinations import loopback_host
 from ._rule import Hit, Inspects, rule
 
 _NGROK_TUNNELS = frozenset({"http", "tcp", "tls", "start", "tunnel"})
@@ -18,7 +19,6 @@ _LOCALTUNNELS = frozenset({"lt", "localtunnel"})
 _TUNNEL_PROGRAMS = ("ngrok", "cloudflared", "bore", "ssh", "socat", *_LOCALTUNNELS)
 _SOCAT_LISTENERS = ("tcp-listen", "tcp4-listen", "tcp6-listen", "tcp-l", "openssl-listen", "ssl-l")
 _SOCAT_CONNECTS = ("tcp:", "tcp4:", "tcp6:", "tcp-connect:", "unix-connect:", "unix:")
-_LOOPBACK = ("127.", "localhost", "::1", "[::1]")
 
 
 def _words(subject: CommandSubject) -> list[str]:
@@ -88,7 +88,7 @@ def publish_local_port(subject: CommandSubject, tables: Tables) -> Iterator[Hit]
 
 def _on_every_address(address: str) -> bool:
     host = address.removeprefix("tcp://").rpartition(":")[0] if ":" in address else address
-    return not host.startswith(_LOOPBACK)
+    return not loopback_host(host.lower())
 
 
 def _open_control(subject: CommandSubject) -> str | None:
