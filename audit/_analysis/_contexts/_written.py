@@ -11,9 +11,10 @@ is not known (`cp`, `sed -i`, a redirect of another command) forgets what was
 known.
 
 A file that runs by itself later (a git hook, a cron job, a systemd unit, an
-autostart entry: the policy's `autorun_*` tables) is audited when it is
-written, as it will run; content that downloads or decodes there, or a
-download saved there, is handed to the rules (SY009).
+autostart entry: the policy's `autorun_*` tables; a settings file whose values
+a tool runs, `_settings_files`) is audited when it is written, as it will run;
+content that downloads or decodes there, or a download saved there, is handed
+to the rules (SY009).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from ._call import Call, ContextWalk
 from ._code import audit_code, code_text, inert, piped_text, shebang_language, text_of_parts
 from ._justfile import just_recipe_lines
 from ._makefile import recipe_lines
+from ._settings_files import SETTINGS_FORMATS, settings_code
 
 WRITER_NAMES = frozenset(WRITERS)
 """The programs that write files they name (`cp`, `tee`, `dd`...), for lookups."""
@@ -148,7 +150,9 @@ def _audit_later(
     label = f"{target.display()}, run later"
     if autorun.format is AutorunFormat.OPAQUE:
         return NO_RISKS
-    if autorun.format is AutorunFormat.SCRIPT or autorun.format in _LANGUAGE_FILES:
+    if autorun.format in SETTINGS_FORMATS:
+        risks = settings_code(walk, target.display(), autorun, content, frame)
+    elif autorun.format is AutorunFormat.SCRIPT or autorun.format in _LANGUAGE_FILES:
         language = _LANGUAGE_FILES.get(autorun.format) or shebang_language(walk, content.text)
         risks = audit_code(walk, label, content.text, content.origin, language, content.span, frame)
     elif autorun.format is AutorunFormat.PACKAGE_SCRIPTS or autorun.format in _RECIPE_FILES:
@@ -173,7 +177,8 @@ def _audit_later(
             code = content.text[start:end]
             risks = risks | walk.nested_code(code, content.origin.shifted(start), label, content.span, frame)
     fetched = risks & PRODUCES_UNTRUSTED_DATA
-    if fetched:
+    # A ProxyCommand's job is to reach the network (`nc %h %p`): what it fetches is the connection.
+    if fetched and autorun.format is not AutorunFormat.SSH_CONFIG:
         _runs_later(walk, target, autorun, frame, content.span, fetched, "the code written there")
     return risks
 
@@ -190,7 +195,7 @@ _RECIPE_FILES = {AutorunFormat.MAKEFILE: recipe_lines, AutorunFormat.JUSTFILE: j
 # Files of a project that its tools run: written with known content, they are audited as they
 # will run, like the policy's `autorun_*` files (program knowledge, not policy: npm reads
 # package.json wherever it is, pytest every conftest.py, rake the Rakefile, just the justfile,
-# webpack and vite their configuration).
+# webpack and vite their configuration, direnv the .envrc once allowed).
 _PROJECT_FILES = {
     "package.json": AutorunFormat.PACKAGE_SCRIPTS,
     "Makefile": AutorunFormat.MAKEFILE,
@@ -207,6 +212,7 @@ _PROJECT_FILES = {
     "Rakefile.rb": AutorunFormat.RUBY,
     "Gemfile": AutorunFormat.RUBY,
     "Vagrantfile": AutorunFormat.RUBY,
+    ".envrc": AutorunFormat.SCRIPT,  # direnv sources it in every shell that enters the directory
     "justfile": AutorunFormat.JUSTFILE,
     "Justfile": AutorunFormat.JUSTFILE,
     ".justfile": AutorunFormat.JUSTFILE,
