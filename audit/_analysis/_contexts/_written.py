@@ -6,9 +6,11 @@ A file's content is known when the command that writes it prints known text:
 here-string or an `echo` piped in. The walk remembers it by path
 (`WalkState.written`), next to the files it downloaded, and audits it when the
 same command string runs the file: as the interpreter's language (`bash F`,
-`python3 F`, `source F`), or by its `#!` line (`./F`). A write whose content
-is not known (`cp`, `sed -i`, a redirect of another command) forgets what was
-known.
+`python3 F`, `source F`), or by its `#!` line (`./F`); `cp`, `mv` or
+`install` of such a file gives its copy the same text. A write whose content
+is not known (`cp` of another file, `sed -i`, a redirect of another command)
+forgets what was known; the text `sed -i` adds (`a`, `i`, `c`, a
+replacement) is still audited where the file runs later.
 
 A file that runs by itself later (a git hook, a cron job, a systemd unit, an
 autostart entry: the policy's `autorun_*` tables; a settings file whose values
@@ -24,7 +26,7 @@ from typing import cast
 
 from ..._model import Span
 from ..._syntax import Origin, ast
-from ...programs import WRITERS, read_command, written_files
+from ...programs import WRITERS, read_command, sed_effects, sed_scripts, written_files
 from .._resolve import output_redirects
 from .._risks import NO_RISKS, PRODUCES_UNTRUSTED_DATA
 from .._state import Frame, WrittenScript
@@ -78,17 +80,34 @@ def record_writes(
         return NO_RISKS
     if not redirects and name not in WRITER_NAMES:
         return NO_RISKS  # most commands write no file
-    content = _printed(name, args, stdin, frame.env)
-    if content is None and not walk.knows_written:
+    content = _printed(name, args, stdin, frame.env) or _copied(walk, name, args)
+    # `sed -i` puts known text in a file whose other lines are not known: audited, not remembered.
+    written = content or _added_by_sed(name, args)
+    if written is None and not walk.knows_written:
         return NO_RISKS  # unknown content only makes the walk forget what it knew, and it knows nothing
     risks = NO_RISKS
     for target, append in _targets(name, args, redirects, frame.env):
         walk.remember_written(target, content, append)
-        if content is not None:
+        if written is not None:
             autorun = walk.runs_later(target) or _project_file(target)
-            if autorun is not None:
-                risks = risks | _audit_later(walk, target, autorun, content, frame)
+            if autorun is not None and (written is content or autorun.format in _LINE_FORMATS):
+                risks = risks | _audit_later(walk, target, autorun, written, frame)
     return risks
+
+
+# Files read line by line, where a line `sed -i` adds is read alone; in a program or a JSON
+# document its meaning depends on the lines around it (an indented line of setup.py).
+_LINE_FORMATS = frozenset(
+    {
+        AutorunFormat.SCRIPT,
+        AutorunFormat.CRONTAB,
+        AutorunFormat.UNIT,
+        AutorunFormat.SSH_CONFIG,
+        AutorunFormat.GIT_CONFIG,
+        AutorunFormat.NODE_CONFIG,
+        AutorunFormat.PIP_CONFIG,
+    }
+)
 
 
 # -- what is written, and where --------------------------------------------------------------
@@ -124,6 +143,35 @@ def _printed(name: str | None, args: tuple[Arg, ...], stdin: Stdin | None, env: 
     if name == "tee" or (name == "cat" and all(arg.value == "-" for arg in args)):
         return _stdin_text(stdin, env)
     return None
+
+
+_COPIERS = frozenset({"cp", "mv", "install"})
+
+
+def _copied(walk: ContextWalk, name: str | None, args: tuple[Arg, ...]) -> WrittenScript | None:
+    """`cp FILE DEST` (or `mv`, `install`) of a file this command string wrote: DEST holds its text."""
+    if name not in _COPIERS or not walk.knows_written:
+        return None
+    reading = read_command(name, args)
+    if len(reading.operands) != 2 or reading.has("--target-directory", "--directory"):
+        return None
+    source = reading.operands[0].value
+    return walk.written_script(source) if source is not None else None
+
+
+def _added_by_sed(name: str | None, args: tuple[Arg, ...]) -> WrittenScript | None:
+    """The text `sed -i` puts in the files it edits: `a`, `i` and `c` lines, known replacements."""
+    if name != "sed":
+        return None
+    reading = read_command(name, args)
+    if not reading.has("--in-place"):
+        return None
+    scripts = sed_scripts(reading)
+    added = [text for script in scripts if script.value is not None for text in sed_effects(script.value).added]
+    if not added:
+        return None
+    span = Span(scripts[0].span.start, scripts[-1].span.end)
+    return WrittenScript("\n".join(added) + "\n", Origin.derived_from(span), span)
 
 
 def _stdin_text(stdin: Stdin | None, env: Env) -> WrittenScript | None:
