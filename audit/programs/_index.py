@@ -64,6 +64,8 @@ LAZY_FAMILIES: tuple[Family, ...] = (
             "csrutil",
             "defaults",
             "socketfilterfw",
+            "security",
+            "trust",
         ),
     ),
     Family(
