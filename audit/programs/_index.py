@@ -65,6 +65,8 @@ LAZY_FAMILIES: tuple[Family, ...] = (
             "csrutil",
             "defaults",
             "socketfilterfw",
+            "security",
+            "trust",
         ),
     ),
     Family(
