@@ -125,6 +125,22 @@ CLIENTS: tuple[DatabaseClient, ...] = (
         ),
     ),
     DatabaseClient(
+        name="heroku pg:psql",
+        invocations=(("heroku", "pg:psql"),),
+        reads=Reads.SQL,
+        dialect=SqlDialect.POSTGRES,
+        option_style=OptionStyle.GNU,
+        statement_options=("-c", "--command"),
+        file_options=("-f", "--file"),
+        value_options=("-a", "--app", "-r", "--remote", "--credential"),
+        operands=(OperandRole.DATABASE,),
+        declared_in="vendors",
+        notes=(
+            "Heroku's psql on an app's database: -c and -f are handed to psql; the operand names the "
+            "database add-on (DATABASE_URL by default). heroku and its options are declared with the vendor CLIs."
+        ),
+    ),
+    DatabaseClient(
         name="mysql",
         invocations=(("mysql",), ("mariadb",)),
         reads=Reads.SQL,

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import re
 import shlex
-from typing import ClassVar, NamedTuple
+from typing import ClassVar
 
 from .._model import Span
+from .._named_tuple import NamedTuple
 from ._facts import DestructiveCall, Fact, FileOperation, ShellOut, ShellOutKind, Unresolved, UnresolvedKind
 from ._run import Run
 
