@@ -106,7 +106,17 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         ".database.postgresql",
         True,
         frozenset(
-            ("dropdb", "dropuser", "pg_ctl", "pg_dropcluster", "pg_resetwal", "pg_resetxlog", "pg_restore", "psql")
+            (
+                "dropdb",
+                "dropuser",
+                "heroku",
+                "pg_ctl",
+                "pg_dropcluster",
+                "pg_resetwal",
+                "pg_resetxlog",
+                "pg_restore",
+                "psql",
+            )
         ),
     ),
     PackEntry("database.redis", ".database.redis", True, frozenset(("redis-cli", "valkey-cli"))),
