@@ -140,6 +140,7 @@ class WalkState:
         "moved",
         "records",
         "reporting",
+        "runs",
         "sink",
         "walked_calls",
         "writes",
@@ -171,6 +172,8 @@ class WalkState:
         self.writes: list[Written] = []
         # Files this command string wrote with content known without running anything, by clean path.
         self.written: dict[str, WrittenScript] = {}
+        # The arguments of the commands run so far, by program name (`CommandSubject.earlier`).
+        self.runs: dict[str, list[tuple[Arg, ...]]] = {}
 
     def silenced(self) -> WalkState:
         """A copy for a silent walk: nothing it finds is reported, nothing it changes leaks back."""
@@ -190,6 +193,7 @@ class WalkState:
         silent.downloads = dict(self.downloads)
         silent.writes = []  # only senders read them, and a silent walk reports none
         silent.written = dict(self.written)
+        silent.runs = {}  # only reported commands are told what ran before them
         return silent
 
     def change_directory(self, cwd: str | None) -> None:

@@ -128,6 +128,9 @@ class CommandSubject(NamedTuple):
     moved: bool = False
     """Whether an earlier `cd`, `pushd` or `popd` in the same string changed the working directory
     (to `cwd`, or somewhere unknown): without one, it is where the command was started."""
+    earlier: tuple[tuple[Arg, ...], ...] = ()
+    """The arguments of the commands of the same name an earlier part of the string ran, in order:
+    what they set up for this one (`git remote add x URL` before `git push x`)."""
 
     @property
     def args(self) -> tuple[Arg, ...]:

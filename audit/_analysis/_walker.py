@@ -313,13 +313,15 @@ class Walker(WordWalker):
         """Hand the command run under one of its possible names to the rules, the call graph and the
         secret-flow checks (`xargs`: the input of the xargs that starts it)."""
         state = self.state
+        earlier = state.runs.setdefault(each, []) if each is not None else []
         subject = CommandSubject(
             argv, index, each, name.source, name.evidence, wrappers, span, frame.location, stdin,
             frame.in_pipeline, frame.background, state.cwd,
             tuple((path, script.text) for path, script in state.written.items()) if state.written else (),
-            state.moved,
+            state.moved, tuple(earlier),
         )  # fmt: skip
         self.sink.command(subject)
+        earlier.append(argv[index + 1 :])
         if state.functions or state.loops:
             state.track_call(each, span, in_pipeline=frame.in_pipeline, background=frame.background)
         if each in SENDERS:

@@ -9,6 +9,7 @@ from ._grammar import Syntax, WordKind, attached, flag, lex, valued
 from ._program import HelpForms, Program, Subcommand
 from ._tree import leaf, tree
 from .git_settings import CONFIG_ACTIONS
+from .git_sharing import ADD, COMMIT, REMOTE
 
 # What checkout, restore and switch share: how a checkout merges and reports, and tracking.
 _QUIET_MERGE = (flag("-q", "--quiet"), flag("-m", "--merge"), attached("--recurse-submodules"), attached("--conflict"))
@@ -128,6 +129,9 @@ GIT = Program(
             ),
             operands=("REPOSITORY", "REFSPEC..."),
         ),
+        REMOTE,
+        ADD,
+        COMMIT,
         Subcommand(
             ("reset",),
             options=(

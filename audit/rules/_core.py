@@ -25,6 +25,7 @@ from ._linker import LINKER_RULES
 from ._network_and_resources import NETWORK_AND_RESOURCE_RULES
 from ._permissions import PERMISSION_RULES
 from ._persistence import PERSISTENCE_RULES
+from ._pushes import PUSH_RULES
 from ._resources import RESOURCE_RULES
 from ._rule import Registry, RetiredRule, Rule
 from ._secret_printing import SECRET_PRINTING_RULES
@@ -53,6 +54,7 @@ CORE = Registry(
     + CONTROL_RULES
     + ACCOUNT_RULES
     + EXFILTRATION_RULES
+    + PUSH_RULES
     + SECRET_PRINTING_RULES
     + NETWORK_AND_RESOURCE_RULES
     + RESOURCE_RULES

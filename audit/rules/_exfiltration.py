@@ -85,10 +85,11 @@ def _allowed(subject: SecretFlowSubject, patterns: tuple[str, ...]) -> bool:
     """Every host the data reaches is one the policy allows (never when one is unknown, or anyone may connect)."""
     if subject.anyone or not subject.destinations or not patterns:
         return False
-    return all(host is not None and _host_allowed(host, patterns) for host in subject.destinations)
+    return all(host is not None and host_allowed(host, patterns) for host in subject.destinations)
 
 
-def _host_allowed(host: Host, patterns: tuple[str, ...]) -> bool:
+def host_allowed(host: Host, patterns: tuple[str, ...]) -> bool:
+    """Whether the host is one the patterns list (host names or globs over them)."""
     if host.exact:
         return any(fnmatchcase(host.name, pattern.lower()) for pattern in patterns)
     # Only the end of the name is known: it must be under an allowed `*.domain`.
