@@ -29,6 +29,7 @@ from ..programs.readers import (
     keeps_input,
     prints_environment,
     prints_typed,
+    reads_directories,
 )
 from ._normalize import basename, normalize_word, resolve_path
 from ._paths import HARMLESS_DEVICES, path_holding, path_is, read_arguments
@@ -199,7 +200,7 @@ class SecretSearch(Visitor[Trails, Trails]):
                 printed = " ".join((name, *words))
                 found.add(Trail(Secret(SecretKind.TOKEN, printed, name, span)))
         if name not in PATH_ONLY and name not in KEEP_CREDENTIALS:
-            recursive = name in ARCHIVERS
+            recursive = reads_directories(name, reading)
             for arg in read_arguments(args):
                 found |= self.file(arg, name, span, None, recursive=recursive, narrowed=name in EXTRACTORS)
         if stdin:

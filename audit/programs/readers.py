@@ -36,6 +36,10 @@ ARCHIVERS = frozenset(
 )
 """Commands that read a directory they are given with everything in it (`tar c ~/.ssh`)."""
 
+# Searchers that go through a directory they are given by default, and grep's options that make it.
+_RECURSIVE_SEARCHERS = frozenset({"rg", "ag", "ack", "ugrep"})
+_RECURSIVE_OPTIONS = ("-r", "-R", "--recursive", "--dereference-recursive")
+
 EXTRACTORS = frozenset(
     {"grep", "egrep", "fgrep", "rg", "cut", "jq", "yq", "awk", "gawk", "mawk", "sed", "head", "tail"}
 )
@@ -57,6 +61,16 @@ def keeps_input(name: str, reading: Reading) -> bool:
     if name in _SUMMARISERS:
         return False
     return not (name in _GREPS and reading.has(*_GREP_SUMMARIES))
+
+
+def reads_directories(name: str, reading: Reading) -> bool:
+    """Whether the command reads a directory it is given with everything in it: an archiver (`tar c
+    ~/.ssh`), a recursive grep (`grep -r KEY ~`), a searcher that recurses by default (`rg KEY ~`)."""
+    return (
+        name in ARCHIVERS
+        or name in _RECURSIVE_SEARCHERS
+        or (name in _GREPS and name != "rg" and reading.has(*_RECURSIVE_OPTIONS))
+    )
 
 
 _JQ_LIKE = frozenset({"jq", "gojq", "jaq"})

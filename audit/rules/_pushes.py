@@ -18,8 +18,9 @@ from .._model import Severity
 from .._syntax import ast
 from .._tables import Tables
 from ..programs import Arg, Reading, read_command
-from ..programs.destinations import Destination, Form, Host, destination_hosts, loopback_host
+from ..programs.destinations import Destination, Form, Host, destination_hosts, loopback_host, word_shape
 from ..programs.git_settings import git_settings
+from ..programs.sending import is_remote
 from ._exfiltration import host_allowed
 from ._paths import path_is, reading
 from ._rule import Hit, Inspects, rule
@@ -52,16 +53,10 @@ def _git_destination(subject: CommandSubject, read: Reading) -> Arg | None:
     """The word naming where `git push` sends: a URL (`--repo` or the repository operand), or the
     URL this command string gave the remote it names (`origin` when it names none)."""
     given = read.values("--repo") or read.operands[:1]
-    if given and given[-1].value is not None and _names_a_location(given[-1].value):
+    if given and is_remote(given[-1]):
         return given[-1]
     remote = given[-1].value if given else "origin"
     return _remote_urls(subject, read).get(remote) if remote is not None else None
-
-
-def _names_a_location(word: str) -> bool:
-    """A URL or scp's `[user@]host:path`, as opposed to a remote's name or a local path."""
-    head = word.split("/", 1)[0]
-    return "://" in word or ":" in head
 
 
 def _remote_urls(subject: CommandSubject, read: Reading) -> dict[str, Arg]:
@@ -131,8 +126,8 @@ def _destination_hosts(subject: CommandSubject, read: Reading) -> tuple[Arg, tup
         word = _git_destination(subject, read)
         if word is None:
             return None
-        shape = word.value if word.value is not None else word.source
-        if not _names_a_location(shape) or shape.startswith("file://"):
+        shape = word_shape(word)
+        if not is_remote(word) or shape.startswith("file://"):
             return None
         form = Form.URL if "://" in shape else Form.REMOTE_PATH
         return word, destination_hosts(Destination(word, form))
