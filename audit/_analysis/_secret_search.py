@@ -26,8 +26,10 @@ from ..programs.readers import (
     EXTRACTORS,
     KEEP_CREDENTIALS,
     PATH_ONLY,
+    WORKING_DIRECTORY,
     keeps_input,
     prints_environment,
+    prints_repository,
     prints_typed,
     reads_directories,
 )
@@ -191,6 +193,9 @@ class SecretSearch(Visitor[Trails, Trails]):
         typed = prints_typed(name, reading)
         if typed is not None:
             found.add(Trail(Secret(SecretKind.TYPED, typed, name, span)))
+        repository = prints_repository(name, reading)
+        if repository is not None:
+            found.add(Trail(Secret(SecretKind.PROJECT, f"the repository (`{repository}`)", name, span)))
         if name == "printenv":
             for operand in reading.operands:
                 if operand.value is not None and self.tables.is_secret_variable(operand.value):
@@ -395,6 +400,9 @@ class SecretSearch(Visitor[Trails, Trails]):
             )
             if held is not None:
                 found.add(Trail(Secret(SecretKind.FILE, shown, reader, span, held), (), narrowed))
+            elif cwd is None and values and all(value in WORKING_DIRECTORY for value in values):
+                # Where the command started (no `cd` moved it): the project, whole.
+                found.add(Trail(Secret(SecretKind.PROJECT, f"the working directory (`{shown}`)", reader, span)))
         for value in values:
             found |= self.written(resolve_path(cwd, value))
         return bounded(found)

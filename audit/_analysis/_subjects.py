@@ -243,6 +243,9 @@ class SecretKind(str, Enum):
     """A command that prints a credential (`gh auth token`)."""
     TYPED = "typed"
     """What a user typed or copied: the shell history, the clipboard."""
+    PROJECT = "project"
+    """No secret: the working directory or the repository whole (`tar c .`, `git bundle create - --all`),
+    the project's source leaving; NE009 judges where it goes, SE005 does not count it."""
 
 
 class Secret(NamedTuple):

@@ -73,6 +73,23 @@ def reads_directories(name: str, reading: Reading) -> bool:
     )
 
 
+# Paths that name the working directory whole, or everything in it.
+WORKING_DIRECTORY = frozenset({".", "./", "*", "./*"})
+
+
+def prints_repository(name: str, reading: Reading) -> str | None:
+    """What of the repository git prints on standard output: `git bundle create - ...` (its
+    history), `git archive TREE` without `-o` (a tree); None for anything else."""
+    if name != "git":
+        return None
+    words = [arg.value for arg in reading.operands[:3]]
+    if words[:2] == ["bundle", "create"] and words[2:] == ["-"]:
+        return "git bundle create -"
+    if words[:1] == ["archive"] and not reading.has("-o", "--output", "--remote", "--list", "-l"):
+        return "git archive"
+    return None
+
+
 _JQ_LIKE = frozenset({"jq", "gojq", "jaq"})
 
 

@@ -60,7 +60,7 @@ def secret_exfiltration(subject: SecretFlowSubject, tables: Tables) -> Iterator[
     # One finding per span (the engine keeps one): the first flow explains it, the others are named.
     by_span: dict[Span, list[SentSecret]] = {}
     for flow in subject.flows:
-        if not _uses_credential(flow):
+        if flow.trail.secret.kind is not SecretKind.PROJECT and not _uses_credential(flow):
             source = flow.trail.secret.span
             span = Span(min(source.start, subject.span.start), max(source.end, subject.span.end))
             by_span.setdefault(span, []).append(flow)
