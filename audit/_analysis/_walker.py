@@ -20,7 +20,7 @@ from collections.abc import Callable
 from .._budget import Budget, command_steps
 from .._model import CommandRecord, Position, Span
 from .._syntax import Origin, ast
-from ..programs.sending import SENDERS
+from ..programs.sending import SENDERS, may_send
 from ._contexts import (
     code_string,
     contexts_of,
@@ -321,11 +321,11 @@ class Walker(WordWalker):
             state.moved, tuple(earlier),
         )  # fmt: skip
         self.sink.command(subject)
-        earlier.append(argv[index + 1 :])
+        args = argv[index + 1 :]
+        earlier.append(args)
         if state.functions or state.loops:
             state.track_call(each, span, in_pipeline=frame.in_pipeline, background=frame.background)
-        if each in SENDERS:
-            args = argv[index + 1 :]
+        if each in SENDERS and may_send(each, args):
             flow = self.config.secrets.sender(
                 each, args, span, frame.location, frame.env, stdin, state.view(), xargs_input=xargs
             )

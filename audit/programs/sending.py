@@ -82,6 +82,12 @@ SENDERS: frozenset[str] = frozenset(
 """The commands `sent_data` reads."""
 
 
+def may_send(name: str, args: tuple[Arg, ...]) -> bool:
+    """The cheap first test of a sender (`name` in `SENDERS`): False when `sent_data` surely finds
+    nothing sent, a git command with no word shaped like a URL (`git status`, `git push origin main`)."""
+    return name != "git" or any(is_remote(arg) for arg in args)
+
+
 def sent_data(name: str, args: tuple[Arg, ...]) -> Sending | None:
     """What `name ARGS` sends over the network, and where; None when it sends nothing."""
     program = KNOWN.get(name)
