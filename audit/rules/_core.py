@@ -19,6 +19,7 @@ from ._engine_rules import ENGINE_RULES
 from ._exfiltration import EXFILTRATION_RULES
 from ._exposure import EXPOSURE_RULES
 from ._filesystem import FILESYSTEM_RULES
+from ._foreign_images import FOREIGN_IMAGE_RULES
 from ._hygiene import HYGIENE_RULES
 from ._kernel_settings import KERNEL_SETTING_RULES
 from ._linker import LINKER_RULES
@@ -55,6 +56,7 @@ CORE = Registry(
     + ACCOUNT_RULES
     + EXFILTRATION_RULES
     + PUSH_RULES
+    + FOREIGN_IMAGE_RULES
     + SECRET_PRINTING_RULES
     + NETWORK_AND_RESOURCE_RULES
     + RESOURCE_RULES
