@@ -196,6 +196,15 @@ class WalkState:
         silent.runs = {}  # only reported commands are told what ran before them
         return silent
 
+    def record_run(self, name: str | None, args: tuple[Arg, ...]) -> tuple[tuple[Arg, ...], ...]:
+        """Remember a command `name ARGS` the walk reports; the arguments of the earlier ones of that name."""
+        if name is None:
+            return ()
+        runs = self.runs.setdefault(name, [])
+        earlier = tuple(runs)
+        runs.append(args)
+        return earlier
+
     def change_directory(self, cwd: str | None) -> None:
         """After `cd`, `pushd` or `popd`: the working directory it leads to (None: unknown)."""
         self.cwd = cwd

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from .._budget import Budget, command_steps
 from .._model import CommandRecord, Position, Span
 from .._syntax import Origin, ast
-from ..programs.sending import SENDERS, may_send
+from ..programs.sending import SENDERS
 from ._contexts import (
     code_string,
     contexts_of,
@@ -320,19 +320,17 @@ class Walker(WordWalker):
         """Hand the command run under one of its possible names to the rules, the call graph and the
         secret-flow checks (`xargs`: the input of the xargs that starts it)."""
         state = self.state
-        earlier = state.runs.setdefault(each, []) if each is not None else []
         subject = CommandSubject(
             argv, index, each, name.source, name.evidence, wrappers, span, frame.location, stdin,
             frame.in_pipeline, frame.background, state.cwd,
             tuple((path, script.text) for path, script in state.written.items()) if state.written else (),
-            state.moved, environment, tuple(earlier),
+            state.moved, environment, state.record_run(each, argv[index + 1 :]),
         )  # fmt: skip
         self.sink.command(subject)
-        args = argv[index + 1 :]
-        earlier.append(args)
         if state.functions or state.loops:
             state.track_call(each, span, in_pipeline=frame.in_pipeline, background=frame.background)
-        if each in SENDERS and may_send(each, args):
+        if each in SENDERS:
+            args = argv[index + 1 :]
             flow = self.config.secrets.sender(
                 each, args, span, frame.location, frame.env, stdin, state.view(), xargs_input=xargs
             )

@@ -91,7 +91,7 @@ def may_send(name: str, args: tuple[Arg, ...]) -> bool:
 def sent_data(name: str, args: tuple[Arg, ...]) -> Sending | None:
     """What `name ARGS` sends over the network, and where; None when it sends nothing."""
     program = KNOWN.get(name)
-    if program is None or name not in SENDERS:
+    if program is None or name not in SENDERS or not may_send(name, args):
         return None
     reading = read(program, args)
     if name == "curl":
