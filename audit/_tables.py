@@ -60,6 +60,7 @@ class Tables:
         "program_names",
         "protected_branches",
         "protected_directories",
+        "repository_hosts",
         "secret_file_names",
         "secret_files",
         "secret_printers",
@@ -97,6 +98,7 @@ class Tables:
         secret_variables: tuple[str, ...],
         secret_printers: Mapping[str, tuple[tuple[str, ...], ...]],
         allowed_destinations: tuple[str, ...],
+        repository_hosts: tuple[str, ...],
         credential_stores: tuple[str, ...],
         disposable_home_directories: tuple[str, ...],
         disposable_databases: tuple[str, ...],
@@ -140,6 +142,8 @@ class Tables:
         """Commands and the subcommands (or options) that make them print a credential (`gh auth token`)."""
         self.allowed_destinations: Final = allowed_destinations
         """Host names or globs a secret may be sent to."""
+        self.repository_hosts: Final = repository_hosts
+        """Host names or globs a push of a repository or an image goes to routinely (NE008)."""
         self.credential_stores: Final = credential_stores
         """Directories of credentials and keys (`~/.ssh`, `~/.aws`): deleting them is blocked (packs)."""
         self.disposable_home_directories: Final = disposable_home_directories

@@ -132,6 +132,9 @@ class CommandSubject(NamedTuple):
     """The variables the command itself sets for the program (`NAME=value cmd`, `env NAME=value cmd`),
     as (name, value) in the order bash sets them; a value known only at run time is left out. Only these
     are certain to reach the program: the analysis does not follow `export` in order."""
+    earlier: tuple[tuple[Arg, ...], ...] = ()
+    """The arguments of the commands of the same name an earlier part of the string ran, in order:
+    what they set up for this one (`git remote add x URL` before `git push x`)."""
 
     def setting(self, *names: str) -> str | None:
         """The value the program gets for the first of `names` the command sets (the last assignment
@@ -270,6 +273,9 @@ class SecretKind(str, Enum):
     """A command that prints a credential (`gh auth token`)."""
     TYPED = "typed"
     """What a user typed or copied: the shell history, the clipboard."""
+    PROJECT = "project"
+    """No secret: the working directory or the repository whole (`tar c .`, `git bundle create - --all`),
+    the project's source leaving; NE009 judges where it goes, SE005 does not count it."""
 
 
 class Secret(NamedTuple):

@@ -327,7 +327,7 @@ class Walker(WordWalker):
             argv, index, each, name.source, name.evidence, wrappers, span, frame.location, stdin,
             frame.in_pipeline, frame.background, state.cwd,
             tuple((path, script.text) for path, script in state.written.items()) if state.written else (),
-            state.moved, environment,
+            state.moved, environment, state.record_run(each, argv[index + 1 :]),
         )  # fmt: skip
         self.sink.command(subject)
         if state.functions or state.loops:

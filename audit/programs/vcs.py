@@ -8,6 +8,7 @@ from ._arg import Arg
 from ._grammar import WordKind, attached, flag, lex, valued
 from ._program import HelpForms, Program, Subcommand
 from .git_settings import CONFIG_ACTIONS
+from .git_sharing import ADD, COMMIT, REMOTE
 
 # What checkout, restore and switch share: how a checkout merges and reports, and tracking.
 _QUIET_MERGE = (flag("-q", "--quiet"), flag("-m", "--merge"), attached("--recurse-submodules"), attached("--conflict"))
@@ -148,6 +149,9 @@ GIT = Program(
             ),
             operands=("REPOSITORY", "REFSPEC..."),
         ),
+        REMOTE,
+        ADD,
+        COMMIT,
         Subcommand(
             ("reset",),
             options=(

@@ -103,7 +103,7 @@ _HEROKU_RUN_FLAGS = frozenset({"-x", "--exit-code", "--no-tty", "--no-notify"})
 
 
 def heroku_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
-    """`heroku run CMD...` (and `run:detached`): the command runs in a one-off dyno of the app;
+    """`heroku run CMD...` (and `run:detached`): the command line runs in a one-off dyno of the app;
     `heroku pg:psql` is psql here, whose statements may run shell commands."""
     reading = read_command(call.name, call.args)
     if reading.path == ("pg:psql",):
@@ -121,7 +121,10 @@ def heroku_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
         words.append(arg)
     apps = reading.values("-a", "--app")
     app = f"app {apps[-1].display()}" if apps else "the app"
-    return remote_argv(walk, f"in a one-off dyno of {app} via heroku run", tuple(words), call, None)
+    if words[:1] and words[0].value == "--":
+        words = words[1:]
+    # The CLI joins the words with spaces and the dyno's shell runs the line, as ssh's remote shell does.
+    return remote_shell(walk, f"in a one-off dyno of {app} via heroku run", tuple(words), call, None)
 
 
 def fly_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
