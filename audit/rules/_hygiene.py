@@ -123,7 +123,7 @@ def setuid_bit(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     id="PK001",
     name="package-install",
     severity=Severity.MEDIUM,
-    summary="Installs packages it names (pip, apt, npm, gem, cargo...), or fetches one to run it (`pipx run`, `uvx`, `go run PKG@VERSION`); installing what the project declares (`npm install`, `pip install -r requirements.txt`, `pip install -e .`, `go install ./...`) or what a lock file pins passes.",
+    summary="Installs packages it names (pip, apt, npm, gem, cargo...), or fetches one to run it (`pipx run`, `go run PKG@VERSION`); installing what the project declares (`npm install`, `pip install -r requirements.txt`, `pip install -e .`, `go install ./...`) or what a lock file pins passes.",
     rationale="Installing runs the package's install hooks with the agent's rights and changes the environment; typosquatted names are a common attack. The project's own dependency files were chosen by its maintainers, not typed by the agent.",
     safer_alternative="Pin the package in the project's dependency file and install from a lock file, or install inside the sandbox.",
     inspects=Inspects.COMMAND,
@@ -138,7 +138,6 @@ def setuid_bit(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
         "npm install lodash",
         "brew install jq",
         "pip install -r requirements.txt --extra-index-url https://pypi.example.com/simple",
-        "uvx ruff check .",
         "go run golang.org/x/vuln/cmd/govulncheck@latest ./...",
     ),
     must_not_match=(
@@ -164,7 +163,7 @@ def package_install(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     install = install_of(subject, tables)
     if install is None or installs_only_the_lock_file(install.reading) or installs_the_project(install.reading):
         return
-    yield Hit(subject.span, f"`{' '.join((install.name, *install.subcommand))}` installs packages")
+    yield Hit(subject.span, f"`{install.name} {' '.join(install.subcommand)}` installs packages")
 
 
 @rule(

@@ -19,19 +19,11 @@ class Install(NamedTuple):
     subcommand: tuple[str, ...]
 
 
-# Runners with no install subcommand that fetch the tool they run every time: `uvx TOOL` is
-# `uv tool run TOOL` (the policy's table lists that one), as `pipx run TOOL` is an install.
-_FETCHING_RUNNERS = frozenset({"uvx"})
-
-
 def installer_names(tables: Tables) -> frozenset[str]:
-    """The commands that may run an install: the installers, the runners that fetch what they run,
-    and Python (`python -m pip`)."""
-    return (
-        frozenset(tables.installers)
-        | _FETCHING_RUNNERS
-        | {name for spec in tables.interpreter_families.values() if spec.family == "python" for name in spec.names}
-    )
+    """The commands that may run an install: the installers, and Python (`python -m pip`)."""
+    return frozenset(tables.installers) | {
+        name for spec in tables.interpreter_families.values() if spec.family == "python" for name in spec.names
+    }
 
 
 @keep_last
@@ -39,8 +31,6 @@ def install_of(subject: CommandSubject, tables: Tables) -> Install | None:
     """The install the command runs, or None when it runs no installer's install subcommand
     (`pip list`, `npm test`)."""
     name = subject.name
-    if name in _FETCHING_RUNNERS:
-        return Install(name, read_command(name, subject.args), ())
     subcommands = tables.installers.get(name or "", ())
     if name is None or not subcommands:
         return None
