@@ -192,6 +192,7 @@ EXPIRE_OBJECTS = pack_rule(
     message="sets lifecycle rules that delete the bucket's objects",
     must_match=(
         """aws s3api put-bucket-lifecycle-configuration --bucket prod --lifecycle-configuration '{"Rules":[{"ID":"x","Status":"Enabled","Filter":{},"Expiration":{"Days":1}}]}'""",
+        "aws s3api put-bucket-lifecycle --bucket b --lifecycle-configuration 'Rules=[{Status=Enabled,Prefix=,Expiration={Days=1}}]'",
     ),
     must_not_match=(
         "aws s3api put-bucket-lifecycle-configuration --bucket logs --lifecycle-configuration file://lifecycle.json",
