@@ -44,10 +44,14 @@ PACK_INDEX: tuple[PackEntry, ...] = (
     PackEntry("ci.circleci", ".vendors", False, frozenset(("circleci", "curl", "http", "https", "wget", "xh", "xhs"))),
     PackEntry("cloud.aws", ".cloud.aws", True, frozenset(("aws", "eksctl"))),
     PackEntry("cloud.azure", ".cloud.azure", True, frozenset(("az",))),
+    PackEntry("cloud.consul", ".cloud.infrastructure", True, frozenset(("consul",))),
     PackEntry(
         "cloud.digitalocean", ".vendors", True, frozenset(("curl", "doctl", "http", "https", "wget", "xh", "xhs"))
     ),
     PackEntry("cloud.gcp", ".cloud.gcp", True, frozenset(("bq", "firebase", "gcloud"))),
+    PackEntry("cloud.hetzner", ".cloud.infrastructure", True, frozenset(("hcloud",))),
+    PackEntry("cloud.nomad", ".cloud.infrastructure", True, frozenset(("nomad",))),
+    PackEntry("cloud.openstack", ".cloud.infrastructure", True, frozenset(("openstack",))),
     PackEntry(
         "containers.docker",
         ".containers.docker",
@@ -198,6 +202,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
     PackEntry("iac.stacks", ".iac.stacks", True, frozenset(("cdk", "cdktf", "pulumi", "serverless", "sls"))),
     PackEntry("iac.terraform", ".iac.terraform", True, frozenset(("terraform", "terragrunt", "tofu"))),
     PackEntry("kubernetes", ".kubernetes", True, frozenset(("helm", "k3d", "kind", "kubectl", "minikube", "oc"))),
+    PackEntry("kubernetes.etcd", ".cloud.infrastructure", True, frozenset(("etcdctl",))),
     PackEntry("messaging.kafka", ".vendors", False, frozenset(("kafka-topics", "kafka-topics.sh"))),
     PackEntry(
         "messaging.rabbitmq",

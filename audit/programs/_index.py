@@ -154,6 +154,11 @@ LAZY_FAMILIES: tuple[Family, ...] = (
             "kafka-topics.sh",
             "rabbitmqctl",
             "rabbitmqadmin",
+            "hcloud",
+            "openstack",
+            "etcdctl",
+            "nomad",
+            "consul",
         ),
     ),
 )

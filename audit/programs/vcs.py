@@ -364,6 +364,9 @@ GIT = Program(
         ),
         # Plumbing that deletes or moves a ref with no check, and that writes the working tree.
         Subcommand(("update-ref",), options=(flag("-d"), valued("-m"), flag("--no-deref"), flag("--stdin"), flag("-z"), flag("--create-reflog")), operands=("REF", "NEWVALUE", "OLDVALUE")),
+        # What deletes unreachable objects: `gc --prune=DATE` and the plumbing under it.
+        Subcommand(("gc",), options=(attached("--prune"), flag("--no-prune"), flag("--aggressive"), flag("--auto"), flag("-q", "--quiet"), flag("--force"), flag("--keep-largest-pack"), attached("--cruft"))),
+        Subcommand(("prune",), options=(flag("-n", "--dry-run"), flag("-v", "--verbose"), flag("--progress"), valued("--expire")), operands=("HEAD...",)),
         Subcommand(
             ("checkout-index",),
             options=(
