@@ -31,6 +31,7 @@ from ..programs import Reading, extraction_directories, read_command, removed_fi
 
 __all__ = [
     "CLIMB_TO_ROOT",
+    "DERIVED_NAMES",
     "autorun_location",
     "cleaned_values",
     "contents_glob",
@@ -174,6 +175,18 @@ def _last_segment(path: str) -> str:
     if "://" in path:
         path = path.partition("?")[0].partition("#")[0]
     return path.rstrip("/").rpartition("/")[2] if path.strip("/") else ""
+
+
+# Names of files and directories that are made, not kept: caches, bytecode, editors' swap and
+# backup files, the desktop's litter, dependency and build output directories. Deleting every
+# one of them anywhere (FS008), or the one beside the project (HM004's `../build`), loses nothing
+# a build does not make again.
+DERIVED_NAMES = frozenset({
+    "*.pyc", "*.pyo", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", "*.class", "*.o", "*.tmp",
+    "*.swp", "*.swo", "*~", "*.orig", "*.rej", ".DS_Store", "._*", "Thumbs.db", "desktop.ini", "node_modules",
+    ".terraform", "core", "core.*", ".cache", "build", "_build", "dist", "target", "out", ".venv", "venv", ".tox",
+    ".next", ".nuxt", ".svelte-kit", ".turbo", ".parcel-cache", "coverage", ".nyc_output",
+})  # fmt: skip
 
 
 def writes_a_file(subject: RedirectSubject) -> bool:

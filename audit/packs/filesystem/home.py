@@ -16,7 +16,7 @@ from ..._named_tuple import NamedTuple
 from ..._tables import Tables
 from ...programs import TREE_REMOVERS, emptied_files, find_scope, removed_trees
 from ...rules._pack import Pack
-from ...rules._paths import CLIMB_TO_ROOT, cleaned_values, contents_glob, path_is, per_subject, reading
+from ...rules._paths import CLIMB_TO_ROOT, DERIVED_NAMES, cleaned_values, contents_glob, path_is, per_subject, reading
 from ...rules._rule import Hit, Inspects, rule
 from ...rules._system_logs import names_history_variable
 
@@ -321,23 +321,34 @@ def delete_parent_directory(subject: CommandSubject, tables: Tables) -> Iterator
     id="HM004",
     name="delete-outside-working-directory",
     severity=Severity.MEDIUM,
-    summary="Recursively deletes a directory beside or above the working directory by climbing out of it (`../other`).",
-    rationale="A path that climbs out of the project reaches other projects and files the task never touched.",
+    summary=(
+        "Recursively deletes a directory beside or above the working directory by climbing out of it (`../other`); "
+        "build output and dependency directories (`../build`, `../node_modules`) are exempt."
+    ),
+    rationale=(
+        "A path that climbs out of the project reaches other projects and files the task never touched. "
+        "A build directory beside the sources (CMake's `../build`) holds only what a build makes again."
+    ),
     safer_alternative="Stay inside the project, or check the resolved path (`realpath ../x`) before deleting it.",
     inspects=Inspects.COMMAND,
     commands=TREE_REMOVERS,
     applies=may_concern,
-    must_match=("rm -rf ../build", "rm -r ../../shared/cache"),
-    must_not_match=("rm -rf build/../dist", "rm -rf ..", "rm ../notes.txt", "rm -rf ./tmp"),
+    must_match=("rm -rf ../sibling-app", "rm -r ../../shared/cache", "rm -rf ../build/../src"),
+    must_not_match=("rm -rf build/../dist", "rm -rf ..", "rm ../notes.txt", "rm -rf ./tmp", "rm -rf ../build"),
 )
 def delete_outside_working_directory(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     if subject.cwd is not None:
         return  # an absolute path after `cd`: nothing says where the project is
     for arg, values, _ in _recursively_deleted(subject):
-        if not any(0 < _climbs(value) < CLIMB_TO_ROOT for value in values):
+        if not any(0 < _climbs(value) < CLIMB_TO_ROOT and not _derived(value) for value in values):
             continue
         if _ancestor_of_working_directory(arg, None, values) is None:  # else HM003's
             yield Hit(arg.span, f"recursive delete of `{arg.display()}`, outside the working directory")
+
+
+def _derived(value: str) -> bool:
+    """`../build`, `../../node_modules`: a clean path ending in a directory a build or an install makes."""
+    return value.rpartition("/")[2] in DERIVED_NAMES
 
 
 def _home_entry(values: tuple[str, ...]) -> str | None:
