@@ -32,6 +32,7 @@ from ..programs import Reading, extraction_directories, read_command, removed_fi
 __all__ = [
     "CLIMB_TO_ROOT",
     "DERIVED_NAMES",
+    "KEPT_FILE_NAMES",
     "autorun_location",
     "cleaned_values",
     "contents_glob",
@@ -39,6 +40,7 @@ __all__ = [
     "directory_held",
     "extracted_into",
     "keep_last",
+    "kept_file_name",
     "literal_prefix",
     "path_is",
     "path_is_anywhere",
@@ -187,6 +189,27 @@ DERIVED_NAMES = frozenset({
     ".terraform", "core", "core.*", ".cache", "build", "_build", "dist", "target", "out", ".venv", "venv", ".tox",
     ".next", ".nuxt", ".svelte-kit", ".turbo", ".parcel-cache", "coverage", ".nyc_output",
 })  # fmt: skip
+
+
+# Names of files that exist nowhere else and that nothing makes again, wherever they are:
+# Terraform's state (and a workspace's states), release signing keystores, password databases.
+# `!` excludes, the last match decides: an Android debug keystore is made afresh.
+KEPT_FILE_NAMES = (
+    "*.tfstate", "terraform.tfstate.d", "*.jks", "*.keystore", "!debug.keystore", "*.kdbx",
+)  # fmt: skip
+
+
+def kept_file_name(arg: Arg) -> str | None:
+    """The entry of KEPT_FILE_NAMES the argument's last segment matches (`infra/prod.tfstate`), a glob
+    written as one too (`*.jks`); None when no value does."""
+    for value in arg.values:
+        name = _last_segment(value)
+        for pattern in reversed(KEPT_FILE_NAMES):
+            if fnmatchcase(name, pattern.removeprefix("!")):
+                if not pattern.startswith("!"):
+                    return pattern
+                break
+    return None
 
 
 def writes_a_file(subject: RedirectSubject) -> bool:

@@ -18,7 +18,7 @@ from ..._tables import Tables
 from ...programs import TREE_REMOVERS, find_scope
 from ...rules._pack import Pack
 from ...rules._rule import Hit, Inspects, rule
-from .home import deleted_targets
+from ._deleted import deleted_targets
 
 # Words that are the working directory itself as a run-time value, quoted or not: `$PWD`,
 # `${PWD}`, `$(pwd)`, `` `pwd` ``, the repository's top level; then what follows it (`/`, `/*`).
