@@ -16,6 +16,7 @@ from .._tables import Tables
 from ..programs import EXEC_ACTIONS, downloaded_files, find_scope
 from ._bindings import DECLARATION_BUILTINS, array_literal_items, declaration_flags, split_assignment_word
 from ._command_globs import expand_command_name, glob_candidates
+from ._located_names import located_program
 from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words, uses_default
 from ._subjects import (
     OUTPUT_REDIRECTS,
@@ -96,6 +97,10 @@ def command_name(name_arg: Arg | None, name_risks: frozenset[Risk], env: Env, ta
     tainted_span = tainted(parts)
     if tainted_span is not None or Risk.TAINT in name_risks:
         return CommandName((None,), NameSource.TAINTED, tainted_span or name_arg.span)
+    located = located_program(parts)
+    if located is not None:
+        # `"$JAVA_HOME/bin/java"`, `$(which python3)`: only the directory is computed, the program is named.
+        return CommandName((located,), NameSource.STATIC, None)
     return CommandName((None,), NameSource.DYNAMIC, name_arg.span)
 
 
