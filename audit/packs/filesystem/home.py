@@ -18,7 +18,7 @@ from ...rules._pack import Pack
 from ...rules._paths import CLIMB_TO_ROOT, DERIVED_NAMES, cleaned_values, contents_glob, path_is, reading
 from ...rules._rule import Hit, Inspects, rule
 from ._deleted import DELETERS, DeletedTarget, deleted_targets, home_relative, may_concern, recursively_deleted
-from .kept_files import delete_unrecoverable_project_file
+from .kept_files import delete_unrecoverable_project_file, destroy_private_key_by_tool
 
 
 def _anchor(path: str) -> str:
@@ -394,5 +394,6 @@ PACK = Pack(
         move_credential_store,
         delete_home_user_data,
         delete_unrecoverable_project_file,
+        destroy_private_key_by_tool,
     ),
 )
