@@ -15,6 +15,7 @@ from .rules import (
     BUDGET_EXCEEDED,
     COMMAND_TOO_LONG,
     EMPTY_COMMAND,
+    ENGINE_FAILURE,
     NESTING_TOO_DEEP,
     NULL_BYTE,
     Dispatch,
@@ -99,7 +100,30 @@ def audit_command(command: str, *, policy: Policy | None = None) -> Verdict:
         # The budget bounds what an audit materialises, so this means the host
         # itself is short of memory: still a verdict, and never a pass.
         runner.emit(BUDGET_EXCEEDED, whole, "the analysis ran out of memory", _PARSE)
+    except Exception as error:
+        # A bug in a rule or in the analysis: the verdict is still a verdict, and never a
+        # pass. Tests and fuzz campaigns fail on this finding, so a bug is not hidden.
+        _log_failure(command, error)
+        runner.emit(ENGINE_FAILURE, whole, _failure_message(error), _PARSE)
     return findings.verdict(tuple(records))
+
+
+ENGINE_LOGGER_NAME = "agent_shell_guard.engine"
+_FAILURE_DETAIL_LIMIT = 200
+
+
+def _failure_message(error: Exception) -> str:
+    detail = str(error)
+    if len(detail) > _FAILURE_DETAIL_LIMIT:
+        detail = detail[:_FAILURE_DETAIL_LIMIT] + "..."
+    return f"the engine failed while judging this command ({type(error).__name__}: {detail}); blocked, not guessed"
+
+
+def _log_failure(command: str, error: Exception) -> None:
+    # Imported here: a correct engine never gets here, and `import audit` stays lighter without it.
+    import logging
+
+    logging.getLogger(ENGINE_LOGGER_NAME).error("the engine failed on %r", command[:500], exc_info=error)
 
 
 def _judge(command: str, policy: Policy, runner: RuleRunner, records: list[CommandRecord]) -> None:

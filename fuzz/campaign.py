@@ -34,6 +34,7 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, settings
 
 from audit import Verdict, audit_command
+from audit.rules import ENGINE_FAILURE
 
 from .oracle import BashOracle, BashRun, OracleUnavailable, bash_oracle
 
@@ -45,7 +46,7 @@ TEST_MODULES = (
     "fuzz.fuzz_plain_lane",
 )
 # Modules whose checks judge commands: the campaign records what they audit.
-_AUDITING_MODULES = ("fuzz.properties", "fuzz.fuzz_oracle")
+_AUDITING_MODULES = ("fuzz.properties", "fuzz.fuzz_oracle", "fuzz.fuzz_plain_lane")
 LAST_INPUT = ".campaign-last-input"
 _MIN_WORKER_SECONDS = 5.0
 
@@ -67,7 +68,7 @@ class Failure:
 
 
 @dataclass(slots=True)
-class _Recorder:
+class Recorder:
     """The commands audited during the current example; kept for the failing one."""
 
     current: list[str] = field(default_factory=list)
@@ -87,7 +88,7 @@ def discover() -> list[Property]:
 
 
 @contextmanager
-def _recording(recorder: _Recorder, last_input: Path, oracle: BashOracle | None) -> Iterator[None]:
+def recording(recorder: Recorder, last_input: Path, oracle: BashOracle | None) -> Iterator[None]:
     """Record every command audited, and every command the oracle runs (a property may
     fail on bash's side before it audits anything)."""
     modules: list[ModuleType] = [importlib.import_module(name) for name in _AUDITING_MODULES]
@@ -101,7 +102,11 @@ def _recording(recorder: _Recorder, last_input: Path, oracle: BashOracle | None)
 
     def recorded(command: str, **keywords: Any) -> Verdict:
         remember(command)
-        return audit_command(command, **keywords)
+        verdict = audit_command(command, **keywords)
+        # The engine blocks on its own exceptions rather than raise; the campaign counts them as failures.
+        failures = [finding.message for finding in verdict.findings if finding.rule_id == ENGINE_FAILURE.id]
+        assert not failures, failures[0]
+        return verdict
 
     for module in modules:
         module.audit_command = recorded  # type: ignore[attr-defined]
@@ -148,7 +153,7 @@ class _TimeUp(BaseException):
     A property that has failed is left to shrink its failure first."""
 
 
-def _run_once(prop: Property, oracle: BashOracle | None, recorder: _Recorder, deadline: float) -> Failure | None:
+def _run_once(prop: Property, oracle: BashOracle | None, recorder: Recorder, deadline: float) -> Failure | None:
     inner = prop.test.hypothesis.inner_test  # type: ignore[attr-defined]
     recorder.failing = []
 
@@ -184,10 +189,10 @@ def run(
     properties = [
         _campaign_settings(prop, examples) for prop in discover() if oracle is not None or not prop.needs_oracle
     ]
-    recorder = _Recorder()
+    recorder = Recorder()
     failures: dict[tuple[str, tuple[str, ...]], Failure] = {}
     rounds = 0
-    with _recording(recorder, last_input, oracle):
+    with recording(recorder, last_input, oracle):
         while time.monotonic() < deadline:
             rounds += 1
             for prop in properties:

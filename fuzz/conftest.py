@@ -6,7 +6,11 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.engine_failures import pytest_runtest_call
+
 from .oracle import BashOracle, OracleUnavailable, bash_oracle
+
+__all__ = ["oracle", "pytest_runtest_call"]
 
 
 @pytest.fixture(scope="module")

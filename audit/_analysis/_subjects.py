@@ -128,6 +128,19 @@ class CommandSubject(NamedTuple):
     moved: bool = False
     """Whether an earlier `cd`, `pushd` or `popd` in the same string changed the working directory
     (to `cwd`, or somewhere unknown): without one, it is where the command was started."""
+    environment: tuple[tuple[str, str], ...] = ()
+    """The variables the command itself sets for the program (`NAME=value cmd`, `env NAME=value cmd`),
+    as (name, value) in the order bash sets them; a value known only at run time is left out. Only these
+    are certain to reach the program: the analysis does not follow `export` in order."""
+
+    def setting(self, *names: str) -> str | None:
+        """The value the program gets for the first of `names` the command sets (the last assignment
+        of a name wins, as in bash); None when the command sets none of them."""
+        for wanted in names:
+            for name, value in reversed(self.environment):
+                if name == wanted:
+                    return value
+        return None
 
     @property
     def args(self) -> tuple[Arg, ...]:

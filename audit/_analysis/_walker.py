@@ -24,6 +24,7 @@ from ..programs.sending import SENDERS
 from ._contexts import (
     code_string,
     contexts_of,
+    program_environment,
     record_writes,
     run_written,
     startup_assignments,
@@ -210,11 +211,14 @@ class Walker(WordWalker):
                 risks = risks | startup_code(self, variable, value, node.span, frame, stdin)
         for label, command in variable_commands(node, argv, unwrapped, env):
             risks = risks | code_string(self, ContextKind.RUNNER, label, (command,), "shell", frame)
+        environment = program_environment(node, unwrapped, env) if self.reporting else ()
         for command_argv in commands_run(argv, index, unwrapped, stdin, env):
             if self.reporting:
                 record = CommandRecord(display(command_argv), node.span, location.position, location.path)
                 self.state.records.append(record)
-            found = self.run_command(command_argv, index, name, unwrapped, node.span, frame, stdin, node.redirects)
+            found = self.run_command(
+                command_argv, index, name, unwrapped, node.span, frame, stdin, node.redirects, environment
+            )
             if found:
                 risks = risks | found
         if self.reporting:
@@ -242,8 +246,10 @@ class Walker(WordWalker):
         frame: Frame,
         stdin: Stdin | None,
         redirects: tuple[ast.Redirect, ...] = (),
+        environment: tuple[tuple[str, str], ...] = (),
     ) -> frozenset[Risk]:
-        """Hand one resolved command to the rules and open its code contexts."""
+        """Hand one resolved command to the rules and open its code contexts (`environment`: the
+        variables the command sets for the program, `CommandSubject.environment`)."""
         if unwrapped is not None:
             for place in unwrapped.places:  # `chroot /mnt CMD`: CMD runs in the chroot
                 frame = frame.labelled(place)
@@ -256,7 +262,7 @@ class Walker(WordWalker):
         xargs = xargs_input(unwrapped, span) if reporting else None
         for each in name.names:
             if reporting:
-                self.report_command(argv, index, each, name, wrappers, span, frame, stdin, xargs)
+                self.report_command(argv, index, each, name, wrappers, span, frame, stdin, xargs, environment)
             own = command_risks(each, args, name.source, self.tables)
             downloaded_to = None
             if own:
@@ -309,6 +315,7 @@ class Walker(WordWalker):
         frame: Frame,
         stdin: Stdin | None,
         xargs: XargsInput | None,
+        environment: tuple[tuple[str, str], ...],
     ) -> None:
         """Hand the command run under one of its possible names to the rules, the call graph and the
         secret-flow checks (`xargs`: the input of the xargs that starts it)."""
@@ -317,7 +324,7 @@ class Walker(WordWalker):
             argv, index, each, name.source, name.evidence, wrappers, span, frame.location, stdin,
             frame.in_pipeline, frame.background, state.cwd,
             tuple((path, script.text) for path, script in state.written.items()) if state.written else (),
-            state.moved,
+            state.moved, environment,
         )  # fmt: skip
         self.sink.command(subject)
         if state.functions or state.loops:

@@ -79,6 +79,22 @@ NESTING_TOO_DEEP = rule(
     must_not_match=("bash -c 'ls'", "eval \"bash -c 'ls'\""),
 )(EMITTED_BY_ENGINE)
 
+ENGINE_FAILURE = rule(
+    id="IN006",
+    name="engine-failure",
+    severity=Severity.HIGH,
+    summary="The engine itself failed while judging the command (a bug in a rule or in the analysis).",
+    rationale=(
+        "A command the engine could not finish judging is not known to be safe. The failure is a bug: "
+        "the verdict names the exception, and the `agent_shell_guard.engine` logger records the traceback."
+    ),
+    safer_alternative="Report the command and the logged traceback; until it is fixed, run a simpler form of it.",
+    inspects=Inspects.LIMIT,
+    # No honest input makes a correct engine fail: tests/audit/test_engine_failure.py injects the fault.
+    must_match=(),
+    must_not_match=("ls -la", "git status"),
+)(EMITTED_BY_ENGINE)
+
 PARSE_TROUBLE = rule(
     id="PA001",
     name="unparseable-command",
@@ -94,4 +110,12 @@ PARSE_TROUBLE = rule(
     must_not_match=("cat <<'EOF' 2>&1 | tail -5\nhello\nEOF", "cat <> file", "echo $((1 << 2))"),
 )(EMITTED_BY_ENGINE)
 
-ENGINE_RULES = (EMPTY_COMMAND, NULL_BYTE, COMMAND_TOO_LONG, BUDGET_EXCEEDED, NESTING_TOO_DEEP, PARSE_TROUBLE)
+ENGINE_RULES = (
+    EMPTY_COMMAND,
+    NULL_BYTE,
+    COMMAND_TOO_LONG,
+    BUDGET_EXCEEDED,
+    NESTING_TOO_DEEP,
+    ENGINE_FAILURE,
+    PARSE_TROUBLE,
+)

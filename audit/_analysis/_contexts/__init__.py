@@ -28,7 +28,7 @@ from .._subjects import Arg, ContextKind, Risk, Stdin
 from .._wrappers import Unwrapped
 from ._builtins import alias_code, eval_code, let_arithmetic, sourced_file, test_arithmetic, trap_code
 from ._call import Call, ContextWalk, Handler
-from ._code import code_string, run_written, startup_assignments, startup_code, stdin_code
+from ._code import code_string, program_environment, run_written, startup_assignments, startup_code, stdin_code
 from ._command_variables import variable_commands
 from ._database_clients import DATABASE_CLIENT_NAMES, database_client_code
 from ._find import find_exec
@@ -62,6 +62,7 @@ __all__ = [
     "code_string",
     "contexts_of",
     "option_commands",
+    "program_environment",
     "record_writes",
     "run_written",
     "startup_assignments",

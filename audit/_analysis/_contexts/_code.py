@@ -157,6 +157,23 @@ def startup_assignments(node: ast.SimpleCommand, unwrapped: Unwrapped | None) ->
     return prefix_assignments(node, unwrapped, STARTUP_VARIABLES.__contains__)
 
 
+def program_environment(node: ast.SimpleCommand, unwrapped: Unwrapped | None, env: Env) -> tuple[tuple[str, str], ...]:
+    """`NAME=value cmd`, `env NAME=value cmd`: the variables the command sets for the program it
+    runs, with their values, in the order bash sets them; a value known only at run time is left out."""
+    if not node.assignments and (unwrapped is None or not unwrapped.assignments):
+        return ()  # most commands: nothing to look for
+    found: list[tuple[str, str]] = []
+    for variable, value in prefix_assignments(node, unwrapped, _any_variable):
+        fields = normalize_word(value, env)
+        if len(fields) == 1 and fields[0].value is not None:
+            found.append((variable, fields[0].value))
+    return tuple(found)
+
+
+def _any_variable(_name: str) -> bool:
+    return True
+
+
 def startup_code(
     walk: ContextWalk, variable: str, value: ast.Word, span: Span, frame: Frame, stdin: Stdin | None
 ) -> frozenset[Risk]:

@@ -35,6 +35,27 @@ def _migrates_to_zero(found: Found) -> Arg | None:
     return operands[3] if operands[3].value == "zero" else None
 
 
+def _unless_testing(predicate: Predicate, variables: tuple[str, ...], testing: str) -> Predicate:
+    """`RAILS_ENV=test rails db:reset`: the framework's test database, which the test suite rebuilds
+    anyway, so the command passes (as the rule's safer alternative advises). The environment is named
+    by a variable the command sets, or by a `NAME=VALUE` operand (rake reads those as variables);
+    not when the command also points `DATABASE_URL` somewhere, which wins over the named environment."""
+
+    def outside_tests(found: Found) -> Arg | None:
+        named = found.subject.setting(*variables)
+        if named is None:
+            operands = (value.partition("=") for word in found.reading.operands for value in word.values)
+            named = next((value for name, equals, value in operands if equals and name in variables), None)
+        if named == testing and found.subject.setting("DATABASE_URL") is None:
+            return None
+        return predicate(found)
+
+    return outside_tests
+
+
+_RAILS_ENVIRONMENT = ("RAILS_ENV", "RACK_ENV")
+
+
 def _is_script(word: Arg, scripts: tuple[str, ...]) -> bool:
     return any(value.rsplit("/", 1)[-1] in scripts for value in word.values)
 
@@ -60,21 +81,30 @@ DROP_DATABASE = pack_rule(
     id="DB001",
     name="framework-drops-database",
     severity=Severity.HIGH,
-    summary="A framework command that drops, wipes or resets the database (`rails db:drop`, `manage.py flush`, `artisan migrate:fresh`, `prisma migrate reset`...).",
+    summary="A framework command that drops, wipes or resets the database (`rails db:drop`, `manage.py flush`, `artisan migrate:fresh`, `prisma migrate reset`...); not of the test environment the command names (`RAILS_ENV=test`, `MIX_ENV=test`, `APP_ENV=testing`).",
     rationale="These delete every table or row of the configured database, which is whatever the environment points at, production included.",
     safer_alternative="Check which database the environment configures; reset only a disposable test database (`RAILS_ENV=test`).",
     matches=(
         command(
             ("rails", "rake"),
-            where=any_operand(
-                "db:drop", "db:drop:*", "db:reset", "db:purge", "db:purge:*", "db:schema:load", "db:structure:load",
-                "db:migrate:reset", "db:seed:replant", "db:truncate_all",
+            where=_unless_testing(
+                any_operand(
+                    "db:drop", "db:drop:*", "db:reset", "db:purge", "db:purge:*", "db:schema:load", "db:structure:load",
+                    "db:migrate:reset", "db:seed:replant", "db:truncate_all",
+                ),
+                _RAILS_ENVIRONMENT, "test",
             ),
         ),
         command(_PYTHON, where=_script_task(_DJANGO, "flush", "reset_db")),
         command(_PYTHON, where=_migrates_to_zero),
-        command("php", where=_script_task(_LARAVEL, "migrate:fresh", "migrate:reset", "migrate:refresh", "db:wipe")),
-        command("mix", where=any_operand("ecto.drop", "ecto.reset")),
+        command(
+            "php",
+            where=_unless_testing(
+                _script_task(_LARAVEL, "migrate:fresh", "migrate:reset", "migrate:refresh", "db:wipe"),
+                ("APP_ENV",), "testing",
+            ),
+        ),
+        command("mix", where=_unless_testing(any_operand("ecto.drop", "ecto.reset"), ("MIX_ENV",), "test")),
         command("prisma", "migrate reset"),
         command("prisma", "db push", requires=("--force-reset",)),
         command(("sequelize", "sequelize-cli"), "db:drop"),
@@ -89,7 +119,7 @@ DROP_DATABASE = pack_rule(
     ),
     message="drops or wipes the application's database",
     must_match=("rails db:drop", "python manage.py flush --noinput", "php artisan migrate:fresh --seed", "npx prisma migrate reset --force", "alembic downgrade base"),
-    must_not_match=("rails db:migrate", "python manage.py migrate", "php artisan migrate", "npx prisma migrate dev --name init", "alembic upgrade head"),
+    must_not_match=("rails db:migrate", "python manage.py migrate", "php artisan migrate", "npx prisma migrate dev --name init", "alembic upgrade head", "RAILS_ENV=test bin/rails db:reset", "MIX_ENV=test mix ecto.reset"),
 )  # fmt: skip
 
 ROLLBACK = pack_rule(

@@ -16,18 +16,52 @@ from .._invocation import Found, command, pack_rule
 
 _NODE = ("npm", "pnpm")
 _DRY_RUN = ("--dry-run",)
+_TRUE = ("true", "1", "yes")
 # Where each client is told to publish (a registry or index URL).
 _DESTINATIONS = ("--registry", "--repository-url", "--publish-url", "--host")
 
 
+# Where each client reads its registry from the environment, when no option names one
+# (`NPM_CONFIG_REGISTRY=http://localhost:4873 npm publish`). npm and pnpm read `npm_config_*` in any case.
+_NPM_SETTINGS = "npm_config_"
+_DESTINATION_VARIABLES: dict[str, tuple[str, ...]] = {
+    "yarn": ("YARN_NPM_PUBLISH_REGISTRY", "YARN_NPM_REGISTRY_SERVER", "YARN_REGISTRY"),
+    "twine": ("TWINE_REPOSITORY_URL",),
+    "uv": ("UV_PUBLISH_URL",),
+    "gem": ("RUBYGEMS_HOST",),
+}
+
+
+def _npm_setting(found: Found, key: str) -> str | None:
+    """The value of npm's `key` setting (`registry`, `dry_run`) the command gives in the environment."""
+    wanted = _NPM_SETTINGS + key
+    return next((value for name, value in reversed(found.subject.environment) if name.lower() == wanted), None)
+
+
+def _registry_from_environment(found: Found) -> str | None:
+    program = found.subject.name
+    registry = found.subject.setting(*_DESTINATION_VARIABLES.get(program or "", ()))
+    if registry is None and program in (*_NODE, "yarn"):
+        registry = _npm_setting(found, "registry")  # yarn 1 reads npm's settings too
+    return registry
+
+
 def _leaves_the_machine(found: Found) -> Arg | None:
     """A publication to a registry other than one on the loopback (a local Verdaccio or devpi is
-    where a release is tried out): the destination's word, else the command's last."""
+    where a release is tried out): the destination's word, else the command's last. An option
+    names the registry, else the environment the command sets, as each client reads them."""
     read = found.reading
     destinations = read.values(*_DESTINATIONS)
-    if destinations and all(on_the_loopback(value) for word in destinations for value in word.values):
+    if destinations:
+        if all(on_the_loopback(value) for word in destinations for value in word.values):
+            return None
+        return destinations[-1]
+    registry = _registry_from_environment(found)
+    if registry is not None and on_the_loopback(registry):
         return None
-    return destinations[-1] if destinations else read.args[-1]
+    if found.subject.name in _NODE and (_npm_setting(found, "dry_run") or "").lower() in _TRUE:
+        return None
+    return read.args[-1]
 
 
 PUBLISH = pack_rule(
@@ -66,6 +100,8 @@ PUBLISH = pack_rule(
         "npm install",
         "npm publish --registry http://localhost:4873",
         "twine upload --repository-url http://127.0.0.1:3141/root/dev/ dist/*",
+        "NPM_CONFIG_REGISTRY=http://localhost:4873 npm publish",
+        "TWINE_REPOSITORY_URL=http://127.0.0.1:3141/root/dev/ twine upload dist/*",
     ),
 )  # fmt: skip
 
