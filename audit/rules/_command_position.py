@@ -49,10 +49,8 @@ def risky_substitution_as_command(subject: CommandSubject, tables: Tables) -> It
     summary="The command name is computed at run time.",
     rationale=(
         "`$cmd args` runs whatever the variable or substitution holds when the command runs; it was not reviewed. "
-        "A name computed only in its directory names its program all the same, and is judged as that program: "
-        'a toolchain\'s bin directory (`"$JAVA_HOME/bin/java"`, `$(go env GOPATH)/bin/golangci-lint`), the '
-        'project\'s top level (`"$(git rev-parse --show-toplevel)/scripts/test.sh"`), a PATH lookup '
-        "(`$(which python3)`)."
+        'A name computed only in its directory (`$(which python3)`, `"$JAVA_HOME/bin/java"`) is judged as the '
+        "program it names."
     ),
     safer_alternative="Spell the command name out literally.",
     inspects=Inspects.COMPUTED_NAME,
