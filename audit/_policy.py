@@ -77,6 +77,7 @@ _NAME_LISTS = (
     "secret_file_names", "secret_variables", "allowed_destinations", "credential_stores",
     "disposable_home_directories", "home_data_directories", "service_data_directories", "protected_branches",
     "binary_directories", "interpreter_startup_files", "program_directories", "library_directories",
+    "disposable_databases",
 )  # fmt: skip
 # `[names]` tables of commands with the words that select what they do (`pip install`, `gh auth token`).
 _SUBCOMMAND_TABLES = ("installers", "secret_printers")
@@ -124,6 +125,7 @@ class _Draft(NamedTuple):
             allowed_destinations=tuple(dict.fromkeys(names["allowed_destinations"])),
             credential_stores=tuple(dict.fromkeys(names["credential_stores"])),
             disposable_home_directories=tuple(dict.fromkeys(names["disposable_home_directories"])),
+            disposable_databases=tuple(dict.fromkeys(names["disposable_databases"])),
             home_data_directories=tuple(dict.fromkeys(names["home_data_directories"])),
             service_data_directories=tuple(dict.fromkeys(names["service_data_directories"])),
             protected_branches=tuple(dict.fromkeys(names["protected_branches"])),

@@ -44,6 +44,7 @@ class Tables:
         "credential_stores",
         "data_directories",
         "decoders",
+        "disposable_databases",
         "disposable_home_directories",
         "fetchers",
         "home_data_directories",
@@ -98,6 +99,7 @@ class Tables:
         allowed_destinations: tuple[str, ...],
         credential_stores: tuple[str, ...],
         disposable_home_directories: tuple[str, ...],
+        disposable_databases: tuple[str, ...],
         home_data_directories: tuple[str, ...],
         service_data_directories: tuple[str, ...],
         protected_branches: tuple[str, ...],
@@ -142,6 +144,8 @@ class Tables:
         """Directories of credentials and keys (`~/.ssh`, `~/.aws`): deleting them is blocked (packs)."""
         self.disposable_home_directories: Final = disposable_home_directories
         """Entries of the home directory that only hold caches (`~/.cache`): deleting them is not reported."""
+        self.disposable_databases: Final = disposable_databases
+        """Globs of the database names that mark a test database (`*_test`): what its statements destroy is not reported (packs)."""
         self.home_data_directories: Final = home_data_directories
         """The user's own data in the home directory (`~/Documents`, `~/Maildir`): deleting one is blocked (packs)."""
         self.service_data_directories: Final = service_data_directories

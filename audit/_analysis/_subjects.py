@@ -169,10 +169,15 @@ class ContextKind(str, Enum):
     SCRIPT_SUBSTITUTION = "script-substitution"
     PROMPT_EXPANSION = "prompt-expansion"
     DOWNLOADED_FILE = "downloaded-file"
+    DOWNLOADED_TREE = "downloaded-tree"
+    """A file in a directory the same command string filled with downloaded code (a clone, an unpacked download)."""
     ARITHMETIC = "arithmetic"
     RUNS_LATER = "runs-later"
     """A file that runs by itself later (a git hook, a unit, a cron job...), written with
     content that downloads or decodes, or downloaded there: emitted only then."""
+    SETTING_COMMAND = "setting-command"
+    """A command a settings file written here makes a tool run by itself later (ssh's
+    `ProxyCommand`, a VS Code task run at folder open): its text is the one dynamic part's source."""
 
 
 class AutorunFormat(str, Enum):
@@ -199,6 +204,18 @@ class AutorunFormat(str, Enum):
     """A JavaScript file a build tool loads and runs: gulpfile.js, webpack.config.js, vite.config.js."""
     JUSTFILE = "justfile"
     """A justfile: just runs each recipe line through a shell."""
+    SSH_CONFIG = "ssh-config"
+    """An ssh client configuration: `ProxyCommand`, `LocalCommand`, `KnownHostsCommand` and
+    `Match exec` hold shell commands ssh runs on this machine."""
+    GIT_CONFIG = "git-config"
+    """A git configuration file (`[section] key = value`): read as the `git config` commands that write it."""
+    NODE_CONFIG = "node-config"
+    """An .npmrc, .yarnrc or .yarnrc.yml: read as the `npm config set` commands that write it."""
+    PIP_CONFIG = "pip-config"
+    """A pip.conf (`[global] index-url = ...`): read as the `pip config set` commands that write it."""
+    VSCODE_TASKS = "vscode-tasks"
+    """A VS Code tasks.json: each task's command runs in a shell when asked for, or by itself
+    when the folder opens (`"runOn": "folderOpen"`)."""
 
 
 class Autorun(NamedTuple):

@@ -42,6 +42,10 @@ _ANALYSERS = {
     "perl": ("._perl", "PerlInterpreter"),
     "lua": ("._lua", "LuaInterpreter"),
     "awk": ("._awk", "AwkAnalyser"),
+    "applescript": ("._shell_calls", "AppleScriptAnalyser"),
+    "r": ("._shell_calls", "RAnalyser"),
+    "tcl": ("._shell_calls", "TclAnalyser"),
+    "julia": ("._shell_calls", "JuliaAnalyser"),
 }
 
 LANGUAGES = frozenset(_ANALYSERS)

@@ -58,7 +58,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         "containers.host-escape",
         ".containers.host_escape",
         True,
-        frozenset(("ctr", "docker", "incus", "lxc", "nerdctl", "nsenter", "podman", "systemd-nspawn")),
+        frozenset(("ctr", "docker", "incus", "kubectl", "lxc", "nerdctl", "nsenter", "oc", "podman", "systemd-nspawn")),
     ),
     PackEntry("containers.podman", ".containers.podman", True, frozenset(("podman",))),
     PackEntry("database.cassandra", ".database.cassandra", True, frozenset(("cqlsh",))),
@@ -106,7 +106,17 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         ".database.postgresql",
         True,
         frozenset(
-            ("dropdb", "dropuser", "pg_ctl", "pg_dropcluster", "pg_resetwal", "pg_resetxlog", "pg_restore", "psql")
+            (
+                "dropdb",
+                "dropuser",
+                "heroku",
+                "pg_ctl",
+                "pg_dropcluster",
+                "pg_resetwal",
+                "pg_resetxlog",
+                "pg_restore",
+                "psql",
+            )
         ),
     ),
     PackEntry("database.redis", ".database.redis", True, frozenset(("redis-cli", "valkey-cli"))),
@@ -266,12 +276,14 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "iptables-nft",
                 "nft",
                 "pfctl",
+                "security",
                 "service",
                 "set",
                 "setenforce",
                 "socketfilterfw",
                 "spctl",
                 "systemctl",
+                "trust",
                 "ufw",
                 "unset",
             )

@@ -27,7 +27,8 @@ class Family(NamedTuple):
 
 
 LAZY_FAMILIES: tuple[Family, ...] = (
-    Family(".vcs", "VCS_PROGRAMS", ("git", "gh", "glab")),
+    Family(".vcs", "VCS_PROGRAMS", ("git",)),
+    Family(".code_hosts", "CODE_HOST_PROGRAMS", ("gh", "glab")),
     Family(
         ".containers",
         "CONTAINER_PROGRAMS",
@@ -64,6 +65,8 @@ LAZY_FAMILIES: tuple[Family, ...] = (
             "csrutil",
             "defaults",
             "socketfilterfw",
+            "security",
+            "trust",
         ),
     ),
     Family(

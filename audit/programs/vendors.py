@@ -30,7 +30,11 @@ def _cli(names: tuple[str, ...], *paths: str, options: tuple[str, ...] = (), fla
 
 VENDOR_PROGRAMS: tuple[Program, ...] = (
     # Hosting platforms.
-    _cli(("heroku",), "apps:destroy", "pg:reset", "addons:destroy", "apps:info", "run", "run:detached", options=("-a", "--app")),
+    Program(("heroku",), syntax=_ANYWHERE, options=(valued("-a", "--app"),), global_options_anywhere=True, help_forms=_HELP,
+            subcommands=(*tree("apps:destroy", "pg:reset", "addons:destroy", "apps:info", "run", "run:detached", options=_YES),
+                         # psql on the app's database: its statements are the database packs' (audit.databases.CLIENTS).
+                         *tree(leaf("pg:psql", valued("-c", "--command"), valued("-f", "--file"), valued("-r", "--remote"),
+                                    valued("--credential"))))),
     _cli(("vercel",), "remove|rm", "env rm|remove", "domains rm|remove", "project rm|remove", "list|ls", options=("--scope", "-t", "--token")),
     _cli(("netlify",), "sites:delete", "env:unset", "status", options=("--site",)),
     _cli(("fly", "flyctl"), "apps destroy", "volumes destroy", "postgres detach", "apps list", "ssh console", options=("-a", "--app", "-C", "--command")),

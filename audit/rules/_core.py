@@ -21,6 +21,7 @@ from ._exfiltration import EXFILTRATION_RULES
 from ._exposure import EXPOSURE_RULES
 from ._filesystem import FILESYSTEM_RULES
 from ._hygiene import HYGIENE_RULES
+from ._interpreter_variables import INTERPRETER_VARIABLE_RULES
 from ._kernel_settings import KERNEL_SETTING_RULES
 from ._linker import LINKER_RULES
 from ._network_and_resources import NETWORK_AND_RESOURCE_RULES
@@ -48,6 +49,7 @@ CORE = Registry(
     + SECRET_READ_RULES
     + SYSTEM_RULES
     + LINKER_RULES
+    + INTERPRETER_VARIABLE_RULES
     + PERSISTENCE_RULES
     + SYSTEM_LOG_RULES
     + KERNEL_SETTING_RULES

@@ -33,6 +33,7 @@ __all__ = [
     "CLIMB_TO_ROOT",
     "DERIVED_NAMES",
     "KEPT_FILE_NAMES",
+    "TEMP_DIRECTORIES",
     "autorun_location",
     "cleaned_values",
     "contents_glob",
@@ -54,6 +55,9 @@ __all__ = [
     "writes_paths",
     "written_paths",
 ]
+
+TEMP_DIRECTORIES = ("/tmp", "/var/tmp", "/dev/shm")
+"""Directories every user of the machine may write."""
 
 Subject = TypeVar("Subject")
 Answer = TypeVar("Answer")
