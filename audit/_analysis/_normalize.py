@@ -12,6 +12,7 @@ from typing import Protocol
 from .._syntax import ast
 from ._braces import CHARACTERS_PER_STEP, expand_braces
 from ._fields import Fields, split_fields, splits
+from ._listings import working_directory_listing
 from ._parameter_operators import operated
 from ._subjects import Arg
 
@@ -236,8 +237,26 @@ def _known_values(part: ast.WordPart, bindings: Bindings) -> tuple[str, ...] | N
         return parameter_values(part, bindings)
     if type(part) is ast.CommandSubstitution:
         output = bindings.substitution_output(part.body)
+        if output is None and not part.quoted:
+            output = _listing(part.body)
         return None if output is None else (output,)
     return None
+
+
+def _listing(body: ast.Script) -> str | None:
+    """`$(ls -A)` unquoted: the working directory's entries, as globs that match them (`* .[!.]*`)."""
+    statements = body.statements
+    if len(statements) != 1 or type(statements[0].command) is not ast.SimpleCommand:
+        return None
+    command = statements[0].command
+    if command.assignments or command.redirects or statements[0].background:
+        return None
+    words: list[str] = []
+    for word in command.words:
+        if len(word.parts) != 1 or type(word.parts[0]) is not ast.Literal:
+            return None
+        words.append(word.parts[0].text)
+    return working_directory_listing(words) if words else None
 
 
 def _quoted(part: ast.WordPart) -> bool:

@@ -16,6 +16,8 @@ from .._tables import Tables
 from ..programs import EXEC_ACTIONS, downloaded_files, find_scope
 from ._bindings import DECLARATION_BUILTINS, array_literal_items, declaration_flags, split_assignment_word
 from ._command_globs import expand_command_name, glob_candidates
+from ._listings import ls_globs, tracked_files
+from ._located_names import located_program
 from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words, uses_default
 from ._subjects import (
     OUTPUT_REDIRECTS,
@@ -96,6 +98,10 @@ def command_name(name_arg: Arg | None, name_risks: frozenset[Risk], env: Env, ta
     tainted_span = tainted(parts)
     if tainted_span is not None or Risk.TAINT in name_risks:
         return CommandName((None,), NameSource.TAINTED, tainted_span or name_arg.span)
+    located = located_program(parts)
+    if located is not None:
+        # `"$JAVA_HOME/bin/java"`, `$(which python3)`: only the directory is computed, the program is named.
+        return CommandName((located,), NameSource.STATIC, None)
     return CommandName((None,), NameSource.DYNAMIC, name_arg.span)
 
 
@@ -288,6 +294,9 @@ def commands_run(
     if listed:
         return [argv + listed]
     found = _found_by_find(writer, stdin.span)
+    if not found and tracked_files(writer):
+        # `git ls-files | xargs rm -f`: every tracked file below the working directory, as find lists them.
+        found = (Arg(("./*",), writer[0], stdin.span, True),)
     return [recursing_like_find(argv, index, stdin.span) + found] if found else [argv]
 
 
@@ -299,31 +308,10 @@ def _piped_argv(stdin: Stdin, env: Env) -> list[str] | None:
     return env.literal_argv(writer.words)
 
 
-# ls options that list every entry of a directory, one name a line; -a and -A add the hidden ones.
-_LS_LISTS = frozenset({"-1", "-a", "-A", "--all", "--almost-all"})
-
-
 def _listed_by_ls(argv: list[str], span: Span) -> tuple[Arg, ...]:
-    """`ls [-A] [DIR] | xargs CMD`: the names ls prints are the directory's entries, read as `DIR/*`
-    (and `DIR/.[!.]*` with -a or -A): `ls | xargs rm -rf` is `rm -rf *`. Nothing for other options
-    (`ls -l` prints more than names) or several directories (ls prints a heading for each)."""
-    if basename(argv[0]) != "ls":
-        return ()
-    options = [word for word in argv[1:] if word.startswith("-") and word != "-"]
-    directories = [word for word in argv[1:] if word not in options]
-    if not all(_lists_names(option) for option in options) or len(directories) > 1:
-        return ()
-    if directories and any(character in directories[0] for character in "*?["):  # `ls *.log` lists files
-        return ()
-    prefix = directories[0].rstrip("/") + "/" if directories else ""
-    hidden = any(option in ("--all", "--almost-all") or "a" in option.lower() for option in options)
-    globs = (prefix + "*", prefix + ".[!.]*") if hidden else (prefix + "*",)
-    return tuple(Arg((glob,), argv[0], span, True) for glob in globs)
-
-
-def _lists_names(option: str) -> bool:
-    """An option, or a cluster of them, among `_LS_LISTS` (`-1A`)."""
-    return option in _LS_LISTS or (not option.startswith("--") and all(f"-{flag}" in _LS_LISTS for flag in option[1:]))
+    """`ls [-A] [DIR] | xargs CMD`: the names ls prints, read as the globs that match them
+    (`ls | xargs rm -rf` is `rm -rf *`)."""
+    return tuple(Arg((glob,), argv[0], span, True) for glob in ls_globs(argv))
 
 
 def _found_by_find(argv: list[str], span: Span) -> tuple[Arg, ...]:

@@ -36,6 +36,29 @@ class FindScope(NamedTuple):
     starting_points: tuple[Arg, ...]
     unfiltered: bool
     only_names: tuple[str, ...] = ()
+    spares_history: bool = False
+    """Whether the expression leaves out `.git` (`-not -path './.git/*'`, `-path ./.git -prune -o`),
+    which narrows nothing else: every other file is still found."""
+
+
+# Tests of a file's whole path, which exclude the repository's history when negated or pruned.
+_PATH_TESTS = frozenset({"-path", "-wholename", "-ipath", "-iwholename"})
+
+
+def _history_exclusion(values: list[str | None], index: int) -> int:
+    """How many words from `index` leave out `.git` and nothing else (`! -path '*/.git/*'`, `-not -path
+    ./.git`, `-path ./.git -prune`); 0 when they do not."""
+    window = [*values[index : index + 3], None, None, None]
+    negated = window[0] in ("!", "-not") and window[1] in _PATH_TESTS and _names_history(window[2])
+    if negated:
+        return 3
+    pruned = window[0] in _PATH_TESTS and _names_history(window[1]) and window[2] == "-prune"
+    return 3 if pruned else 0
+
+
+def _names_history(pattern: str | None) -> bool:
+    """`./.git`, `*/.git/*`, `*.git*`: a path pattern with a segment that is the history directory."""
+    return pattern is not None and any(segment.lstrip("*") in (".git", ".git*") for segment in pattern.split("/"))
 
 
 def find_scope(args: tuple[Arg, ...]) -> FindScope:
@@ -50,25 +73,30 @@ def find_scope(args: tuple[Arg, ...]) -> FindScope:
             break
         starting.append(args[position])
         position += 1
-    narrowed_otherwise = False
+    narrowed_otherwise = spares_history = False
     names: list[str] = []
     skip_until_terminator = False
-    skip_value = False
+    skipped = 0
+    values = [arg.value for arg in args]
     for index in range(position, len(args)):
-        value = args[index].value
+        value = values[index]
         if skip_until_terminator:
             skip_until_terminator = value not in (";", "+")
             continue
-        if skip_value:
-            skip_value = False
+        if skipped:
+            skipped -= 1
             continue
-        if value in _FIND_VALUED_UNFILTERED:
-            skip_value = True
+        exclusion = _history_exclusion(values, index)
+        if exclusion:
+            spares_history = True
+            skipped = exclusion - 1
+        elif value in _FIND_VALUED_UNFILTERED:
+            skipped = 1
         elif value in EXEC_ACTIONS:
             skip_until_terminator = True
         elif value in ("-name", "-iname") and index + 1 < len(args):
             names.append(args[index + 1].value or "*")
-            skip_value = True
+            skipped = 1
         elif value in _FIND_CONNECTIVES:
             continue  # `-name '*.py' -o -name '*.md'`: the tests around it say what is found
         elif value in ("(", "!", ",") or (
@@ -77,7 +105,7 @@ def find_scope(args: tuple[Arg, ...]) -> FindScope:
             narrowed_otherwise = True
     starting_points = tuple(starting) or (Arg((".",), ".", Span(0, 0)),)
     unfiltered = not names and not narrowed_otherwise
-    return FindScope(starting_points, unfiltered, () if narrowed_otherwise else tuple(names))
+    return FindScope(starting_points, unfiltered, () if narrowed_otherwise else tuple(names), spares_history)
 
 
 # Actions that write the list they print into a file: the file, then (-fprintf) a format.
@@ -108,8 +136,8 @@ _EMPTYING_SIZES = frozenset({("-s", "0"), ("--size", "0"), ("-s0",), ("--size=0"
 
 
 def _destroys(command: list[str | None]) -> bool:
-    """Whether an `-exec` command destroys the file it is given (a remover, or `truncate -s 0`)."""
-    program = (command[0] or "").rpartition("/")[2] if command else ""
+    """Whether an `-exec` command destroys the file it is given as `{}` (a remover, or `truncate -s 0`)."""
+    program = (command[0] or "").rpartition("/")[2] if command and "{}" in command else ""
     if program in _FILE_DESTROYERS:
         return True
     if program != "truncate":

@@ -47,17 +47,30 @@ def risky_substitution_as_command(subject: CommandSubject, tables: Tables) -> It
     name="dynamic-command-name",
     severity=Severity.MEDIUM,
     summary="The command name is computed at run time.",
-    rationale="`$cmd args` runs whatever the variable or substitution holds when the command runs; it was not reviewed.",
+    rationale=(
+        "`$cmd args` runs whatever the variable or substitution holds when the command runs; it was not reviewed. "
+        'A name computed only in its directory (`$(which python3)`, `"$JAVA_HOME/bin/java"`) is judged as the '
+        "program it names."
+    ),
     safer_alternative="Spell the command name out literally.",
     inspects=Inspects.COMPUTED_NAME,
     must_match=(
         "$cmd --force",
         "${!ref} -x",
         "$a$b file",
-        "$(git rev-parse --show-toplevel)/build.sh",
+        "$(cat .tool-path)/build.sh",
         '"$EDITOR" notes.txt',
+        "$TOOLS/lint.sh",
     ),
-    must_not_match=("cmd=ls; $cmd -la", "\"$SHELL\" -c 'make test'", "ls -la", "x=$(curl -s u); echo $x"),
+    must_not_match=(
+        "cmd=ls; $cmd -la",
+        "\"$SHELL\" -c 'make test'",
+        "ls -la",
+        "x=$(curl -s u); echo $x",
+        '"$JAVA_HOME/bin/java" -version',
+        "$(which python3) -m pip list",
+        '"$(git rev-parse --show-toplevel)/scripts/test.sh"',
+    ),
 )
 def dynamic_command_name(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     if subject.name_source is NameSource.DYNAMIC and subject.name_evidence is not None:

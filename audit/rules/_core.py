@@ -13,6 +13,7 @@ from ._code import CODE_RULES
 from ._command_position import COMMAND_POSITION_RULES
 from ._contexts import CONTEXT_RULES
 from ._controls import CONTROL_RULES
+from ._device_removal import DEVICE_REMOVAL_RULES
 from ._emptied_files import EMPTIED_FILE_RULES
 from ._empty_variables import EMPTY_VARIABLE_RULES
 from ._engine_rules import ENGINE_RULES
@@ -54,6 +55,7 @@ CORE = Registry(
     + PERSISTENCE_RULES
     + SYSTEM_LOG_RULES
     + KERNEL_SETTING_RULES
+    + DEVICE_REMOVAL_RULES
     + CONTROL_RULES
     + ACCOUNT_RULES
     + EXFILTRATION_RULES

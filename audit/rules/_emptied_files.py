@@ -1,7 +1,8 @@
-"""A redirect that empties a private key or credential file (FS007).
+"""A redirect that empties a private key, a credential file or a file that exists nowhere else (FS007).
 
 `: > ~/.ssh/id_rsa` destroys the key as surely as `rm` does (HM001, which
-judges programs); a redirect names no program, and the packs load by program
+judges programs), and `> terraform.tfstate` Terraform's only record of what it
+manages (HM008 for programs); a redirect names no program, and the packs load by program
 name, so this rule is core. Writing content into the file (`echo "$KEY" >
 ~/.ssh/id_rsa`, a CI job installing a deploy key) is a different act and
 passes: only a redirect whose command prints nothing (`:`, `true`, an `echo` or
@@ -15,7 +16,7 @@ from collections.abc import Iterator
 from .._analysis import RedirectSubject
 from .._model import Severity
 from .._tables import Tables
-from ._paths import path_is, redirect_writes_file
+from ._paths import kept_file_name, path_is, redirect_writes_file
 from ._rule import Hit, Inspects, rule
 
 # Commands that print nothing: with `>`, the file is left empty.
@@ -51,10 +52,14 @@ def _empties_a_file(subject: RedirectSubject) -> bool:
     id="FS007",
     name="empty-credential-file",
     severity=Severity.HIGH,
-    summary="A redirect empties a private key or credential file: `: > ~/.ssh/id_rsa`, `> ~/.aws/credentials`.",
+    summary=(
+        "A redirect empties a private key, a credential file, or a file that exists nowhere else (Terraform state, "
+        "a release keystore): `: > ~/.ssh/id_rsa`, `> ~/.aws/credentials`, `> terraform.tfstate`."
+    ),
     rationale=(
         "An emptied key is as lost as a deleted one: it often exists nowhere else, and the servers and "
-        "accounts it opens are locked until someone restores access."
+        "accounts it opens are locked until someone restores access. Emptied Terraform state forgets every "
+        "resource it manages (HM008)."
     ),
     safer_alternative="Leave the key alone; to replace it, write the new one to another name and move it into place.",
     inspects=Inspects.REDIRECT,
@@ -67,6 +72,8 @@ def _empties_a_file(subject: RedirectSubject) -> bool:
         "echo > ~/.kube/config",
         "printf '' > ~/.ssh/id_rsa",
         "cat /dev/null > ~/.ssh/id_rsa",
+        "> terraform.tfstate",
+        ": > android/app/release.jks",
     ),
     must_not_match=(
         'echo "$DEPLOY_KEY" > ~/.ssh/id_rsa',
@@ -75,13 +82,15 @@ def _empties_a_file(subject: RedirectSubject) -> bool:
         ": > ./notes.txt",
         ": >> ~/.ssh/id_rsa",
         "cat ~/keys/deploy_key > ~/.ssh/id_rsa",
+        "terraform show -json > plan.tfstate.json",
+        ": > debug.keystore",
     ),
 )
 def empty_credential_file(subject: RedirectSubject, tables: Tables) -> Iterator[Hit]:
     target = redirect_writes_file(subject)
     if target is None:
         return
-    matched = path_is(target, tables.credential_files, subject.cwd)
+    matched = path_is(target, tables.credential_files, subject.cwd) or kept_file_name(target)
     if matched is not None:
         yield Hit(subject.span, f"redirect empties `{target.display()}` ({matched})")
 

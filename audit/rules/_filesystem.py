@@ -10,7 +10,7 @@ from .._model import Severity
 from .._syntax import ast
 from .._tables import Tables
 from ..programs import TREE_REMOVERS, Reading, deletes_what_it_finds, find_scope, removed_trees
-from ._paths import contents_glob, is_device, may_be_device, path_is, path_under, reading, written_paths
+from ._paths import DERIVED_NAMES, contents_glob, is_device, may_be_device, path_is, path_under, reading, written_paths
 from ._rule import Hit, Inspects, rule
 
 
@@ -348,15 +348,6 @@ def wreck_protected_directory(subject: CommandSubject, tables: Tables) -> Iterat
             yield Hit(arg.span, f"`{subject.name}` on the protected directory `{arg.display()}` ({matched})")
 
 
-# Names of files that are made, not kept: caches, bytecode, editors' swap and backup files, the
-# desktop's litter, dependency directories. Deleting every one of them anywhere loses nothing.
-_DERIVED_NAMES = frozenset({
-    "*.pyc", "*.pyo", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", "*.class", "*.o", "*.tmp",
-    "*.swp", "*.swo", "*~", "*.orig", "*.rej", ".DS_Store", "._*", "Thumbs.db", "desktop.ini", "node_modules",
-    ".terraform", "core", "core.*", ".cache",
-})  # fmt: skip
-
-
 @rule(
     id="FS008",
     name="delete-by-name-across-protected-directory",
@@ -389,7 +380,7 @@ _DERIVED_NAMES = frozenset({
 def delete_by_name_across_protected(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     args = subject.args
     scope = find_scope(args)
-    kept = [name for name in scope.only_names if name not in _DERIVED_NAMES]
+    kept = [name for name in scope.only_names if name not in DERIVED_NAMES]
     if not kept or not deletes_what_it_finds(args):
         return
     for start in scope.starting_points:

@@ -31,6 +31,8 @@ from ..programs import Reading, extraction_directories, read_command, removed_fi
 
 __all__ = [
     "CLIMB_TO_ROOT",
+    "DERIVED_NAMES",
+    "KEPT_FILE_NAMES",
     "TEMP_DIRECTORIES",
     "autorun_location",
     "cleaned_values",
@@ -39,6 +41,7 @@ __all__ = [
     "directory_held",
     "extracted_into",
     "keep_last",
+    "kept_file_name",
     "literal_prefix",
     "path_is",
     "path_is_anywhere",
@@ -178,6 +181,39 @@ def _last_segment(path: str) -> str:
     if "://" in path:
         path = path.partition("?")[0].partition("#")[0]
     return path.rstrip("/").rpartition("/")[2] if path.strip("/") else ""
+
+
+# Names of files and directories that are made, not kept: caches, bytecode, editors' swap and
+# backup files, the desktop's litter, dependency and build output directories. Deleting every
+# one of them anywhere (FS008), or the one beside the project (HM004's `../build`), loses nothing
+# a build does not make again.
+DERIVED_NAMES = frozenset({
+    "*.pyc", "*.pyo", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", "*.class", "*.o", "*.tmp",
+    "*.swp", "*.swo", "*~", "*.orig", "*.rej", ".DS_Store", "._*", "Thumbs.db", "desktop.ini", "node_modules",
+    ".terraform", "core", "core.*", ".cache", "build", "_build", "dist", "target", "out", ".venv", "venv", ".tox",
+    ".next", ".nuxt", ".svelte-kit", ".turbo", ".parcel-cache", "coverage", ".nyc_output",
+})  # fmt: skip
+
+
+# Names of files that exist nowhere else and that nothing makes again, wherever they are:
+# Terraform's state (and a workspace's states), release signing keystores, password databases.
+# `!` excludes, the last match decides: an Android debug keystore is made afresh.
+KEPT_FILE_NAMES = (
+    "*.tfstate", "terraform.tfstate.d", "*.jks", "*.keystore", "!debug.keystore", "*.kdbx",
+)  # fmt: skip
+
+
+def kept_file_name(arg: Arg) -> str | None:
+    """The entry of KEPT_FILE_NAMES the argument's last segment matches (`infra/prod.tfstate`), a glob
+    written as one too (`*.jks`); None when no value does."""
+    for value in arg.values:
+        name = _last_segment(value)
+        for pattern in reversed(KEPT_FILE_NAMES):
+            if fnmatchcase(name, pattern.removeprefix("!")):
+                if not pattern.startswith("!"):
+                    return pattern
+                break
+    return None
 
 
 def writes_a_file(subject: RedirectSubject) -> bool:

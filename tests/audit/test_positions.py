@@ -190,7 +190,7 @@ def test_value_position_passes_by_itself() -> None:
     [
         "$(date)",
         "`hostname`",
-        "$(git rev-parse --show-toplevel)/build.sh",
+        "$(cat .tool-path)/build.sh",
         "$cmd",
         "${cmd}",
         '"$cmd" -x',
@@ -203,6 +203,20 @@ def test_any_other_computed_command_name_warns(command: str) -> None:
     result = verdict(command)
     assert result.decision is Decision.WARN, result.to_dict()
     assert rule_ids(command) == {"CP002"}
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("$(git rev-parse --show-toplevel)/build.sh", set()),
+        ('"$JAVA_HOME/bin/java" -version', set()),
+        ("$VIRTUAL_ENV/bin/rm -rf /", {"FS001"}),
+        ("`which rm` -rf ~", {"FS001"}),
+        ("$(go env GOPATH)/bin/../../../../bin/rm -rf /", {"FS001"}),
+    ],
+)
+def test_a_name_computed_only_in_its_directory_is_the_program_it_names(command: str, expected: set[str]) -> None:
+    assert rule_ids(command) == expected
 
 
 @pytest.mark.parametrize(

@@ -12,82 +12,13 @@ from collections.abc import Iterator
 from ..._analysis import HOME, RUN_TIME, Arg, CommandSubject, run_time_shape
 from ..._caches import PATH_TABLES, Memo
 from ..._model import Severity
-from ..._named_tuple import NamedTuple
 from ..._tables import Tables
-from ...programs import TREE_REMOVERS, emptied_files, find_scope, removed_trees
+from ...programs import TREE_REMOVERS
 from ...rules._pack import Pack
-from ...rules._paths import CLIMB_TO_ROOT, cleaned_values, contents_glob, path_is, per_subject, reading
+from ...rules._paths import CLIMB_TO_ROOT, DERIVED_NAMES, cleaned_values, contents_glob, path_is, reading
 from ...rules._rule import Hit, Inspects, rule
-from ...rules._system_logs import names_history_variable
-
-# The programs that may empty a file they write (`emptied_files`).
-EMPTIERS = ("truncate", "cp", "install", "dd")
-# The programs that delete files (shred overwrites them first).
-REMOVERS = ("shred", "find", "unlink", *TREE_REMOVERS)
-# The programs that delete files, or leave nothing of them (`truncate -s 0`, `cp /dev/null F`).
-DELETERS = (*REMOVERS, *EMPTIERS)
-
-
-@per_subject
-def may_concern(subject: CommandSubject) -> bool:
-    """The `applies` test of this pack's rules: a word that is absolute or in the home directory
-    (dd's `of=` too), climbs with `..`, names a `.git` (or is known only at run time and ends in
-    one) or the shell's history file (`$HISTFILE`), or a working directory made known by `cd`. Most deletions
-    (`rm -rf ./build`, `rm -f out.txt`) have none, and skip every rule here at once."""
-    if subject.cwd is not None:
-        return True
-    for arg in subject.args:
-        if names_history_variable(arg):
-            return True
-        for value in arg.values:
-            if value.removeprefix("of=").startswith(("/", HOME)) or ".." in value or ".git" in value:
-                return True
-        if not arg.values and ".git" in arg.source:
-            return True  # `"$(git rev-parse --show-toplevel)/.git"`
-    return False
-
-
-class DeletedTarget(NamedTuple):
-    """One thing a command deletes, with its values as clean paths (resolved against a known
-    working directory) and whether it goes recursively."""
-
-    arg: Arg
-    values: tuple[str, ...]
-    recursive: bool
-
-
-@per_subject
-def deleted_targets(subject: CommandSubject) -> tuple[DeletedTarget, ...]:
-    """What the command deletes: rm's operands (and those of its kind: srm, wipe, unlink), shred's
-    files, the files a command empties (`truncate -s 0 F`), the starting points of a `find ... -delete`
-    (worked out once per command: every rule here asks)."""
-    cwd = subject.cwd
-    if subject.name == "find":
-        args = subject.args
-        words = find_scope(args).starting_points if any(arg.value == "-delete" for arg in args) else ()
-        return tuple(DeletedTarget(word, tuple(cleaned_values(word, cwd)), True) for word in words)
-    read = reading(subject)
-    if subject.name in EMPTIERS:
-        return tuple(DeletedTarget(word, tuple(cleaned_values(word, cwd)), False) for word in emptied_files(read))
-    trees = removed_trees(read)
-    return tuple(
-        DeletedTarget(word, tuple(cleaned_values(word, cwd)), any(word is tree for tree in trees))
-        for word in read.operands
-    )
-
-
-def _recursively_deleted(subject: CommandSubject) -> Iterator[DeletedTarget]:
-    return (target for target in deleted_targets(subject) if target.recursive)
-
-
-def home_relative(value: str) -> str:
-    """`/root/x` and `/home/USER/x` as `~/x`: the home directory written any way."""
-    if value == "/root" or value.startswith("/root/"):
-        return HOME + value[len("/root") :]
-    segments = value.split("/", 3)
-    if len(segments) >= 3 and segments[0] == "" and segments[1] == "home" and segments[2]:
-        return HOME + ("/" + segments[3] if len(segments) == 4 else "")
-    return value
+from ._deleted import DELETERS, DeletedTarget, deleted_targets, home_relative, may_concern, recursively_deleted
+from .kept_files import delete_unrecoverable_project_file, destroy_private_key_by_tool
 
 
 def _anchor(path: str) -> str:
@@ -264,7 +195,7 @@ def _deletes_own_history(target: DeletedTarget) -> bool:
     ),
 )
 def delete_repository_history(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
-    for target in _recursively_deleted(subject):
+    for target in recursively_deleted(subject):
         if _deletes_own_history(target):
             yield Hit(target.arg.span, f"deletes the repository history `{target.arg.display()}`")
 
@@ -308,7 +239,7 @@ def _ancestor_of_working_directory(arg: Arg, cwd: str | None, values: tuple[str,
 )
 def delete_parent_directory(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     cwd = subject.cwd
-    for arg, values, _ in _recursively_deleted(subject):
+    for arg, values, _ in recursively_deleted(subject):
         if _ancestor_of_working_directory(arg, cwd, values) is None:
             continue
         # `rm -rf /` written out is FS001's alone; a climb (`../..`) is this rule's wherever it lands.
@@ -321,23 +252,34 @@ def delete_parent_directory(subject: CommandSubject, tables: Tables) -> Iterator
     id="HM004",
     name="delete-outside-working-directory",
     severity=Severity.MEDIUM,
-    summary="Recursively deletes a directory beside or above the working directory by climbing out of it (`../other`).",
-    rationale="A path that climbs out of the project reaches other projects and files the task never touched.",
+    summary=(
+        "Recursively deletes a directory beside or above the working directory by climbing out of it (`../other`); "
+        "build output and dependency directories (`../build`, `../node_modules`) are exempt."
+    ),
+    rationale=(
+        "A path that climbs out of the project reaches other projects and files the task never touched. "
+        "A build directory beside the sources (CMake's `../build`) holds only what a build makes again."
+    ),
     safer_alternative="Stay inside the project, or check the resolved path (`realpath ../x`) before deleting it.",
     inspects=Inspects.COMMAND,
     commands=TREE_REMOVERS,
     applies=may_concern,
-    must_match=("rm -rf ../build", "rm -r ../../shared/cache"),
-    must_not_match=("rm -rf build/../dist", "rm -rf ..", "rm ../notes.txt", "rm -rf ./tmp"),
+    must_match=("rm -rf ../sibling-app", "rm -r ../../shared/cache", "rm -rf ../build/../src"),
+    must_not_match=("rm -rf build/../dist", "rm -rf ..", "rm ../notes.txt", "rm -rf ./tmp", "rm -rf ../build"),
 )
 def delete_outside_working_directory(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     if subject.cwd is not None:
         return  # an absolute path after `cd`: nothing says where the project is
-    for arg, values, _ in _recursively_deleted(subject):
-        if not any(0 < _climbs(value) < CLIMB_TO_ROOT for value in values):
+    for arg, values, _ in recursively_deleted(subject):
+        if not any(0 < _climbs(value) < CLIMB_TO_ROOT and not _derived(value) for value in values):
             continue
         if _ancestor_of_working_directory(arg, None, values) is None:  # else HM003's
             yield Hit(arg.span, f"recursive delete of `{arg.display()}`, outside the working directory")
+
+
+def _derived(value: str) -> bool:
+    """`../build`, `../../node_modules`: a clean path ending in a directory a build or an install makes."""
+    return value.rpartition("/")[2] in DERIVED_NAMES
 
 
 def _home_entry(values: tuple[str, ...]) -> str | None:
@@ -367,7 +309,7 @@ def _home_entry(values: tuple[str, ...]) -> str | None:
     must_not_match=("rm -rf ~/.cache", "rm -rf ~/projects/app/build", "rm -rf ~", "rm ~/notes.txt"),
 )
 def delete_home_directory_entry(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
-    for arg, values, _ in _recursively_deleted(subject):
+    for arg, values, _ in recursively_deleted(subject):
         entry = _home_entry(values)
         if entry is None or path_is(arg, tables.disposable_home_directories, subject.cwd) is not None:
             continue
@@ -407,7 +349,7 @@ def _user_data(arg: Arg, tables: Tables, cwd: str | None) -> str | None:
     must_not_match=("rm -rf ~/projects/old-experiment", "rm -rf ~/Downloads", "rm -f ~/Documents/draft.txt"),
 )
 def delete_home_user_data(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
-    for arg, values, _ in _recursively_deleted(subject):
+    for arg, values, _ in recursively_deleted(subject):
         directory = _user_data(arg, tables, subject.cwd)
         if directory is not None and _holds_credentials(arg, tables, subject.cwd, values) is None:
             yield Hit(arg.span, f"recursive delete of `{arg.display()}`, the user's own data ({directory})")
@@ -437,7 +379,10 @@ def move_credential_store(subject: CommandSubject, tables: Tables) -> Iterator[H
 
 PACK = Pack(
     name="filesystem.home",
-    summary="The home directory and the workspace: credential stores, the repository's `.git`, deletions that climb out of the project.",
+    summary=(
+        "The home directory and the workspace: credential stores, the repository's `.git`, deletions that climb "
+        "out of the project, files that exist nowhere else (Terraform state, release keystores)."
+    ),
     default=True,
     reason="Keys, credentials, repository history and other projects cannot be restored by the agent once deleted.",
     rules=(
@@ -448,5 +393,7 @@ PACK = Pack(
         delete_home_directory_entry,
         move_credential_store,
         delete_home_user_data,
+        delete_unrecoverable_project_file,
+        destroy_private_key_by_tool,
     ),
 )

@@ -19,7 +19,7 @@ from ...rules._pack import Pack
 from ...rules._paths import contents_glob, path_is, path_under, reading
 from ...rules._rule import Hit, Inspects, rule
 from ...rules._system_logs import AUDIT_DIRECTORIES, SYSTEM_LOG_DIRECTORY, SYSTEM_LOGS, audit_trail
-from .home import DELETERS, REMOVERS, deleted_targets, home_relative, may_concern
+from ._deleted import DELETERS, REMOVERS, deleted_targets, home_relative, may_concern
 
 
 def _service_data(arg: Arg, tables: Tables, cwd: str | None, values: tuple[str, ...]) -> str | None:

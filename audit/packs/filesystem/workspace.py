@@ -15,10 +15,10 @@ from collections.abc import Iterator
 from ..._analysis import Arg, CommandSubject
 from ..._model import Severity
 from ..._tables import Tables
-from ...programs import TREE_REMOVERS, find_scope
+from ...programs import TREE_REMOVERS, deletes_what_it_finds, find_scope
 from ...rules._pack import Pack
 from ...rules._rule import Hit, Inspects, rule
-from .home import deleted_targets
+from ._deleted import deleted_targets
 
 # Words that are the working directory itself as a run-time value, quoted or not: `$PWD`,
 # `${PWD}`, `$(pwd)`, `` `pwd` ``, the repository's top level; then what follows it (`/`, `/*`).
@@ -50,15 +50,22 @@ def _what_it_names(arg: Arg) -> str | None:
     return "hidden" if value in _EVERY_HIDDEN else None
 
 
+def _whole_project(starting_points: list[Arg]) -> Iterator[Arg]:
+    """The starting points of a `find` that are the working directory (`.`, `"$PWD"`)."""
+    return (arg for arg in starting_points if arg.values[:1] in ((".",), ("./",)) or _what_it_names(arg) == "directory")
+
+
 def _recursive_targets(subject: CommandSubject) -> list[Arg]:
-    """What an `rm -r` or an unnarrowed `find ... -delete` (without `-maxdepth`) deletes, when
-    nothing says the command runs anywhere but in the project."""
+    """What an `rm -r` or an unnarrowed `find` that deletes (`-delete`, `-exec rm {} +`; without
+    `-maxdepth`) deletes, when nothing says the command runs anywhere but in the project."""
     if subject.moved:
         return []
     if subject.name == "find":
         args = subject.args
-        if not find_scope(args).unfiltered or any(arg.value == "-maxdepth" for arg in args):
+        scope = find_scope(args)
+        if not scope.unfiltered or any(arg.value == "-maxdepth" for arg in args) or not deletes_what_it_finds(args):
             return []
+        return list(scope.starting_points)
     return [arg for arg, _, recursive in deleted_targets(subject) if recursive]
 
 
@@ -101,8 +108,8 @@ def _recursive_targets(subject: CommandSubject) -> list[Arg]:
 def delete_working_directory(subject: CommandSubject, _tables: Tables) -> Iterator[Hit]:
     targets = _recursive_targets(subject)
     if subject.name == "find":
-        for arg in targets:
-            if arg.values[:1] in ((".",), ("./",)) or _what_it_names(arg) == "directory":
+        if not find_scope(subject.args).spares_history:  # else WS002's
+            for arg in _whole_project(targets):
                 yield Hit(arg.span, f"deletes everything below `{arg.display()}`, the project")
         return
     for arg in targets:
@@ -117,19 +124,40 @@ def delete_working_directory(subject: CommandSubject, _tables: Tables) -> Iterat
     id="WS002",
     name="delete-working-directory-contents",
     severity=Severity.MEDIUM,
-    summary="Deletes every visible entry of the working directory (`rm -rf *`, `rm -rf ./*`): all of the project but `.git`.",
+    summary=(
+        "Deletes every visible entry of the working directory (`rm -rf *`, `rm -rf ./*`), or every file but "
+        "`.git` (`find . -not -path './.git/*' -delete`): all of the project but its history."
+    ),
     rationale=(
         "Every file of the project goes: committed files can be checked out again, but uncommitted work, "
         "ignored files (`.env`, local data) and untracked files are lost."
     ),
     safer_alternative="Delete what you mean by name (`rm -rf build dist`), or `git clean -n` then `git clean -fd`.",
     inspects=Inspects.COMMAND,
-    commands=TREE_REMOVERS,
-    must_match=("rm -rf *", "rm -rf ./*", "rm -rf -- *", "sudo rm -r *", 'rm -rf "$(pwd)"/*'),
-    must_not_match=("cd dist && rm -rf *", "rm -rf build/*", "rm -f *.log", "rm -rf * .*"),
+    commands=("find", *TREE_REMOVERS),
+    must_match=(
+        "rm -rf *",
+        "rm -rf ./*",
+        "rm -rf -- *",
+        "sudo rm -r *",
+        'rm -rf "$(pwd)"/*',
+        "find . -type f -not -path './.git/*' -delete",
+    ),
+    must_not_match=(
+        "cd dist && rm -rf *",
+        "rm -rf build/*",
+        "rm -f *.log",
+        "rm -rf * .*",
+        "find . -not -path './.git/*' -name '*.orig' -delete",
+    ),
 )
 def delete_working_directory_contents(subject: CommandSubject, _tables: Tables) -> Iterator[Hit]:
     targets = _recursive_targets(subject)
+    if subject.name == "find":
+        if find_scope(subject.args).spares_history:
+            for arg in _whole_project(targets):
+                yield Hit(arg.span, f"deletes every file below `{arg.display()}` but `.git`")
+        return
     named = [_what_it_names(arg) for arg in targets]
     if "directory" in named or "hidden" in named:
         return  # WS001's

@@ -37,23 +37,47 @@ def _protected_destination(found: Found) -> Arg | None:
     destination = _destination(found)
     if destination is None:
         return None
-    protected = found.tables.protected_directories
+    tables = found.tables
     cwd = found.subject.cwd
-    named = path_is(destination, protected, cwd) or contents_glob(destination, protected, cwd)
-    return destination if named is not None else None
+    for directories in (
+        tables.protected_directories,
+        tables.home_data_directories,
+        tables.credential_stores,
+        tables.service_data_directories,
+    ):
+        if path_is(destination, directories, cwd) or contents_glob(destination, directories, cwd):
+            return destination
+    return None
 
 
 DELETE_PROTECTED = pack_rule(
     id="RS001",
     name="rsync-delete-protected-directory",
     severity=Severity.HIGH,
-    summary="rsync with `--delete` onto /, the home directory or another protected directory.",
-    rationale="`--delete` removes everything at the destination the source lacks: from an empty or wrong source that is the whole home or system directory.",
+    summary=(
+        "rsync with `--delete` onto /, the home directory or another protected directory, the user's own data "
+        "(`~/projects`, `~/Documents`), a credential store or a service's data (a mirror onto a backup volume passes)."
+    ),
+    rationale=(
+        "`--delete` removes everything at the destination the source lacks: from an empty or wrong source that "
+        "is the whole home or system directory, every project, the keys or a database's files. Mirroring onto "
+        "a backup volume (`/mnt/backup`) is what `--delete` is for."
+    ),
     safer_alternative="Sync into a dedicated subdirectory, and run with `--dry-run` first.",
     matches=(command("rsync", any_of=_DELETES, unless=_SAFE, where=_protected_destination),),
     message="deletes whatever the source lacks from a protected directory",
-    must_match=("rsync -a --delete empty/ ~/", "rsync -av --delete-after ./backup/ /etc"),
-    must_not_match=("rsync -av --delete src/ /tmp/mirror/", "rsync -a --delete --dry-run empty/ ~/"),
+    must_match=(
+        "rsync -a --delete empty/ ~/",
+        "rsync -av --delete-after ./backup/ /etc",
+        "rsync -a --delete /tmp/empty/ ~/projects/",
+        "rsync -a --delete /srv/pg/ /var/lib/postgresql/",
+    ),
+    must_not_match=(
+        "rsync -av --delete src/ /tmp/mirror/",
+        "rsync -a --delete --dry-run empty/ ~/",
+        "rsync -a --delete build/ ~/projects/site/public/",
+        "rsync -a --delete ~/ /mnt/backup/",
+    ),
 )
 
 DELETE_REMOTE = pack_rule(

@@ -1,0 +1,82 @@
+"""What a command deletes, for the filesystem packs' rules: the programs that delete or empty
+files, the targets each command deletes (worked out once per command), and a quick test that
+lets most deletions skip the home pack's rules."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..._analysis import HOME, Arg, CommandSubject
+from ..._named_tuple import NamedTuple
+from ...programs import TREE_REMOVERS, emptied_files, find_scope, removed_trees
+from ...rules._paths import cleaned_values, per_subject, reading
+from ...rules._system_logs import names_history_variable
+
+# The programs that may empty a file they write (`emptied_files`).
+EMPTIERS = ("truncate", "cp", "install", "dd")
+# The programs that delete files (shred overwrites them first).
+REMOVERS = ("shred", "find", "unlink", *TREE_REMOVERS)
+# The programs that delete files, or leave nothing of them (`truncate -s 0`, `cp /dev/null F`).
+DELETERS = (*REMOVERS, *EMPTIERS)
+
+
+@per_subject
+def may_concern(subject: CommandSubject) -> bool:
+    """The `applies` test of the home pack's rules: a word that is absolute or in the home directory
+    (dd's `of=` too), climbs with `..`, names a `.git` (or is known only at run time and ends in
+    one) or the shell's history file (`$HISTFILE`), or a working directory made known by `cd`. Most deletions
+    (`rm -rf ./build`, `rm -f out.txt`) have none, and skip every rule here at once."""
+    if subject.cwd is not None:
+        return True
+    for arg in subject.args:
+        if names_history_variable(arg):
+            return True
+        for value in arg.values:
+            if value.removeprefix("of=").startswith(("/", HOME)) or ".." in value or ".git" in value:
+                return True
+        if not arg.values and ".git" in arg.source:
+            return True  # `"$(git rev-parse --show-toplevel)/.git"`
+    return False
+
+
+class DeletedTarget(NamedTuple):
+    """One thing a command deletes, with its values as clean paths (resolved against a known
+    working directory) and whether it goes recursively."""
+
+    arg: Arg
+    values: tuple[str, ...]
+    recursive: bool
+
+
+@per_subject
+def deleted_targets(subject: CommandSubject) -> tuple[DeletedTarget, ...]:
+    """What the command deletes: rm's operands (and those of its kind: srm, wipe, unlink), shred's
+    files, the files a command empties (`truncate -s 0 F`), the starting points of a `find ... -delete`
+    (worked out once per command: every rule here asks)."""
+    cwd = subject.cwd
+    if subject.name == "find":
+        args = subject.args
+        words = find_scope(args).starting_points if any(arg.value == "-delete" for arg in args) else ()
+        return tuple(DeletedTarget(word, tuple(cleaned_values(word, cwd)), True) for word in words)
+    read = reading(subject)
+    if subject.name in EMPTIERS:
+        return tuple(DeletedTarget(word, tuple(cleaned_values(word, cwd)), False) for word in emptied_files(read))
+    trees = removed_trees(read)
+    return tuple(
+        DeletedTarget(word, tuple(cleaned_values(word, cwd)), any(word is tree for tree in trees))
+        for word in read.operands
+    )
+
+
+def recursively_deleted(subject: CommandSubject) -> Iterator[DeletedTarget]:
+    return (target for target in deleted_targets(subject) if target.recursive)
+
+
+def home_relative(value: str) -> str:
+    """`/root/x` and `/home/USER/x` as `~/x`: the home directory written any way."""
+    if value == "/root" or value.startswith("/root/"):
+        return HOME + value[len("/root") :]
+    segments = value.split("/", 3)
+    if len(segments) >= 3 and segments[0] == "" and segments[1] == "home" and segments[2]:
+        return HOME + ("/" + segments[3] if len(segments) == 4 else "")
+    return value
