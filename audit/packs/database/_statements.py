@@ -98,7 +98,8 @@ def _database_name(value: str) -> str:
     return stem if dot and extension.lower() in _DATABASE_FILE_EXTENSIONS else name
 
 
-def _disposable(name: str, tables: Tables) -> bool:
+def disposable_database(name: str, tables: Tables) -> bool:
+    """A database named as a test one (the policy's `disposable_databases`: `*_test`, `test.db`...)."""
     return any(fnmatchcase(name.lower(), pattern) for pattern in tables.disposable_databases)
 
 
@@ -113,7 +114,8 @@ def _in_test_database(subject: CommandSubject, tables: Tables) -> Callable[[Stat
     connected = (
         bool(words)
         and all(
-            word.values and all(_disposable(_database_name(value), tables) for value in word.values) for word in words
+            word.values and all(disposable_database(_database_name(value), tables) for value in word.values)
+            for word in words
         )
         and not any(isinstance(each.text, str) and _SWITCHES_DATABASE.search(each.text) for each in texts)
     )
@@ -125,13 +127,13 @@ def _in_test_database(subject: CommandSubject, tables: Tables) -> Callable[[Stat
             return False
         if finding.kind is StatementKind.DROP_DATABASE:
             # MongoDB's `db.dropDatabase()` names none: the database connected to.
-            return target is None or _disposable(target.strip('`"'), tables)
+            return target is None or disposable_database(target.strip('`"'), tables)
         if target is None:
             return finding.kind in _INSIDE_THE_DATABASE
         if finding.kind not in _INSIDE_THE_DATABASE:
             return False
         qualifier, dot, _ = target.rpartition(".")
-        return not dot or not qualifies_databases or _disposable(qualifier.strip('`"'), tables)
+        return not dot or not qualifies_databases or disposable_database(qualifier.strip('`"'), tables)
 
     return inside
 

@@ -3,9 +3,22 @@
 from __future__ import annotations
 
 from ..._model import Severity
+from ...programs import Arg
 from ...rules._pack import Pack
-from .._invocation import command, pack_rule
-from ._statements import DEFAULT_REASON, statement_rules, superuser_rule
+from .._invocation import Found, command, pack_rule
+from ._statements import DEFAULT_REASON, disposable_database, statement_rules, superuser_rule
+
+
+def _kept_database(found: Found) -> Arg | None:
+    """`dropdb [OPTION...] DBNAME`: the database, unless it is named as a test one (`app_test`),
+    which its test suite recreates; the last word when no name is given."""
+    operands = found.reading.operands
+    if not operands:
+        return found.reading.args[-1] if found.reading.args else None
+    name = operands[-1]
+    disposable = name.values and all(disposable_database(value, found.tables) for value in name.values)
+    return None if disposable else name
+
 
 POSTGRESQL_STATEMENTS = statement_rules(
     ids=("DB101", "DB102"),
@@ -26,13 +39,16 @@ POSTGRESQL_TOOLS = pack_rule(
     id="DB103",
     name="postgresql-drop-database-tool",
     severity=Severity.HIGH,
-    summary="Drops a PostgreSQL database or cluster with its tool (`dropdb`, `pg_dropcluster`).",
+    summary="Drops a PostgreSQL database or cluster with its tool (`dropdb`, `pg_dropcluster`); not a database named as a test one (`dropdb app_test`, the policy's `disposable_databases`).",
     rationale="`dropdb` is `DROP DATABASE` from the shell: every table and row goes at once.",
     safer_alternative="Dump it first (`pg_dump -Fc app > app.dump`), and drop only databases made for the task.",
-    matches=(command("dropdb", unless=("--help", "--version")), command("pg_dropcluster", unless=("--help",))),
+    matches=(
+        command("dropdb", unless=("--help", "--version"), where=_kept_database),
+        command("pg_dropcluster", unless=("--help",)),
+    ),
     message="drops a PostgreSQL database",
     must_match=("dropdb app_production", "dropdb -h db.internal -U admin --if-exists shop"),
-    must_not_match=("createdb app_test", "pg_dump app > app.sql"),
+    must_not_match=("createdb app_test", "pg_dump app > app.sql", "dropdb --if-exists app_test"),
 )
 
 POSTGRESQL_RESTORE = pack_rule(
