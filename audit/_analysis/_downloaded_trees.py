@@ -32,8 +32,10 @@ def _tree_of(
     """The directory `name ARGS` fills with downloaded code (`.` for the working directory), with the
     span of the download, when it clones a repository from the network or unpacks a downloaded archive."""
     if name == "git":
-        return _cloned(args)
-    if name not in ("tar", "unzip"):
+        return _cloned(args) if any(arg.value == "clone" for arg in args) else None
+    piped_download = stdin is not None and (Risk.FETCH in stdin.risks or not fetchers.isdisjoint(stdin.feeders))
+    # Only a download can be unpacked as one: most archive commands need no reading.
+    if name not in ("tar", "unzip") or not (state.downloads or piped_download):
         return None
     reading = read_command(name, args)
     if name == "tar":
@@ -43,8 +45,7 @@ def _tree_of(
         if archive is not None and archive.value != "-":
             source = _downloaded_file(archive, state)
         else:
-            piped = stdin is not None and (Risk.FETCH in stdin.risks or not fetchers.isdisjoint(stdin.feeders))
-            source = stdin.span if stdin is not None and piped else None
+            source = stdin.span if stdin is not None and piped_download else None
     else:
         source = _downloaded_file(reading.operands[0], state) if reading.operands else None
     if source is None:

@@ -43,17 +43,19 @@ class FindScope(NamedTuple):
 
 # Tests of a file's whole path, which exclude the repository's history when negated or pruned.
 _PATH_TESTS = frozenset({"-path", "-wholename", "-ipath", "-iwholename"})
+_NEGATIONS = frozenset({"!", "-not"})
 
 
 def _history_exclusion(values: list[str | None], index: int) -> int:
     """How many words from `index` leave out `.git` and nothing else (`! -path '*/.git/*'`, `-not -path
     ./.git`, `-path ./.git -prune`); 0 when they do not."""
-    window = [*values[index : index + 3], None, None, None]
-    negated = window[0] in ("!", "-not") and window[1] in _PATH_TESTS and _names_history(window[2])
-    if negated:
-        return 3
-    pruned = window[0] in _PATH_TESTS and _names_history(window[1]) and window[2] == "-prune"
-    return 3 if pruned else 0
+    first = values[index]
+    if index + 2 >= len(values) or (first not in _NEGATIONS and first not in _PATH_TESTS):
+        return 0  # most words: no window to look at (find_scope asks at every word)
+    second, third = values[index + 1], values[index + 2]
+    if first in _NEGATIONS:
+        return 3 if second in _PATH_TESTS and _names_history(third) else 0
+    return 3 if _names_history(second) and third == "-prune" else 0
 
 
 def _names_history(pattern: str | None) -> bool:

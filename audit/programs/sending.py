@@ -85,7 +85,17 @@ SENDERS: frozenset[str] = frozenset(
 def may_send(name: str, args: tuple[Arg, ...]) -> bool:
     """The cheap first test of a sender (`name` in `SENDERS`): False when `sent_data` surely finds
     nothing sent, a git command with no word shaped like a URL (`git status`, `git push origin main`)."""
-    return name != "git" or any(is_remote(arg) for arg in args)
+    return name != "git" or any(_git_url_shaped(arg) for arg in args)
+
+
+def _git_url_shaped(arg: Arg) -> bool:
+    """A word git may read as a repository URL: `scheme://...`, `user@host:path` or `host.domain:path`,
+    not a revision with a path (`HEAD:README.md`) or a refspec (`HEAD:refs/for/main`)."""
+    if not is_remote(arg):
+        return False
+    shape = word_shape(arg)
+    host = shape.partition(":")[0]
+    return "://" in shape or "@" in host or "." in host or host == "localhost" or RUN_TIME in host
 
 
 def sent_data(name: str, args: tuple[Arg, ...]) -> Sending | None:
