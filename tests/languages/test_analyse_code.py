@@ -54,7 +54,7 @@ def test_an_unknown_language_is_a_clear_error() -> None:
 
 
 def test_the_languages_are_the_issue_list() -> None:
-    assert {"python", "javascript", "typescript", "ruby", "php", "perl", "lua", "awk"} == LANGUAGES
+    assert {"python", "javascript", "typescript", "ruby", "php", "perl", "lua", "awk", "powershell", "cmd"} == LANGUAGES
 
 
 def test_typescript_is_analysed_with_its_own_grammar() -> None:
