@@ -17,12 +17,14 @@ from ._facts import DestructiveCall, Fact, FileOperation, ShellOut, ShellOutKind
 from ._run import Run
 from ._windows import ENVIRONMENT_PATHS, program_name, windows_path
 
-_SEPARATORS = frozenset("&|()\n")
+_SEPARATORS = frozenset("&|\n")
+# A `(` opens a block at a command's start or after an `if`/`else` condition; elsewhere it is text (`iex(iwr u)`).
+_BLOCK_AFTER = frozenset({"if", "else"})
 # Builtins that neither delete nor start a program.
 _QUIET = frozenset({
     "echo", "set", "cd", "chdir", "dir", "type", "copy", "move", "ren", "rename", "mkdir", "md", "cls", "exit",
     "pushd", "popd", "title", "ver", "vol", "path", "prompt", "setlocal", "endlocal", "goto", "rem", "pause",
-    "color", "shift", "verify", "for", "::",
+    "color", "shift", "verify", "for", "else", "::",
 })  # fmt: skip
 # `if [/i] [not] CONDITION COMMAND`: the words of each condition.
 _CONDITIONS = {"exist": 2, "errorlevel": 2, "defined": 2, "cmdextversion": 2}
@@ -65,6 +67,7 @@ def statements(line: str) -> list[_Statement]:
     quoted = started = in_quotes = False
     start = 0
     index = 0
+    depth = 0
 
     def end_word() -> None:
         nonlocal current, quoted, started
@@ -82,7 +85,10 @@ def statements(line: str) -> list[_Statement]:
             started = True
         elif not in_quotes and char in " \t":
             end_word()
-        elif not in_quotes and char in _SEPARATORS:
+        elif not in_quotes and (
+            char in _SEPARATORS or (char == "(" and not started and _opens_block(words)) or (char == ")" and depth > 0)
+        ):
+            depth += (char == "(") - (char == ")")
             end_word()
             if words:
                 found.append(_Statement(tuple(words), Span(start, index)))
@@ -96,6 +102,10 @@ def statements(line: str) -> list[_Statement]:
     if words:
         found.append(_Statement(tuple(words), Span(start, len(line))))
     return found
+
+
+def _opens_block(words: list[_Word]) -> bool:
+    return not words or (words[0].text or "").lower() in _BLOCK_AFTER
 
 
 class CmdAnalyser:

@@ -269,9 +269,7 @@ class PowerShellInterpreter(Interpreter):
         callee = command_name(written)
         cmdlet = CMDLETS.get(callee)
         if cmdlet is None:
-            words = [Value(text=windows_path(callee))]
-            for element in elements:
-                words.extend(self._words(element))
+            words = [Value(text=windows_path(callee)), *self._words(elements)]
             self._programs.add(_PROGRAM + callee)
             return Call(_PROGRAM + callee, tuple(words), {}, None, span)
         positional, keywords = self._bind_parameters(cmdlet, elements)
@@ -292,24 +290,46 @@ class PowerShellInterpreter(Interpreter):
         values = () if arguments is None else arguments.items or (arguments,)
         return Call(f"{kind.name}.new", tuple(values), {}, kind, span)
 
+    def _arguments(self, elements: list[Node]) -> list[Node | Value]:
+        """The command's parameters (their nodes) and argument values in order; `a,b` written bare is one array
+        (the grammar reads `,b` as a word of its own)."""
+        found: list[Node | Value] = []
+        for element in elements:
+            if element.type == "command_parameter":
+                found.append(element)
+            elif element.type == "stop_parsing":
+                words = split_arguments(self.text(element).removeprefix("--%"))
+                found.extend(Value(text=word) for word in words)
+            elif element.type != "argument_list":  # a method's arguments: part of the element before them
+                value = self._element_value(element)
+                previous = found[-1] if found else None
+                continues = element.type == "generic_token" and (value.text or "").startswith(",")
+                if isinstance(previous, Value) and continues and value.text is not None:
+                    items = (*(previous.items or (previous,)), Value(text=value.text[1:], sources=value.sources))
+                    found[-1] = Value(items=items, sources=opaque(items).sources)
+                    continue
+                found.append(value)
+        return found
+
     def _bind_parameters(self, cmdlet: Cmdlet, elements: list[Node]) -> tuple[list[Value], dict[str, Value]]:
         positional: list[Value] = []
         keywords: dict[str, Value] = {}
+        arguments = self._arguments(elements)
         index = 0
-        while index < len(elements):
-            element = elements[index]
-            following = elements[index + 1] if index + 1 < len(elements) else None
-            if element.type == "command_parameter":
-                written = self.text(element)
-                parameter = cmdlet.parameter(written)
-                valued = written.endswith(":") or not cmdlet.is_switch(parameter)
-                if following is not None and following.type != "command_parameter" and valued:
-                    keywords[parameter] = self._element_value(following)
-                    index += 2
-                    continue
-                keywords[parameter] = _CONSTANTS["true"]
-            elif following is None or following.type != "argument_list":
-                positional.append(self._element_value(element))
+        while index < len(arguments):
+            argument = arguments[index]
+            following = arguments[index + 1] if index + 1 < len(arguments) else None
+            if isinstance(argument, Value):
+                positional.append(argument)
+                index += 1
+                continue
+            written = self.text(argument)
+            parameter = cmdlet.parameter(written)
+            if isinstance(following, Value) and (written.endswith(":") or not cmdlet.is_switch(parameter)):
+                keywords[parameter] = following
+                index += 2
+                continue
+            keywords[parameter] = _CONSTANTS["true"]
             index += 1
         return positional, keywords
 
@@ -322,16 +342,26 @@ class PowerShellInterpreter(Interpreter):
             return self.value(following)
         return self.value(element)
 
-    def _words(self, element: Node) -> list[Value]:
-        """The words an argument gives an external program (an array gives one per element)."""
-        if element.type == "command_parameter":
-            return [Value(text=self.text(element))]
-        if element.type == "stop_parsing":
-            return [Value(text=word) for word in split_arguments(self.text(element).removeprefix("--%"))]
-        if element.type == "argument_list":
-            return []
-        value = self._element_value(element)
-        return list(value.items) if value.items is not None else [value]
+    def _words(self, elements: list[Node]) -> list[Value]:
+        """The words the arguments give an external program (an array gives one per element)."""
+        words: list[Value] = []
+        for argument in self._arguments(elements):
+            if isinstance(argument, Value):
+                words.extend(argument.items if argument.items is not None else (argument,))
+            else:
+                words.append(Value(text=self.text(argument)))
+        return words
+
+    def unreadable(self, root: Node) -> Node | None:
+        """Only text the grammar skipped (an ERROR node): a token it supplied where it wanted one (`a,b` as bare
+        words in a command) leaves every character read."""
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if node.is_error:
+                return node
+            stack.extend(child for child in reversed(node.children) if child.has_error)
+        return None
 
     # ----- a reverse shell: code read from a socket is run
 

@@ -113,3 +113,24 @@ def cmd_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
             label = f"{call.name} {arg.value}"
             return code_string(walk, ContextKind.CODE_STRING, label, rest, "cmd", call.frame)
     return NO_RISKS
+
+
+# Registry keys whose values Windows runs as command lines at logon (`reg add KEY /d CMD`).
+_AUTORUN_KEYS = ("\\currentversion\\run", "\\currentversion\\policies\\explorer\\run", "\\currentversion\\winlogon")
+
+
+def scheduled_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
+    """What Windows is told to run later, audited as a command line: `schtasks /create ... /tr CMD`, and
+    `reg add KEY /d CMD` for an autorun key (the system.windows pack judges the persistence itself)."""
+    words = [arg.value.lower() if arg.value is not None else "" for arg in call.args]
+    if call.name == "schtasks":
+        switch = "/tr"
+    elif "add" in words and any(fragment in word for word in words for fragment in _AUTORUN_KEYS):
+        switch = "/d"
+    else:
+        return NO_RISKS
+    if switch not in words[:-1]:
+        return NO_RISKS
+    line = call.args[words.index(switch) + 1]
+    label = f"{call.name} {call.args[words.index(switch)].value}"
+    return code_string(walk, ContextKind.RUNNER, label, (line,), "cmd", call.frame)
