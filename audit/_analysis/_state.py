@@ -141,6 +141,7 @@ class WalkState:
         "records",
         "reporting",
         "sink",
+        "trees",
         "walked_calls",
         "writes",
         "written",
@@ -167,6 +168,8 @@ class WalkState:
         self.moved = False
         # Files this command string downloaded or decoded, by clean path.
         self.downloads: dict[str, Span] = {}
+        # Directories it filled with downloaded code (a clone, an unpacked download), by clean path.
+        self.trees: dict[str, Span] = {}
         # The commands so far that wrote files, for the secrets a later command sends from them.
         self.writes: list[Written] = []
         # Files this command string wrote with content known without running anything, by clean path.
@@ -188,14 +191,26 @@ class WalkState:
         silent.cwd = self.cwd
         silent.moved = self.moved
         silent.downloads = dict(self.downloads)
+        silent.trees = dict(self.trees)
         silent.writes = []  # only senders read them, and a silent walk reports none
         silent.written = dict(self.written)
         return silent
 
-    def change_directory(self, cwd: str | None) -> None:
-        """After `cd`, `pushd` or `popd`: the working directory it leads to (None: unknown)."""
+    def change_directory(self, cwd: str | None, entered: str | None = None) -> None:
+        """After `cd`, `pushd` or `popd`: the working directory it leads to (None: unknown), and the
+        directory operand it was given (`entered`)."""
+        if self.trees:
+            self._follow_into_tree(cwd, entered)
         self.cwd = cwd
         self.moved = True
+
+    def _follow_into_tree(self, cwd: str | None, entered: str | None) -> None:
+        """Where the working directory is unknown, `.` in `trees` stands for it: after
+        `git clone URL tool && cd tool`, the program `./install.sh` is in the clone."""
+        inside = self.downloaded_tree(entered + "/.") if cwd is None and entered is not None else None
+        self.trees.pop(".", None)
+        if inside is not None:
+            self.trees["."] = inside
 
     def view(self) -> WalkView:
         """What a search for secrets needs of the state (`_secrets`)."""
@@ -210,6 +225,20 @@ class WalkState:
     def downloaded(self, value: str) -> Span | None:
         """Where the download that wrote the file `value` names is, if this command string wrote it."""
         return self.downloads.get(resolve_path(self.cwd, value))
+
+    def remember_tree(self, directory: Arg, download: Span) -> None:
+        """A directory a clone or an unpacked download filled (`.`: the working directory)."""
+        for value in directory.values:
+            self.trees[resolve_path(self.cwd, value)] = download
+
+    def downloaded_tree(self, value: str) -> Span | None:
+        """Where the download is that filled a directory the file `value` names is in."""
+        path = resolve_path(self.cwd, value)
+        for tree, download in self.trees.items():
+            relative_inside_here = tree == "." and not path.startswith(("/", "~", ".."))
+            if relative_inside_here or path == tree or path.startswith(tree + "/"):
+                return download
+        return None
 
     def remember_written(self, target: Arg, script: WrittenScript | None, append: bool) -> None:
         """A file written with known content (`script`), or with content the analysis cannot know

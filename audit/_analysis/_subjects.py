@@ -169,6 +169,8 @@ class ContextKind(str, Enum):
     SCRIPT_SUBSTITUTION = "script-substitution"
     PROMPT_EXPANSION = "prompt-expansion"
     DOWNLOADED_FILE = "downloaded-file"
+    DOWNLOADED_TREE = "downloaded-tree"
+    """A file in a directory the same command string filled with downloaded code (a clone, an unpacked download)."""
     ARITHMETIC = "arithmetic"
     RUNS_LATER = "runs-later"
     """A file that runs by itself later (a git hook, a unit, a cron job...), written with

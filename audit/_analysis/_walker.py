@@ -33,6 +33,7 @@ from ._contexts import (
     wrapper_code,
     xargs_piped_code,
 )
+from ._downloaded_trees import downloaded_program, note_downloaded_tree
 from ._resolve import (
     CommandName,
     changed_directory,
@@ -273,11 +274,13 @@ class Walker(WordWalker):
                     state.remember_downloads(downloaded_to)
             if reporting:
                 risks = risks | record_writes(self, each, args, redirects, stdin, frame, downloaded_to)
+                note_downloaded_tree(state, each, args, stdin, self.tables.fetchers)
         found = self.code_contexts(index < len(argv), args, name, unwrapped, span, frame, stdin)
         if found:
             risks = risks | found
         if len(name.names) == 1 and name.names[0] in _DIRECTORY_CHANGERS:
-            state.change_directory(changed_directory(state.cwd, name.names[0], args))
+            entered = args[-1].value if args and name.names[0] != "popd" else None
+            state.change_directory(changed_directory(state.cwd, name.names[0], args), entered)
         return risks
 
     def report_program(
@@ -292,7 +295,7 @@ class Walker(WordWalker):
         """What a report asks of the program a command runs: a file this string downloaded or wrote, and
         what an endless xargs starts; the risks of the written file's content."""
         state = self.state
-        if state.downloads:
+        if state.downloads or state.trees:
             self.check_downloaded(program, frame)
         risks = NO_RISKS
         if state.written and program is not None and "/" in (program.value or ""):
@@ -420,19 +423,12 @@ class Walker(WordWalker):
         self.sink.too_deep(span, frame.location, label)
 
     def check_downloaded(self, program: Arg | None, frame: Frame, label: str = "") -> None:
-        """Running a file this command string downloaded: `curl -o x u && ./x`."""
-        if program is None or not self.reporting or not self.state.downloads:
-            return
-        for value in program.values:
-            if "/" not in value and not label:
-                continue  # a bare name is looked up in PATH, not in the working directory
-            downloaded = self.state.downloaded(value)
-            if downloaded is not None:
-                kind = ContextKind.DOWNLOADED_FILE
-                self.sink.context(
-                    ExecContextSubject(kind, label or value, "file", program.span, frame.location, (), downloaded)
-                )
-                return
+        """Running a file this command string downloaded (`curl -o x u && ./x`), or one from a
+        repository it cloned or an archive it downloaded and unpacked."""
+        if program is not None and self.reporting and (self.state.downloads or self.state.trees):
+            context = downloaded_program(program, frame.location, label, self.state)
+            if context is not None:
+                self.sink.context(context)
 
     @property
     def knows_written(self) -> bool:

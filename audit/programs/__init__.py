@@ -10,7 +10,8 @@ writers and the rules all go through them.
 Where to add knowledge: a wrapper in `wrappers.py`, an interpreter family in
 `interpreters.py`, any other program in the module of its family (file
 utilities in `files.py`, network clients in `network.py`, process and
-account tools in `system.py`, git and the code hosts' CLIs in `vcs.py`,
+account tools in `system.py`, git in `vcs.py`, the code hosts' CLIs in
+`code_hosts.py`,
 container engines in `containers.py`, Kubernetes in `kubernetes.py`, cloud
 and object-storage CLIs in `cloud.py`, infrastructure as code in `iac.py`,
 secrets managers in `secrets.py`, disks, volume managers and power in
@@ -56,7 +57,7 @@ from ._known import (
     written_files,
 )
 from ._program import HelpForms, Program, Reading, Subcommand, read
-from .files import emptied_files, sed_scripts
+from .files import emptied_files, sed_scripts, tar_archive, tar_extracts
 from .find import EXEC_ACTIONS, FindScope, deletes_what_it_finds, find_scope
 from .interpreters import INTERPRETERS, MODULE_PROGRAMS, InterpreterSpec
 from .kubernetes import KINDS, resource_kind
@@ -137,6 +138,8 @@ __all__ = [
     "resource_kind",
     "sed_effects",
     "sed_scripts",
+    "tar_archive",
+    "tar_extracts",
     "valued",
     "written_files",
 ]

@@ -27,7 +27,8 @@ class Family(NamedTuple):
 
 
 LAZY_FAMILIES: tuple[Family, ...] = (
-    Family(".vcs", "VCS_PROGRAMS", ("git", "gh", "glab")),
+    Family(".vcs", "VCS_PROGRAMS", ("git",)),
+    Family(".code_hosts", "CODE_HOST_PROGRAMS", ("gh", "glab")),
     Family(
         ".containers",
         "CONTAINER_PROGRAMS",

@@ -128,13 +128,31 @@ def _values_of(*spellings: str) -> Writes:
     return written
 
 
-def _tar_extraction(reading: Reading) -> tuple[Arg, ...]:
-    """`tar -x -C DIR`, also with old-style bundled letters first (`tar xzf a.tgz -C DIR`)."""
+def _old_style_letters(reading: Reading) -> str:
+    """`tar xzf a.tgz`: the bundled letters of an old-style first word ("" when there are none)."""
     first = (reading.args[0].value or "") if reading.args else ""
-    old_style_extract = not first.startswith("-") and "x" in first
-    if old_style_extract or reading.has("--extract"):
-        return reading.values("--directory")
-    return ()
+    return "" if first.startswith("-") else first
+
+
+def tar_extracts(reading: Reading) -> bool:
+    """`tar -x`, also with old-style bundled letters first (`tar xzf a.tgz`)."""
+    return "x" in _old_style_letters(reading) or reading.has("--extract")
+
+
+def tar_archive(reading: Reading) -> Arg | None:
+    """The archive `tar -f FILE` reads or writes; old style, the word after the letters (`tar xzf FILE`)."""
+    files = reading.values("--file")
+    if files:
+        return files[-1]
+    operands = reading.operands
+    if "f" in _old_style_letters(reading) and len(operands) >= 2:
+        return operands[1]
+    return None
+
+
+def _tar_extraction(reading: Reading) -> tuple[Arg, ...]:
+    """`tar -x -C DIR` (`tar xzf a.tgz -C DIR`): DIR."""
+    return reading.values("--directory") if tar_extracts(reading) else ()
 
 
 def _seven_zip_extraction(reading: Reading) -> tuple[Arg, ...]:

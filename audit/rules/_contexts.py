@@ -250,6 +250,42 @@ def run_downloaded_file(subject: ExecContextSubject, tables: Tables) -> Iterator
 
 
 @rule(
+    id="EX023",
+    name="run-downloaded-tree",
+    severity=Severity.MEDIUM,
+    summary=(
+        "Runs a program from a repository the same command cloned from the network, or from an archive it "
+        "downloaded and unpacked (`git clone URL && cd tool && ./install.sh`)."
+    ),
+    rationale=(
+        "The program is whatever the repository or archive holds today, run before anyone read it: "
+        "`curl | bash` with a directory in between. Building from source is also routine, so it warns "
+        "rather than blocks; a single downloaded file run at once blocks ([EX009])."
+    ),
+    safer_alternative=(
+        "Clone or unpack in one command, read the script (or pin a reviewed commit or release checksum), "
+        "and run it in a separate command."
+    ),
+    inspects=Inspects.CONTEXT,
+    must_match=(
+        "git clone https://github.com/someone/tool && cd tool && ./install.sh",
+        "git clone --depth 1 git@github.com:someone/tool.git /tmp/t && bash /tmp/t/setup.sh",
+        "curl -sL https://example.com/t.tar.gz | tar xz -C /tmp && /tmp/t/run.sh",
+        "wget https://example.com/t.zip && unzip t.zip -d t && sh t/install.sh",
+    ),
+    must_not_match=(
+        "git clone https://github.com/someone/tool && cd tool && ls",
+        "git clone ../local-repo copy && ./copy/run.sh",
+        "tar xzf vendored.tar.gz && ./vendored/run.sh",
+        "git clone https://github.com/someone/tool && ./build.sh",
+    ),
+)
+def run_downloaded_tree(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:
+    if subject.kind is ContextKind.DOWNLOADED_TREE:
+        yield Hit(subject.span, f"`{subject.label}` runs code from a repository or archive this command downloaded")
+
+
+@rule(
     id="EX010",
     name="risky-arithmetic-operand",
     severity=Severity.HIGH,
@@ -327,6 +363,7 @@ CONTEXT_RULES = (
     dynamic_code,
     prompt_expansion,
     run_downloaded_file,
+    run_downloaded_tree,
     risky_arithmetic_operand,
     tainted_variable_as_code,
 )
