@@ -276,8 +276,8 @@ class PowerShellInterpreter(Interpreter):
         if callee == "new-object":
             return self._new_object(positional, keywords, span)
         previous = node.prev_named_sibling
-        if previous is not None and previous.type == "command":
-            keywords[PIPED] = self.value(previous)
+        if previous is not None and node.parent is not None and node.parent.type == "pipeline_chain":
+            keywords[PIPED] = self.value(previous)  # a command or an expression (`$code | iex`)
         return Call(callee, tuple(positional), keywords, None, span)
 
     def _new_object(self, positional: list[Value], keywords: dict[str, Value], span: Span) -> Call | None:

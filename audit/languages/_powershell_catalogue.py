@@ -101,6 +101,9 @@ CMDLETS: dict[str, Cmdlet] = {
     "set-content": _cmdlet(("path", "value"), ("force", "nonewline", "passthru"), (*_PATHS, "encoding")),
     "add-content": _cmdlet(("path", "value"), ("force", "nonewline", "passthru"), (*_PATHS, "encoding")),
     "out-file": _cmdlet(("filepath", "encoding"), ("append", "force", "noclobber", "nonewline"), ("inputobject",)),
+    "get-childitem": _cmdlet(
+        ("path", "filter"), ("recurse", "force", "name", "directory", "file", "hidden"), (*_PATHS[:-1], "depth")
+    ),
     "new-object": _cmdlet(("typename", "argumentlist"), ("strict",), ("comobject", "property"), args="argumentlist"),
 }
 """The cmdlets whose effects the analysis follows; any other command is reported as the program it runs."""
@@ -120,6 +123,9 @@ ALIASES = {
     "saps": "start-process",
     "start": "start-process",
     "gc": "get-content",
+    "gci": "get-childitem",
+    "ls": "get-childitem",
+    "dir": "get-childitem",
     "cat": "get-content",
     "type": "get-content",
     "sc": "set-content",
@@ -147,6 +153,10 @@ def _engine_path(value: Value) -> Value:
     return value if value.text is None else Value(text=windows_path(value.text), sources=value.sources)
 
 
+LISTED = "get-childitem()"
+"""The name of a directory listing's value: its text is the directory, when the listing takes all of it."""
+
+
 def _remove_item() -> Entry:
     """Remove-Item: each path deleted, with its tree under -Recurse; -WhatIf deletes nothing."""
 
@@ -154,8 +164,12 @@ def _remove_item() -> Entry:
         if _switched(call, "whatif"):
             return ()
         operation = FileOperation.DELETE_TREE if _switched(call, "recurse") else FileOperation.DELETE_FILE
-        paths = _path_values(call.arg(0, "path") or call.arg(None, "literalpath"))
-        return tuple(FileChange(operation, _engine_path(path)) for path in paths)
+        named = call.arg(0, "path") or call.arg(None, "literalpath")
+        listed = call.arg(None, PIPED)
+        if named is None and listed is not None and listed.name == LISTED and listed.text is not None:
+            # `Get-ChildItem DIR | Remove-Item`: everything DIR holds, so DIR's tree is emptied.
+            return (FileChange(FileOperation.DELETE_TREE, Value(text=listed.text, sources=listed.sources)),)
+        return tuple(FileChange(operation, _engine_path(path)) for path in _path_values(named))
 
     return Entry(file_changes=file_changes)
 
@@ -176,6 +190,20 @@ def _writes(operation: FileOperation, keyword: str) -> Entry:
         return (FileChange(FileOperation.APPEND_FILE if appends else operation, _engine_path(path)),)
 
     return Entry(file_changes=file_changes)
+
+
+def _lists() -> Entry:
+    """Get-ChildItem DIR: the entries of DIR (`.` when none is named); a filter or a pattern narrows them to
+    entries not known here."""
+
+    def returns(call: Call) -> Value:
+        folder = call.arg(0, "path") or call.arg(None, "literalpath") or Value(text=".")
+        narrowed = any(keyword in call.keywords for keyword in ("filter", "include", "exclude")) or len(call.args) > 1
+        whole = folder.text is not None and not narrowed and not any(char in folder.text for char in "*?[")
+        text = windows_path(folder.text) if whole and folder.text is not None else None
+        return Value(text=text, name=LISTED, sources=folder.sources)
+
+    return Entry(returns=returns)
 
 
 def _reads_file() -> Entry:
@@ -315,6 +343,7 @@ def _build_catalogue() -> dict[str, Entry]:
         "remove-item": _remove_item(),
         "start-process": _start_process(),
         "get-content": _reads_file(),
+        "get-childitem": _lists(),
         "set-content": _writes(FileOperation.WRITE_FILE, "path"),
         "add-content": _writes(FileOperation.APPEND_FILE, "path"),
         "out-file": _writes(FileOperation.WRITE_FILE, "filepath"),
