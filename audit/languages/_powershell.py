@@ -84,8 +84,6 @@ class PowerShellInterpreter(Interpreter):
     catalogue: ClassVar[Mapping[str, Entry]] = {**CATALOGUE, _INVOKE: runs_code(0)}
     argument_vectors: ClassVar[Mapping[str, int]] = {"args": 0}
     integer_types: ClassVar[frozenset[str]] = frozenset({"decimal_integer_literal"})
-    _runs_unknown_code = False
-    """Whether the code runs code only known at run time (with a socket: a reverse shell)."""
 
     def __init__(
         self,
@@ -99,6 +97,8 @@ class PowerShellInterpreter(Interpreter):
         super().__init__(source, run, depth=depth, via=via, place=place)
         self._programs: set[str] = set()
         """The callees of the commands that run a program (`program reg`), not a name that ends like one."""
+        self._runs_unknown_code = False
+        """Whether the code runs code only known at run time (with a socket: a reverse shell)."""
 
     def entry(self, callee: str) -> Entry | None:
         return _RUNS_PROGRAM if callee in self._programs else super().entry(callee)

@@ -206,7 +206,10 @@ TASK_CREATED = pack_rule(
     safer_alternative="Run the command now, or leave scheduling to the user.",
     matches=(command("schtasks", where=_task_on_timetable),),
     message="creates a scheduled task",
-    must_match=("schtasks /create /sc daily /tn Cleanup /tr 'C:\\tools\\clean.bat' /st 02:00",),
+    must_match=(
+        "schtasks /create /sc daily /tn Cleanup /tr 'C:\\tools\\clean.bat' /st 02:00",
+        "schtasks.exe /Create /SC HOURLY /TN Sync /TR 'C:\\tools\\sync.exe'",
+    ),
     must_not_match=("schtasks /end /tn Cleanup", "schtasks /change /tn Cleanup /disable"),
 )
 
