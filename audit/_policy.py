@@ -74,9 +74,10 @@ _NAME_LISTS = (
     "fetchers", "privilege", "secret_files", "process_environment_files", "credential_files", "token_files",
     "system_directories", "shell_startup_files", "authorized_keys_files", "autorun_scripts", "autorun_crontabs",
     "autorun_units", "autorun_opaque", "protected_directories", "data_directories", "linker_variables",
-    "secret_file_names", "secret_variables", "allowed_destinations", "credential_stores",
+    "secret_file_names", "secret_variables", "allowed_destinations", "repository_hosts", "credential_stores",
     "disposable_home_directories", "home_data_directories", "service_data_directories", "protected_branches",
     "binary_directories", "interpreter_startup_files", "program_directories", "library_directories",
+    "disposable_databases",
 )  # fmt: skip
 # `[names]` tables of commands with the words that select what they do (`pip install`, `gh auth token`).
 _SUBCOMMAND_TABLES = ("installers", "secret_printers")
@@ -122,8 +123,10 @@ class _Draft(NamedTuple):
             secret_variables=tuple(names["secret_variables"]),
             secret_printers=_frozen_subcommands(self.subcommands["secret_printers"]),
             allowed_destinations=tuple(dict.fromkeys(names["allowed_destinations"])),
+            repository_hosts=tuple(dict.fromkeys(names["repository_hosts"])),
             credential_stores=tuple(dict.fromkeys(names["credential_stores"])),
             disposable_home_directories=tuple(dict.fromkeys(names["disposable_home_directories"])),
+            disposable_databases=tuple(dict.fromkeys(names["disposable_databases"])),
             home_data_directories=tuple(dict.fromkeys(names["home_data_directories"])),
             service_data_directories=tuple(dict.fromkeys(names["service_data_directories"])),
             protected_branches=tuple(dict.fromkeys(names["protected_branches"])),
@@ -273,14 +276,16 @@ def _names(
     return names, decoders, subcommands
 
 
+# A list of hosts: one colon is a port (`host:8080`); an IPv6 address has several.
+_HOST_FORM: tuple[Callable[[str], bool], str] = (
+    lambda host: any(character in host for character in "/@ \t") or host.count(":") == 1,
+    "a host name or a glob over one (no scheme, port or path)",
+)
 # The `[names]` lists whose entries have a form: the test of a bad entry, and the form expected.
 _ENTRY_FORMS: Mapping[str, tuple[Callable[[str], bool], str]] = {
     "secret_file_names": (lambda name: "/" in name or name in ("!", ""), "a file name or a glob over one (no `/`)"),
-    # One colon is a port (`host:8080`); an IPv6 address has several.
-    "allowed_destinations": (
-        lambda host: any(character in host for character in "/@ \t") or host.count(":") == 1,
-        "a host name or a glob over one (no scheme, port or path)",
-    ),
+    "allowed_destinations": _HOST_FORM,
+    "repository_hosts": _HOST_FORM,
     "binary_directories": (
         lambda path: not path.startswith("/") or path.endswith("/") or any(char in path for char in "*?["),
         "an absolute directory path without wildcards or a trailing slash",

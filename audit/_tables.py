@@ -44,6 +44,7 @@ class Tables:
         "credential_stores",
         "data_directories",
         "decoders",
+        "disposable_databases",
         "disposable_home_directories",
         "fetchers",
         "home_data_directories",
@@ -59,6 +60,7 @@ class Tables:
         "program_names",
         "protected_branches",
         "protected_directories",
+        "repository_hosts",
         "secret_file_names",
         "secret_files",
         "secret_printers",
@@ -96,8 +98,10 @@ class Tables:
         secret_variables: tuple[str, ...],
         secret_printers: Mapping[str, tuple[tuple[str, ...], ...]],
         allowed_destinations: tuple[str, ...],
+        repository_hosts: tuple[str, ...],
         credential_stores: tuple[str, ...],
         disposable_home_directories: tuple[str, ...],
+        disposable_databases: tuple[str, ...],
         home_data_directories: tuple[str, ...],
         service_data_directories: tuple[str, ...],
         protected_branches: tuple[str, ...],
@@ -138,10 +142,14 @@ class Tables:
         """Commands and the subcommands (or options) that make them print a credential (`gh auth token`)."""
         self.allowed_destinations: Final = allowed_destinations
         """Host names or globs a secret may be sent to."""
+        self.repository_hosts: Final = repository_hosts
+        """Host names or globs a push of a repository or an image goes to routinely (NE008)."""
         self.credential_stores: Final = credential_stores
         """Directories of credentials and keys (`~/.ssh`, `~/.aws`): deleting them is blocked (packs)."""
         self.disposable_home_directories: Final = disposable_home_directories
         """Entries of the home directory that only hold caches (`~/.cache`): deleting them is not reported."""
+        self.disposable_databases: Final = disposable_databases
+        """Globs of the database names that mark a test database (`*_test`): what its statements destroy is not reported (packs)."""
         self.home_data_directories: Final = home_data_directories
         """The user's own data in the home directory (`~/Documents`, `~/Maildir`): deleting one is blocked (packs)."""
         self.service_data_directories: Final = service_data_directories

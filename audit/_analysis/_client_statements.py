@@ -83,6 +83,16 @@ def classified(client: DatabaseClient, text: str | tuple[str, ...]) -> tuple[Sta
     return _READINGS.remember(key, found)
 
 
+def client_databases(client: DatabaseClient, read: Reading) -> tuple[Arg, ...]:
+    """The words that name the database the client connects to: its database options' values
+    (`psql -d NAME`) and its database operand (`sqlite3 FILE`, a connection string)."""
+    named = [use.value for use in read.options if use.value is not None and use.named(*client.database_options)]
+    named.extend(
+        operand for index, operand in enumerate(read.operands) if client.operand_role(index) is OperandRole.DATABASE
+    )
+    return tuple(named)
+
+
 def _given(client: DatabaseClient, read: Reading) -> Iterator[Statements]:
     """The statements given by options and operands, in order."""
     for use in read.options:

@@ -307,6 +307,21 @@ class _AutorunTable(NamedTuple):
     anywhere: tuple[tuple[str, AutorunFormat], ...]
 
 
+_SSH, _GIT, _NODE, _PIP = (AutorunFormat.SSH_CONFIG, AutorunFormat.GIT_CONFIG, AutorunFormat.NODE_CONFIG,
+                           AutorunFormat.PIP_CONFIG)  # fmt: skip
+SETTINGS_FILES: Mapping[str, AutorunFormat] = MappingProxyType(
+    {
+        "~/.ssh/config": _SSH, "~/.ssh/config.d/*": _SSH, "/etc/ssh/ssh_config": _SSH, "/etc/ssh/ssh_config.d/*": _SSH,
+        "~/.gitconfig": _GIT, "~/.config/git/config": _GIT, "/etc/gitconfig": _GIT, "**/.git/config": _GIT,
+        "**/.npmrc": _NODE, "/etc/npmrc": _NODE, "**/.yarnrc": _NODE, "**/.yarnrc.yml": _NODE,
+        "**/pip.conf": _PIP, "**/pip.ini": _PIP, "**/.vscode/tasks.json": AutorunFormat.VSCODE_TASKS,
+    }
+)  # fmt: skip
+"""Settings files whose values a tool runs as commands or trusts for its downloads, by how each
+is read: program knowledge, not policy (ssh reads ~/.ssh/config, npm every .npmrc from the project
+up, pip a pip.conf in the user's, the system's or the virtual environment's directory)."""
+
+
 @functools.lru_cache(maxsize=PATH_TABLES)
 def _autorun_table(
     scripts: tuple[str, ...], crontabs: tuple[str, ...], units: tuple[str, ...], opaque: tuple[str, ...]
@@ -320,6 +335,8 @@ def _autorun_table(
     ):
         for entry in entries:
             formats.setdefault(entry, kind)
+    for entry, kind in SETTINGS_FILES.items():
+        formats.setdefault(entry, kind)
     rooted = tuple(entry for entry in formats if not entry.startswith(ANY_DIRECTORY))
     anywhere = tuple((entry, kind) for entry, kind in formats.items() if entry.startswith(ANY_DIRECTORY))
     # path_is names the entry as it matched (`/root/.bashrc` for `~/.bashrc`).
@@ -328,7 +345,8 @@ def _autorun_table(
 
 
 def autorun_location(arg: Arg, tables: Tables, cwd: str | None = None) -> Autorun | None:
-    """Whether a file written to `arg` runs by itself later, and how it is read (the `autorun_*` tables)."""
+    """Whether a file written to `arg` runs by itself later, and how it is read (the `autorun_*`
+    tables, and the settings files whose values a tool runs)."""
     if not arg.values:
         return None
     scripts = tables.autorun_scripts + tables.shell_startup_files

@@ -25,7 +25,7 @@ from .._model import CommandRecord, Span
 from .._named_tuple import NamedTuple
 from .._syntax import CHARACTERS_PER_STEP, STEPS_PER_COMMAND_NODE, STEPS_PER_FRAGMENT, VERBATIM, plain_words
 from .._tables import Tables
-from ..programs.sending import SENDERS
+from ..programs.sending import SENDERS, may_send
 from ._contexts import HANDLERS, OPTION_CODE_PROGRAMS, WRITER_NAMES, option_commands
 from ._normalize import basename
 from ._resolve import display, peel
@@ -75,7 +75,7 @@ def _needs_the_walk(name: str, args: tuple[Arg, ...], tables: Tables) -> bool:
     return (
         (name in HANDLERS and (name not in OPTION_CODE_PROGRAMS or bool(option_commands(name, args))))
         or tables.interpreter(name) is not None
-        or name in SENDERS
+        or (name in SENDERS and may_send(name, args))
         or name in WRITER_NAMES
         or name in tables.fetchers
         or name in tables.decoders  # decoding or not: the flags are the walk's to read

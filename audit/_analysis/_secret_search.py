@@ -26,9 +26,12 @@ from ..programs.readers import (
     EXTRACTORS,
     KEEP_CREDENTIALS,
     PATH_ONLY,
+    WORKING_DIRECTORY,
     keeps_input,
     prints_environment,
+    prints_repository,
     prints_typed,
+    reads_directories,
 )
 from ._normalize import basename, normalize_word, resolve_path
 from ._paths import HARMLESS_DEVICES, path_holding, path_is, read_arguments
@@ -190,6 +193,9 @@ class SecretSearch(Visitor[Trails, Trails]):
         typed = prints_typed(name, reading)
         if typed is not None:
             found.add(Trail(Secret(SecretKind.TYPED, typed, name, span)))
+        repository = prints_repository(name, reading)
+        if repository is not None:
+            found.add(Trail(Secret(SecretKind.PROJECT, f"the repository (`{repository}`)", name, span)))
         if name == "printenv":
             for operand in reading.operands:
                 if operand.value is not None and self.tables.is_secret_variable(operand.value):
@@ -199,7 +205,7 @@ class SecretSearch(Visitor[Trails, Trails]):
                 printed = " ".join((name, *words))
                 found.add(Trail(Secret(SecretKind.TOKEN, printed, name, span)))
         if name not in PATH_ONLY and name not in KEEP_CREDENTIALS:
-            recursive = name in ARCHIVERS
+            recursive = reads_directories(name, reading)
             for arg in read_arguments(args):
                 found |= self.file(arg, name, span, None, recursive=recursive, narrowed=name in EXTRACTORS)
         if stdin:
@@ -394,6 +400,9 @@ class SecretSearch(Visitor[Trails, Trails]):
             )
             if held is not None:
                 found.add(Trail(Secret(SecretKind.FILE, shown, reader, span, held), (), narrowed))
+            elif cwd is None and values and all(value in WORKING_DIRECTORY for value in values):
+                # Where the command started (no `cd` moved it): the project, whole.
+                found.add(Trail(Secret(SecretKind.PROJECT, f"the working directory (`{shown}`)", reader, span)))
         for value in values:
             found |= self.written(resolve_path(cwd, value))
         return bounded(found)

@@ -140,6 +140,7 @@ class WalkState:
         "moved",
         "records",
         "reporting",
+        "runs",
         "sink",
         "trees",
         "walked_calls",
@@ -174,6 +175,8 @@ class WalkState:
         self.writes: list[Written] = []
         # Files this command string wrote with content known without running anything, by clean path.
         self.written: dict[str, WrittenScript] = {}
+        # The arguments of the commands run so far, by program name (`CommandSubject.earlier`).
+        self.runs: dict[str, list[tuple[Arg, ...]]] = {}
 
     def silenced(self) -> WalkState:
         """A copy for a silent walk: nothing it finds is reported, nothing it changes leaks back."""
@@ -194,7 +197,17 @@ class WalkState:
         silent.trees = dict(self.trees)
         silent.writes = []  # only senders read them, and a silent walk reports none
         silent.written = dict(self.written)
+        silent.runs = {}  # only reported commands are told what ran before them
         return silent
+
+    def record_run(self, name: str | None, args: tuple[Arg, ...]) -> tuple[tuple[Arg, ...], ...]:
+        """Remember a command `name ARGS` the walk reports; the arguments of the earlier ones of that name."""
+        if name is None:
+            return ()
+        runs = self.runs.setdefault(name, [])
+        earlier = tuple(runs)
+        runs.append(args)
+        return earlier
 
     def change_directory(self, cwd: str | None, entered: str | None = None) -> None:
         """After `cd`, `pushd` or `popd`: the working directory it leads to (None: unknown), and the

@@ -132,6 +132,9 @@ class CommandSubject(NamedTuple):
     """The variables the command itself sets for the program (`NAME=value cmd`, `env NAME=value cmd`),
     as (name, value) in the order bash sets them; a value known only at run time is left out. Only these
     are certain to reach the program: the analysis does not follow `export` in order."""
+    earlier: tuple[tuple[Arg, ...], ...] = ()
+    """The arguments of the commands of the same name an earlier part of the string ran, in order:
+    what they set up for this one (`git remote add x URL` before `git push x`)."""
 
     def setting(self, *names: str) -> str | None:
         """The value the program gets for the first of `names` the command sets (the last assignment
@@ -175,6 +178,9 @@ class ContextKind(str, Enum):
     RUNS_LATER = "runs-later"
     """A file that runs by itself later (a git hook, a unit, a cron job...), written with
     content that downloads or decodes, or downloaded there: emitted only then."""
+    SETTING_COMMAND = "setting-command"
+    """A command a settings file written here makes a tool run by itself later (ssh's
+    `ProxyCommand`, a VS Code task run at folder open): its text is the one dynamic part's source."""
 
 
 class AutorunFormat(str, Enum):
@@ -201,6 +207,18 @@ class AutorunFormat(str, Enum):
     """A JavaScript file a build tool loads and runs: gulpfile.js, webpack.config.js, vite.config.js."""
     JUSTFILE = "justfile"
     """A justfile: just runs each recipe line through a shell."""
+    SSH_CONFIG = "ssh-config"
+    """An ssh client configuration: `ProxyCommand`, `LocalCommand`, `KnownHostsCommand` and
+    `Match exec` hold shell commands ssh runs on this machine."""
+    GIT_CONFIG = "git-config"
+    """A git configuration file (`[section] key = value`): read as the `git config` commands that write it."""
+    NODE_CONFIG = "node-config"
+    """An .npmrc, .yarnrc or .yarnrc.yml: read as the `npm config set` commands that write it."""
+    PIP_CONFIG = "pip-config"
+    """A pip.conf (`[global] index-url = ...`): read as the `pip config set` commands that write it."""
+    VSCODE_TASKS = "vscode-tasks"
+    """A VS Code tasks.json: each task's command runs in a shell when asked for, or by itself
+    when the folder opens (`"runOn": "folderOpen"`)."""
 
 
 class Autorun(NamedTuple):
@@ -255,6 +273,9 @@ class SecretKind(str, Enum):
     """A command that prints a credential (`gh auth token`)."""
     TYPED = "typed"
     """What a user typed or copied: the shell history, the clipboard."""
+    PROJECT = "project"
+    """No secret: the working directory or the repository whole (`tar c .`, `git bundle create - --all`),
+    the project's source leaving; NE009 judges where it goes, SE005 does not count it."""
 
 
 class Secret(NamedTuple):

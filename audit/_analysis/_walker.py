@@ -327,7 +327,7 @@ class Walker(WordWalker):
             argv, index, each, name.source, name.evidence, wrappers, span, frame.location, stdin,
             frame.in_pipeline, frame.background, state.cwd,
             tuple((path, script.text) for path, script in state.written.items()) if state.written else (),
-            state.moved, environment,
+            state.moved, environment, state.record_run(each, argv[index + 1 :]),
         )  # fmt: skip
         self.sink.command(subject)
         if state.functions or state.loops:
@@ -360,9 +360,8 @@ class Walker(WordWalker):
                 risks = risks | found
         # xargs reads the pipe as arguments; the commands it starts read /dev/null (or the terminal with -o).
         code_stdin = None if "xargs" in wrappers else stdin
-        xargs = unwrapped is not None and wrappers[-1:] == ("xargs",)
-        replace = xargs_replace_string(unwrapped.innermost_options) if unwrapped is not None and xargs else None
-        if replace is not None:
+        if unwrapped is not None and wrappers[-1:] == ("xargs",):
+            replace = xargs_replace_string(unwrapped.innermost_options)
             for each in dict.fromkeys(name.names):
                 if each is not None:
                     xargs_piped_code(each, args, span, frame, stdin, replace, self)

@@ -77,6 +77,9 @@ class DatabaseClient:
     """Every other option that takes a value: connection, output, settings."""
     operands: tuple[OperandRole, ...] = ()
     """The roles of the leading operands, in order."""
+    database_options: tuple[str, ...] = ()
+    """The value options (listed in `value_options` too) whose value names the database the
+    statements run in, as a DATABASE operand does."""
     more_operands: OperandRole | None = None
     """The role of every operand after those."""
     reads_stdin: bool = True
@@ -108,6 +111,7 @@ CLIENTS: tuple[DatabaseClient, ...] = (
         option_style=OptionStyle.GNU,
         statement_options=("-c", "--command"),
         file_options=("-f", "--file"),
+        database_options=("-d", "--dbname"),
         value_options=(
             "-d", "--dbname", "-h", "--host", "-p", "--port", "-U", "--username", "-v", "--set", "--variable",
             "-P", "--pset", "-F", "--field-separator", "-R", "--record-separator", "-T", "--table-attr",
@@ -121,6 +125,22 @@ CLIENTS: tuple[DatabaseClient, ...] = (
         ),
     ),
     DatabaseClient(
+        name="heroku pg:psql",
+        invocations=(("heroku", "pg:psql"),),
+        reads=Reads.SQL,
+        dialect=SqlDialect.POSTGRES,
+        option_style=OptionStyle.GNU,
+        statement_options=("-c", "--command"),
+        file_options=("-f", "--file"),
+        value_options=("-a", "--app", "-r", "--remote", "--credential"),
+        operands=(OperandRole.DATABASE,),
+        declared_in="vendors",
+        notes=(
+            "Heroku's psql on an app's database: -c and -f are handed to psql; the operand names the "
+            "database add-on (DATABASE_URL by default). heroku and its options are declared with the vendor CLIs."
+        ),
+    ),
+    DatabaseClient(
         name="mysql",
         invocations=(("mysql",), ("mariadb",)),
         reads=Reads.SQL,
@@ -128,6 +148,7 @@ CLIENTS: tuple[DatabaseClient, ...] = (
         option_style=OptionStyle.GNU,
         statement_options=("-e", "--execute", "--init-command"),
         file_options=(),
+        database_options=("-D", "--database"),
         value_options=(
             "-h", "--host", "-P", "--port", "-u", "--user", "-D", "--database", "-S", "--socket", "--protocol",
             "--defaults-file", "--defaults-extra-file", "--defaults-group-suffix", "--login-path", "--ssl-ca",
@@ -184,6 +205,7 @@ CLIENTS: tuple[DatabaseClient, ...] = (
         option_style=OptionStyle.SEPARATE,
         statement_options=("-Q", "-q", "--query", "--initial-query"),
         file_options=("-i", "--input-file"),
+        database_options=("-d", "--database-name"),
         value_options=(
             "-S", "--server", "-U", "--user-name", "-P", "--password", "-d", "--database-name", "-H", "-l", "-t",
             "-o", "--output-file", "-a", "-c", "--batch-terminator", "-v", "--variables", "-f", "-s", "-w", "-h",
@@ -203,6 +225,7 @@ CLIENTS: tuple[DatabaseClient, ...] = (
         option_style=OptionStyle.BOOST,
         statement_options=("-q", "--query"),
         file_options=("--queries-file",),
+        database_options=("-d", "--database"),
         value_options=(
             "-h", "--host", "--port", "-u", "--user", "--password", "-d", "--database", "-C", "--config-file",
             "-f", "--format", "--connection", "--query_id", "--history_file", "--stage",
@@ -220,6 +243,7 @@ CLIENTS: tuple[DatabaseClient, ...] = (
         option_style=OptionStyle.GO_FLAGS,
         statement_options=("-e", "--execute"),
         file_options=("-f", "--file"),
+        database_options=("-d", "--database"),
         value_options=(
             "--url", "--host", "--port", "-p", "--user", "-u", "--database", "-d", "--certs-dir", "--format",
             "--set", "--cluster-name", "--watch",
@@ -291,6 +315,7 @@ CLIENTS: tuple[DatabaseClient, ...] = (
         option_style=OptionStyle.GNU,
         statement_options=("-q", "--query"),
         file_options=("-f", "--filename"),
+        database_options=("-d", "--dbname"),
         value_options=(
             "-a", "--accountname", "-u", "--username", "-d", "--dbname", "-s", "--schemaname", "-r", "--rolename",
             "-w", "--warehouse", "-h", "--host", "-p", "--port", "--region", "-m", "--mfa-passcode",
@@ -310,6 +335,7 @@ CLIENTS: tuple[DatabaseClient, ...] = (
         option_style=OptionStyle.GNU,
         statement_options=(),
         file_options=("-f", "--file"),
+        database_options=("-d", "--database"),
         value_options=(
             "-a", "--address", "--uri", "-u", "--username", "-p", "--password", "-d", "--database",
             "--encryption", "--format", "-P", "--param", "--access-mode", "--sample-rows", "--wrap",

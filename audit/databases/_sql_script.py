@@ -173,6 +173,15 @@ class _Reader:
             name = token.text.lower()
             if name in MYSQL_NAMED and self._first_on_line(tokens, index):
                 found = line_command(self.text, token.start, token.end, name, MYSQL_NAMED[name])
+                # A line that holds the delimiter is split into statements first (mysql's find_command
+                # leaves it to add_line): `use shop; DROP TABLE t` runs the DROP.
+                cut = self.text.find(self.delimiter, token.end, found.end)
+                if cut != -1 and name != "delimiter":
+                    found = replace(
+                        found,
+                        arguments=tuple(filter(None, (self.text[token.end : cut].strip(),))),
+                        end=cut + len(self.delimiter),
+                    )
                 # The client reads a named command between statements; inside one, versions and options
                 # differ, so the line is read both ways.
                 return replace(found, also_sql=bool(self.pending))

@@ -44,6 +44,10 @@ _ANALYSERS = {
     "powershell": ("._powershell", "PowerShellInterpreter"),
     "cmd": ("._cmd", "CmdAnalyser"),
     "awk": ("._awk", "AwkAnalyser"),
+    "applescript": ("._shell_calls", "AppleScriptAnalyser"),
+    "r": ("._shell_calls", "RAnalyser"),
+    "tcl": ("._shell_calls", "TclAnalyser"),
+    "julia": ("._shell_calls", "JuliaAnalyser"),
 }
 
 LANGUAGES = frozenset(_ANALYSERS)

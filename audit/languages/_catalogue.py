@@ -96,13 +96,100 @@ def changes_each(operation: FileOperation) -> Entry:
     """Deletes every path given as an argument (Perl's `unlink LIST`)."""
 
     def file_changes(call: Call) -> tuple[FileChange, ...]:
-        values: Iterable[Value] = call.args if call.complete else (*call.args, UNKNOWN)
-        found: list[FileChange] = []
-        for value in values:
-            found.extend(FileChange(operation, item) for item in (value.items or (value,)))
-        return tuple(found)
+        return tuple(FileChange(operation, path) for path in _paths_from(call, 0))
 
     return Entry(file_changes=file_changes)
+
+
+def _paths_from(call: Call, start: int) -> tuple[Value, ...]:
+    """Every path from argument `start` on, a list's items each (Perl's `chmod MODE, LIST`)."""
+    values: Iterable[Value] = call.args[start:] if call.complete else (*call.args[start:], UNKNOWN)
+    return tuple(item for value in values for item in (value.items or (value,)))
+
+
+Ref = tuple[int | None, str | None]
+"""An argument by position and keyword (`(1, "mode")`)."""
+
+PathsOf = Callable[[Call], tuple[Value, ...]]
+"""The paths a call changes."""
+
+
+def path_at(position: int | None, keyword: str | None = None) -> PathsOf:
+    """The path in one argument."""
+
+    def paths(call: Call) -> tuple[Value, ...]:
+        value = call.arg(position, keyword)
+        return () if value is None else (value,)
+
+    return paths
+
+
+def receiver_path(call: Call) -> tuple[Value, ...]:
+    """The path the object a method is called on stands for (`Path(p).chmod(m)`)."""
+    return (call.receiver or UNKNOWN,)
+
+
+def paths_from(start: int) -> PathsOf:
+    """Every path from argument `start` on (Ruby's `File.chmod(mode, *paths)`)."""
+    return lambda call: _paths_from(call, start)
+
+
+def _changes_with(operation: FileOperation, paths: PathsOf, operand: Callable[[Call], str | None]) -> Entry:
+    def file_changes(call: Call) -> tuple[FileChange, ...]:
+        spelled = operand(call)
+        return tuple(FileChange(operation, path, spelled) for path in paths(call))
+
+    return Entry(file_changes=file_changes)
+
+
+def mode_text(value: Value) -> str | None:
+    """A file mode as chmod reads it: an integer as octal digits (`0o4755` is `4755`), a string
+    (Node's `"755"`, Ruby's `"u+x"`) as written; None when not known."""
+    if value.number is not None:
+        return f"{value.number:03o}" if 0 <= value.number <= 0o7777 else None
+    return value.text
+
+
+def changes_mode(mode: Ref, paths: PathsOf, *, tree: bool = False) -> Entry:
+    """Sets the mode of paths (`os.chmod(p, 0o755)`); with `tree`, of everything under them."""
+    operation = FileOperation.CHANGE_MODE_TREE if tree else FileOperation.CHANGE_MODE
+
+    def operand(call: Call) -> str | None:
+        value = call.arg(*mode)
+        return None if value is None else mode_text(value)
+
+    return _changes_with(operation, paths, operand)
+
+
+def changes_owner(user: Ref | None, group: Ref | None, paths: PathsOf, *, tree: bool = False) -> Entry:
+    """Sets the owner and group of paths (`os.chown(p, uid, gid)`) as chown's `USER:GROUP`; a part
+    the call leaves out stays as it is, a part that is not known makes the whole not known."""
+    operation = FileOperation.CHANGE_OWNER_TREE if tree else FileOperation.CHANGE_OWNER
+
+    def operand(call: Call) -> str | None:
+        parts: list[str] = []
+        for ref in (user, group):
+            value = None if ref is None else call.arg(*ref)
+            if value is None:
+                parts.append("")
+            elif value.number is not None or value.text is not None:
+                parts.append(str(value.number) if value.number is not None else value.text or "")
+            else:
+                return None
+        owner = parts[0] if not parts[1] else ":".join(parts)
+        return owner or None
+
+    return _changes_with(operation, paths, operand)
+
+
+def moves(source: PathsOf, destination: Ref) -> Entry:
+    """Moves or renames a path (`os.rename(a, b)`)."""
+
+    def operand(call: Call) -> str | None:
+        value = call.arg(*destination)
+        return None if value is None else value.text
+
+    return _changes_with(FileOperation.MOVE, source, operand)
 
 
 def write_mode(mode: str) -> FileOperation | None:

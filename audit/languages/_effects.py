@@ -92,7 +92,7 @@ class CallEffects:
                 self._shell_out(call, command, via, span)
         if entry.file_changes is not None:
             for change in entry.file_changes(call):
-                self._facts.append(DestructiveCall(change.operation, change.path.text, via, span))
+                self._facts.append(DestructiveCall(change.operation, change.path.text, via, span, change.operand))
                 if (
                     change.operation in _DELETES
                     and change.path.text is None

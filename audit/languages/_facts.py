@@ -34,6 +34,14 @@ class FileOperation(str, Enum):
     DELETE_DIR = "delete-dir"
     WRITE_FILE = "write-file"
     APPEND_FILE = "append-file"
+    CHANGE_MODE = "change-mode"
+    """Sets the path's mode (`os.chmod`); `operand` is the mode."""
+    CHANGE_MODE_TREE = "change-mode-tree"
+    CHANGE_OWNER = "change-owner"
+    """Sets the path's owner or group (`os.chown`); `operand` is `USER:GROUP` as chown reads it."""
+    CHANGE_OWNER_TREE = "change-owner-tree"
+    MOVE = "move"
+    """Moves or renames the path (`os.rename`); `operand` is where it goes."""
 
 
 class SourceKind(str, Enum):
@@ -102,12 +110,15 @@ class ShellOut:
 
 @dataclass(frozen=True, slots=True)
 class DestructiveCall:
-    """A library call that deletes or overwrites `path` (None: not a literal)."""
+    """A library call that deletes, overwrites, moves or changes the access of `path` (None: not
+    a literal); `operand` is the mode, owner or destination the operation also takes (None: not
+    a literal, or an operation that takes none)."""
 
     operation: FileOperation
     path: str | None
     via: str
     span: Span
+    operand: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,7 @@ from ._values import (
     Call,
     Entry,
     Value,
+    integer_value,
     interpolated,
     joined,
     merged,
@@ -312,7 +313,12 @@ class Interpreter(CallEffects):
         self._in_progress.add(node.id)
         try:
             call = self.call_at(node)
-            result = self.evaluate(node) if call is None else self._call_value(call)
+            if call is not None:
+                result = self._call_value(call)
+            elif node.type in self.integer_types:
+                result = integer_value(self.text(node))
+            else:
+                result = self.evaluate(node)
         finally:
             self._nesting -= 1
             self._in_progress.discard(node.id)

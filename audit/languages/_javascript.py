@@ -9,14 +9,18 @@ from tree_sitter import Node
 
 from ._catalogue import (
     changes,
+    changes_mode,
+    changes_owner,
     converts_receiver,
     decodes,
     fetches,
     home,
     imports,
     joins_paths,
+    moves,
     opens,
     passes,
+    path_at,
     posts,
     produces,
     runs_code,
@@ -209,6 +213,8 @@ def _build_catalogue() -> dict[str, Entry]:
         "rimraf.sync": changes(FileOperation.DELETE_TREE),
         "rimraf.rimraf": changes(FileOperation.DELETE_TREE),
         "rimraf.rimrafSync": changes(FileOperation.DELETE_TREE),
+        "fs-extra.moveSync": moves(path_at(0), (1, None)),
+        "fs-extra.move": moves(path_at(0), (1, None)),
     }
     for method in ("get", "delete", "head", "options"):
         catalogue[f"axios.{method}"] = fetches((0, None))
@@ -225,6 +231,11 @@ def _build_catalogue() -> dict[str, Entry]:
             catalogue[f"{module}.appendFile{suffix}"] = changes(FileOperation.APPEND_FILE)
             catalogue[f"{module}.copyFile{suffix}"] = changes(FileOperation.WRITE_FILE, 1)
             catalogue[f"{module}.cp{suffix}"] = changes(FileOperation.WRITE_FILE, 1)
+            catalogue[f"{module}.truncate{suffix}"] = changes(FileOperation.WRITE_FILE)
+            catalogue[f"{module}.rename{suffix}"] = moves(path_at(0), (1, None))
+            for prefix in ("", "l"):
+                catalogue[f"{module}.{prefix}chmod{suffix}"] = changes_mode((1, None), path_at(0))
+                catalogue[f"{module}.{prefix}chown{suffix}"] = changes_owner((1, None), (2, None), path_at(0))
             catalogue[f"{module}.readFile{suffix}"] = produces(SourceKind.FILE, 0)
         catalogue[f"{module}.open"] = opens((0, None), (1, None))
     catalogue["fs.openSync"] = opens((0, None), (1, None))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from ._catalogue import changes, fetches, imports, opens, produces, runs_code, shell, socket
+from ._catalogue import changes, fetches, imports, moves, opens, path_at, produces, runs_code, shell, socket
 from ._facts import FileOperation, SourceKind
 from ._interpreter import Interpreter
 from ._strings import decode_lua_string
@@ -18,6 +18,7 @@ def _build_catalogue() -> dict[str, Entry]:
         "os.execute": shell(0),
         "io.popen": shell(0),
         "os.remove": changes(FileOperation.DELETE_FILE),
+        "os.rename": moves(path_at(0), (1, None)),
         "io.open": opens((0, None), (1, None)),
         "load": runs_code(0, strings_only=True),
         "loadstring": runs_code(0),

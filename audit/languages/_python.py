@@ -11,6 +11,8 @@ from ._catalogue import (
     argv_args,
     argv_list,
     changes,
+    changes_mode,
+    changes_owner,
     changes_receiver,
     converts_receiver,
     decodes,
@@ -20,10 +22,13 @@ from ._catalogue import (
     imports,
     joined_path,
     joins_paths,
+    moves,
     opens,
     passes,
     passes_receiver,
+    path_at,
     produces,
+    receiver_path,
     runs_code,
     shell,
     socket,
@@ -35,6 +40,13 @@ from ._strings import decode_escapes
 from ._values import HOME, UNKNOWN, Call, Command, Entry, Value, interpolated, joined, opaque
 
 _UPLOAD_METHODS = frozenset({"POST", "PUT", "PATCH"})
+# The `stat` module's mode bits, for a mode spelled with them (`os.chmod(p, stat.S_ISUID | 0o755)`).
+_MODE_BITS = {
+    "S_ISUID": 0o4000, "S_ISGID": 0o2000, "S_ISVTX": 0o1000,
+    "S_IRWXU": 0o700, "S_IRUSR": 0o400, "S_IWUSR": 0o200, "S_IXUSR": 0o100,
+    "S_IRWXG": 0o070, "S_IRGRP": 0o040, "S_IWGRP": 0o020, "S_IXGRP": 0o010,
+    "S_IRWXO": 0o007, "S_IROTH": 0o004, "S_IWOTH": 0o002, "S_IXOTH": 0o001,
+}  # fmt: skip
 # What `pathlib.Path(...)` makes: its methods are catalogued under this name.
 _PATH = "pathlib.Path()"
 
@@ -142,6 +154,16 @@ def _build_catalogue() -> dict[str, Entry]:
         "shutil.copy": changes(FileOperation.WRITE_FILE, 1, "dst"),
         "shutil.copy2": changes(FileOperation.WRITE_FILE, 1, "dst"),
         "shutil.copyfile": changes(FileOperation.WRITE_FILE, 1, "dst"),
+        "os.truncate": changes(FileOperation.WRITE_FILE, 0, "path"),
+        "os.chmod": changes_mode((1, "mode"), path_at(0, "path")),
+        "os.lchmod": changes_mode((1, "mode"), path_at(0, "path")),
+        "os.chown": changes_owner((1, "uid"), (2, "gid"), path_at(0, "path")),
+        "os.lchown": changes_owner((1, "uid"), (2, "gid"), path_at(0, "path")),
+        "shutil.chown": changes_owner((1, "user"), (2, "group"), path_at(0, "path")),
+        "os.rename": moves(path_at(0, "src"), (1, "dst")),
+        "os.renames": moves(path_at(0, "old"), (1, "new")),
+        "os.replace": moves(path_at(0, "src"), (1, "dst")),
+        "shutil.move": moves(path_at(0, "src"), (1, "dst")),
         "pathlib.Path": passes(0, name=_PATH),
         "pathlib.Path.home": home(_PATH),
         "pathlib.Path().expanduser": passes_receiver(_PATH),
@@ -152,6 +174,10 @@ def _build_catalogue() -> dict[str, Entry]:
         "pathlib.Path().rmdir": changes_receiver(FileOperation.DELETE_DIR),
         "pathlib.Path().write_text": changes_receiver(FileOperation.WRITE_FILE),
         "pathlib.Path().write_bytes": changes_receiver(FileOperation.WRITE_FILE),
+        "pathlib.Path().chmod": changes_mode((0, "mode"), receiver_path),
+        "pathlib.Path().lchmod": changes_mode((0, "mode"), receiver_path),
+        "pathlib.Path().rename": moves(receiver_path, (0, "target")),
+        "pathlib.Path().replace": moves(receiver_path, (0, "target")),
         "pathlib.Path().read_text": _path_read(),
         "pathlib.Path().read_bytes": _path_read(),
         "open": opens((0, "file"), (1, "mode")),
@@ -239,7 +265,10 @@ class PythonInterpreter(Interpreter):
     grammars = ("python",)
     catalogue = _build_catalogue()
     named_sources: ClassVar[Mapping[str, DataSource]] = {"os.environ": DataSource(SourceKind.ENVIRONMENT)}
-    named_values: ClassVar[Mapping[str, Value]] = {"pwd.getpwuid().pw_dir": HOME}
+    named_values: ClassVar[Mapping[str, Value]] = {
+        "pwd.getpwuid().pw_dir": HOME,
+        **{f"stat.{name}": Value(number=bits) for name, bits in _MODE_BITS.items()},
+    }
     argument_vectors: ClassVar[Mapping[str, int]] = {"sys.argv": 1}
 
     # ----- names
@@ -295,7 +324,8 @@ class PythonInterpreter(Interpreter):
                 first = self.text(name).split(".", 1)[0]
                 self.assign(first, Value(name=first))
             else:
-                self.assign(self.text(name), Value(name=f"{module}.{self.text(name)}"))
+                qualified = f"{module}.{self.text(name)}"
+                self.assign(self.text(name), self.named_values.get(qualified) or Value(name=qualified))
 
     def _bind_target(self, target: Node | None, value: Node | None) -> None:
         if target is None:
@@ -346,6 +376,8 @@ class PythonInterpreter(Interpreter):
             operator = node.child_by_field_name("operator")
             if operator is not None and operator.type == "+":
                 return joined((left, right))
+            if operator is not None and operator.type == "|" and left.number is not None and right.number is not None:
+                return Value(number=left.number | right.number)  # `stat.S_ISUID | 0o755`
             if operator is not None and operator.type == "/" and left.name == _PATH:
                 return joined_path((left, right), restarts_at_absolute=True, name=_PATH)  # `Path.home() / ".ssh"`
             return opaque((left, right))

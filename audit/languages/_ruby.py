@@ -11,19 +11,25 @@ from ._catalogue import (
     calls_named,
     changes,
     changes_each,
+    changes_mode,
+    changes_owner,
     changes_receiver,
     decodes,
     fetches,
     home,
     is_url,
     joins_paths,
+    moves,
     opens,
     passes,
     passes_receiver,
+    path_at,
+    paths_from,
     perl_style,
     piped_command,
     posts,
     produces,
+    receiver_path,
     runs_code,
     shell,
     socket,
@@ -111,6 +117,12 @@ def _build_catalogue() -> dict[str, Entry]:
         "Pathname.new().unlink": changes_receiver(FileOperation.DELETE_FILE),
         "Pathname.new().delete": changes_receiver(FileOperation.DELETE_FILE),
         "Pathname.new().write": changes_receiver(FileOperation.WRITE_FILE),
+        "Pathname.new().chmod": changes_mode((0, None), receiver_path),
+        "Pathname.new().rename": moves(receiver_path, (0, None)),
+        "File.truncate": changes(FileOperation.WRITE_FILE),
+        "File.rename": moves(path_at(0), (1, None)),
+        "FileUtils.mv": moves(path_at(0), (1, None)),
+        "FileUtils.move": moves(path_at(0), (1, None)),
         "File.read": produces(SourceKind.FILE, 0),
         "File.readlines": produces(SourceKind.FILE, 0),
         "File.binread": produces(SourceKind.FILE, 0),
@@ -161,6 +173,11 @@ def _build_catalogue() -> dict[str, Entry]:
         catalogue[f"FileUtils.{remover}"] = changes_each(FileOperation.DELETE_TREE)
     for remover in ("rm", "rm_f", "remove", "safe_unlink", "remove_file"):
         catalogue[f"FileUtils.{remover}"] = changes_each(FileOperation.DELETE_FILE)
+    for owner in ("File.", "File.l", "FileUtils."):
+        catalogue[f"{owner}chmod"] = changes_mode((0, None), paths_from(1))
+        catalogue[f"{owner}chown"] = changes_owner((0, None), (1, None), paths_from(2))
+    catalogue["FileUtils.chmod_R"] = changes_mode((0, None), paths_from(1), tree=True)
+    catalogue["FileUtils.chown_R"] = changes_owner((0, None), (1, None), paths_from(2), tree=True)
     for decoder, codec in (
         ("Base64.decode64", "base64"),
         ("Base64.strict_decode64", "base64"),

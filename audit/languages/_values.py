@@ -30,6 +30,8 @@ class Value:
     sources: frozenset[DataSource] = frozenset()
     literal: Span | None = None
     """Where `text` stands verbatim in the snippet."""
+    number: int | None = None
+    """An integer literal (a file mode, a user id)."""
 
     def entry(self, key: str) -> Value | None:
         for entry_key, value in self.entries or ():
@@ -64,6 +66,24 @@ class Value:
 UNKNOWN = Value()
 
 
+# Longer literals are no mode or user id; reading them is not worth their cost.
+_LONGEST_INTEGER = 24
+
+
+def integer_value(literal: str) -> Value:
+    """An integer literal: decimal, prefixed (`0o755`, `0x1ed`, `0b1`) or C-style octal (`0755`,
+    as Perl, Ruby, PHP and sloppy JavaScript read it); nothing known for any other number."""
+    digits = literal.replace("_", "").lower()
+    if len(digits) > 1 and digits[0] == "0" and digits[1].isdigit():
+        digits = "0o" + digits[1:]
+    if len(digits) > _LONGEST_INTEGER:
+        return UNKNOWN
+    try:
+        return Value(number=int(digits, 0))
+    except ValueError:
+        return UNKNOWN
+
+
 def sources_of(values: Iterable[Value | None]) -> frozenset[DataSource]:
     found: set[DataSource] = set()
     for value in values:
@@ -86,11 +106,11 @@ def merged(values: Sequence[Value]) -> Value:
         return first
     if any(_meaning(value) != _meaning(first) for value in values[1:]):
         return opaque(values)
-    return Value(first.text, first.items, first.entries, first.flag, first.name, first.sources)
+    return Value(first.text, first.items, first.entries, first.flag, first.name, first.sources, number=first.number)
 
 
 def _meaning(value: Value) -> tuple[object, ...]:
-    return (value.text, value.items, value.entries, value.flag, value.name, value.sources)
+    return (value.text, value.items, value.entries, value.flag, value.name, value.sources, value.number)
 
 
 def joined(parts: Iterable[Value]) -> Value:
@@ -180,6 +200,8 @@ class Command:
 class FileChange:
     operation: FileOperation
     path: Value
+    operand: str | None = None
+    """The mode, owner or destination the operation also takes, as the shell command would spell it."""
 
 
 @dataclass(frozen=True, slots=True)

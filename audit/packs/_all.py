@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..rules._pack import Pack
 from . import disks, git, kubernetes
-from .cloud import aws, azure, gcp
+from .cloud import aws, azure, gcp, infrastructure
 from .containers import docker, host_escape, podman
 from .database import (
     cassandra,
@@ -68,4 +68,5 @@ PACKS: tuple[Pack, ...] = (
     windows.PACK,
     publish.PACK,
     *VENDOR_PACKS,
+    *infrastructure.VENDOR_PACKS,
 )

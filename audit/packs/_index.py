@@ -44,10 +44,14 @@ PACK_INDEX: tuple[PackEntry, ...] = (
     PackEntry("ci.circleci", ".vendors", False, frozenset(("circleci", "curl", "http", "https", "wget", "xh", "xhs"))),
     PackEntry("cloud.aws", ".cloud.aws", True, frozenset(("aws", "eksctl"))),
     PackEntry("cloud.azure", ".cloud.azure", True, frozenset(("az",))),
+    PackEntry("cloud.consul", ".cloud.infrastructure", True, frozenset(("consul",))),
     PackEntry(
         "cloud.digitalocean", ".vendors", True, frozenset(("curl", "doctl", "http", "https", "wget", "xh", "xhs"))
     ),
     PackEntry("cloud.gcp", ".cloud.gcp", True, frozenset(("bq", "firebase", "gcloud"))),
+    PackEntry("cloud.hetzner", ".cloud.infrastructure", True, frozenset(("hcloud",))),
+    PackEntry("cloud.nomad", ".cloud.infrastructure", True, frozenset(("nomad",))),
+    PackEntry("cloud.openstack", ".cloud.infrastructure", True, frozenset(("openstack",))),
     PackEntry(
         "containers.docker",
         ".containers.docker",
@@ -58,7 +62,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         "containers.host-escape",
         ".containers.host_escape",
         True,
-        frozenset(("ctr", "docker", "incus", "lxc", "nerdctl", "nsenter", "podman", "systemd-nspawn")),
+        frozenset(("ctr", "docker", "incus", "kubectl", "lxc", "nerdctl", "nsenter", "oc", "podman", "systemd-nspawn")),
     ),
     PackEntry("containers.podman", ".containers.podman", True, frozenset(("podman",))),
     PackEntry("database.cassandra", ".database.cassandra", True, frozenset(("cqlsh",))),
@@ -106,7 +110,17 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         ".database.postgresql",
         True,
         frozenset(
-            ("dropdb", "dropuser", "pg_ctl", "pg_dropcluster", "pg_resetwal", "pg_resetxlog", "pg_restore", "psql")
+            (
+                "dropdb",
+                "dropuser",
+                "heroku",
+                "pg_ctl",
+                "pg_dropcluster",
+                "pg_resetwal",
+                "pg_resetxlog",
+                "pg_restore",
+                "psql",
+            )
         ),
     ),
     PackEntry("database.redis", ".database.redis", True, frozenset(("redis-cli", "valkey-cli"))),
@@ -188,6 +202,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
     PackEntry("iac.stacks", ".iac.stacks", True, frozenset(("cdk", "cdktf", "pulumi", "serverless", "sls"))),
     PackEntry("iac.terraform", ".iac.terraform", True, frozenset(("terraform", "terragrunt", "tofu"))),
     PackEntry("kubernetes", ".kubernetes", True, frozenset(("helm", "k3d", "kind", "kubectl", "minikube", "oc"))),
+    PackEntry("kubernetes.etcd", ".cloud.infrastructure", True, frozenset(("etcdctl",))),
     PackEntry("messaging.kafka", ".vendors", False, frozenset(("kafka-topics", "kafka-topics.sh"))),
     PackEntry(
         "messaging.rabbitmq",
@@ -263,12 +278,14 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "iptables-nft",
                 "nft",
                 "pfctl",
+                "security",
                 "service",
                 "set",
                 "setenforce",
                 "socketfilterfw",
                 "spctl",
                 "systemctl",
+                "trust",
                 "ufw",
                 "unset",
             )

@@ -14,8 +14,12 @@ _DRY_RUN = ("--dry-run",)
 _STORAGE = frozenset({"persistentvolumes", "persistentvolumeclaims", "customresourcedefinitions", "storageclasses"})
 # Deleted pods come back when a controller owns them; one named pod is routine.
 _RECREATED = frozenset({"pods", "events"})
-# Kinds whose deletion by name another rule judges (KU001, KU003), or that come back by themselves.
-_NOT_MERELY_NAMED = _RECREATED | _STORAGE | {"namespaces"}
+# A Job is the record of one run: deleting it by name is how it is run again (its spec cannot be
+# changed), and what it did stays done.
+_RUN_RECORDS = frozenset({"jobs"})
+# Kinds whose deletion by name another rule judges (KU001, KU003), that come back by themselves, or
+# that are routine to delete by name.
+_NOT_MERELY_NAMED = _RECREATED | _RUN_RECORDS | _STORAGE | {"namespaces"}
 
 
 def _kinds(found: Found) -> list[tuple[str, Arg]]:
@@ -144,6 +148,7 @@ DELETE_RESOURCES = pack_rule(
     ),
     must_not_match=(
         "kubectl delete pod api-7f9c",
+        "kubectl delete job db-migrate",
         "kubectl apply -f k8s/",
         "kubectl delete -f k8s/ --dry-run=server",
         "kubectl get deploy api",

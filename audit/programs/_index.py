@@ -65,6 +65,8 @@ LAZY_FAMILIES: tuple[Family, ...] = (
             "csrutil",
             "defaults",
             "socketfilterfw",
+            "security",
+            "trust",
         ),
     ),
     Family(
@@ -152,6 +154,11 @@ LAZY_FAMILIES: tuple[Family, ...] = (
             "kafka-topics.sh",
             "rabbitmqctl",
             "rabbitmqadmin",
+            "hcloud",
+            "openstack",
+            "etcdctl",
+            "nomad",
+            "consul",
         ),
     ),
     Family(

@@ -67,6 +67,7 @@ AWS_CHANGING_OPERATIONS: dict[str, tuple[Option, ...]] = {
     "iam put-group-policy": _INLINE_POLICY,
     "iam create-policy-version": (valued("--policy-arn"), valued("--policy-document"), flag("--set-as-default")),
     "iam update-assume-role-policy": (valued("--role-name"), valued("--policy-document")),
+    **{f"s3api {operation}": (valued("--bucket"), valued("--lifecycle-configuration"), valued("--expected-bucket-owner")) for operation in ("put-bucket-lifecycle-configuration", "put-bucket-lifecycle")},
 }  # fmt: skip
 
 # -- gcloud ---------------------------------------------------------------------------------------

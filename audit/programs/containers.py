@@ -3,7 +3,7 @@ nerdctl), and docker-compose."""
 
 from __future__ import annotations
 
-from ._grammar import Syntax, flag, valued
+from ._grammar import Syntax, attached, flag, valued
 from ._program import HelpForms, Program
 from ._tree import leaf, tree
 
@@ -65,6 +65,16 @@ _COMPOSE_RUN = (
     flag("--remove-orphans"), flag("-i", "--interactive"), flag("-t", "--tty"),
 )  # fmt: skip
 
+# `docker push [OPTIONS] IMAGE`, and podman's `push [OPTIONS] IMAGE [DESTINATION]`.
+_PUSH_OPTIONS = (
+    flag("-a", "--all-tags", "--all"), flag("--disable-content-trust"), valued("--platform"), _QUIET,
+    valued("--authfile"), valued("--cert-dir"), valued("--creds"), valued("--digestfile"), valued("-f", "--format"),
+    valued("--compression-format"), valued("--compression-level"), valued("--encryption-key"),
+    valued("--retry"), valued("--retry-delay"), valued("--sign-by"), valued("--sign-passphrase-file"),
+    valued("--sign-by-sigstore"), valued("--sign-by-sigstore-private-key"), attached("--tls-verify"),
+    attached("--compress"), flag("--remove-signatures"), flag("--force-compression"),
+)  # fmt: skip
+
 _SUBCOMMANDS = tree(
     leaf("run", *_CONTAINER_OPTIONS, operands=("IMAGE", "COMMAND..."), syntax=_STOPS_AT_OPERAND),
     leaf("create", *_CONTAINER_OPTIONS, operands=("IMAGE", "COMMAND..."), syntax=_STOPS_AT_OPERAND),
@@ -89,6 +99,8 @@ _SUBCOMMANDS = tree(
     leaf("container prune", _FORCE, _FILTER),
     leaf("pod rm|remove", _FORCE, _ALL, operands=("POD...",)),
     leaf("machine rm|remove", _FORCE, flag("--save-image"), flag("--save-ignition"), operands=("MACHINE",)),
+    leaf("push", *_PUSH_OPTIONS, operands=("IMAGE", "DESTINATION")),
+    leaf("image push", *_PUSH_OPTIONS, operands=("IMAGE", "DESTINATION")),
     leaf("compose", *_COMPOSE_OPTIONS),
     leaf("compose down", *_COMPOSE_DOWN),
     leaf("compose exec", *_COMPOSE_EXEC, operands=("SERVICE", "COMMAND..."), syntax=_STOPS_AT_OPERAND),

@@ -1,8 +1,8 @@
 """The host's security controls: firewalls (iptables and its variants, nft, ufw, firewalld's
 firewall-cmd, BSD and macOS pf, macOS's application firewall), mandatory access control (SELinux's
 setenforce, AppArmor's tools), the Linux audit system (auditctl), macOS's Gatekeeper, System
-Integrity Protection and preferences (spctl, csrutil, defaults), and `service`, which starts and
-stops any of them."""
+Integrity Protection and preferences (spctl, csrutil, defaults), the system's trusted certificate
+authorities (macOS's security, p11-kit's trust), and `service`, which starts and stops any of them."""
 
 from __future__ import annotations
 
@@ -167,6 +167,19 @@ SOCKETFILTERFW = Program(
     ),
 )  # fmt: skip
 
+# The system's trusted certificate authorities: macOS's `security add-trusted-cert FILE` (its other
+# commands read the keychains: read as undeclared words, for the secret rules), and p11-kit's
+# `trust anchor FILE` (`--remove` takes one away) on Fedora, Arch and others.
+SECURITY = Program(("security",), operands=("COMMAND", "ARGUMENT..."))
+TRUST = Program(
+    ("trust",),
+    subcommands=tree(
+        leaf("anchor", flag("--store"), flag("--remove"), flag("-v", "--verbose"), flag("-q", "--quiet"),
+             operands=("CERTIFICATE...",)),
+        "list", "extract", "extract-compat", "dump", "check-format",
+    ),
+)  # fmt: skip
+
 CONTROL_PROGRAMS: tuple[Program, ...] = (
     IPTABLES,
     NFT,
@@ -183,4 +196,6 @@ CONTROL_PROGRAMS: tuple[Program, ...] = (
     CSRUTIL,
     DEFAULTS,
     SOCKETFILTERFW,
+    SECURITY,
+    TRUST,
 )

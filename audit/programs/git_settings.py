@@ -46,10 +46,12 @@ COMMAND_VARIABLES = frozenset(
     {
         "GIT_SSH_COMMAND", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF",
         "GIT_ASKPASS", "GIT_PROXY_COMMAND", "SSH_ASKPASS", "EDITOR", "VISUAL", "PAGER", "MANPAGER",
+        "PROMPT_COMMAND",
     }
 )  # fmt: skip
 """Environment variables whose value programs hand to a shell as a command line
-(git, ssh, man, crontab -e, less...)."""
+(git, ssh, man, crontab -e, less...; bash itself runs PROMPT_COMMAND before every prompt of
+an interactive shell, this one's and every interactive shell started from it)."""
 
 
 def _parts(key: str) -> tuple[str, str] | None:

@@ -211,6 +211,11 @@ INTERPRETERS: tuple[InterpreterSpec, ...] = (
     interpreter("cmd", ("cmd",), "cmd", versioned=False, reads_stdin_code=False),
     interpreter("applescript", ("osascript",), "applescript", versioned=False, code=("-e",), value=("-l", "-s")),
     interpreter("r", ("Rscript",), "r", versioned=False, code=("-e",)),
+    interpreter(
+        "julia", ("julia",), "julia", versioned=False,
+        code=("-e", "--eval", "-E", "--print"), value=("-L", "--load", "-J", "--sysimage", "-t", "--threads", "-p", "--procs"),
+        exits=("-v", "--version", "-h", "--help"),
+    ),
     # awk's program is its first operand unless -f names a file.
     interpreter(
         "awk", ("awk", "gawk", "mawk", "nawk", "busybox-awk"), "awk", versioned=False,

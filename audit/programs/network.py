@@ -1,4 +1,4 @@
-"""Network clients: curl and wget (where they save what they download, and what
+"""Network clients: curl, wget and aria2c (where they save what they download, and what
 they send), the netcat family, socat, telnet and `openssl s_client` (which
 carry bytes to a socket, and can run a program on one), scp and sftp (ssh is
 in remote.py), DNS lookups and traceroute, the FTP, TFTP and SMB clients,
@@ -100,6 +100,17 @@ OPENSSL = Program(
             operands=("HOST:PORT",),
         ),
     ),
+)  # fmt: skip
+
+# aria2c saves each URL under `-d DIR` (the working directory by default), named by `-o` or the URL.
+ARIA2C = Program(
+    ("aria2c",),
+    options=(
+        valued("-o", "--out"), valued("-d", "--dir"), valued("-i", "--input-file"), valued("-x", "--max-connection-per-server"),
+        valued("-s", "--split"), valued("-k", "--min-split-size"), valued("-j", "--max-concurrent-downloads"),
+        valued("--header"), valued("-U", "--user-agent"), valued("--checksum"), flag("-c", "--continue"), flag("-q", "--quiet"),
+    ),
+    operands=("URL...",),
 )  # fmt: skip
 
 SCP = Program(
@@ -250,7 +261,7 @@ _CURL_OUTPUT_OPTIONS = ("--dump-header", "--cookie-jar", "--config", "--remote-n
 
 NETWORK_PROGRAMS: tuple[Program, ...] = (
     CURL, WGET, NETCAT, HTTPIE, SOCAT, TELNET, OPENSSL, SCP, SFTP, DIG, NSLOOKUP, HOST, PING, MAIL, SENDMAIL,
-    TRACEROUTE, TFTP, FTP, LFTP, SMBCLIENT,
+    TRACEROUTE, TFTP, FTP, LFTP, SMBCLIENT, ARIA2C,
 )  # fmt: skip
 
 
@@ -288,12 +299,33 @@ def downloaded_files(name: str | None, args: tuple[Arg, ...]) -> list[Arg]:
         reading = read(WGET, args)
         files = list(reading.values("--output-document"))
         remote_name = not files
+    elif name == "aria2c":
+        return _aria2c_saves(read(ARIA2C, args))
     else:
         return []
     if remote_name:
         urls = (*reading.operands, *reading.values("--url"))
         files.extend(_url_file_name(url) for url in urls if url.value is not None and "://" in url.value)
     return [file for file in files if file.value not in (None, "-")]
+
+
+def _aria2c_saves(reading: Reading) -> list[Arg]:
+    """`-o NAME` (else each URL's file name), inside `-d DIR` when one is given."""
+    names = list(reading.values("--out")) or [
+        _url_file_name(url) for url in reading.operands if url.value is not None and "://" in url.value
+    ]
+    directories = reading.values("--dir")
+    if not directories or not directories[-1].values:
+        return names
+    directory = directories[-1]
+    return [
+        Arg(
+            tuple(f"{path.rstrip('/')}/{name}" for path in directory.values for name in each.values),
+            each.source,
+            each.span,
+        )
+        for each in names
+    ]
 
 
 def _url_file_name(url: Arg) -> Arg:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ._arg import Arg
-from ._grammar import Option, attached, flag, valued
+from ._grammar import GO_FLAGS, Option, attached, flag, valued
 from ._program import Program, Reading, Subcommand
 
 # pip reads its options with optparse, which also takes unique prefixes of long options.
@@ -168,7 +168,25 @@ UV = Program(
     ),
 )  # fmt: skip
 
-PACKAGE_PROGRAMS: tuple[Program, ...] = (PIP, NPM, PNPM, YARN, TWINE, CARGO, GEM, POETRY, UV)
+# `go install|run [build flags] PACKAGE...`: the build flags that take a value, so that it is not
+# read as a package.
+_GO_BUILD_OPTIONS = tuple(
+    valued(f"-{name}")
+    for name in (
+        "o", "p", "C", "ldflags", "gcflags", "asmflags", "gccgoflags", "tags", "mod", "modfile", "exec",
+        "toolexec", "overlay", "pkgdir", "installsuffix", "compiler", "buildmode", "pgo", "coverpkg", "covermode",
+    )
+)  # fmt: skip
+GO = Program(
+    ("go",),
+    syntax=GO_FLAGS,
+    subcommands=(
+        Subcommand(("install",), options=_GO_BUILD_OPTIONS, operands=("PACKAGE...",)),
+        Subcommand(("run",), options=_GO_BUILD_OPTIONS, operands=("PACKAGE", "ARGUMENT...")),
+    ),
+)
+
+PACKAGE_PROGRAMS: tuple[Program, ...] = (PIP, NPM, PNPM, YARN, TWINE, CARGO, GEM, POETRY, UV, GO)
 
 LOCKED_INSTALLS: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("npm", "ci"): (),
@@ -223,10 +241,21 @@ def _is_the_project(word: Arg) -> bool:
     return value is not None and (value in (".", "./") or value.startswith((".[", "./[")))
 
 
+def _go_builds_the_module(reading: Reading) -> bool:
+    """`go install ./...`, `go run .`, `go run golang.org/x/tools/cmd/stringer`: packages of the module
+    or of its `go.mod` requirements. A version (`PKG@latest`) fetches a module the project never
+    declared; `go run` takes one package, the words after it are the program's arguments."""
+    packages = reading.operands[:1] if reading.path[0] == "run" else reading.operands
+    return not any("@" in (word.value or "@") for word in packages)
+
+
 def installs_the_project(reading: Reading) -> bool:
     """Whether the install takes only what the project declares (its manifest, a requirements file,
-    the project itself: `pip install -e .`), or upgrades the installer itself (`pip install -U pip`),
-    from the default index: no package named, no other index or registry given."""
+    the project itself: `pip install -e .`, the module's packages: `go install ./...`), or upgrades the
+    installer itself (`pip install -U pip`), from the default index: no package named, no other index
+    or registry given."""
+    if reading.path and reading.program.name == "go":
+        return _go_builds_the_module(reading)
     if not reading.path or (reading.program.name, reading.path[0]) not in _PROJECT_INSTALLS:
         return False
     if reading.has(*_SOURCE_OPTIONS):

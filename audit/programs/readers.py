@@ -36,6 +36,10 @@ ARCHIVERS = frozenset(
 )
 """Commands that read a directory they are given with everything in it (`tar c ~/.ssh`)."""
 
+# Searchers that go through a directory they are given by default, and grep's options that make it.
+_RECURSIVE_SEARCHERS = frozenset({"rg", "ag", "ack", "ugrep"})
+_RECURSIVE_OPTIONS = ("-r", "-R", "--recursive", "--dereference-recursive")
+
 EXTRACTORS = frozenset(
     {"grep", "egrep", "fgrep", "rg", "cut", "jq", "yq", "awk", "gawk", "mawk", "sed", "head", "tail"}
 )
@@ -57,6 +61,33 @@ def keeps_input(name: str, reading: Reading) -> bool:
     if name in _SUMMARISERS:
         return False
     return not (name in _GREPS and reading.has(*_GREP_SUMMARIES))
+
+
+def reads_directories(name: str, reading: Reading) -> bool:
+    """Whether the command reads a directory it is given with everything in it: an archiver (`tar c
+    ~/.ssh`), a recursive grep (`grep -r KEY ~`), a searcher that recurses by default (`rg KEY ~`)."""
+    return (
+        name in ARCHIVERS
+        or name in _RECURSIVE_SEARCHERS
+        or (name in _GREPS and name != "rg" and reading.has(*_RECURSIVE_OPTIONS))
+    )
+
+
+# Paths that name the working directory whole, or everything in it.
+WORKING_DIRECTORY = frozenset({".", "./", "*", "./*"})
+
+
+def prints_repository(name: str, reading: Reading) -> str | None:
+    """What of the repository git prints on standard output: `git bundle create - ...` (its
+    history), `git archive TREE` without `-o` (a tree); None for anything else."""
+    if name != "git":
+        return None
+    words = [arg.value for arg in reading.operands[:3]]
+    if words[:2] == ["bundle", "create"] and words[2:] == ["-"]:
+        return "git bundle create -"
+    if words[:1] == ["archive"] and not reading.has("-o", "--output", "--remote", "--list", "-l"):
+        return "git archive"
+    return None
 
 
 _JQ_LIKE = frozenset({"jq", "gojq", "jaq"})

@@ -1,6 +1,8 @@
 """What a sed script makes GNU sed do beyond editing text: the shell commands it runs (`e CMD`,
-and `s/.../.../e`, which runs the pattern space after the substitution) and the files it writes
-(`w FILE`, `W FILE`, `s/.../.../w FILE`).
+and `s/.../.../e`, which runs the pattern space after the substitution), the files it writes
+(`w FILE`, `W FILE`, `s/.../.../w FILE`), and the lines it puts in the file it edits (those of
+`a`, `i` and `c`, and a substitution's replacement when its pattern matches whole lines, `^...$`
+or `^....*`, and the replacement holds no `&` or `\\1`).
 
 The script is read command by command as GNU sed reads it: addresses (`3`, `$`, `/re/`,
 `\\%re%`, `1~2`, `a,b`, `!`), then a one-letter command with its arguments. The text of a
@@ -9,6 +11,8 @@ substitution whose `e` flag runs it is taken to be its replacement (`s/x/rm -rf 
 """
 
 from __future__ import annotations
+
+import re
 
 from .._named_tuple import NamedTuple
 
@@ -23,23 +27,30 @@ class SedEffects(NamedTuple):
 
     commands: tuple[str, ...]
     written: tuple[str, ...]
+    added: tuple[str, ...]
+    """Lines the script puts in the edited file: lines added or changed, whole lines replaced."""
 
 
 def sed_effects(script: str) -> SedEffects:
-    """The shell commands `script` runs and the files it writes."""
+    """The shell commands `script` runs, the files it writes and the text it adds."""
     reader = _Reader(script)
     reader.read()
-    return SedEffects(tuple(reader.commands), tuple(reader.written))
+    return SedEffects(tuple(reader.commands), tuple(reader.written), tuple(reader.added))
+
+
+# A replacement that copies what it matched (`&`, `\1`) is not known text.
+_COPIES_MATCH = re.compile(r"(?<!\\)&|\\[0-9]")
 
 
 class _Reader:
-    __slots__ = ("at", "commands", "script", "written")
+    __slots__ = ("added", "at", "commands", "script", "written")
 
     def __init__(self, script: str) -> None:
         self.script = script
         self.at = 0
         self.commands: list[str] = []
         self.written: list[str] = []
+        self.added: list[str] = []
 
     def read(self) -> None:
         script = self.script
@@ -57,6 +68,8 @@ class _Reader:
                 delimiter = self._next()
                 self._until(delimiter)
                 self._until(delimiter)
+            elif letter in "aic":
+                self.added.append(self._text())
             elif letter in _REST_OF_LINE:
                 self._argument(letter, self._rest_of_line().strip())
             elif letter in _TO_SEPARATOR:
@@ -70,7 +83,7 @@ class _Reader:
 
     def _substitution(self) -> None:
         delimiter = self._next()
-        self._until(delimiter)
+        pattern = self._until(delimiter)
         replacement = self._until(delimiter)
         flags = ""
         while self.at < len(self.script) and self.script[self.at] not in ";\n}":
@@ -82,6 +95,24 @@ class _Reader:
             flags += flag
         if "e" in flags and replacement.strip():
             self.commands.append(replacement)
+        whole_line = pattern.startswith("^") and pattern.endswith(("$", ".*"))
+        if whole_line and replacement.strip() and not _COPIES_MATCH.search(replacement):
+            self.added.append(replacement)
+
+    def _text(self) -> str:
+        """The text of `a`, `i` or `c`: the rest of the line (`a TEXT`, GNU's one-liner, or `a\\TEXT`),
+        or after `a\\` the lines that follow, each but the last ending in a backslash."""
+        text = self._rest_of_line().lstrip()
+        if text != "\\":
+            return text.removeprefix("\\")
+        lines: list[str] = []
+        while self.at < len(self.script):
+            self.at += 1  # the line break
+            line = self._rest_of_line()
+            lines.append(line.removesuffix("\\"))
+            if not line.endswith("\\"):
+                break
+        return "\n".join(lines)
 
     def _address(self) -> None:
         """Skip one address or range (`3`, `$`, `/re/`, `\\%re%`, `1~2`, `a,b`, `a,+3`)."""

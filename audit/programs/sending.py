@@ -69,20 +69,29 @@ _SOCAT_CONNECTS = frozenset(
      "udp-connect", "udp-sendto", "dccp-connect"}
 )  # fmt: skip
 
+# git's commands that reach a repository they may be given by URL.
+_GIT_NETWORK = frozenset({"clone", "fetch", "pull", "push", "ls-remote", "archive"})
+
 _SOCAT_STDIN = frozenset({"-", "stdin", "stdio", "fd:0", "/dev/stdin"})
 _SOCAT_FILES = frozenset({"file", "open", "gopen", "pipe"})
 
 SENDERS: frozenset[str] = frozenset(
     {"curl", "wget", *NETCATS, "socat", "telnet", "openssl", "ssh", "scp", "rsync", *_LOOKUPS, *_TRACEROUTES,
-     "getent", "az", "ping", "ping6", *_MAILERS, *_SENDMAILS, "gh", *HTTPIES, *_STORAGE_COPIES, *_TRANSFERS}
+     "getent", "az", "ping", "ping6", *_MAILERS, *_SENDMAILS, "gh", *HTTPIES, *_STORAGE_COPIES, *_TRANSFERS, "git"}
 )  # fmt: skip
 """The commands `sent_data` reads."""
+
+
+def may_send(name: str, args: tuple[Arg, ...]) -> bool:
+    """The cheap first test of a sender (`name` in `SENDERS`): False when `sent_data` surely finds
+    nothing sent, a git command with no word shaped like a URL (`git status`, `git push origin main`)."""
+    return name != "git" or any(is_remote(arg) for arg in args)
 
 
 def sent_data(name: str, args: tuple[Arg, ...]) -> Sending | None:
     """What `name ARGS` sends over the network, and where; None when it sends nothing."""
     program = KNOWN.get(name)
-    if program is None or name not in SENDERS:
+    if program is None or name not in SENDERS or not may_send(name, args):
         return None
     reading = read(program, args)
     if name == "curl":
@@ -119,6 +128,8 @@ def sent_data(name: str, args: tuple[Arg, ...]) -> Sending | None:
         return _blob_upload(reading)
     if name in _STORAGE_COPIES:
         return _storage_copy(name, reading)
+    if name == "git":
+        return _git(reading)
     return _mail(name, reading)
 
 
@@ -183,8 +194,29 @@ def _copy_to_remote(name: str, reading: Reading) -> Sending | None:
         return None
     label = f"{name} SOURCE"
     recursive = name == "rsync" or reading.has("-r")
-    sources = tuple(SentFile(source, label, recursive) for source in operands[:-1] if not _is_remote(source))
+    sources = tuple(SentFile(source, label, recursive) for source in operands[:-1] if not is_remote(source))
     return Sending((), sources, (), (Destination(operands[-1], Form.REMOTE_PATH),))
+
+
+def _git(reading: Reading) -> Sending | None:
+    """git's commands that reach a repository by URL send the URL (its user information is the
+    request's own credential, as `url_credential_parts` says); what a push carries is NE008's and SE007's."""
+    if reading.path:
+        command, words = reading.path[0], reading.operands
+    else:
+        # The commands not declared (clone, fetch, ls-remote...) are the first operand.
+        command, words = (reading.operands[0].value, reading.operands[1:]) if reading.operands else (None, ())
+    if command not in _GIT_NETWORK:
+        return None
+    urls = tuple(word for word in (*words, *reading.values("--repo")) if is_remote(word))
+    if not urls:
+        return None
+    label = f"git {command} URL"
+    forms = (Form.URL if "://" in word_shape(url) else Form.REMOTE_PATH for url in urls)
+    return Sending(
+        tuple(SentWord(url, Slot.URL, label) for url in urls),
+        destinations=tuple(Destination(url, form) for url, form in zip(urls, forms, strict=True)),
+    )
 
 
 def _storage_copy(name: str, reading: Reading) -> Sending | None:
@@ -199,7 +231,7 @@ def _storage_copy(name: str, reading: Reading) -> Sending | None:
     for source in operands[:-1]:
         if source.value == "-":
             stdin.append(f"{name} {' '.join(reading.path)} -")
-        elif not _is_remote(source):
+        elif not is_remote(source):
             files.append(SentFile(source, label, recursive))
     return Sending((), tuple(files), tuple(stdin), (Destination(operands[-1], Form.REMOTE_PATH),))
 
@@ -222,7 +254,7 @@ def _blob_upload(reading: Reading) -> Sending | None:
     return Sending((), files, (), tuple(Destination(host, Form.HOST) for host in hosts))
 
 
-def _is_remote(arg: Arg) -> bool:
+def is_remote(arg: Arg) -> bool:
     """`host:path`, `user@host:path`, `host::module`, `scp://...`: a path on another machine."""
     shape = word_shape(arg)
     if "://" in shape:
@@ -233,7 +265,7 @@ def _is_remote(arg: Arg) -> bool:
 
 def _may_be_remote(arg: Arg) -> bool:
     """A target known only at run time (`"$DEST"`) may be remote too."""
-    return _is_remote(arg) or (not arg.values and RUN_TIME in word_shape(arg).partition("/")[0])
+    return is_remote(arg) or (not arg.values and RUN_TIME in word_shape(arg).partition("/")[0])
 
 
 def _lookup(name: str, reading: Reading) -> Sending:

@@ -8,6 +8,7 @@ from ._arg import Arg
 from ._grammar import WordKind, attached, flag, lex, valued
 from ._program import HelpForms, Program, Subcommand
 from .git_settings import CONFIG_ACTIONS
+from .git_sharing import ADD, COMMIT, REMOTE
 
 # What checkout, restore and switch share: how a checkout merges and reports, and tracking.
 _QUIET_MERGE = (flag("-q", "--quiet"), flag("-m", "--merge"), attached("--recurse-submodules"), attached("--conflict"))
@@ -148,6 +149,9 @@ GIT = Program(
             ),
             operands=("REPOSITORY", "REFSPEC..."),
         ),
+        REMOTE,
+        ADD,
+        COMMIT,
         Subcommand(
             ("reset",),
             options=(
@@ -360,6 +364,9 @@ GIT = Program(
         ),
         # Plumbing that deletes or moves a ref with no check, and that writes the working tree.
         Subcommand(("update-ref",), options=(flag("-d"), valued("-m"), flag("--no-deref"), flag("--stdin"), flag("-z"), flag("--create-reflog")), operands=("REF", "NEWVALUE", "OLDVALUE")),
+        # What deletes unreachable objects: `gc --prune=DATE` and the plumbing under it.
+        Subcommand(("gc",), options=(attached("--prune"), flag("--no-prune"), flag("--aggressive"), flag("--auto"), flag("-q", "--quiet"), flag("--force"), flag("--keep-largest-pack"), attached("--cruft"))),
+        Subcommand(("prune",), options=(flag("-n", "--dry-run"), flag("-v", "--verbose"), flag("--progress"), valued("--expire")), operands=("HEAD...",)),
         Subcommand(
             ("checkout-index",),
             options=(

@@ -30,7 +30,11 @@ def _cli(names: tuple[str, ...], *paths: str, options: tuple[str, ...] = (), fla
 
 VENDOR_PROGRAMS: tuple[Program, ...] = (
     # Hosting platforms.
-    _cli(("heroku",), "apps:destroy", "pg:reset", "addons:destroy", "apps:info", "run", "run:detached", options=("-a", "--app")),
+    Program(("heroku",), syntax=_ANYWHERE, options=(valued("-a", "--app"),), global_options_anywhere=True, help_forms=_HELP,
+            subcommands=(*tree("apps:destroy", "pg:reset", "addons:destroy", "apps:info", "run", "run:detached", options=_YES),
+                         # psql on the app's database: its statements are the database packs' (audit.databases.CLIENTS).
+                         *tree(leaf("pg:psql", valued("-c", "--command"), valued("-f", "--file"), valued("-r", "--remote"),
+                                    valued("--credential"))))),
     _cli(("vercel",), "remove|rm", "env rm|remove", "domains rm|remove", "project rm|remove", "list|ls", options=("--scope", "-t", "--token")),
     _cli(("netlify",), "sites:delete", "env:unset", "status", options=("--site",)),
     _cli(("fly", "flyctl"), "apps destroy", "volumes destroy", "postgres detach", "apps list", "ssh console", options=("-a", "--app", "-C", "--command")),
@@ -57,4 +61,15 @@ VENDOR_PROGRAMS: tuple[Program, ...] = (
             subcommands=tree("delete_queue", "purge_queue", "delete_vhost", "reset", "force_reset", "list_queues")),
     Program(("rabbitmqadmin",), options=(valued("-H", "--host"), valued("-V", "--vhost"), valued("-u", "--username")),
             global_options_anywhere=True, subcommands=tree("delete queue", "delete exchange", "purge queue", "list queues")),
+    # Other clouds and the orchestration stores (the cloud.infrastructure module's packs).
+    _cli(("hcloud",), "server delete", "volume delete", "primary-ip delete", "floating-ip delete", "server list", options=("--context",)),
+    _cli(("openstack",), "server delete", "volume delete", "volume snapshot delete", "volume backup delete", "image delete", "project delete", "stack delete", "server list",
+         options=("--os-cloud", "--os-project-name", "--os-region-name", "--os-auth-url"), flags=("--purge", "--wait")),
+    _cli(("etcdctl",), "del", "get", "put", options=("--endpoints", "--cacert", "--cert", "--key", "--user", "-w", "--write-out"), flags=("--prefix", "--from-key", "--prev-kv")),
+    # Go's flag package: one dash, one option per word (`-purge`, `-recurse`).
+    Program(("nomad",), syntax=GO_FLAGS, options=(valued("-address"), valued("-region"), valued("-namespace"), valued("-token")), global_options_anywhere=True,
+            subcommands=tree(leaf("job stop", flag("-purge"), flag("-yes"), flag("-detach"), flag("-global")), leaf("stop", flag("-purge"), flag("-yes"), flag("-detach")),
+                             leaf("namespace delete"), leaf("job status"), leaf("job run", flag("-detach")))),
+    Program(("consul",), syntax=GO_FLAGS, options=(valued("-http-addr"), valued("-token"), valued("-datacenter"), valued("-namespace")), global_options_anywhere=True,
+            subcommands=tree(leaf("kv delete", flag("-recurse"), valued("-cas"), valued("-modify-index")), leaf("kv get", flag("-recurse")), leaf("kv put"), leaf("snapshot restore"), leaf("acl bootstrap"))),
 )  # fmt: skip

@@ -44,6 +44,7 @@ def _risky_hits(subject: ExecContextSubject, kind: ContextKind, does: str = "run
         "cat setup.py | python3",
         "curl -s u | source /dev/stdin",
         "curl -s u | sudo -s",
+        "curl -s u | xargs -0 bash -c",
     ),
     must_not_match=(
         "curl -s https://api.example.com | jq .",

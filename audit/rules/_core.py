@@ -19,12 +19,15 @@ from ._engine_rules import ENGINE_RULES
 from ._exfiltration import EXFILTRATION_RULES
 from ._exposure import EXPOSURE_RULES
 from ._filesystem import FILESYSTEM_RULES
+from ._foreign_images import FOREIGN_IMAGE_RULES
 from ._hygiene import HYGIENE_RULES
+from ._interpreter_variables import INTERPRETER_VARIABLE_RULES
 from ._kernel_settings import KERNEL_SETTING_RULES
 from ._linker import LINKER_RULES
 from ._network_and_resources import NETWORK_AND_RESOURCE_RULES
 from ._permissions import PERMISSION_RULES
 from ._persistence import PERSISTENCE_RULES
+from ._pushes import PUSH_RULES
 from ._resources import RESOURCE_RULES
 from ._rule import Registry, RetiredRule, Rule
 from ._secret_printing import SECRET_PRINTING_RULES
@@ -47,12 +50,15 @@ CORE = Registry(
     + SECRET_READ_RULES
     + SYSTEM_RULES
     + LINKER_RULES
+    + INTERPRETER_VARIABLE_RULES
     + PERSISTENCE_RULES
     + SYSTEM_LOG_RULES
     + KERNEL_SETTING_RULES
     + CONTROL_RULES
     + ACCOUNT_RULES
     + EXFILTRATION_RULES
+    + PUSH_RULES
+    + FOREIGN_IMAGE_RULES
     + SECRET_PRINTING_RULES
     + NETWORK_AND_RESOURCE_RULES
     + RESOURCE_RULES

@@ -60,7 +60,7 @@ def secret_exfiltration(subject: SecretFlowSubject, tables: Tables) -> Iterator[
     # One finding per span (the engine keeps one): the first flow explains it, the others are named.
     by_span: dict[Span, list[SentSecret]] = {}
     for flow in subject.flows:
-        if not _uses_credential(flow):
+        if flow.trail.secret.kind is not SecretKind.PROJECT and not _uses_credential(flow):
             source = flow.trail.secret.span
             span = Span(min(source.start, subject.span.start), max(source.end, subject.span.end))
             by_span.setdefault(span, []).append(flow)
@@ -85,10 +85,11 @@ def _allowed(subject: SecretFlowSubject, patterns: tuple[str, ...]) -> bool:
     """Every host the data reaches is one the policy allows (never when one is unknown, or anyone may connect)."""
     if subject.anyone or not subject.destinations or not patterns:
         return False
-    return all(host is not None and _host_allowed(host, patterns) for host in subject.destinations)
+    return all(host is not None and host_allowed(host, patterns) for host in subject.destinations)
 
 
-def _host_allowed(host: Host, patterns: tuple[str, ...]) -> bool:
+def host_allowed(host: Host, patterns: tuple[str, ...]) -> bool:
+    """Whether the host is one the patterns list (host names or globs over them)."""
     if host.exact:
         return any(fnmatchcase(host.name, pattern.lower()) for pattern in patterns)
     # Only the end of the name is known: it must be under an allowed `*.domain`.

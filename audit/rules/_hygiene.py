@@ -123,7 +123,7 @@ def setuid_bit(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     id="PK001",
     name="package-install",
     severity=Severity.MEDIUM,
-    summary="Installs packages it names (pip, apt, npm, gem, cargo...); installing what the project declares (`npm install`, `pip install -r requirements.txt`, `pip install -e .`) or what a lock file pins passes.",
+    summary="Installs packages it names (pip, apt, npm, gem, cargo...), or fetches one to run it (`pipx run`, `go run PKG@VERSION`); installing what the project declares (`npm install`, `pip install -r requirements.txt`, `pip install -e .`, `go install ./...`) or what a lock file pins passes.",
     rationale="Installing runs the package's install hooks with the agent's rights and changes the environment; typosquatted names are a common attack. The project's own dependency files were chosen by its maintainers, not typed by the agent.",
     safer_alternative="Pin the package in the project's dependency file and install from a lock file, or install inside the sandbox.",
     inspects=Inspects.COMMAND,
@@ -138,6 +138,7 @@ def setuid_bit(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
         "npm install lodash",
         "brew install jq",
         "pip install -r requirements.txt --extra-index-url https://pypi.example.com/simple",
+        "go run golang.org/x/vuln/cmd/govulncheck@latest ./...",
     ),
     must_not_match=(
         "pip list",
@@ -154,6 +155,8 @@ def setuid_bit(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
         "pip3 install -r requirements.txt",
         "npm install",
         "pip install -e '.[dev]'",
+        "go install ./...",
+        "go run ./cmd/migrate up",
     ),
 )
 def package_install(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:

@@ -31,6 +31,7 @@ from ..programs import Reading, extraction_directories, read_command, removed_fi
 
 __all__ = [
     "CLIMB_TO_ROOT",
+    "TEMP_DIRECTORIES",
     "autorun_location",
     "cleaned_values",
     "contents_glob",
@@ -51,6 +52,9 @@ __all__ = [
     "writes_paths",
     "written_paths",
 ]
+
+TEMP_DIRECTORIES = ("/tmp", "/var/tmp", "/dev/shm")
+"""Directories every user of the machine may write."""
 
 Subject = TypeVar("Subject")
 Answer = TypeVar("Answer")

@@ -18,7 +18,7 @@ from .._named_tuple import NamedTuple
 from .._tables import Tables
 from ._filesystem import own_account
 from ._hygiene import mode_words, sets_setuid
-from ._paths import path_is, path_under, per_subject, reading
+from ._paths import TEMP_DIRECTORIES, path_is, path_under, per_subject, reading
 from ._rule import Hit, Inspects, rule
 
 _ACCESS_PROGRAMS = ("chmod", "chown", "chgrp", "chattr", "setfacl")
@@ -32,7 +32,6 @@ _ROOT_SOCKETS = (
     "/var/run/containerd/containerd.sock", "/run/podman/podman.sock", "/var/run/crio/crio.sock",
 )  # fmt: skip
 _HOME = ("~",)
-_TEMP_DIRECTORIES = ("/tmp", "/var/tmp", "/dev/shm")
 
 
 class AccessChange(NamedTuple):
@@ -314,7 +313,7 @@ def _setuid_files(subject: CommandSubject) -> tuple[Arg, ...]:
 
 
 def _shell_or_temp(target: Arg, tables: Tables, cwd: str | None) -> str | None:
-    if path_under(target, _TEMP_DIRECTORIES, cwd, strictly=True) is not None:
+    if path_under(target, TEMP_DIRECTORIES, cwd, strictly=True) is not None:
         return "a file in a directory every user may write"
     names = (basename(value) for value in target.values)
     shell = next((name for name in names if tables.interpreter(name) is not None), None)

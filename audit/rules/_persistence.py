@@ -1,5 +1,6 @@
-"""Persistence outside the shell's startup files (SY014 to SY020): code that runs again by itself
-after the agent's session, at every login, boot, interpreter start or use of a common program.
+"""Persistence outside the shell's startup files (SY014 to SY020, SY029): code that runs again by
+itself after the agent's session, at every login, boot, interpreter start or use of a common
+program, or at every connection a settings file makes a tool run it for.
 
 The system's own directories are SY001's and SY002's (a unit in /etc/systemd/system, a .pth file in
 /usr/lib/python3): these rules report what the user can change without root, so a write is
@@ -9,9 +10,10 @@ reported once.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Iterator
 
-from .._analysis import CommandSubject, RedirectSubject
+from .._analysis import CommandSubject, ContextKind, ExecContextSubject, RedirectSubject
 from .._caches import PATH_TABLES
 from .._model import Severity
 from .._tables import Tables
@@ -352,6 +354,59 @@ def redirect_onto_program(subject: RedirectSubject, tables: Tables) -> Iterator[
         yield Hit(subject.span, f"redirect writes a file on PATH as `{found[1]}`: it runs in place of the program")
 
 
+_SYSTEM_PROGRAMS = ("/usr/bin/", "/bin/", "/usr/local/bin/", "/opt/homebrew/bin/", "/usr/lib/git-core/")
+# Shell syntax in a command: a list, a pipe, a substitution, a job in the background (not a
+# redirect's `2>&1` or `&>`); ssh options that run a command (in git's `core.sshCommand`).
+_SHELL_CODE = re.compile(r"[;|`]|\$\(|(?<!>)&(?!>)|proxycommand|localcommand|knownhostscommand", re.IGNORECASE)
+
+
+def shell_code_or_program_outside_system(command: str) -> bool:
+    """Whether a command a setting makes a tool run is shell code, or a program outside the system's
+    directories (`/tmp/.x %h %p`, `sh -c 'x; nc %h %p'`; not `ssh -W %h:%p bastion`, `/usr/bin/less`)."""
+    program = command.strip().split(" ", 1)[0]
+    outside = program.startswith(("/", "~", "..")) and not program.startswith(_SYSTEM_PROGRAMS)
+    return outside or _SHELL_CODE.search(command) is not None
+
+
+@rule(
+    id="SY029",
+    name="settings-file-runs-program",
+    severity=Severity.MEDIUM,
+    summary=(
+        "Writes a settings file that makes a tool run a command by itself later, when the command is shell "
+        "code or a program outside the system's: ssh's `ProxyCommand`, `LocalCommand`, `KnownHostsCommand` "
+        "or `Match exec` (~/.ssh/config), a VS Code task run when the folder opens (.vscode/tasks.json)."
+    ),
+    rationale=(
+        "ssh runs these at every connection, and VS Code its folder-open tasks whenever the project is "
+        "opened, in every later session: a program planted there is persistence. The command itself is "
+        "audited as shell code (and blocks when it would); this warns because proxies and jump hosts are "
+        "configured every day, and the command is in the file."
+    ),
+    safer_alternative=(
+        "Use an installed program (`ProxyCommand ssh -W %h:%p bastion`, `ProxyJump bastion`), or keep the "
+        "command in the project's scripts where it is reviewed and run on request."
+    ),
+    inspects=Inspects.CONTEXT,
+    must_match=(
+        "echo 'ProxyCommand /tmp/.x %h %p' >> ~/.ssh/config",
+        "printf 'Host *\\n  LocalCommand ~/.cache/x\\n' >> ~/.ssh/config",
+        "echo 'Match exec \"/tmp/.x; true\"' >> ~/.ssh/config",
+    ),
+    must_not_match=(
+        "echo 'ProxyCommand ssh -W %h:%p bastion' >> ~/.ssh/config",
+        "echo 'ProxyCommand /tmp/.x %h %p' > notes.txt",
+        "ssh -o ProxyCommand='ssh -W %h:%p bastion' app",
+    ),
+)
+def settings_file_runs_program(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:
+    if subject.kind is not ContextKind.SETTING_COMMAND:
+        return
+    for part in subject.dynamic_parts:
+        if shell_code_or_program_outside_system(part.source):
+            yield Hit(part.span, f"{subject.label} runs `{part.source}` by itself later")
+
+
 PERSISTENCE_RULES = (
     write_autostart_entry,
     redirect_autostart_entry,
@@ -360,4 +415,5 @@ PERSISTENCE_RULES = (
     redirect_interpreter_startup_file,
     shadow_program_on_path,
     redirect_onto_program,
+    settings_file_runs_program,
 )

@@ -349,35 +349,55 @@ def scheduled_job(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     id="EV001",
     name="path-modification",
     severity=Severity.MEDIUM,
-    summary="Changes PATH, which decides what program every later command name runs; directories added after the current PATH (`PATH=$PATH:/usr/local/go/bin`) pass.",
-    rationale="A directory put in front of PATH, or a PATH replaced, can shadow `ls`, `git` or `sudo` with anything; one added at the end is searched last and shadows nothing.",
+    summary="Changes PATH, which decides what program every later command name runs; directories added after the current PATH (`PATH=$PATH:/usr/local/go/bin`), and the usual per-user program directories put in front of it (`PATH=$HOME/.cargo/bin:$PATH`), pass.",
+    rationale="A directory put in front of PATH, or a PATH replaced, can shadow `ls`, `git` or `sudo` with anything; one added at the end is searched last and shadows nothing. The policy's `program_directories` (`~/.local/bin`, `~/.cargo/bin`, `~/go/bin`...) are on the usual PATH already, in front, and a program written there under a known name is SY019's.",
     safer_alternative="Call the program by its full path instead of changing PATH, or add the directory after `$PATH`.",
     inspects=Inspects.ASSIGNMENT,
     must_match=(
         "PATH=/tmp:$PATH make",
-        'export PATH="$HOME/bin:$PATH"',
+        'export PATH="$HOME/tools:$PATH"',
         "env PATH=/x cmd",
         "PATH=./node_modules/.bin:$PATH",
+        'PATH="$HOME/.cargo/bin:/tmp/x:$PATH"',
     ),
-    must_not_match=("echo $PATH", "which python", "MYPATH=/x make", "export PATH=$PATH:/usr/local/go/bin"),
+    must_not_match=(
+        "echo $PATH",
+        "which python",
+        "MYPATH=/x make",
+        "export PATH=$PATH:/usr/local/go/bin",
+        'export PATH="$HOME/.cargo/bin:$PATH"',
+        "PATH=~/.local/bin:$PATH pipx list",
+    ),
 )
 def path_modification(subject: AssignmentSubject, tables: Tables) -> Iterator[Hit]:
-    if subject.name == "PATH" and not _only_appends(subject.value):
+    if subject.name == "PATH" and not _only_adds_usual_directories(subject.value, tables.program_directories):
         yield Hit(subject.span, "PATH is changed")
 
 
-# The current PATH first, as bash expands it in double quotes or none (single quotes keep `$PATH` literal).
-_CURRENT_PATH_FIRST = ("$PATH:", "${PATH}:")
+# The current PATH, as bash expands it in double quotes or none (single quotes keep `$PATH` literal).
+_CURRENT_PATH = ("$PATH", "${PATH}")
+_HOME = ("$HOME/", "${HOME}/")
 
 
-def _only_appends(value: Arg | None) -> bool:
-    """`$PATH:/usr/local/go/bin`, `"${PATH}:$HOME/.local/bin"`: every added directory comes after
-    the current PATH, so none shadows a program found before it."""
+def _only_adds_usual_directories(value: Arg | None, program_directories: tuple[str, ...]) -> bool:
+    """`$PATH:/usr/local/go/bin`, `"$HOME/.cargo/bin:$PATH"`: the current PATH kept, and every directory
+    in front of it one of the usual per-user program directories, so that none shadows a program
+    found before it on the usual PATH."""
     if value is None:
         return False
     # `export PATH=...` and `declare` keep the name in the value word's source.
-    source = value.source.removeprefix("PATH=").replace('"', "")
-    return source.startswith(_CURRENT_PATH_FIRST)
+    entries = value.source.removeprefix("PATH=").replace('"', "").split(":")
+    current = next((index for index, entry in enumerate(entries) if entry in _CURRENT_PATH), None)
+    if current is None or len(entries) == 1:  # `PATH=$PATH` adds nothing: it carries PATH past `sudo`'s reset
+        return False
+    return all(_usual_directory(entry, program_directories) for entry in entries[:current])
+
+
+def _usual_directory(entry: str, program_directories: tuple[str, ...]) -> bool:
+    for home in _HOME:
+        if entry.startswith(home):
+            entry = "~/" + entry.removeprefix(home)
+    return entry.rstrip("/") in program_directories
 
 
 SYSTEM_RULES = (

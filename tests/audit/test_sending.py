@@ -128,6 +128,16 @@ def summary(name: str, *words: str) -> tuple[list[str], list[str], list[str], li
         ("gsutil", ("cp", "a", "b", "gs://c/"), ([], ["a", "b"], [], ["c"])),
         ("rclone", ("sync", "d", "r:p"), ([], ["d"], [], ["r"])),
         ("aws", ("s3", "ls"), None),
+        ("git", ("ls-remote", "https://r.example/x.git"), (["URL:https://r.example/x.git"], [], [], ["r.example"])),
+        (
+            "git",
+            ("clone", "--depth", "1", "git@r.example:o/x.git"),
+            (["URL:git@r.example:o/x.git"], [], [], ["r.example"]),
+        ),
+        ("git", ("push", "--repo=ssh://r.example/x"), (["URL:ssh://r.example/x"], [], [], ["r.example"])),
+        ("git", ("push", "origin", "main"), None),
+        ("git", ("clone", "../local.git"), None),
+        ("git", ("log", "https://r.example/x.git"), None),
         ("ls", ("-l",), None),
     ],
 )

@@ -19,13 +19,18 @@ from audit.languages import (
 TABLES = Path(__file__).parent / "tables"
 
 
+# File operations whose facts have no mode, owner or destination.
+_TAKE_NO_OPERAND = frozenset({"delete-tree", "delete-file", "delete-dir", "write-file", "append-file"})
+
+
 def describe(fact: Fact) -> str:
     """A fact without its spans, as the tables spell it."""
     match fact:
         case ShellOut():
             return f"shell {fact.kind.value} {fact.command!r} via {fact.via}"
         case DestructiveCall():
-            return f"{fact.operation.value} {fact.path!r} via {fact.via}"
+            operand = "" if fact.operation.value in _TAKE_NO_OPERAND else f" {fact.operand!r}"
+            return f"{fact.operation.value} {fact.path!r}{operand} via {fact.via}"
         case DownloadExecute():
             return f"download-execute {fact.source} via {fact.via}"
         case ReverseShell():

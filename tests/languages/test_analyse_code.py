@@ -54,7 +54,22 @@ def test_an_unknown_language_is_a_clear_error() -> None:
 
 
 def test_the_languages_are_the_issue_list() -> None:
-    assert {"python", "javascript", "typescript", "ruby", "php", "perl", "lua", "awk", "powershell", "cmd"} == LANGUAGES
+    assert {
+        "python",
+        "javascript",
+        "typescript",
+        "ruby",
+        "php",
+        "perl",
+        "lua",
+        "awk",
+        "applescript",
+        "r",
+        "tcl",
+        "julia",
+        "powershell",
+        "cmd",
+    } == LANGUAGES
 
 
 def test_typescript_is_analysed_with_its_own_grammar() -> None:

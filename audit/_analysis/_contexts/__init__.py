@@ -138,9 +138,15 @@ def contexts_of(
 
 
 def xargs_piped_code(
-    name: str, args: tuple[Arg, ...], span: Span, frame: Frame, stdin: Stdin | None, replace: str, walk: ContextWalk
+    name: str,
+    args: tuple[Arg, ...],
+    span: Span,
+    frame: Frame,
+    stdin: Stdin | None,
+    replace: str | None,
+    walk: ContextWalk,
 ) -> None:
-    """`... | xargs -I R NAME ARGS`: whether the lines of an unknown pipe become the code NAME runs."""
+    """`... | xargs [-I R] NAME ARGS`: whether the lines of an unknown pipe become the code NAME runs."""
     spec = walk.tables.interpreter(name)
     if spec is not None:
         xargs_line_as_code(Call(name, args, span, frame, stdin), spec, replace, stdin, walk)

@@ -11,6 +11,7 @@ findings inside it point at the user's command.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from ..._model import Span
@@ -184,7 +185,17 @@ def startup_code(
     if shell is None or len(fields) != 1 or fields[0].value == "-":
         return NO_RISKS
     script = fields[0]._replace(word=value)
-    return script_operand(walk, variable, script, span, frame, stdin, shell)
+    risks = NO_RISKS
+    if _EXPANDS_TO_COMMANDS.search(script.value or ""):
+        # The shell expands the value before it reads the file, command substitutions included
+        # (`BASH_ENV='$(curl u | sh)' bash -c true` runs the curl): audited as an argument would be.
+        start = Arg((":",), ":", Span(value.span.start, value.span.start))
+        label = f"{variable} expanded by the shell it starts"
+        risks = code_string(walk, ContextKind.RUNNER, label, (start, script), "shell", frame, stdin=stdin)
+    return risks | script_operand(walk, variable, script, span, frame, stdin, shell)
+
+
+_EXPANDS_TO_COMMANDS = re.compile(r"\$\(|`")
 
 
 def _file_on_stdin(walk: ContextWalk, name: str, stdin: Stdin, frame: Frame, spec: InterpreterSpec) -> frozenset[Risk]:

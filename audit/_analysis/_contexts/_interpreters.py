@@ -45,21 +45,32 @@ def interpreter_code(call: Call, spec: InterpreterSpec, walk: ContextWalk) -> fr
     return risks
 
 
-def xargs_line_as_code(call: Call, spec: InterpreterSpec, replace: str, stdin: Stdin | None, walk: ContextWalk) -> None:
-    """`curl u | xargs -I{} sh -c '{}'`: each line of the pipe becomes the command a shell runs,
-    as in `curl u | sh`, when the replace string stands first in the code string."""
-    if not spec.is_shell or stdin is None or stdin.kind is not StdinKind.PIPE or not walk.reporting:
+def xargs_line_as_code(
+    call: Call, spec: InterpreterSpec, replace: str | None, stdin: Stdin | None, walk: ContextWalk
+) -> None:
+    """`curl u | xargs -I{} sh -c '{}'`, `curl u | xargs -0 bash -c`: a line of the pipe becomes the
+    code the interpreter runs, as in `curl u | sh`, when the replace string stands first in the code
+    string, or (no replace string) when the item xargs appends lands where the code string goes."""
+    if stdin is None or stdin.kind is not StdinKind.PIPE or not walk.reporting:
         return
-    code = read_invocation(spec, call.args).code
-    if code is None or code.value is None or known_input(stdin, call.frame.env) is not None:
+    if known_input(stdin, call.frame.env) is not None:
         return
-    first = code.value.lstrip().split(maxsplit=1)
-    if first and first[0].startswith(replace):
+    if replace is None:
+        # xargs appends the items: the first is the code when the command ends with `-c`.
+        item = Arg((), "ITEM", stdin.span)
+        if read_invocation(spec, (*call.args, item)).code is not item:
+            return
+        label = f"{stdin.label} xargs {call.name} -c"
+    else:
+        code = read_invocation(spec, call.args).code
+        first = code.value.lstrip().split(maxsplit=1) if spec.is_shell and code and code.value is not None else ()
+        if not first or not first[0].startswith(replace):
+            return
         label = f"{stdin.label} xargs -I {replace} {call.name} -c"
-        whole = Span(stdin.span.start, call.span.end)
-        walk.emit(
-            ExecContextSubject(ContextKind.STDIN_PIPE, label, spec.language, whole, call.frame.location, (), stdin.span)
-        )
+    whole = Span(stdin.span.start, call.span.end)
+    walk.emit(
+        ExecContextSubject(ContextKind.STDIN_PIPE, label, spec.language, whole, call.frame.location, (), stdin.span)
+    )
 
 
 def _positional_code(code: Arg, positional: tuple[Arg, ...]) -> Arg:

@@ -11,7 +11,9 @@ fact is judged with the engine's own machinery, never with tables of its own:
 * a file call is judged as the shell command that does the same thing, so the
   same rules and path tables apply: `shutil.rmtree(P)` as `rm -r -- P`,
   `os.remove(P)` as `rm -- P`, `os.rmdir(P)` as `rmdir -- P`, `open(P, "w")` as
-  the redirect `> P`, `open(P, "a")` as `>> P`;
+  the redirect `> P`, `open(P, "a")` as `>> P`, `os.chmod(P, 0o755)` as
+  `chmod -- 755 P`, `os.chown(P, U, G)` as `chown -- U:G P`, `os.rename(P, Q)`
+  as `mv -- P Q`;
 * running downloaded or decoded data as code, a reverse shell, a network send
   and code built from unknown data are handed to the rules as code facts.
 
@@ -207,21 +209,29 @@ class _Judge:
         return risks
 
     def destructive_call(self, fact: DestructiveCall) -> frozenset[Risk]:
-        """The shell command a file call equals, judged by the same rules (a path only known at run time is not)."""
+        """The shell command a file call equals, judged by the same rules (a path only known at run
+        time is not, unless a move's destination is known); a mode, owner or destination only known
+        at run time is a run-time word, as `chmod "$MODE" PATH` has."""
         from ...languages import FileOperation
 
-        if fact.path is None:
+        operation = fact.operation
+        if fact.path is None and (operation is not FileOperation.MOVE or fact.operand is None):
             return NO_RISKS
         span = self.span(fact.span)
         label = self.call_label(fact.via)
-        target = Arg((_as_shell_sees(fact.path),), fact.path, span)
-        operation = fact.operation
+        target = _argv_word(None, span) if fact.path is None else Arg((_as_shell_sees(fact.path),), fact.path, span)
         if operation is FileOperation.WRITE_FILE or operation is FileOperation.APPEND_FILE:
             operator = ">" if operation is FileOperation.WRITE_FILE else ">>"
             self.walk.nested_redirect(operator, target, span, self.frame, label)
             return NO_RISKS
-        program, options = _DELETERS[operation.value]
-        argv = (*(Arg((word,), fact.via, span) for word in (program, *options, "--")), target)
+        program, options = _SHELL_FORMS[operation.value]
+        argv = tuple(Arg((word,), fact.via, span) for word in (program, *options, "--"))
+        if operation is FileOperation.MOVE:
+            argv = (*argv, target, _argv_word(fact.operand, span))
+        elif operation.value in _DELETES:
+            argv = (*argv, target)
+        else:
+            argv = (*argv, _argv_word(fact.operand, span), target)
         return self.walk.nested_command(argv, span, self.frame, label)
 
     # -- facts for the rules ----------------------------------------------------------------
@@ -297,12 +307,19 @@ class _Judge:
 
 _UNRESOLVED_REASONS = {"syntax": "has code the grammar cannot read, which may hide what it runs"}
 
-# A deleting call, as the shell command that does the same: program and options.
-_DELETERS: dict[str, tuple[str, tuple[str, ...]]] = {
+# A file call, as the shell command that does the same: program and options. The path comes after
+# the mode or owner (`chmod -- MODE PATH`) and before a move's destination (`mv -- PATH DEST`).
+_SHELL_FORMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "delete-tree": ("rm", ("-r",)),
     "delete-file": ("rm", ()),
     "delete-dir": ("rmdir", ()),
+    "change-mode": ("chmod", ()),
+    "change-mode-tree": ("chmod", ("-R",)),
+    "change-owner": ("chown", ()),
+    "change-owner-tree": ("chown", ("-R",)),
+    "move": ("mv", ()),
 }
+_DELETES = frozenset({"delete-tree", "delete-file", "delete-dir"})
 
 
 def _as_shell_sees(word: str) -> str:

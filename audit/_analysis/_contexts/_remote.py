@@ -31,6 +31,7 @@ from .._risks import NO_RISKS
 from .._subjects import ContextKind, Risk, Stdin
 from ._call import Call, ContextWalk
 from ._code import code_string, stdin_code
+from ._database_clients import database_client_code
 
 
 def ssh_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
@@ -102,8 +103,11 @@ _HEROKU_RUN_FLAGS = frozenset({"-x", "--exit-code", "--no-tty", "--no-notify"})
 
 
 def heroku_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
-    """`heroku run CMD...` (and `run:detached`): the command runs in a one-off dyno of the app."""
+    """`heroku run CMD...` (and `run:detached`): the command line runs in a one-off dyno of the app;
+    `heroku pg:psql` is psql here, whose statements may run shell commands."""
     reading = read_command(call.name, call.args)
+    if reading.path == ("pg:psql",):
+        return database_client_code(call, walk)
     if reading.path not in (("run",), ("run:detached",)):
         return NO_RISKS
     start = next(index for index, arg in enumerate(call.args) if arg.value == reading.path[0]) + 1
@@ -117,7 +121,10 @@ def heroku_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
         words.append(arg)
     apps = reading.values("-a", "--app")
     app = f"app {apps[-1].display()}" if apps else "the app"
-    return remote_argv(walk, f"in a one-off dyno of {app} via heroku run", tuple(words), call, None)
+    if words[:1] and words[0].value == "--":
+        words = words[1:]
+    # The CLI joins the words with spaces and the dyno's shell runs the line, as ssh's remote shell does.
+    return remote_shell(walk, f"in a one-off dyno of {app} via heroku run", tuple(words), call, None)
 
 
 def fly_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:

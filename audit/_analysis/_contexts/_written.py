@@ -6,14 +6,17 @@ A file's content is known when the command that writes it prints known text:
 here-string or an `echo` piped in. The walk remembers it by path
 (`WalkState.written`), next to the files it downloaded, and audits it when the
 same command string runs the file: as the interpreter's language (`bash F`,
-`python3 F`, `source F`), or by its `#!` line (`./F`). A write whose content
-is not known (`cp`, `sed -i`, a redirect of another command) forgets what was
-known.
+`python3 F`, `source F`), or by its `#!` line (`./F`); `cp`, `mv` or
+`install` of such a file gives its copy the same text. A write whose content
+is not known (`cp` of another file, `sed -i`, a redirect of another command)
+forgets what was known; the text `sed -i` adds (`a`, `i`, `c`, a
+replacement) is still audited where the file runs later.
 
 A file that runs by itself later (a git hook, a cron job, a systemd unit, an
-autostart entry: the policy's `autorun_*` tables) is audited when it is
-written, as it will run; content that downloads or decodes there, or a
-download saved there, is handed to the rules (SY009).
+autostart entry: the policy's `autorun_*` tables; a settings file whose values
+a tool runs, `_settings_files`) is audited when it is written, as it will run;
+content that downloads or decodes there, or a download saved there, is handed
+to the rules (SY009).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from typing import cast
 
 from ..._model import Span
 from ..._syntax import Origin, ast
-from ...programs import WRITERS, read_command, written_files
+from ...programs import WRITERS, read_command, sed_effects, sed_scripts, written_files
 from .._resolve import output_redirects
 from .._risks import NO_RISKS, PRODUCES_UNTRUSTED_DATA
 from .._state import Frame, WrittenScript
@@ -44,6 +47,7 @@ from ._call import Call, ContextWalk
 from ._code import audit_code, code_text, inert, piped_text, shebang_language, text_of_parts
 from ._justfile import just_recipe_lines
 from ._makefile import recipe_lines
+from ._settings_files import SETTINGS_FORMATS, settings_code
 
 WRITER_NAMES = frozenset(WRITERS)
 """The programs that write files they name (`cp`, `tee`, `dd`...), for lookups."""
@@ -76,17 +80,34 @@ def record_writes(
         return NO_RISKS
     if not redirects and name not in WRITER_NAMES:
         return NO_RISKS  # most commands write no file
-    content = _printed(name, args, stdin, frame.env)
-    if content is None and not walk.knows_written:
+    content = _printed(name, args, stdin, frame.env) or _copied(walk, name, args)
+    # `sed -i` puts known text in a file whose other lines are not known: audited, not remembered.
+    written = content or _added_by_sed(name, args)
+    if written is None and not walk.knows_written:
         return NO_RISKS  # unknown content only makes the walk forget what it knew, and it knows nothing
     risks = NO_RISKS
     for target, append in _targets(name, args, redirects, frame.env):
         walk.remember_written(target, content, append)
-        if content is not None:
+        if written is not None:
             autorun = walk.runs_later(target) or _project_file(target)
-            if autorun is not None:
-                risks = risks | _audit_later(walk, target, autorun, content, frame)
+            if autorun is not None and (written is content or autorun.format in _LINE_FORMATS):
+                risks = risks | _audit_later(walk, target, autorun, written, frame)
     return risks
+
+
+# Files read line by line, where a line `sed -i` adds is read alone; in a program or a JSON
+# document its meaning depends on the lines around it (an indented line of setup.py).
+_LINE_FORMATS = frozenset(
+    {
+        AutorunFormat.SCRIPT,
+        AutorunFormat.CRONTAB,
+        AutorunFormat.UNIT,
+        AutorunFormat.SSH_CONFIG,
+        AutorunFormat.GIT_CONFIG,
+        AutorunFormat.NODE_CONFIG,
+        AutorunFormat.PIP_CONFIG,
+    }
+)
 
 
 # -- what is written, and where --------------------------------------------------------------
@@ -124,6 +145,35 @@ def _printed(name: str | None, args: tuple[Arg, ...], stdin: Stdin | None, env: 
     return None
 
 
+_COPIERS = frozenset({"cp", "mv", "install"})
+
+
+def _copied(walk: ContextWalk, name: str | None, args: tuple[Arg, ...]) -> WrittenScript | None:
+    """`cp FILE DEST` (or `mv`, `install`) of a file this command string wrote: DEST holds its text."""
+    if name not in _COPIERS or not walk.knows_written:
+        return None
+    reading = read_command(name, args)
+    if len(reading.operands) != 2 or reading.has("--target-directory", "--directory"):
+        return None
+    source = reading.operands[0].value
+    return walk.written_script(source) if source is not None else None
+
+
+def _added_by_sed(name: str | None, args: tuple[Arg, ...]) -> WrittenScript | None:
+    """The text `sed -i` puts in the files it edits: `a`, `i` and `c` lines, known replacements."""
+    if name != "sed":
+        return None
+    reading = read_command(name, args)
+    if not reading.has("--in-place"):
+        return None
+    scripts = sed_scripts(reading)
+    added = [text for script in scripts if script.value is not None for text in sed_effects(script.value).added]
+    if not added:
+        return None
+    span = Span(scripts[0].span.start, scripts[-1].span.end)
+    return WrittenScript("\n".join(added) + "\n", Origin.derived_from(span), span)
+
+
 def _stdin_text(stdin: Stdin | None, env: Env) -> WrittenScript | None:
     """A heredoc, a here-string, or what `echo`/`printf` pipe in."""
     if stdin is None:
@@ -148,7 +198,9 @@ def _audit_later(
     label = f"{target.display()}, run later"
     if autorun.format is AutorunFormat.OPAQUE:
         return NO_RISKS
-    if autorun.format is AutorunFormat.SCRIPT or autorun.format in _LANGUAGE_FILES:
+    if autorun.format in SETTINGS_FORMATS:
+        risks = settings_code(walk, target.display(), autorun, content, frame)
+    elif autorun.format is AutorunFormat.SCRIPT or autorun.format in _LANGUAGE_FILES:
         language = _LANGUAGE_FILES.get(autorun.format) or shebang_language(walk, content.text)
         risks = audit_code(walk, label, content.text, content.origin, language, content.span, frame)
     elif autorun.format is AutorunFormat.PACKAGE_SCRIPTS or autorun.format in _RECIPE_FILES:
@@ -173,7 +225,8 @@ def _audit_later(
             code = content.text[start:end]
             risks = risks | walk.nested_code(code, content.origin.shifted(start), label, content.span, frame)
     fetched = risks & PRODUCES_UNTRUSTED_DATA
-    if fetched:
+    # A ProxyCommand's job is to reach the network (`nc %h %p`): what it fetches is the connection.
+    if fetched and autorun.format is not AutorunFormat.SSH_CONFIG:
         _runs_later(walk, target, autorun, frame, content.span, fetched, "the code written there")
     return risks
 
@@ -190,7 +243,7 @@ _RECIPE_FILES = {AutorunFormat.MAKEFILE: recipe_lines, AutorunFormat.JUSTFILE: j
 # Files of a project that its tools run: written with known content, they are audited as they
 # will run, like the policy's `autorun_*` files (program knowledge, not policy: npm reads
 # package.json wherever it is, pytest every conftest.py, rake the Rakefile, just the justfile,
-# webpack and vite their configuration).
+# webpack and vite their configuration, direnv the .envrc once allowed).
 _PROJECT_FILES = {
     "package.json": AutorunFormat.PACKAGE_SCRIPTS,
     "Makefile": AutorunFormat.MAKEFILE,
@@ -207,6 +260,7 @@ _PROJECT_FILES = {
     "Rakefile.rb": AutorunFormat.RUBY,
     "Gemfile": AutorunFormat.RUBY,
     "Vagrantfile": AutorunFormat.RUBY,
+    ".envrc": AutorunFormat.SCRIPT,  # direnv sources it in every shell that enters the directory
     "justfile": AutorunFormat.JUSTFILE,
     "Justfile": AutorunFormat.JUSTFILE,
     ".justfile": AutorunFormat.JUSTFILE,

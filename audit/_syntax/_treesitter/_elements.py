@@ -3,6 +3,8 @@ that are neither words nor statements)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tree_sitter import Node
 
 from ..._model import Span
@@ -25,7 +27,8 @@ class ElementBuilder(WordBuilder):
 
     __slots__ = ()
 
-    def assignment(self, node: Node) -> ast.Assignment:
+    def assignment(self, node: Node, glued: Sequence[Node] = ()) -> ast.Assignment:
+        """`NAME=value`; `glued`: the rest of the value, split off after the assignment (`glued_to`)."""
         name_node = node.child_by_field_name("name")
         value_node = node.child_by_field_name("value")
         index: ast.Word | None = None
@@ -45,7 +48,7 @@ class ElementBuilder(WordBuilder):
         if value_node is not None and value_node.kind_id in ARRAY:
             items = self.words([c for c in value_node.children if c.is_named and c.kind_id not in COMMENT])
         elif value_node is not None:
-            value = self.word(self._value_nodes(node, value_node))
+            value = self.word([*self._value_nodes(node, value_node), *glued])
         else:
             value = ast.Word((), self.span(node), "")
         return ast.Assignment(name, index, value, items, append, self.span(node))
@@ -61,9 +64,9 @@ class ElementBuilder(WordBuilder):
             nodes.append(sibling)
         return nodes
 
-    def assignment_word(self, node: Node) -> ast.Word:
+    def assignment_word(self, node: Node, glued: Sequence[Node] = ()) -> ast.Word:
         """`NAME=value` as one argv word (for `export NAME=value`)."""
-        return self.word(list(node.children))
+        return self.word([*node.children, *glued])
 
     def redirect_and_words(self, node: Node) -> tuple[ast.Redirect, tuple[ast.Word, ...]]:
         """A redirect, and the command's words tree-sitter filed under it."""
@@ -132,3 +135,21 @@ def is_split_here_string(error: Node, redirect: Node) -> bool:
         and redirect.child_by_field_name("descriptor") is None
         and redirect.children[0].kind_id in _INPUT
     )
+
+
+_COMMAND_NAME = kinds("command_name")
+
+
+def glued_to(node: Node, following: Sequence[Node]) -> list[Node]:
+    """The words tree-sitter split off the end of an assignment's value, which start where it ends
+    with no blank between: `X=$A/$B/b CMD` comes out as `X=$A/$` and a command named `B/b` (a
+    command name's words count). Bash reads one word, and CMD is the command."""
+    tail: list[Node] = []
+    end = node.end_byte
+    for sibling in following:
+        for part in sibling.children if sibling.kind_id in _COMMAND_NAME else (sibling,):
+            if part.start_byte != end or part.kind_id not in WORD_NODES:
+                return tail
+            tail.append(part)
+            end = part.end_byte
+    return tail

@@ -17,7 +17,7 @@ from ..._model import Span
 from .. import _ast as ast
 from .._ast import new_node
 from .._session import STEPS_PER_COMMAND_NODE, PreparedText
-from ._elements import REDIRECT_NODES, ElementBuilder, is_split_here_string
+from ._elements import REDIRECT_NODES, ElementBuilder, glued_to, is_split_here_string
 from ._kinds import ERROR, VARIABLE_ASSIGNMENT, WORD, kinds
 from ._line_breaks import token_after_line_break
 from ._parser import run_parser
@@ -124,18 +124,24 @@ class StatementBuilder(ElementBuilder):
         redirects: list[ast.Redirect] = []
         trailing_words: list[ast.Word] = []
         compounds: list[ast.Command] = []
-        for child in node.children:
+        children = node.children
+        glued: set[int] = set()
+        for position, child in enumerate(children):
             kind = child.kind_id
+            if child.id in glued:
+                continue
             if kind in WORD_NODES:
                 word_nodes.append(child)
             elif kind in _COMMAND_NAME:
-                word_nodes.extend(child.children)
+                word_nodes.extend(part for part in child.children if part.id not in glued)
             elif kind in REDIRECT_NODES:
                 redirect, words_after = self.redirect_and_words(child)
                 redirects.append(redirect)
                 trailing_words.extend(words_after)
             elif kind in VARIABLE_ASSIGNMENT:
-                assignments.append(self.assignment(child))
+                tail = glued_to(child, children[position + 1 :])
+                glued.update(part.id for part in tail)
+                assignments.append(self.assignment(child, tail))
             elif kind in _COMPOUND_NODES:
                 # `time (cmd)`: tree-sitter hangs the subshell on the `time` command.
                 compound = self.command(child)
@@ -157,12 +163,18 @@ class StatementBuilder(ElementBuilder):
         """`export`/`declare`/`local`/`readonly`/`typeset`/`unset` as argv."""
         word_nodes: list[Node] = []
         words: list[ast.Word] = []
-        for child in node.children:
+        children = node.children
+        glued: set[int] = set()
+        for position, child in enumerate(children):
+            if child.id in glued:
+                continue
             if child.kind_id in VARIABLE_ASSIGNMENT:
                 if word_nodes:
                     words.extend(self.words(word_nodes))
                     word_nodes = []
-                words.append(self.assignment_word(child))
+                tail = glued_to(child, children[position + 1 :])
+                glued.update(part.id for part in tail)
+                words.append(self.assignment_word(child, tail))
             elif child.kind_id in REDIRECT_NODES:
                 continue
             else:

@@ -259,7 +259,7 @@ CREATE_CREDENTIALS = pack_rule(
 
 PACK = Pack(
     name="cloud.aws",
-    summary="The aws CLI and eksctl: data stores, instances, stacks and clusters, other infrastructure, audit trails; ports, databases and snapshots opened to everyone, administrator rights, role trust and user credentials given out; backups and deletion protection turned off, services scaled to zero, code and secrets replaced, commands run on a fleet.",
+    summary="The aws CLI and eksctl: data stores, instances, stacks and clusters, other infrastructure, audit trails; ports, databases and snapshots opened to everyone, administrator rights, role trust and user credentials given out; backups and deletion protection turned off, services scaled to zero, code and secrets replaced, commands run on a fleet, bucket objects set to expire.",
     default=True,
     reason="Deleted cloud data stores and instances cannot be restored by the agent, access given away is used before it is taken back, and the account may be production.",
     rules=(

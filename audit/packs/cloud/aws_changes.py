@@ -175,6 +175,31 @@ CHANGE_TRUST = pack_rule(
     must_not_match=("aws iam get-role --role-name admin", "aws iam list-roles"),
 )  # fmt: skip
 
+# A lifecycle rule that deletes: current objects (`Expiration`) or older versions (`NoncurrentVersionExpiration`).
+_EXPIRES = option_value("--lifecycle-configuration", "*expiration*")
+
+EXPIRE_OBJECTS = pack_rule(
+    id="CL118",
+    name="aws-s3-lifecycle-expiration",
+    severity=Severity.MEDIUM,
+    summary="Sets a bucket's lifecycle configuration to one whose rules expire objects or their older versions (`aws s3api put-bucket-lifecycle-configuration` with `Expiration`), replacing the rules it had.",
+    rationale="S3 deletes what the rule selects once it reaches the age given, a day later at the earliest and with no prompt: an empty filter and `Days: 1` empties the bucket tomorrow. Expiring logs is routine, so the command runs and the warning says what the rule deletes; a configuration read from a file is not seen.",
+    safer_alternative="Change lifecycle rules through the infrastructure code; scope each expiration with a prefix or tag filter, and check the current rules first (`aws s3api get-bucket-lifecycle-configuration`).",
+    matches=tuple(
+        command("aws", f"s3api {operation}", where=_EXPIRES)
+        for operation in ("put-bucket-lifecycle-configuration", "put-bucket-lifecycle")
+    ),
+    message="sets lifecycle rules that delete the bucket's objects",
+    must_match=(
+        """aws s3api put-bucket-lifecycle-configuration --bucket prod --lifecycle-configuration '{"Rules":[{"ID":"x","Status":"Enabled","Filter":{},"Expiration":{"Days":1}}]}'""",
+        "aws s3api put-bucket-lifecycle --bucket b --lifecycle-configuration 'Rules=[{Status=Enabled,Prefix=,Expiration={Days=1}}]'",
+    ),
+    must_not_match=(
+        "aws s3api put-bucket-lifecycle-configuration --bucket logs --lifecycle-configuration file://lifecycle.json",
+        "aws s3api get-bucket-lifecycle-configuration --bucket prod",
+    ),
+)
+
 CHANGE_RULES = (
     DELETE_BACKUPS,
     REMOVE_DELETION_PROTECTION,
@@ -183,4 +208,5 @@ CHANGE_RULES = (
     REPLACE_CODE_OR_SECRET,
     RUN_ON_FLEET,
     CHANGE_TRUST,
+    EXPIRE_OBJECTS,
 )

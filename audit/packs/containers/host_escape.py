@@ -1,12 +1,16 @@
 """containers.host-escape: containers started with the host's privileges,
-filesystem or namespaces, and `nsenter` into the host's init process."""
+filesystem or namespaces, and `nsenter` into the host's init process; the same
+asked of a Kubernetes cluster, whose nodes are hosts (a pod spec given on the
+command line or in a manifest the command wrote, `kubectl debug node/...`)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
-from ..._analysis import Arg, CommandSubject, basename
+from ..._analysis import Arg, CommandSubject, StdinKind, basename, resolve_path
 from ..._model import Severity
+from ..._syntax import ast
 from ..._tables import Tables
 from ...programs import WordKind, lex
 from ...rules._pack import Pack
@@ -16,6 +20,7 @@ from .._invocation import Found, command, option_value, option_values, pack_rule
 from .docker import ENGINES
 
 _STARTS = ("run", "create", "container run", "container create")
+_DRY_RUN = ("--dry-run",)
 _ENTERS = ("exec", "container exec")
 
 # Capabilities that amount to root on the host (mounts, kernel modules, raw devices, tracing host processes).
@@ -281,13 +286,110 @@ OTHER_RUNTIMES_HOST = pack_rule(
     ),
 )
 
+# A pod spec (YAML or JSON) that gives its containers the host: a privileged container, the
+# host's process or IPC namespace, or a hostPath volume of a directory the host needs.
+_KUBECTL = ("kubectl", "oc")
+_POD_HOST_SETTING = re.compile(r"""["']?\b(privileged|hostPID|hostIPC)["']?\s*:\s*["']?true\b""")
+_POD_HOST_PATH = re.compile(
+    r"""hostPath["']?\s*:\s*\{?\s*(?:["']?type["']?\s*:\s*["']?\w*["']?\s*,?\s*)?["']?path["']?\s*:\s*["']?([^\s"',}]+)"""
+)
+
+
+def _pod_gives_host(text: str, found: Found) -> bool:
+    if _POD_HOST_SETTING.search(text) is not None:
+        return True
+    tables = found.tables
+    host = (*tables.protected_directories, *tables.system_directories, *_HOST_INTERFACES, *_ENGINE_SOCKETS)
+    return any(
+        path_is(Arg((path,), path, found.subject.span), host) is not None for path in _POD_HOST_PATH.findall(text)
+    )
+
+
+def _overrides_give_host(found: Found) -> Arg | None:
+    """`kubectl run --overrides='{"spec": {"hostPID": true, ...}}'`."""
+    return next(
+        (value for value in found.reading.values("--overrides") if _pod_gives_host(value.value or "", found)), None
+    )
+
+
+def _manifest_gives_host(found: Found) -> Arg | None:
+    """`kubectl apply -f -` fed a heredoc or here-string, or `-f FILE` the command wrote earlier."""
+    subject = found.subject
+    written = dict(subject.written)
+    for word in found.reading.values("--filename"):
+        if word.value == "-":
+            text = _document_text(subject)
+        else:
+            text = written.get(resolve_path(subject.cwd, word.value)) if word.value is not None else None
+        if text is not None and _pod_gives_host(text, found):
+            return word
+    return None
+
+
+def _document_text(subject: CommandSubject) -> str | None:
+    """The literal text of the heredoc or here-string the command reads (run-time parts left out)."""
+    stdin = subject.stdin
+    if stdin is None or stdin.kind not in (StdinKind.HEREDOC, StdinKind.HERESTRING):
+        return None
+    return "".join(part.text for part in stdin.parts if type(part) is ast.Literal)
+
+
+def _node_target(found: Found) -> Arg | None:
+    """`kubectl debug node/NAME`: a pod in the node's namespaces, its root filesystem at /host."""
+    operands = found.reading.operands
+    return operands[0] if operands and (operands[0].value or "").startswith(("node/", "nodes/")) else None
+
+
+KUBERNETES_HOST = pack_rule(
+    id="CT107",
+    name="kubernetes-pod-gives-host",
+    severity=Severity.HIGH,
+    summary=(
+        "Starts a Kubernetes pod with its node's privileges, namespaces or files: `kubectl run --privileged`, "
+        "`--overrides` or a manifest given on standard input or written by the command (`kubectl apply -f - "
+        "<<EOF`) with `privileged: true`, `hostPID`, `hostIPC` or a `hostPath` of `/`, a system directory or "
+        "the container engine's socket; `kubectl debug node/NAME`, or `--profile=sysadmin`."
+    ),
+    rationale=(
+        "A node is a host: a pod like this escapes to root on it as `docker run --privileged -v /:/host` does "
+        "(CT301, CT302), and from there reaches every pod the node runs and the credentials they carry."
+    ),
+    safer_alternative=(
+        "Keep pods unprivileged in their own namespaces and mount only what they need; ask a cluster "
+        "administrator for node access."
+    ),
+    matches=(
+        command(_KUBECTL, "run", requires=("--privileged",), unless=_DRY_RUN),
+        command(_KUBECTL, "run", unless=_DRY_RUN, where=_overrides_give_host),
+        *(
+            command(_KUBECTL, verb, unless=_DRY_RUN, where=_manifest_gives_host)
+            for verb in ("apply", "create", "replace")
+        ),
+        command(_KUBECTL, "debug", where=_node_target),
+        command(_KUBECTL, "debug", where=option_value("--profile", "sysadmin")),
+    ),
+    message="the pod gets its node's privileges or files",
+    must_match=(
+        "kubectl run x --image=alpine --privileged",
+        """kubectl run x --image=alpine --overrides='{"spec":{"hostPID":true}}'""",
+        "kubectl apply -f - <<'EOF'\nspec:\n  containers:\n  - securityContext: {privileged: true}\nEOF",
+        "kubectl debug node/worker-1 -it --image=busybox",
+    ),
+    must_not_match=(
+        "kubectl run x --image=alpine --rm -it -- sh",
+        "kubectl apply -f - <<'EOF'\nspec:\n  containers:\n  - securityContext: {privileged: false}\nEOF",
+        "kubectl apply -f pod.yaml",
+        "kubectl debug mypod -it --image=busybox --target=app",
+    ),
+)
+
 PACK = Pack(
     name="containers.host-escape",
     summary=(
         "Containers that reach the host: privileged mode, host mounts and namespaces, `nsenter` into PID 1, "
-        "and the same through containerd's ctr, LXD/Incus and systemd-nspawn."
+        "and the same through containerd's ctr, LXD/Incus, systemd-nspawn and a Kubernetes pod on its node."
     ),
     default=True,
     reason="A container with the host's privileges or filesystem turns any command in it into root on the developer's machine.",
-    rules=(PRIVILEGED, HOST_MOUNT, HOST_NAMESPACES, nsenter_host_init, OTHER_RUNTIMES_HOST),
+    rules=(PRIVILEGED, HOST_MOUNT, HOST_NAMESPACES, nsenter_host_init, OTHER_RUNTIMES_HOST, KUBERNETES_HOST),
 )

@@ -11,14 +11,16 @@ block, the others warn.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from fnmatch import fnmatchcase
 
 from ..._analysis import CommandSubject, resolve_path
-from ..._analysis._client_statements import classified, client_statements
+from ..._analysis._client_statements import Statements, classified, client_databases, client_statements
 from ..._model import Severity, Span
 from ..._named_tuple import NamedTuple
 from ..._tables import Tables
-from ...databases import StatementFinding, StatementKind, client_invoked
+from ...databases import DatabaseClient, SqlDialect, StatementFinding, StatementKind, client_invoked
 from ...rules._paths import per_subject, reading
 from ...rules._rule import Example, Hit, Inspects, Rule, rule
 
@@ -34,6 +36,22 @@ _NOT_JUDGED = frozenset({StatementKind.INCLUDE_FILE, StatementKind.DYNAMIC_SQL, 
 _OWN_RULE = frozenset({StatementKind.GRANT_SUPERUSER})
 
 
+# What a test database's statements may destroy without a report: its own tables, rows and schemas.
+_INSIDE_THE_DATABASE = frozenset({
+    StatementKind.DROP_SCHEMA, StatementKind.DROP_TABLE, StatementKind.TRUNCATE, StatementKind.DELETE_WITHOUT_WHERE,
+    StatementKind.UPDATE_WITHOUT_WHERE, StatementKind.ALTER_DROP, StatementKind.DROP_COLLECTION,
+    StatementKind.DELETE_ALL_DOCUMENTS, StatementKind.UPDATE_ALL_DOCUMENTS,
+})  # fmt: skip
+_DATABASE_FILE_EXTENSIONS = frozenset({"db", "sqlite", "sqlite3", "duckdb"})
+# libpq's `dbname=NAME` among the key-value pairs of a connection string.
+_CONNINFO_NAME = re.compile(r"(?:^|\s)dbname=(\S+)")
+# A text that moves to another database (SQL `USE`, psql `\c`, MongoDB's `use` and `getSiblingDB`,
+# a new connection) leaves the database the command line names.
+_SWITCHES_DATABASE = re.compile(
+    r"\buse\b|\\c(?:onnect)?\b|getsiblingdb|\bconnect\s*\(|\bmongo\s*\(|getmongo", re.IGNORECASE
+)
+
+
 class Found(NamedTuple):
     """A destructive statement and where the command line gives it."""
 
@@ -42,20 +60,80 @@ class Found(NamedTuple):
 
 
 @per_subject
-def destructive_statements(subject: CommandSubject) -> tuple[Found, ...]:
-    """Every destructive statement the command runs (worked out once: two rules ask)."""
+def _given(subject: CommandSubject) -> tuple[DatabaseClient, list[Statements]] | None:
+    """The client the command runs and the texts it gives it."""
     read = reading(subject)
     client = client_invoked(subject.name or "", read.path)
     if client is None:
-        return ()
+        return None
     written = dict(subject.written)
     given = client_statements(client, read, subject.stdin, lambda value: written.get(resolve_path(subject.cwd, value)))
+    return client, given
+
+
+@per_subject
+def destructive_statements(subject: CommandSubject) -> tuple[Found, ...]:
+    """Every destructive statement the command runs (worked out once: two rules ask)."""
+    given = _given(subject)
+    if given is None:
+        return ()
+    client, texts = given
     return tuple(
         Found(finding, statements.span)
-        for statements in given
+        for statements in texts
         for finding in classified(client, statements.text)
         if finding.kind not in _NOT_JUDGED
     )
+
+
+def _database_name(value: str) -> str:
+    """The database a client's database word names: the word, the last segment of a URL
+    (`postgres://h/app_test`), libpq's `dbname=`, or an SQLite file without its extension."""
+    text = value.split("?", 1)[0]
+    conninfo = _CONNINFO_NAME.search(text)
+    if conninfo is not None:
+        return conninfo.group(1)
+    name = text.rstrip("/").rsplit("/", 1)[-1]
+    stem, dot, extension = name.rpartition(".")
+    return stem if dot and extension.lower() in _DATABASE_FILE_EXTENSIONS else name
+
+
+def _disposable(name: str, tables: Tables) -> bool:
+    return any(fnmatchcase(name.lower(), pattern) for pattern in tables.disposable_databases)
+
+
+def _in_test_database(subject: CommandSubject, tables: Tables) -> Callable[[StatementFinding], bool]:
+    """Whether a finding destroys only what a test database holds: the client connects to databases
+    that are all named as test ones (`disposable_databases`), its texts switch to no other, and the
+    statement acts inside it (a database it drops, or a MySQL database that qualifies its table, is
+    named as a test one too)."""
+    given = _given(subject)
+    client, texts = given if given is not None else (None, [])
+    words = client_databases(client, reading(subject)) if client is not None else ()
+    connected = (
+        bool(words)
+        and all(
+            word.values and all(_disposable(_database_name(value), tables) for value in word.values) for word in words
+        )
+        and not any(isinstance(each.text, str) and _SWITCHES_DATABASE.search(each.text) for each in texts)
+    )
+    qualifies_databases = client is not None and client.dialect is SqlDialect.MYSQL
+
+    def inside(finding: StatementFinding) -> bool:
+        target = finding.target
+        if not connected:
+            return False
+        if finding.kind is StatementKind.DROP_DATABASE:
+            # MongoDB's `db.dropDatabase()` names none: the database connected to.
+            return target is None or _disposable(target.strip('`"'), tables)
+        if target is None:
+            return finding.kind in _INSIDE_THE_DATABASE
+        if finding.kind not in _INSIDE_THE_DATABASE:
+            return False
+        qualifier, dot, _ = target.rpartition(".")
+        return not dot or not qualifies_databases or _disposable(qualifier.strip('`"'), tables)
+
+    return inside
 
 
 def _describe(finding: StatementFinding) -> str:
@@ -63,14 +141,21 @@ def _describe(finding: StatementFinding) -> str:
     return f"runs `{finding.evidence}` ({kind})"
 
 
-def _checking(judged: Callable[[StatementFinding], bool]) -> Callable[[CommandSubject, Tables], tuple[Hit, ...]]:
-    """A rule's check: a hit for each statement the command runs that the rule judges."""
+Spared = Callable[[CommandSubject, Tables], Callable[[StatementFinding], bool]]
+"""Which findings of a command a rule does not report (`_in_test_database`)."""
+
+
+def _checking(
+    judged: Callable[[StatementFinding], bool], spared: Spared | None = None
+) -> Callable[[CommandSubject, Tables], tuple[Hit, ...]]:
+    """A rule's check: a hit for each statement the command runs that the rule judges and does not spare."""
 
     def check(subject: CommandSubject, tables: Tables) -> tuple[Hit, ...]:
+        spares = spared(subject, tables) if spared is not None else None
         return tuple(
             Hit(found.span, _describe(found.finding))
             for found in destructive_statements(subject)
-            if judged(found.finding)
+            if judged(found.finding) and (spares is None or not spares(found.finding))
         )
 
     return check
@@ -91,8 +176,10 @@ def statement_rules(
     high, medium = ids
     programs_run = frozenset(programs)
 
-    def checking(irreversible: bool) -> Callable[[CommandSubject, Tables], tuple[Hit, ...]]:
-        return _checking(lambda finding: finding.irreversible is irreversible and finding.kind not in _OWN_RULE)
+    def checking(
+        irreversible: bool, spared: Spared | None = None
+    ) -> Callable[[CommandSubject, Tables], tuple[Hit, ...]]:
+        return _checking(lambda finding: finding.irreversible is irreversible and finding.kind not in _OWN_RULE, spared)
 
     destroys = rule(
         id=high,
@@ -105,7 +192,7 @@ def statement_rules(
         must_match=destroying,
         must_not_match=not_destroying,
         commands=programs_run,
-    )(checking(True))
+    )(checking(True, _in_test_database))  # what a test database loses, its suite rebuilds at every run
     risky_rule = rule(
         id=medium,
         name=f"{label}-risky-statement",

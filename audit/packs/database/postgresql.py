@@ -11,7 +11,7 @@ POSTGRESQL_STATEMENTS = statement_rules(
     ids=("DB101", "DB102"),
     label="postgresql",
     database="PostgreSQL",
-    programs=("psql",),
+    programs=("psql", "heroku"),
     destroying=(
         "psql -c 'drop schema public cascade'",
         "psql app -c 'DELETE FROM users'",

@@ -186,9 +186,27 @@ CHANGE_REPOSITORY = pack_rule(
     must_not_match=("gh workflow list", "gh secret set NPM_TOKEN --body x"),
 )
 
+_PUBLIC_GIST = option_values(dict.fromkeys(("--raw-field", "--field"), ("public=true",)))
+
+PUBLIC_GIST = pack_rule(
+    id="PL108",
+    name="github-public-gist",
+    severity=Severity.MEDIUM,
+    summary="Publishes files as a public gist (`gh gist create --public FILE`, or `POST /gists` with `public=true` through `gh api`).",
+    rationale="A public gist is listed on the account's profile, indexed by search engines and crawled for secrets within minutes; deleting it later does not take back the copies. Sharing a snippet is routine, so the command runs and the warning names what goes public.",
+    safer_alternative="Create a secret gist (the default, reachable only by its link) or share the file through the repository, after reading what it holds.",
+    matches=(
+        command("gh", "gist create", requires=("--public",)),
+        host_api_calls("gh", _API, ("POST",), f"{_API}/gists", where=(_PUBLIC_GIST,)),
+    ),
+    message="publishes files as a public gist",
+    must_match=("gh gist create --public notes.txt", "gh gist new -p -d 'debug output' build.log", "gh api gists -F public=true -f 'files[a.txt][content]=x'"),
+    must_not_match=("gh gist create notes.txt", "gh gist list", "gh api gists -F public=false -f 'files[a.txt][content]=x'"),
+)  # fmt: skip
+
 PACK = Pack(
     name="platform.github",
-    summary="GitHub through `gh` and its REST API: repository deletion, transfer, exposure and public creation, releases, secrets, issues and other data; keys, collaborators and webhooks added, branch protection removed, renames and disabled workflows.",
+    summary="GitHub through `gh` and its REST API: repository deletion, transfer, exposure and public creation, releases, secrets, issues and other data; keys, collaborators and webhooks added, branch protection removed, renames and disabled workflows; files published as public gists.",
     default=True,
     reason="A deleted repository, release or secret cannot be restored by the agent, and a public repository cannot be unpublished.",
     rules=(
@@ -199,5 +217,6 @@ PACK = Pack(
         ADD_ACCESS,
         REMOVE_PROTECTION,
         CHANGE_REPOSITORY,
+        PUBLIC_GIST,
     ),
 )

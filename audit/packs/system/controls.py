@@ -3,7 +3,7 @@
 The firewall flushed, opened or stopped (SC001), SELinux or AppArmor taken out of enforcing
 (SC002), the audit system or the system log stopped or emptied (SC003), the shell's history
 cleared or turned off by its builtins (SC004), macOS's Gatekeeper, System Integrity Protection or
-quarantine turned off (SC013). The same done by an assignment (`HISTFILE=/dev/null`) names no program:
+quarantine turned off (SC013), a new certificate authority trusted system-wide (SC015). The same done by an assignment (`HISTFILE=/dev/null`) names no program:
 that is the core rule EV002. The shell's history file deleted or emptied is read with the
 system's logs (SV002, SY012, SY013). Certificate checks and package sources are the system.trust
 pack's (`trust.py`): git, npm and pip commands load that small module, not this one.
@@ -377,11 +377,47 @@ MACOS_PROTECTION_OFF = pack_rule(
     ),
 )
 
+NEW_ROOT_AUTHORITY = pack_rule(
+    id="SC015",
+    name="trusts-new-certificate-authority",
+    severity=Severity.HIGH,
+    summary=(
+        "Adds a certificate to the system's trusted authorities: `security add-trusted-cert` (macOS), "
+        "`trust anchor FILE` (p11-kit). Copying one into /etc/pki/ca-trust/source/anchors is a write to a "
+        "system directory (SY001)."
+    ),
+    rationale=(
+        "Whoever holds the key of a trusted authority can impersonate every site to every program on the "
+        "machine: TLS no longer tells the real server from an interceptor, for every later session."
+    ),
+    safer_alternative=(
+        "Give the one tool that needs it the certificate (`curl --cacert FILE`, `git config http.sslCAInfo "
+        "FILE`, `NODE_EXTRA_CA_CERTS` for one command), or ask a human to install the authority."
+    ),
+    matches=(
+        command("security", where=operand("COMMAND", "add-trusted-cert")),
+        command("trust", "anchor", unless=("--remove",)),
+    ),
+    message="trusts a new certificate authority for the whole system",
+    must_match=(
+        "security add-trusted-cert -d -r trustRoot -k /Library/Keychains/System.keychain ca.crt",
+        "sudo security add-trusted-cert -r trustRoot -k ~/Library/Keychains/login.keychain-db ca.pem",
+        "sudo trust anchor --store ca.crt",
+    ),
+    must_not_match=(
+        "security find-certificate -a -p",
+        "security remove-trusted-cert ca.crt",
+        "trust anchor --remove ca.crt",
+        "trust list --filter=ca-anchors",
+    ),
+)
+
 PACK = Pack(
     name="system.controls",
     summary=(
         "The host's security controls: its firewall, SELinux and AppArmor, the audit system and the system "
-        "log, the shell's history, and macOS's Gatekeeper, System Integrity Protection and quarantine."
+        "log, the shell's history, macOS's Gatekeeper, System Integrity Protection and quarantine, and the "
+        "certificate authorities it trusts."
     ),
     default=True,
     reason=(
@@ -394,5 +430,6 @@ PACK = Pack(
         AUDIT_OFF,
         TURN_SHELL_HISTORY_OFF,
         MACOS_PROTECTION_OFF,
+        NEW_ROOT_AUTHORITY,
     ),
 )

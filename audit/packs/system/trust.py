@@ -5,7 +5,9 @@ run at every use (SC014).
 A setting is read where the tool takes it: `git config [--global] NAME VALUE`, `git config set
 NAME VALUE`, `git -c NAME=VALUE COMMAND`, `npm config set KEY VALUE` or `KEY=VALUE` (and `npm
 set`), `pnpm`/`yarn config set`, `pip config set SECTION.KEY VALUE` (and `python -m pip`). A
-setting whose key or value is known only at run time is not judged. The same done by an
+setting whose key or value is known only at run time is not judged. The same settings written
+straight into the tool's file (`~/.gitconfig`, `.npmrc`, `pip.conf`) reach these rules as the
+`config` command that would write them (`_analysis/_contexts/_settings_files.py`). The same done by an
 environment variable (`GIT_SSL_NO_VERIFY=1`) names no program: that is the core rule EV003.
 
 A pack of its own, apart from system.controls, because it is listed for git: every git command
@@ -27,6 +29,7 @@ from ...programs.git_settings import git_settings
 from ...rules._controls import plain_http_over_network
 from ...rules._pack import Pack
 from ...rules._paths import per_subject, reading
+from ...rules._persistence import shell_code_or_program_outside_system
 from ...rules._rule import Hit, Inspects, rule
 from .._invocation import only_asks_for_help
 
@@ -286,9 +289,6 @@ _GIT_COMMANDS = ("core.sshcommand", "core.pager", "core.editor", "sequence.edito
                  "gpg.program", "core.askpass", "core.fsmonitor")  # fmt: skip
 _GIT_FILTERS = (".clean", ".smudge", ".process")
 _BOOLEANS = frozenset({"true", "false", "yes", "no", "on", "off", "1", "0", ""})
-# Shell syntax in a command: a list, a pipe, a substitution; ssh options that run a command.
-_SYSTEM_PROGRAMS = ("/usr/bin/", "/bin/", "/usr/local/bin/", "/opt/homebrew/bin/", "/usr/lib/git-core/")
-_SHELL_CODE = re.compile(r"[;|&`]|\$\(|proxycommand|localcommand|knownhostscommand", re.IGNORECASE)
 
 
 def _git_runs(setting: Setting) -> str | None:
@@ -299,15 +299,17 @@ def _git_runs(setting: Setting) -> str | None:
         if not value.startswith("!"):
             return None
         value = value[1:].strip()
-        if key.startswith("alias.") and value.split(" ", 1)[0] == "git" and not _SHELL_CODE.search(value):
+        if (
+            key.startswith("alias.")
+            and value.split(" ", 1)[0] == "git"
+            and not shell_code_or_program_outside_system(value)
+        ):
             return None
     elif not (key in _GIT_COMMANDS or (key.startswith("filter.") and key.endswith(_GIT_FILTERS))):
         return None
     if key == "core.fsmonitor" and value.lower() in _BOOLEANS:
         return None  # git's own monitor
-    program = value.split(" ", 1)[0]
-    outside = program.startswith(("/", "~", "..")) and not program.startswith(_SYSTEM_PROGRAMS)
-    return value if _SHELL_CODE.search(value) or outside else None
+    return value if shell_code_or_program_outside_system(value) else None
 
 
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "fish", "pwsh", "powershell", "cmd", "cmd.exe"})
