@@ -83,7 +83,8 @@ class PowerShellInterpreter(Interpreter):
     grammars = ("powershell",)
     catalogue: ClassVar[Mapping[str, Entry]] = {**CATALOGUE, _INVOKE: runs_code(0)}
     argument_vectors: ClassVar[Mapping[str, int]] = {"args": 0}
-    integer_types: ClassVar[frozenset[str]] = frozenset({"decimal_integer_literal"})
+    # None: an integer here is mostly a word a command is given (`-Value 0`, `/d 1`), so it is valued as its text.
+    integer_types: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(
         self,
