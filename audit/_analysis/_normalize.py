@@ -73,7 +73,10 @@ class Bindings(Protocol):
 
 
 def basename(value: str) -> str:
-    return value.rstrip("/").rsplit("/", 1)[-1] if "/" in value else value
+    """A command's name as rules know it; a Windows program (`REG.EXE`, `/mnt/c/.../cmd.exe`, from WSL or
+    Git Bash) by its name in lower case without `.exe`, as Windows finds it in any case."""
+    name = value.rstrip("/").rsplit("/", 1)[-1] if "/" in value else value
+    return name[:-4].lower() if name[-4:].lower() == ".exe" else name
 
 
 def normalize_words(words: Iterable[ast.Word], bindings: Bindings) -> list[Arg]:

@@ -41,6 +41,8 @@ _ANALYSERS = {
     "php": ("._php", "PhpInterpreter"),
     "perl": ("._perl", "PerlInterpreter"),
     "lua": ("._lua", "LuaInterpreter"),
+    "powershell": ("._powershell", "PowerShellInterpreter"),
+    "cmd": ("._cmd", "CmdAnalyser"),
     "awk": ("._awk", "AwkAnalyser"),
     "applescript": ("._shell_calls", "AppleScriptAnalyser"),
     "r": ("._shell_calls", "RAnalyser"),

@@ -58,6 +58,12 @@ def _lua() -> object:
     return tree_sitter_lua.language()
 
 
+def _powershell() -> object:
+    import tree_sitter_powershell
+
+    return tree_sitter_powershell.language()
+
+
 _CAPSULE_NAME = b"tree_sitter.Language"
 
 
@@ -86,6 +92,7 @@ GRAMMARS: dict[str, Callable[[], object]] = {
     "php-template": _php_template,
     "perl": _perl,
     "lua": _lua,
+    "powershell": _powershell,
 }
 
 _LANGUAGES: dict[str, Language] = {}

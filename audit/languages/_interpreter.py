@@ -150,8 +150,8 @@ class Interpreter(CallEffects):
             self._facts.append(
                 Unresolved(UnresolvedKind.DEPTH, "expressions nested too deeply to follow", self.outer(self.span(root)))
             )
-        if root.has_error:
-            broken = self._first_error(root)
+        broken = self.unreadable(root) if root.has_error else None
+        if broken is not None:
             self._facts.append(
                 Unresolved(
                     UnresolvedKind.SYNTAX,
@@ -183,6 +183,11 @@ class Interpreter(CallEffects):
             self.run.step()
             stack.append((node, True))
             stack.extend((child, False) for child in reversed(node.named_children))
+
+    def unreadable(self, root: Node) -> Node | None:
+        """The first part of a tree with errors that the grammar could not read (None: nothing a language
+        module counts as unread)."""
+        return self._first_error(root)
 
     @staticmethod
     def _first_error(root: Node) -> Node:

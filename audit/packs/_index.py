@@ -321,6 +321,31 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         True,
         frozenset(("git", "npm", "pip", "pip3", "pnpm", "python", "python3", "yarn")),
     ),
+    PackEntry(
+        "system.windows",
+        ".system.windows",
+        True,
+        frozenset(
+            (
+                "add-mppreference",
+                "bcdedit",
+                "cipher",
+                "clear-eventlog",
+                "netsh",
+                "new-itemproperty",
+                "reagentc",
+                "reg",
+                "register-scheduledtask",
+                "remove-eventlog",
+                "sc",
+                "schtasks",
+                "set-itemproperty",
+                "set-mppreference",
+                "set-netfirewallprofile",
+                "wevtutil",
+            )
+        ),
+    ),
 )
 
 

@@ -161,6 +161,28 @@ LAZY_FAMILIES: tuple[Family, ...] = (
             "consul",
         ),
     ),
+    Family(
+        ".windows",
+        "WINDOWS_PROGRAMS",
+        (
+            "reg",
+            "schtasks",
+            "bcdedit",
+            "reagentc",
+            "wevtutil",
+            "netsh",
+            "cipher",
+            "sc",
+            "set-mppreference",
+            "add-mppreference",
+            "set-netfirewallprofile",
+            "clear-eventlog",
+            "remove-eventlog",
+            "new-itemproperty",
+            "set-itemproperty",
+            "register-scheduledtask",
+        ),
+    ),
 )
 
 FAMILY_OF: Mapping[str, Family] = MappingProxyType({name: family for family in LAZY_FAMILIES for name in family.names})

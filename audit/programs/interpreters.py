@@ -201,11 +201,14 @@ INTERPRETERS: tuple[InterpreterSpec, ...] = (
     # lua -v with no script or -e prints its version and reads nothing.
     interpreter("lua", ("lua", "luajit"), "lua", code=("-e",), value=("-l",), exits=("-v",)),
     interpreter("tcl", ("tclsh", "wish", "expect"), "tcl", code=("-c",)),
+    # PowerShell's and cmd's parameters are not POSIX options (any case, any unique prefix, `/c`): the code they
+    # run is found by audit/_analysis/_contexts/_windows_shells.py; these spellings are for reading them as programs.
     interpreter(
         "powershell", ("pwsh", "powershell"), "powershell", versioned=False,
         code=("-c", "-command", "-Command", "-EncodedCommand", "-e", "-ec"),
         value=("-File", "-f", "-ExecutionPolicy", "-ep", "-WorkingDirectory", "-wd"),
     ),
+    interpreter("cmd", ("cmd",), "cmd", versioned=False, reads_stdin_code=False),
     interpreter("applescript", ("osascript",), "applescript", versioned=False, code=("-e",), value=("-l", "-s")),
     interpreter("r", ("Rscript",), "r", versioned=False, code=("-e",)),
     interpreter(

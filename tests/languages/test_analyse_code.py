@@ -67,6 +67,8 @@ def test_the_languages_are_the_issue_list() -> None:
         "r",
         "tcl",
         "julia",
+        "powershell",
+        "cmd",
     } == LANGUAGES
 
 

@@ -50,6 +50,7 @@ from ._remote import (
     vagrant_code,
 )
 from ._runners import at_job, entr_code, parallel_code, screen_code, tmux_code
+from ._windows_shells import scheduled_code
 from ._written import WRITER_NAMES, crontab_code, record_writes
 
 __all__ = [
@@ -117,6 +118,8 @@ HANDLERS: dict[str, Handler] = {
     "tmux": tmux_code,
     "entr": entr_code,
     **dict.fromkeys(OPTION_CODE_PROGRAMS, option_code),
+    "schtasks": scheduled_code,
+    "reg": scheduled_code,
 }
 """The handler of each program (by name after wrappers) that runs code it is given."""
 

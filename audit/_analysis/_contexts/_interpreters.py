@@ -19,10 +19,15 @@ from .._risks import NO_RISKS
 from .._subjects import ContextKind, ExecContextSubject, Risk, Stdin, StdinKind
 from ._call import Call, ContextWalk
 from ._code import code_string, script_operand, stdin_code
+from ._windows_shells import cmd_code, powershell_code
 
 
 def interpreter_code(call: Call, spec: InterpreterSpec, walk: ContextWalk) -> frozenset[Risk]:
     """The program an interpreter runs: `-c CODE`, a script operand, and/or stdin."""
+    if spec.language == "powershell":
+        return powershell_code(call, spec, walk)
+    if spec.language == "cmd":
+        return cmd_code(call, walk)
     name, args = call.name, call.args
     invocation = read_invocation(spec, args)
     risks = NO_RISKS

@@ -135,8 +135,9 @@ class _Judge:
         self.language = language
         self.origin = origin
         self.frame = frame
-        # What each shell-out ran, by its command: a download-execute of a command's output asks it.
-        self.shell_out_risks: dict[str | tuple[str, ...], frozenset[Risk]] = {}
+        # What each shell-out ran, by its command line: a download-execute of a command's output asks it
+        # (an argument vector by its words joined with blanks, as the analysers name the command in a data source).
+        self.shell_out_risks: dict[str, frozenset[Risk]] = {}
 
     def facts(self, report: CodeReport) -> frozenset[Risk]:
         from ...languages import (
@@ -203,7 +204,8 @@ class _Judge:
             argv = tuple(_argv_word(word, span) for word in command)
             risks = self.walk.nested_command(argv, span, self.frame, label) if argv else NO_RISKS
         if fact.command is not None:
-            self.shell_out_risks[fact.command] = self.shell_out_risks.get(fact.command, NO_RISKS) | risks
+            line = fact.command if isinstance(fact.command, str) else " ".join(fact.command)
+            self.shell_out_risks[line] = self.shell_out_risks.get(line, NO_RISKS) | risks
         return risks
 
     def destructive_call(self, fact: DestructiveCall) -> frozenset[Risk]:
