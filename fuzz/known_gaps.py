@@ -97,6 +97,21 @@ def _hidden(payload: str, rules: set[str], obfuscation: str) -> Hidden:
     return Hidden(payload, frozenset(rules), obfuscation, text)
 
 
+KNOWN_GAPS += (
+    KnownGap(
+        name="the home given back to its own user, in another shell's code",
+        reason="`sudo chown -R $USER:$USER ~` warns (PR001); inside `bash -c` the engine cannot tell whether a "
+        "privilege change between the shells set USER and HOME to different accounts, so FS005 blocks",
+        pattern=re.compile(r"\bch(?:own|grp)\b[^\n]*\$\{?(?:USER|LOGNAME|UID|EUID)\b"),
+        pinned={
+            HIDDEN: _hidden("sudo chown -R $USER:$USER ~", {"PR001"}, "bash -c of a document"),
+            HIDDEN_ORACLE: None,
+        },
+        corpus_command="bash -c 'sudo chown -R $USER:$USER ~'",
+    ),
+)
+
+
 def gaps_of(prop: str) -> tuple[KnownGap, ...]:
     return tuple(gap for gap in KNOWN_GAPS if prop in gap.pinned)
 

@@ -137,6 +137,8 @@ def check_parsers_agree_or_parse_finding(source: str) -> None:
     if reference is None or reference == engine_view:
         return
     rule_ids = audit_command(source).rule_ids
+    if _ANALYSIS_LIMITS.intersection(rule_ids):
+        return  # the engine stopped before its parse findings, and blocked: it claims no reading
     assert "PA001" in rule_ids, (
         f"{source!r}: tree-sitter reads commands at {sorted(engine_view)}, {name} at {sorted(reference)}; "
         f"no parse finding (rules {list(rule_ids)})"

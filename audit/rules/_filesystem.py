@@ -289,15 +289,17 @@ def own_account(arg: Arg, name: str) -> bool:
 def _keeps_home_its_users(subject: CommandSubject, read: Reading, target: Arg) -> bool:
     """`sudo chown -R $USER:$USER ~`, `chmod -R u+rwX ~`: the home given back to its own user, or
     permissions added for its owner: nothing is lost and nobody else gains. `~` and `$USER` must
-    both be the agent shell's own (not in code another shell runs, maybe as another user), and
-    chown must not follow symbolic links out of the home (`-L`)."""
+    both be the agent shell's own, in its code or what it evals: in code another shell runs, a
+    privilege change on the way (`sudo bash -c`) may set USER and HOME to different accounts. chown
+    must not follow symbolic links out of the home (`-L`)."""
     values = tuple(cleaned_values(target, subject.cwd))
     if not values or any(value != HOME for value in values):
         return False  # `/home/bob` is another user's home, however it is written
     mode_or_owner = read.operands[0]
     if subject.name == "chmod":
         return mode_or_owner.value is not None and _OWNER_ADDITION.fullmatch(mode_or_owner.value) is not None
-    return not subject.location.path and not read.has("-L") and own_account(mode_or_owner, subject.name or "")
+    in_this_shell = all(step == "eval" for step in subject.location.path)  # eval runs here, as this user
+    return in_this_shell and not read.has("-L") and own_account(mode_or_owner, subject.name or "")
 
 
 @rule(
