@@ -22,6 +22,10 @@ def valid_bash(texts: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
 @given(valid_bash(script_texts()))
 # A campaign's find: shfmt rejects `arr=(a b) ls`, and bashlex reads no command inside `${...}`.
 @example("ls \"${arr[$(if python3 -c 'print(1)'; then if ls; then arr=(a b) ls; fi; fi)]}\"")
+# Found by the CI tier: parsing it takes more than the step limit, so the engine blocks it (IN004).
+@example(
+    "$([[ -n file.txtfile.txt\"$(if sudo grep file.txtfile.txt > out.txt > out.txt; then x=$(date) msg=\"hello world\" sudo -u root cat file.txt'`'$(python3 -c 'print(1)') $'\\x41\\x42' $(sudo timeout -s KILL 10 ls > out.txt) > out.txt <<< word <<EOF\nplain text\nplain text\nEOF\nelse python3 -c 'print(1)' && python3 -c 'print(1)'; fi)\" && file.txtfile.txt\"$(if sudo grep file.txtfile.txt > out.txt > out.txt; then x=$(date) msg=\"hello world\" sudo -u root cat file.txt'`'$(python3 -c 'print(1)') $'\\x41\\x42' $(sudo timeout -s KILL 10 ls > out.txt) > out.txt <<< word <<EOF\nplain text\nplain text\nEOF\nelse python3 -c 'print(1)' && python3 -c 'print(1)'; fi)\" != x ]])"
+)
 def test_parsers_agree_on_the_commands_or_the_engine_reports_a_parse_finding(text: str) -> None:
     check_parsers_agree_or_parse_finding(text)
 
