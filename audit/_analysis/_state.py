@@ -93,6 +93,15 @@ class Frame(NamedTuple):
         """Where a silent walk starts: nothing it finds is reported anywhere."""
         return cls(SILENT, 0, env, None, False, False)
 
+    def under_accounts(self, wrappers: tuple[str, ...], privilege: frozenset[str]) -> Frame:
+        """Where the code a command's wrappers run sits: one step for each wrapper that changes the
+        account (`sudo bash -c CODE`: CODE runs as another user, whose USER and HOME may differ)."""
+        frame = self
+        for wrapper in wrappers:
+            if wrapper in privilege:
+                frame = frame.labelled(wrapper)
+        return frame
+
     def labelled(self, label: str, env: Env | None = None) -> Frame:
         location = Location(self.location.position, (*self.location.path, label))
         return Frame(location, self.depth, env or self.env, self.stdin, self.in_pipeline, self.background)
