@@ -286,11 +286,11 @@ def own_account(arg: Arg, name: str) -> bool:
     return user in _OWN_USERS and (not separator or not group or group in _OWN_GROUPS)
 
 
-def _keeps_home_its_users(subject: CommandSubject, read: Reading, target: Arg, privilege: frozenset[str]) -> bool:
+def _keeps_home_its_users(subject: CommandSubject, read: Reading, target: Arg) -> bool:
     """`sudo chown -R $USER:$USER ~`, `chmod -R u+rwX ~`: the home given back to its own user, or
     permissions added for its owner: nothing is lost and nobody else gains. `~` and `$USER` must
     both be one account's: not in code a privilege change started (`sudo bash -c CODE`, whose
-    location names the wrapper), where USER and HOME may be set to different accounts. chown
+    location says so), where USER and HOME may be set to different accounts. chown
     must not follow symbolic links out of the home (`-L`)."""
     values = tuple(cleaned_values(target, subject.cwd))
     if not values or any(value != HOME for value in values):
@@ -298,8 +298,7 @@ def _keeps_home_its_users(subject: CommandSubject, read: Reading, target: Arg, p
     mode_or_owner = read.operands[0]
     if subject.name == "chmod":
         return mode_or_owner.value is not None and _OWNER_ADDITION.fullmatch(mode_or_owner.value) is not None
-    one_account = privilege.isdisjoint(subject.location.path)
-    return one_account and not read.has("-L") and own_account(mode_or_owner, subject.name or "")
+    return not subject.location.other_account and not read.has("-L") and own_account(mode_or_owner, subject.name or "")
 
 
 @rule(
@@ -346,9 +345,7 @@ def wreck_protected_directory(subject: CommandSubject, tables: Tables) -> Iterat
         return
     for arg in targets:
         matched = path_is(arg, tables.protected_directories, subject.cwd)
-        if matched is not None and not (
-            subject.name != "mv" and _keeps_home_its_users(subject, read, arg, tables.privilege)
-        ):
+        if matched is not None and not (subject.name != "mv" and _keeps_home_its_users(subject, read, arg)):
             yield Hit(arg.span, f"`{subject.name}` on the protected directory `{arg.display()}` ({matched})")
 
 
