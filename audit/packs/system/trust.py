@@ -1,6 +1,6 @@
 """system.trust: what git, npm, pnpm, yarn, pip and go trust, changed in their settings: certificate
-or checksum checks turned off (SC005), downloads sent somewhere else or through a proxy (SC006), a
-command run at every use (SC014).
+or checksum checks turned off (SC005), downloads sent somewhere else or through a proxy (SC006) or to a host
+that imitates a public registry (SC016), a command run at every use (SC014).
 
 A setting is read where the tool takes it: `git config [--global] NAME VALUE`, `git config set
 NAME VALUE`, `git -c NAME=VALUE COMMAND`, `npm config set KEY VALUE` or `KEY=VALUE` (and `npm
@@ -28,6 +28,7 @@ from ...programs import Arg, Reading, read_command
 from ...programs.destinations import on_the_loopback
 from ...programs.git_settings import git_settings
 from ...rules._controls import go_check_off, go_proxy_over_plain_http, plain_http_over_network
+from ...rules._imitations import imitated_registry
 from ...rules._pack import Pack
 from ...rules._paths import per_subject, reading
 from ...rules._persistence import shell_code_or_program_outside_system
@@ -306,6 +307,59 @@ def package_source_redirected(subject: CommandSubject, _tables: Tables) -> Itera
             yield Hit(setting.word.span, f"`{setting.key}` sends what {setting.tool} downloads {where}")
 
 
+def _imitated_registry(setting: Setting) -> str | None:
+    """The public registry a package index setting's host imitates (`registry=https://registry.npmjs.cf/`)."""
+    if setting.tool == "git" or not (_package_index(setting) or setting.key == "GOPROXY"):
+        return None
+    entries = setting.value.replace("|", ",").split(",") if setting.tool == "go" else (setting.value,)
+    return next((found for entry in entries if (found := imitated_registry(entry)) is not None), None)
+
+
+@rule(
+    id="SC016",
+    name="package-registry-imitated",
+    severity=Severity.HIGH,
+    summary=(
+        "Points a package manager's settings at a host that imitates a public registry's: its name under another "
+        "top-level domain or inside another domain, or one typing slip away (`npm config set registry "
+        "https://registry.npmjs.cf/`, `registry=...` written into an .npmrc, `pip config set global.index-url "
+        "https://pypi.org.example.net/simple`, `go env -w GOPROXY=https://proxy.golang.co`)."
+    ),
+    rationale=(
+        "A look-alike of the registry's own name is chosen to pass a glance: whoever holds it serves any code "
+        "under every package name to every later install, with no plain-HTTP warning to notice. No mirror "
+        "needs to pass for the registry itself, so it blocks."
+    ),
+    safer_alternative=(
+        "Use the registry's own host (`https://registry.npmjs.org/`, `https://pypi.org/simple`, "
+        "`https://proxy.golang.org`) or a mirror under your organisation's own domain."
+    ),
+    inspects=Inspects.COMMAND,
+    commands=_SETTINGS_TOOLS,
+    applies=_has_settings,
+    must_match=(
+        "npm config set registry https://registry.npmjs.cf/",
+        "pnpm config set @acme:registry https://registry.npmjs.org.example.net/",
+        "pip config set global.index-url https://pypi.org.example.net/simple",
+        "go env -w GOPROXY=https://proxy.golang.co,direct",
+    ),
+    must_not_match=(
+        "npm config set registry https://registry.npmjs.org/",
+        "npm config set registry https://registry.npmmirror.com/",
+        "pip config set global.index-url https://pypi.tuna.tsinghua.edu.cn/simple",
+        "go env -w GOPROXY=https://goproxy.cn,direct",
+    ),
+)
+def package_registry_imitated(subject: CommandSubject, _tables: Tables) -> Iterator[Hit]:
+    for setting in _config_settings(subject):
+        imitated = _imitated_registry(setting)
+        if imitated is not None:
+            yield Hit(
+                setting.word.span,
+                f"`{setting.key}` points {setting.tool} at `{setting.value}`, which imitates {imitated}",
+            )
+
+
 # Settings whose value git runs as a command (through the shell when it has shell syntax); an
 # alias or a credential helper runs one only when it starts with `!`.
 _GIT_COMMANDS = ("core.sshcommand", "core.pager", "core.editor", "sequence.editor", "diff.external",
@@ -407,5 +461,10 @@ PACK = Pack(
         "A check turned off or a source redirected in a global setting stays that way for every later "
         "clone and install, long after the task that needed it."
     ),
-    rules=(certificate_check_turned_off, package_source_redirected, tool_setting_runs_program),
+    rules=(
+        certificate_check_turned_off,
+        package_source_redirected,
+        package_registry_imitated,
+        tool_setting_runs_program,
+    ),
 )
