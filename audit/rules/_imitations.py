@@ -30,7 +30,7 @@ PYPI_POPULAR = frozenset({
     "elasticsearch", "sentry-sdk", "structlog", "loguru", "arrow", "pendulum", "pytz", "tzdata", "six",
     "filelock", "platformdirs", "importlib-metadata", "zipp", "wrapt", "decorator", "pyparsing", "pygments",
     "docutils", "sphinx", "mkdocs", "mkdocs-material", "huggingface-hub", "datasets", "accelerate",
-    "keras", "xgboost", "lightgbm", "catboost", "nltk", "spacy", "gensim", "streamlit", "gradio", "dash",
+    "keras", "xgboost", "lightgbm", "catboost", "nltk", "spacy", "gensim", "streamlit", "gradio", "dash", "scapy",
 })  # fmt: skip
 NPM_POPULAR = frozenset({
     "react", "react-dom", "preact", "next", "vue", "nuxt", "svelte", "angular", "express", "koa", "fastify",
@@ -47,7 +47,8 @@ NPM_POPULAR = frozenset({
     "npm-run-all", "nodemailer", "multer", "sharp", "jquery", "bootstrap", "three", "d3", "chart.js", "marked",
     "highlight.js", "colors", "color", "ora", "boxen", "execa", "fs-extra", "chokidar", "nanoid", "coffee-script",
     "coffeescript", "discord.js", "stripe", "openai", "aws-sdk", "firebase", "firebase-admin", "pm2", "yarn",
-    "pnpm", "npm", "turbo", "lerna", "nx", "storybook", "cypress", "supertest", "ethers", "web3",
+    "pnpm", "npm", "turbo", "lerna", "nx", "storybook", "cypress", "supertest", "ethers", "web3", "serve", "servor",
+    "enquirer", "aws-cdk",
 })  # fmt: skip
 
 # The hosts of the public registries, and other names of the same services.
