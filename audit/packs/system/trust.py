@@ -262,7 +262,7 @@ def _redirect(setting: Setting) -> str | None:
         "to another host or repository (or to plain HTTP), a package registry or index over plain "
         "`http://` on another machine (`npm config set registry http://...`, `pip config set "
         "global.index-url http://...`, `go env -w GOPROXY=http://...`), or a proxy on another machine "
-        "(`git config http.proxy URL`, `npm config set proxy URL`)."
+        "(`git config http.proxy URL`)."
     ),
     rationale=(
         "Every later clone, fetch or install takes its code from the new place: a URL rewrite sends "
