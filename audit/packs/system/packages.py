@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from fnmatch import fnmatchcase
+from functools import cache
 
 from ..._analysis import CommandSubject
 from ..._model import Severity
@@ -41,16 +42,23 @@ def _package_name(value: str) -> str:
     return value
 
 
+@cache
+def _names_and_globs(entries: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The table's plain names (looked up) and its globs (matched), split once per table."""
+    globs = tuple(entry for entry in entries if not _GLOB.isdisjoint(entry))
+    return frozenset(entries).difference(globs), globs
+
+
 def _essential(value: str, tables: Tables) -> str | None:
-    """The essential package a word removes: one the table's globs match, or for a pattern given to
-    the package manager (`'linux-image-*'`), a name of the table it selects."""
+    """The essential package a word removes: one the table names or its globs match, or for a
+    pattern given to the package manager (`'linux-image-*'`), a name of the table it selects."""
     name = _package_name(value)
     if not name:
         return None
+    names, globs = _names_and_globs(tables.essential_packages)
     if _GLOB.isdisjoint(name):
-        return next((entry for entry in tables.essential_packages if fnmatchcase(name, entry)), None)
-    literal = (entry for entry in tables.essential_packages if _GLOB.isdisjoint(entry))
-    return next((entry for entry in literal if fnmatchcase(entry, name)), None)
+        return name if name in names else next((entry for entry in globs if fnmatchcase(name, entry)), None)
+    return next((entry for entry in sorted(names) if fnmatchcase(entry, name)), None)
 
 
 @rule(
