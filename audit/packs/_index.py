@@ -358,6 +358,12 @@ PACK_INDEX: tuple[PackEntry, ...] = (
             )
         ),
     ),
+    PackEntry(
+        "system.macos",
+        ".system.macos",
+        True,
+        frozenset(("defaults", "networksetup", "osascript", "security", "xattr")),
+    ),
 )
 
 

@@ -195,6 +195,7 @@ LAZY_FAMILIES: tuple[Family, ...] = (
             "start-bitstransfer",
         ),
     ),
+    Family(".macos", "MACOS_PROGRAMS", ("xattr", "networksetup", "osascript")),
 )
 
 FAMILY_OF: Mapping[str, Family] = MappingProxyType({name: family for family in LAZY_FAMILIES for name in family.names})
