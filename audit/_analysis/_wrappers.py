@@ -106,16 +106,8 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped | None:
     if not wrappers:
         return None
     argv = expand_command_name(argv, index, tables)
-    return Unwrapped(
-        argv,
-        index,
-        tuple(wrappers),
-        tuple(assignments),
-        tuple(code),
-        shell_option,
-        tuple(places),
-        xargs_options,
-    )
+    peeled = (tuple(wrappers), tuple(assignments), tuple(code), shell_option)
+    return Unwrapped(argv, index, *peeled, tuple(places), xargs_options)
 
 
 def _runs_a_command(spec: WrapperSpec, argv: tuple[Arg, ...], index: int) -> bool:
