@@ -312,7 +312,8 @@ def _interpreter(reader: TableReader, family: str, previous: InterpreterSpec | N
         if not reader.table.get("names"):
             raise reader.fail("names", "a new interpreter family needs at least one name")
     language = reader.text("language", previous.language) if "language" in reader.table else previous.language
-    options = {key: _options(reader, key, getattr(previous, key)) for key in interpreter_keys.OPTION_KEYS}
+    listed = (*interpreter_keys.OPTION_KEYS, *interpreter_keys.SUBCOMMAND_KEYS)
+    options = {key: _options(reader, key, getattr(previous, key)) for key in listed}
     spec = previous._replace(
         names=_options(reader, "names", previous.names),
         language=language,

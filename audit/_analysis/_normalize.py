@@ -13,7 +13,7 @@ from .._syntax import ast
 from ._braces import CHARACTERS_PER_STEP, expand_braces
 from ._fields import Fields, split_fields, splits
 from ._listings import working_directory_listing
-from ._parameter_operators import operated
+from ._parameter_operators import KNOWN_PREFIXES, operated, prefix_sliced
 from ._subjects import Arg
 
 HOME = "~"
@@ -376,6 +376,8 @@ def parameter_values(part: ast.ParamExpansion, bindings: Bindings) -> tuple[str,
     # `${x:-default}` is x itself when x is known; string operators compute from its values.
     if part.operator and part.operator not in (":-", "-"):
         values = bindings.candidates(part.name) if whole else None
+        if values is None and whole and part.name in KNOWN_PREFIXES:
+            return prefix_sliced(part, KNOWN_PREFIXES[part.name])
         return None if values is None else operated(part, values)
     if subscript is None or whole:
         values = bindings.candidates(part.name)

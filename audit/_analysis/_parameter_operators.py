@@ -2,7 +2,9 @@
 `${a:2}` and `${a:1:3}` (substrings), `${a#p}`, `${a##p}`, `${a%p}`, `${a%%p}` (a pattern
 removed from either end), `${a^^}`, `${a,,}`, `${a^}`, `${a,}` (case), `${#a}` (length). Code
 obfuscated with them (`a=xxrm; ${a:2} -rf ~`) is read as bash runs it. The operator's
-arguments must be literal; anything else (`${a/x/y}`, arithmetic offsets) stays unknown."""
+arguments must be literal; anything else (`${a/x/y}`, arithmetic offsets) stays unknown. A
+variable the command does not set is known only by its first character where that is certain
+(`KNOWN_PREFIXES`)."""
 
 from __future__ import annotations
 
@@ -27,6 +29,23 @@ def operated(part: ast.ParamExpansion, values: tuple[str, ...]) -> tuple[str, ..
         return None
     apply = _operation(part.operator, arguments)
     return None if apply is None else tuple(dict.fromkeys(apply(value) for value in values))
+
+
+KNOWN_PREFIXES = {"PATH": "/", "PWD": "/", "OLDPWD": "/", "SHELL": "/"}
+"""How a variable the command does not set starts, in any real session: its directories are
+absolute. Enough to read `${PATH:0:1}` as `/` (`${PATH:0:1}bin${PATH:0:1}rm` is `/bin/rm`)."""
+
+
+def prefix_sliced(part: ast.ParamExpansion, prefix: str) -> tuple[str, ...] | None:
+    """`${a:OFFSET:LENGTH}` of a value known only to start with `prefix`, when the slice lies inside it."""
+    arguments = _literal_arguments(part.argument)
+    if part.operator != "::" or arguments is None or len(arguments) != 2:
+        return None
+    bounds = [argument.strip() for argument in arguments]
+    if not all(bound.isdigit() for bound in bounds):
+        return None
+    offset, length = int(bounds[0]), int(bounds[1])
+    return (prefix[offset : offset + length],) if offset + length <= len(prefix) else None
 
 
 def _operation(operator: str, arguments: list[str]) -> Callable[[str], str] | None:

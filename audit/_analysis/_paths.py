@@ -309,17 +309,21 @@ class _AutorunTable(NamedTuple):
 
 _SSH, _GIT, _NODE, _PIP = (AutorunFormat.SSH_CONFIG, AutorunFormat.GIT_CONFIG, AutorunFormat.NODE_CONFIG,
                            AutorunFormat.PIP_CONFIG)  # fmt: skip
+_VIM = AutorunFormat.VIM_SCRIPT
 SETTINGS_FILES: Mapping[str, AutorunFormat] = MappingProxyType(
     {
         "~/.ssh/config": _SSH, "~/.ssh/config.d/*": _SSH, "/etc/ssh/ssh_config": _SSH, "/etc/ssh/ssh_config.d/*": _SSH,
         "~/.gitconfig": _GIT, "~/.config/git/config": _GIT, "/etc/gitconfig": _GIT, "**/.git/config": _GIT,
         "**/.npmrc": _NODE, "/etc/npmrc": _NODE, "**/.yarnrc": _NODE, "**/.yarnrc.yml": _NODE,
         "**/pip.conf": _PIP, "**/pip.ini": _PIP, "**/.vscode/tasks.json": AutorunFormat.VSCODE_TASKS,
+        "~/.vimrc": _VIM, "~/.vim/vimrc": _VIM, "~/.gvimrc": _VIM, "~/.exrc": _VIM, "~/.vim/plugin/*": _VIM,
+        "~/.config/nvim/init.vim": _VIM, "~/.config/nvim/plugin/*": _VIM, "/etc/vimrc": _VIM, "/etc/vim/vimrc": _VIM,
     }
 )  # fmt: skip
 """Settings files whose values a tool runs as commands or trusts for its downloads, by how each
 is read: program knowledge, not policy (ssh reads ~/.ssh/config, npm every .npmrc from the project
-up, pip a pip.conf in the user's, the system's or the virtual environment's directory)."""
+up, pip a pip.conf in the user's, the system's or the virtual environment's directory, vim and
+neovim their startup files and plugins)."""
 
 
 @functools.lru_cache(maxsize=PATH_TABLES)

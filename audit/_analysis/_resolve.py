@@ -281,13 +281,13 @@ def commands_run(
     commands xargs builds (`echo / | xargs rm -rf` runs `rm -rf /`)."""
     if not argv:
         return []
-    if unwrapped is None or unwrapped.wrappers[-1:] != ("xargs",) or stdin is None:
+    if unwrapped is None or unwrapped.xargs_options is None or stdin is None:
         return [argv]
     data = known_input(stdin, env)
     if data is not None:
-        return xargs_commands(argv, index, unwrapped.innermost_options, data, stdin.span) or [argv]
+        return xargs_commands(argv, index, unwrapped.xargs_options, data, stdin.span) or [argv]
     writer = _piped_argv(stdin, env)
-    if not writer or xargs_replace_string(unwrapped.innermost_options) is not None:
+    if not writer or xargs_replace_string(unwrapped.xargs_options) is not None:
         return [argv]
     listed = _listed_by_ls(writer, stdin.span)
     if listed:
@@ -378,7 +378,7 @@ def endless(node: ast.WhileLoop, env: Env) -> bool:
 
 def endless_xargs(unwrapped: Unwrapped | None, stdin: Stdin | None, env: Env) -> bool:
     """`yes | xargs -P0 CMD`: xargs starts CMD without bound, as an endless loop in the background would."""
-    if unwrapped is None or unwrapped.wrappers[-1:] != ("xargs",) or not xargs_unbounded(unwrapped.innermost_options):
+    if unwrapped is None or unwrapped.xargs_options is None or not xargs_unbounded(unwrapped.xargs_options):
         return False
     return _endless_input(stdin, env)
 

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from .._syntax import ast
 from .._tables import Tables
-from ..programs import InterpreterSpec, curl_prints_only_numbers
+from ..programs import InterpreterSpec, curl_prints_only_numbers, windows_download
 from ._bindings import Binding
 from ._subjects import Arg, NameSource, Risk
 from ._variables import Env
@@ -36,7 +36,8 @@ def command_risks(name: str | None, args: tuple[Arg, ...], source: NameSource, t
     if name is None:
         return frozenset(found)
     # A command whose output is numbers by construction carries no code, whatever evaluates it.
-    if name in tables.fetchers and not (name == "curl" and curl_prints_only_numbers(args)):
+    fetches = name in tables.fetchers and not (name == "curl" and curl_prints_only_numbers(args))
+    if fetches or windows_download(name, args):
         found.add(Risk.FETCH)
     flags = tables.decoders.get(name)
     if flags is not None and (not flags or any(_has_flag(arg, flags) for arg in args)):

@@ -221,6 +221,9 @@ class AutorunFormat(str, Enum):
     VSCODE_TASKS = "vscode-tasks"
     """A VS Code tasks.json: each task's command runs in a shell when asked for, or by itself
     when the folder opens (`"runOn": "folderOpen"`)."""
+    VIM_SCRIPT = "vim-script"
+    """A vim or neovim startup file (~/.vimrc, init.vim, a plugin): its `!CMD`, `autocmd ... !CMD`
+    and `system('CMD')` run shell commands at every start of the editor."""
 
 
 class Autorun(NamedTuple):

@@ -361,8 +361,8 @@ class Walker(WordWalker):
                 risks = risks | found
         # xargs reads the pipe as arguments; the commands it starts read /dev/null (or the terminal with -o).
         code_stdin = None if "xargs" in wrappers else stdin
-        if unwrapped is not None and wrappers[-1:] == ("xargs",):
-            replace = xargs_replace_string(unwrapped.innermost_options)
+        if unwrapped is not None and unwrapped.xargs_options is not None:
+            replace = xargs_replace_string(unwrapped.xargs_options)
             for each in dict.fromkeys(name.names):
                 if each is not None:
                     xargs_piped_code(each, args, span, frame, stdin, replace, self)

@@ -28,9 +28,11 @@ class Unwrapped(NamedTuple):
 
     `argv` may differ from the input when `env -S` split a string into words.
     `command_index` is the effective command's position (len(argv) when none runs).
-    `innermost_options` are the options the last wrapper was given, with
-    their values (`xargs -I {}` gives `("-I", "{}")`). `places` say where the
-    command runs when a wrapper runs it somewhere else (`in chroot /mnt`).
+    `places` say where the command runs when a wrapper runs it somewhere else
+    (`in chroot /mnt`). `xargs_options` are the options of the last `xargs` among
+    the wrappers, with their values (`xargs -I {}` gives `("-I", "{}")`), None
+    when there is none: the items xargs reads end the whole command it starts,
+    wrappers after it included (`echo /etc | xargs sudo rm -rf` runs `sudo rm -rf /etc`).
     """
 
     argv: tuple[Arg, ...]
@@ -39,8 +41,8 @@ class Unwrapped(NamedTuple):
     assignments: tuple[Arg, ...]
     code: tuple[CodeArgument, ...]
     shell_from_option: str | None
-    innermost_options: tuple[tuple[str, str | None], ...] = ()
     places: tuple[str, ...] = ()
+    xargs_options: tuple[tuple[str, str | None], ...] | None = None
 
 
 def is_assignment_word(value: str) -> bool:
@@ -54,7 +56,7 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped | None:
     assignments: list[Arg] = []
     code: list[CodeArgument] = []
     shell_option: str | None = None
-    options: tuple[tuple[str, str | None], ...] = ()
+    xargs_options: tuple[tuple[str, str | None], ...] | None = None
     places: list[str] = []
     index = 0
     while index < len(argv):
@@ -64,7 +66,7 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped | None:
         if spec is None:
             if (module := _module_program(argv, index, tables)) is None:
                 break
-            (argv, index), options = module, ()
+            argv, index = module
             wrappers.append(f"{basename(value or '')} -m")
             continue
         if (spec.subcommands or spec.own_commands) and not _runs_a_command(spec, argv, index + 1):
@@ -74,11 +76,11 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped | None:
             # tree-sitter has no coproc grammar: `coproc NAME { cmd; }` arrives
             # as the words `coproc NAME { cmd`; the command starts after the brace.
             index = _after_coproc_name(argv, index + 1)
-            options = ()
             continue
         parsed = _WrapperOptions(spec, argv, index + 1)
         parsed.run()
-        options = tuple(parsed.options)
+        if spec.name == "xargs":
+            xargs_options = tuple(parsed.options)
         if spec.place:
             places.append(_place(spec, parsed))
         argv = parsed.argv
@@ -104,9 +106,8 @@ def unwrap(argv: tuple[Arg, ...], tables: Tables) -> Unwrapped | None:
     if not wrappers:
         return None
     argv = expand_command_name(argv, index, tables)
-    return Unwrapped(
-        argv, index, tuple(wrappers), tuple(assignments), tuple(code), shell_option, options, tuple(places)
-    )
+    peeled = (tuple(wrappers), tuple(assignments), tuple(code), shell_option)
+    return Unwrapped(argv, index, *peeled, tuple(places), xargs_options)
 
 
 def _runs_a_command(spec: WrapperSpec, argv: tuple[Arg, ...], index: int) -> bool:
@@ -320,11 +321,11 @@ class XargsInput(NamedTuple):
 
 
 def xargs_input(unwrapped: Unwrapped | None, span: Span) -> XargsInput | None:
-    """The input of the xargs that starts the command (its innermost wrapper), if one does."""
-    if unwrapped is None or unwrapped.wrappers[-1:] != ("xargs",):
+    """The input of the xargs that starts the command (through any wrappers after it), if one does."""
+    if unwrapped is None or unwrapped.xargs_options is None:
         return None
     file: Arg | None = None
-    for option, value in unwrapped.innermost_options:
+    for option, value in unwrapped.xargs_options:
         if option in ("-a", "--arg-file") and value is not None:
             file = Arg((value,), value, span)
     return XargsInput(file)

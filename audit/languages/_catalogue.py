@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from ._blobs import decode_blob
 from ._facts import DataSource, FileOperation, SourceKind
-from ._values import HOME, UNKNOWN, Call, Command, Entry, FileChange, Request, Value, outside_value, sources_of
+from ._values import HOME, UNKNOWN, Call, Command, Entry, FileChange, Request, Value, opaque, outside_value, sources_of
 
 
 def shell(position: int | None = 0, keyword: str | None = None) -> Entry:
@@ -270,6 +270,21 @@ def produces(kind: SourceKind, position: int | None = None, keyword: str | None 
         return outside_value(kind, detail.text if detail is not None else None, sources_of(call.all_values()))
 
     return Entry(returns=returns)
+
+
+def wildcard_pattern(pattern: Value, all_values: Iterable[Value]) -> Value:
+    """What a glob call returns for one pattern: the pattern itself, standing for the paths it
+    matches (`glob("/etc/*")` is the shell's `/etc/*`) when it is known and has a wildcard; a pattern
+    with braces or blanks (several patterns) is not known."""
+    text = pattern.text
+    if text is None or any(char in text for char in "{ ") or not any(char in text for char in "*?["):
+        return opaque(all_values)
+    return Value(text=text, sources=pattern.sources, pattern=True)
+
+
+def globs() -> Entry:
+    """Returns the paths a wildcard pattern matches (Ruby's `Dir.glob`)."""
+    return Entry(returns=lambda call: wildcard_pattern(call.arg(0) or UNKNOWN, call.all_values()))
 
 
 def home(name: str | None = None) -> Entry:

@@ -92,7 +92,9 @@ class CallEffects:
                 self._shell_out(call, command, via, span)
         if entry.file_changes is not None:
             for change in entry.file_changes(call):
-                self._facts.append(DestructiveCall(change.operation, change.path.text, via, span, change.operand))
+                path = change.path
+                fact = DestructiveCall(change.operation, path.text, via, span, change.operand, path.pattern)
+                self._facts.append(fact)
                 if (
                     change.operation in _DELETES
                     and change.path.text is None

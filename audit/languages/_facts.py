@@ -112,13 +112,15 @@ class ShellOut:
 class DestructiveCall:
     """A library call that deletes, overwrites, moves or changes the access of `path` (None: not
     a literal); `operand` is the mode, owner or destination the operation also takes (None: not
-    a literal, or an operation that takes none)."""
+    a literal, or an operation that takes none); `pattern`: the path is a wildcard pattern, each
+    path it matches changed."""
 
     operation: FileOperation
     path: str | None
     via: str
     span: Span
     operand: str | None = None
+    pattern: bool = False
 
 
 @dataclass(frozen=True, slots=True)

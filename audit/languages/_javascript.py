@@ -31,6 +31,7 @@ from ._catalogue import (
 )
 from ._facts import DataSource, FileOperation, SourceKind
 from ._interpreter import Binding, Interpreter
+from ._javascript_runtimes import removes, runtime_entries
 from ._strings import decode_escapes
 from ._values import HOME, UNKNOWN, Call, Command, Entry, FileChange, Request, Value, joined, opaque
 
@@ -96,21 +97,6 @@ def _options_command(key: str, program_position: int | None = None) -> Entry:
         return Command.argv(words_of(first))
 
     return Entry(command=command)
-
-
-def _removes(plain: FileOperation) -> Entry:
-    """fs.rm/rmdir(path, {recursive: true}) delete a tree; without it, `plain`."""
-
-    def file_changes(call: Call) -> tuple[FileChange, ...]:
-        path = call.arg(0)
-        if path is None:
-            return ()
-        options = call.arg(1)
-        recursive = options.entry("recursive") if options is not None else None
-        deep = recursive is not None and recursive.truthy() is not False
-        return (FileChange(FileOperation.DELETE_TREE if deep else plain, path),)
-
-    return Entry(file_changes=file_changes)
 
 
 def _write_stream() -> Entry:
@@ -215,6 +201,7 @@ def _build_catalogue() -> dict[str, Entry]:
         "rimraf.rimrafSync": changes(FileOperation.DELETE_TREE),
         "fs-extra.moveSync": moves(path_at(0), (1, None)),
         "fs-extra.move": moves(path_at(0), (1, None)),
+        **runtime_entries(),
     }
     for method in ("get", "delete", "head", "options"):
         catalogue[f"axios.{method}"] = fetches((0, None))
@@ -224,8 +211,8 @@ def _build_catalogue() -> dict[str, Entry]:
         for suffix in ("", "Sync"):
             if module == "fs.promises" and suffix:
                 continue
-            catalogue[f"{module}.rm{suffix}"] = _removes(FileOperation.DELETE_FILE)
-            catalogue[f"{module}.rmdir{suffix}"] = _removes(FileOperation.DELETE_DIR)
+            catalogue[f"{module}.rm{suffix}"] = removes(FileOperation.DELETE_FILE)
+            catalogue[f"{module}.rmdir{suffix}"] = removes(FileOperation.DELETE_DIR)
             catalogue[f"{module}.unlink{suffix}"] = changes(FileOperation.DELETE_FILE)
             catalogue[f"{module}.writeFile{suffix}"] = changes(FileOperation.WRITE_FILE)
             catalogue[f"{module}.appendFile{suffix}"] = changes(FileOperation.APPEND_FILE)

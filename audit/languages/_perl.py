@@ -33,6 +33,7 @@ from ._catalogue import (
     runs_code,
     shell,
     socket,
+    wildcard_pattern,
 )
 from ._facts import DataSource, FileOperation, SourceKind
 from ._interpreter import Interpreter
@@ -112,15 +113,15 @@ def _open() -> Entry:
 
 
 def _glob() -> Entry:
-    """glob("~"), glob("~/x"): a path that starts at the home and has no wildcard is the one
-    path it returns; a pattern's matches are not known."""
+    """glob("~"), glob("~/x"): a path that starts at the home and has no wildcard is the one path
+    it returns; a pattern stands for the paths it matches (`glob("$ENV{HOME}/.ssh/*")`)."""
 
     def returns(call: Call) -> Value:
         pattern = call.arg(0) or UNKNOWN
         text = pattern.text
         if text is not None and text.startswith("~") and not any(char in text for char in "*?[{ "):
             return Value(text=text, sources=pattern.sources)
-        return opaque(call.all_values())
+        return wildcard_pattern(pattern, call.all_values())
 
     return Entry(returns=returns)
 

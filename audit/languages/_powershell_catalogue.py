@@ -149,8 +149,13 @@ def _path_values(value: Value | None) -> tuple[Value, ...]:
     return value.items if value.items is not None else (value,)
 
 
-def _engine_path(value: Value) -> Value:
-    return value if value.text is None else Value(text=windows_path(value.text), sources=value.sources)
+def _engine_path(value: Value, *, wildcards: bool = False) -> Value:
+    """A path as the engine spells it; with `wildcards` (`-Path`, not `-LiteralPath`), `*`, `?` and `[` make
+    it a pattern, as the shell's glob."""
+    if value.text is None:
+        return value
+    pattern = wildcards and any(char in value.text for char in "*?[")
+    return Value(text=windows_path(value.text), sources=value.sources, pattern=pattern)
 
 
 LISTED = "get-childitem()"
@@ -164,12 +169,14 @@ def _remove_item() -> Entry:
         if _switched(call, "whatif"):
             return ()
         operation = FileOperation.DELETE_TREE if _switched(call, "recurse") else FileOperation.DELETE_FILE
-        named = call.arg(0, "path") or call.arg(None, "literalpath")
+        wildcards = call.arg(0, "path")
+        named = wildcards or call.arg(None, "literalpath")
         listed = call.arg(None, PIPED)
         if named is None and listed is not None and listed.name == LISTED and listed.text is not None:
             # `Get-ChildItem DIR | Remove-Item`: everything DIR holds, so DIR's tree is emptied.
             return (FileChange(FileOperation.DELETE_TREE, Value(text=listed.text, sources=listed.sources)),)
-        return tuple(FileChange(operation, _engine_path(path)) for path in _path_values(named))
+        paths = _path_values(named)
+        return tuple(FileChange(operation, _engine_path(path, wildcards=wildcards is not None)) for path in paths)
 
     return Entry(file_changes=file_changes)
 

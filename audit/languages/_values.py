@@ -32,6 +32,8 @@ class Value:
     """Where `text` stands verbatim in the snippet."""
     number: int | None = None
     """An integer literal (a file mode, a user id)."""
+    pattern: bool = False
+    """`text` is a wildcard pattern, expanded to the paths it matches (Perl's `glob`, Ruby's `Dir.glob`)."""
 
     def entry(self, key: str) -> Value | None:
         for entry_key, value in self.entries or ():

@@ -27,7 +27,7 @@ from .remote import rsync
 from .secrets import cloud as secrets_cloud
 from .secrets import vault
 from .storage import s3
-from .system import controls, machine, packages, trust, windows
+from .system import controls, machine, macos, packages, trust, windows
 from .vendors import VENDOR_PACKS
 
 PACKS: tuple[Pack, ...] = (
@@ -67,6 +67,7 @@ PACKS: tuple[Pack, ...] = (
     trust.PACK,
     packages.PACK,
     windows.PACK,
+    macos.PACK,
     publish.PACK,
     *VENDOR_PACKS,
     *infrastructure.VENDOR_PACKS,

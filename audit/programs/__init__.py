@@ -61,7 +61,7 @@ from .files import emptied_files, sed_scripts, tar_archive, tar_extracts
 from .find import EXEC_ACTIONS, FindScope, deletes_what_it_finds, find_scope
 from .interpreters import INTERPRETERS, MODULE_PROGRAMS, InterpreterSpec
 from .kubernetes import KINDS, resource_kind
-from .network import curl_prints_only_numbers, downloaded_files
+from .network import curl_prints_only_numbers, downloaded_files, windows_download
 from .packages import installs_only_the_lock_file, installs_the_project, package_binary
 from .remote import (
     ANSIBLE_COMMAND_MODULES,
@@ -141,5 +141,6 @@ __all__ = [
     "tar_archive",
     "tar_extracts",
     "valued",
+    "windows_download",
     "written_files",
 ]

@@ -181,8 +181,21 @@ LAZY_FAMILIES: tuple[Family, ...] = (
             "new-itemproperty",
             "set-itemproperty",
             "register-scheduledtask",
+            "net",
+            "net1",
+            "rundll32",
+            "procdump",
+            "procdump64",
+            "ntdsutil",
+            "certutil",
+            "bitsadmin",
+            "add-localgroupmember",
+            "add-adgroupmember",
+            "new-localuser",
+            "start-bitstransfer",
         ),
     ),
+    Family(".macos", "MACOS_PROGRAMS", ("xattr", "networksetup", "osascript")),
 )
 
 FAMILY_OF: Mapping[str, Family] = MappingProxyType({name: family for family in LAZY_FAMILIES for name in family.names})

@@ -50,6 +50,8 @@ class InterpreterSpec(NamedTuple):
     exit_options: frozenset[str] = frozenset()
     code_operand: bool = False
     reads_stdin_code: bool = True
+    code_subcommands: frozenset[str] = frozenset()
+    script_subcommands: frozenset[str] = frozenset()
 
     @property
     def grammar(self) -> Grammar:
@@ -66,7 +68,7 @@ class InterpreterSpec(NamedTuple):
         table: dict[str, object] = {"names": sorted(self.names), "language": self.language}
         if self.versioned:
             table["versioned"] = True
-        for key in OPTION_KEYS:
+        for key in (*OPTION_KEYS, *SUBCOMMAND_KEYS):
             spellings: frozenset[str] = getattr(self, key)
             if spellings:
                 table[key] = sorted(spellings)
@@ -110,7 +112,11 @@ OPTION_KEYS = (
     "exit_options",
 )
 """The fields that list option spellings (a policy adds to them)."""
-POLICY_KEYS = frozenset({"names", "language", "versioned", *OPTION_KEYS, "code_operand", "reads_stdin_code"})
+SUBCOMMAND_KEYS = ("code_subcommands", "script_subcommands")
+"""The fields that list subcommands (a policy adds to them)."""
+POLICY_KEYS = frozenset(
+    {"names", "language", "versioned", *OPTION_KEYS, *SUBCOMMAND_KEYS, "code_operand", "reads_stdin_code"}
+)
 """The keys of a policy's `[interpreters.FAMILY]` table."""
 
 
@@ -130,6 +136,8 @@ def interpreter(
     exits: tuple[str, ...] = (),
     code_operand: bool = False,
     reads_stdin_code: bool = True,
+    code_subcommands: tuple[str, ...] = (),
+    script_subcommands: tuple[str, ...] = (),
 ) -> InterpreterSpec:
     return InterpreterSpec(
         family=family,
@@ -146,6 +154,8 @@ def interpreter(
         exit_options=frozenset(exits),
         code_operand=code_operand,
         reads_stdin_code=reads_stdin_code,
+        code_subcommands=frozenset(code_subcommands),
+        script_subcommands=frozenset(script_subcommands),
     )
 
 
@@ -185,11 +195,20 @@ INTERPRETERS: tuple[InterpreterSpec, ...] = (
         exits=("--version", "-h", "--help"),
     ),
     interpreter(
-        "node", ("node", "nodejs", "deno", "bun"), "javascript",
+        "node", ("node", "nodejs", "bun"), "javascript",
         code=("-e", "--eval", "-p", "--print"),
         value=("-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions", "--title",
                "--input-type"),
         exits=("-v", "--version", "-h", "--help"),
+    ),
+    # deno takes its program after a subcommand: `deno eval [-p] CODE`, `deno run [flags] FILE|-`; its permission
+    # flags glue their values (`--allow-read=/tmp`). Another subcommand (test, fmt, task) reads as a script operand.
+    interpreter(
+        "deno", ("deno",), "javascript", versioned=False,
+        value=("--ext", "--import-map", "-c", "--config", "--location", "--seed", "--cert"),
+        exits=("-V", "--version", "-h", "--help"),
+        code_subcommands=("eval",),
+        script_subcommands=("run",),
     ),
     # `php -S ADDR` runs the built-in web server: like a module, neither code nor standard input.
     interpreter(

@@ -290,7 +290,8 @@ def _wget_saves(reading: Reading) -> tuple[Arg, ...]:
 
 
 def downloaded_files(name: str | None, args: tuple[Arg, ...]) -> list[Arg]:
-    """Files curl or wget save: `-o FILE`, `-O`/`--remote-name` (the URL's file name), wget's default."""
+    """Files curl or wget save: `-o FILE`, `-O`/`--remote-name` (the URL's file name), wget's default;
+    aria2c's, and Windows' certutil's and bitsadmin's."""
     if name == "curl":
         reading = read(CURL, args)
         files = list(reading.values("--output"))
@@ -302,7 +303,7 @@ def downloaded_files(name: str | None, args: tuple[Arg, ...]) -> list[Arg]:
     elif name == "aria2c":
         return _aria2c_saves(read(ARIA2C, args))
     else:
-        return []
+        return windows_downloaded_files(name, args) if name is not None else []
     if remote_name:
         urls = (*reading.operands, *reading.values("--url"))
         files.extend(_url_file_name(url) for url in urls if url.value is not None and "://" in url.value)
@@ -354,3 +355,29 @@ def curl_prints_only_numbers(args: tuple[Arg, ...]) -> bool:
         return False
     rest = _WRITE_OUT_VARIABLE.sub(lambda match: "" if match[1] in _NUMERIC_WRITE_OUT else match[0], written)
     return _WRITE_OUT_BLANKS.fullmatch(rest) is not None
+
+
+# Windows' own downloaders: `certutil -urlcache [-split] -f URL [FILE]` and `bitsadmin /transfer NAME [/download]
+# [/priority P] URL FILE`, switches in any case, with `-` or `/`. Malware's way to fetch a payload where curl
+# is missing or watched.
+_DOWNLOAD_SWITCHES = {"certutil": frozenset({"-urlcache", "/urlcache"}), "bitsadmin": frozenset({"/transfer"})}
+
+
+def windows_download(name: str, args: tuple[Arg, ...]) -> bool:
+    """Whether `certutil`/`bitsadmin` ARGS fetches a URL (its output is then a download, as curl's)."""
+    switches = _DOWNLOAD_SWITCHES.get(name)
+    if switches is None:
+        return False
+    return any(arg.value is not None and arg.value.lower() in switches for arg in args)
+
+
+def windows_downloaded_files(name: str, args: tuple[Arg, ...]) -> list[Arg]:
+    """The file a Windows downloader saves: the word after the URL (certutil's default, the URL's file
+    name, is left unknown)."""
+    if not windows_download(name, args):
+        return []
+    for index, arg in enumerate(args[:-1]):
+        if arg.value is not None and "://" in arg.value:
+            saved = args[index + 1]
+            return [saved] if saved.value is not None and not saved.value.startswith("-") else []
+    return []

@@ -21,6 +21,7 @@ from ._exfiltration import EXFILTRATION_RULES
 from ._exposure import EXPOSURE_RULES
 from ._filesystem import FILESYSTEM_RULES
 from ._foreign_images import FOREIGN_IMAGE_RULES
+from ._hook_installs import HOOK_INSTALL_RULES
 from ._hygiene import HYGIENE_RULES
 from ._interpreter_variables import INTERPRETER_VARIABLE_RULES
 from ._kernel_settings import KERNEL_SETTING_RULES
@@ -53,6 +54,7 @@ CORE = Registry(
     + LINKER_RULES
     + INTERPRETER_VARIABLE_RULES
     + PERSISTENCE_RULES
+    + HOOK_INSTALL_RULES
     + SYSTEM_LOG_RULES
     + KERNEL_SETTING_RULES
     + DEVICE_REMOVAL_RULES

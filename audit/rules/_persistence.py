@@ -375,11 +375,13 @@ def shell_code_or_program_outside_system(command: str) -> bool:
     summary=(
         "Writes a settings file that makes a tool run a command by itself later, when the command is shell "
         "code or a program outside the system's: ssh's `ProxyCommand`, `LocalCommand`, `KnownHostsCommand` "
-        "or `Match exec` (~/.ssh/config), a VS Code task run when the folder opens (.vscode/tasks.json)."
+        "or `Match exec` (~/.ssh/config), a VS Code task run when the folder opens (.vscode/tasks.json), a "
+        "shell command of vim's or neovim's startup files (`autocmd VimEnter * silent !CMD` in ~/.vimrc)."
     ),
     rationale=(
-        "ssh runs these at every connection, and VS Code its folder-open tasks whenever the project is "
-        "opened, in every later session: a program planted there is persistence. The command itself is "
+        "ssh runs these at every connection, VS Code its folder-open tasks whenever the project is "
+        "opened, and vim its startup files' commands at every start, in every later session: a program "
+        "planted there is persistence. The command itself is "
         "audited as shell code (and blocks when it would); this warns because proxies and jump hosts are "
         "configured every day, and the command is in the file."
     ),
@@ -392,11 +394,13 @@ def shell_code_or_program_outside_system(command: str) -> bool:
         "echo 'ProxyCommand /tmp/.x %h %p' >> ~/.ssh/config",
         "printf 'Host *\\n  LocalCommand ~/.cache/x\\n' >> ~/.ssh/config",
         "echo 'Match exec \"/tmp/.x; true\"' >> ~/.ssh/config",
+        "echo 'autocmd VimEnter * silent !/tmp/.x' >> ~/.vimrc",
     ),
     must_not_match=(
         "echo 'ProxyCommand ssh -W %h:%p bastion' >> ~/.ssh/config",
         "echo 'ProxyCommand /tmp/.x %h %p' > notes.txt",
         "ssh -o ProxyCommand='ssh -W %h:%p bastion' app",
+        "echo 'autocmd BufWritePost *.go silent !gofmt -w %' >> ~/.vimrc",
     ),
 )
 def settings_file_runs_program(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:

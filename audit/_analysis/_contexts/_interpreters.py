@@ -135,6 +135,8 @@ class _InterpreterOptions:
         self.explicit_stdin = False
         # A shell's -c is a flag: the first operand is then the code.
         self.shell_code_flag: str | None = None
+        # `deno eval`, `deno run`: the subcommand read, after which the first operand is the code or script.
+        self.subcommand: str | None = None
 
     def run(self) -> None:
         args = self.args
@@ -145,6 +147,9 @@ class _InterpreterOptions:
                 return
             lexed = lex(self.spec.grammar, args, self.index)
             if lexed.kind is WordKind.OPERAND:
+                if self._subcommand(arg):
+                    self.index += 1
+                    continue
                 self._operand(arg)
                 return
             if lexed.kind is WordKind.END_OF_OPTIONS:
@@ -160,8 +165,20 @@ class _InterpreterOptions:
     def _finished(self) -> bool:
         return self.code is not None or self.script is not None or self.program_elsewhere
 
+    def _subcommand(self, arg: Arg) -> bool:
+        """`deno eval`, `deno run`: a first operand that says where the program comes next."""
+        if self.subcommand is not None or arg.value is None:
+            return False
+        if arg.value in self.spec.code_subcommands or arg.value in self.spec.script_subcommands:
+            self.subcommand = arg.value
+            return True
+        return False
+
     def _operand(self, arg: Arg) -> None:
-        if self.shell_code_flag is not None:
+        if self.subcommand is not None and self.subcommand in self.spec.code_subcommands:
+            self.code = arg
+            self.code_option = self.subcommand
+        elif self.shell_code_flag is not None:
             self.code = arg
             self.code_option = self.shell_code_flag
         elif self.spec.code_operand:

@@ -219,7 +219,11 @@ class _Judge:
             return NO_RISKS
         span = self.span(fact.span)
         label = self.call_label(fact.via)
-        target = _argv_word(None, span) if fact.path is None else Arg((_as_shell_sees(fact.path),), fact.path, span)
+        if fact.path is None:
+            target = _argv_word(None, span)
+        else:
+            # A pattern is the unquoted glob the shell would expand: `unlink glob("~/.ssh/*")` is `rm ~/.ssh/*`.
+            target = Arg((_as_shell_sees(fact.path),), fact.path, span, pattern=fact.pattern)
         if operation is FileOperation.WRITE_FILE or operation is FileOperation.APPEND_FILE:
             operator = ">" if operation is FileOperation.WRITE_FILE else ">>"
             self.walk.nested_redirect(operator, target, span, self.frame, label)

@@ -36,6 +36,7 @@ SETTINGS_FORMATS = frozenset(
         AutorunFormat.NODE_CONFIG,
         AutorunFormat.PIP_CONFIG,
         AutorunFormat.VSCODE_TASKS,
+        AutorunFormat.VIM_SCRIPT,
     }
 )
 
@@ -48,6 +49,8 @@ def settings_code(
         return _ssh_commands(walk, label, content, frame)
     if autorun.format is AutorunFormat.VSCODE_TASKS:
         return _task_commands(walk, label, content, frame)
+    if autorun.format is AutorunFormat.VIM_SCRIPT:
+        return _vim_commands(walk, label, content, frame)
     # Settings and their values are unquoted and rewritten: no offset maps into the source.
     commands = "\n".join(_setting_commands(autorun, content.text))
     where = f"{label}, read as the commands that set it"
@@ -113,6 +116,58 @@ def _match_exec(criteria: str, offset: int) -> Iterator[tuple[str, int, int]]:
         if after_exec:
             yield "Match exec", offset + word.start(group), offset + word.end(group)
         after_exec = word.group().lower() in ("exec", "!exec")
+
+
+# -- vim ------------------------------------------------------------------------------------
+
+# A command's modifiers, and `autocmd [GROUP] EVENTS PATTERN [++once] [++nested]` before the command it runs.
+_VIM_MODIFIER = re.compile(r"[\s:]*(?:(?:sil(?:ent)?!?|keepalt|noautocmd|noa)\s+)*")
+_VIM_AUTOCMD = re.compile(
+    r"au(?:tocmd)?!?\s+(?:(?!(?:[A-Z][A-Za-z]*,?)+\s)\S+\s+)?(?:[A-Z][A-Za-z]*,?)+\s+\S+\s+(?:(?:\+\+once|\+\+nested|nested)\s+)*"
+)
+# `!CMD` and `r[ead] !CMD`: the rest of the line is the shell's, `|` included.
+_VIM_BANG = re.compile(r"(?:r(?:ead)?\s*)?!(?!=)")
+# `system('CMD')`, `systemlist("CMD")`, neovim's `jobstart('CMD')`, `exe[cute] '!CMD'`: a quoted string.
+_VIM_STRING_CALL = re.compile(r"""(?:\b(?:system|systemlist|jobstart)\s*\(\s*|\bexe(?:cute)?\s+)(['"])""")
+
+
+def _vim_commands(walk: ContextWalk, label: str, content: WrittenScript, frame: Frame) -> frozenset[Risk]:
+    risks = NO_RISKS
+    for start, end in _vim_command_places(content.text):
+        code = content.text[start:end]
+        what = f"a shell command of {label}, run when the editor starts"
+        risks = risks | walk.nested_code(code, content.origin.shifted(start), what, content.span, frame)
+        _run_by_itself(walk, what, code, content, frame)
+    return risks
+
+
+def _vim_command_places(text: str) -> Iterator[tuple[int, int]]:
+    """Where each shell command of a vim script starts and ends: `!CMD` (after modifiers and an autocmd's
+    events and pattern) to the end of the line, and the string a `system()` or `execute '!...'` is given."""
+    for start, line in _lines(text):
+        at = _after_modifiers(line, 0)
+        autocmd = _VIM_AUTOCMD.match(line, at)
+        if autocmd is not None:
+            at = _after_modifiers(line, autocmd.end())
+        bang = _VIM_BANG.match(line, at)
+        if bang is not None and line[bang.end() :].strip():
+            yield start + bang.end(), start + len(line.rstrip())
+            continue
+        for call in _VIM_STRING_CALL.finditer(line, at):
+            close = line.find(call.group(1), call.end())
+            inner = line[call.end() : close] if close > call.end() else ""
+            if call.group().startswith("exe"):
+                # `execute '!CMD'` runs a shell command; `execute 'normal gg'` does not.
+                if inner.startswith("!") and inner[1:].strip():
+                    yield start + call.end() + 1, start + close
+            elif inner.strip():
+                yield start + call.end(), start + close
+
+
+def _after_modifiers(line: str, at: int) -> int:
+    """Past the `:`, blanks and `silent!`-like modifiers before a vim command."""
+    found = _VIM_MODIFIER.match(line, at)
+    return found.end() if found is not None else at
 
 
 # -- VS Code tasks ---------------------------------------------------------------------------

@@ -2,8 +2,9 @@
 
 Persistence through the registry's autorun keys (WN101) and scheduled tasks (WN102, WN103),
 Microsoft Defender turned off (WN104) or told to skip paths (WN105), the firewall turned off
-(WN106), UAC turned off (WN107), boot recovery turned off (WN108), event logs cleared (WN109) and
-free space wiped (WN110). The same words come from bash (`REG.EXE ADD ...`: a program named
+(WN106), UAC turned off (WN107), boot recovery turned off (WN108), event logs cleared (WN109),
+free space wiped (WN110); credentials, accounts and system downloaders (WN111-WN114) are in
+windows_access.py. The same words come from bash (`REG.EXE ADD ...`: a program named
 `NAME.exe` is NAME) and from PowerShell and cmd code, whose analysers report each command they do
 not follow as the program it runs (`pwsh -c "Set-MpPreference ..."`). Windows' switches ignore case,
 so every word is read in lower case. Shadow copies deleted are the disks pack's (DK003); a
@@ -20,46 +21,10 @@ from ..._model import Severity
 from ...programs import Arg
 from ...rules._pack import Pack
 from .._invocation import Found, Predicate, command, pack_rule
+from ._windows_words import after, all_of, has, lowered_words
+from .windows_access import ACCOUNT_CREATED, ADMIN_ACCOUNT, CREDENTIAL_DUMP, SYSTEM_DOWNLOADER
 
 _OFF = frozenset({"0", "false", "$false", "no", "off", "disable", "disabled"})
-
-
-def _words(found: Found) -> list[tuple[str, Arg]]:
-    """The command's words after its name, in lower case."""
-    return [(arg.value.lower(), arg) for arg in found.subject.argv[1:] if arg.value is not None]
-
-
-def _after(words: list[tuple[str, Arg]], *switches: str) -> str | None:
-    """The word after the first of `switches` (`/v NAME`), or its value glued with `:` (`-Enabled:False`)."""
-    for index, (word, _arg) in enumerate(words):
-        name, colon, glued = word.partition(":")
-        if name in switches:
-            if colon and glued:
-                return glued
-            return words[index + 1][0] if index + 1 < len(words) else ""
-    return None
-
-
-def _has(*wanted: str) -> Predicate:
-    """A word equal to one of `wanted` (a verb or switch in any case)."""
-    names = frozenset(wanted)
-
-    def given(found: Found) -> Arg | None:
-        return next((arg for word, arg in _words(found) if word.partition(":")[0] in names), None)
-
-    return given
-
-
-def _all(*predicates: Predicate) -> Predicate:
-    def every(found: Found) -> Arg | None:
-        evidence = None
-        for predicate in predicates:
-            evidence = predicate(found)
-            if evidence is None:
-                return None
-        return evidence
-
-    return every
 
 
 def _registry_value(keys: Iterable[str], names: Iterable[str] | None, data: Callable[[str], bool] | None) -> Predicate:
@@ -69,14 +34,14 @@ def _registry_value(keys: Iterable[str], names: Iterable[str] | None, data: Call
     wanted = None if names is None else frozenset(names)
 
     def sets(found: Found) -> Arg | None:
-        words = _words(found)
+        words = lowered_words(found)
         key = next(((word, arg) for word, arg in words if any(fragment in word for fragment in fragments)), None)
         if key is None:
             return None
-        name = _after(words, "/v", "-name", "-n")
+        name = after(words, "/v", "-name", "-n")
         if wanted is not None and (name is None or name.strip('"') not in wanted):
             return None
-        value = _after(words, "/d", "-value")
+        value = after(words, "/d", "-value")
         if data is not None and (value is None or not data(value.strip('"'))):
             return None
         return key[1]
@@ -88,7 +53,7 @@ def _switched_on(prefixes: tuple[str, ...]) -> Predicate:
     """`-DisableRealtimeMonitoring $true` (or no value, or `:1`): a parameter starting with a prefix, not turned off."""
 
     def on(found: Found) -> Arg | None:
-        words = _words(found)
+        words = lowered_words(found)
         for index, (word, arg) in enumerate(words):
             name, colon, glued = word.partition(":")
             if not name.startswith(prefixes):
@@ -129,11 +94,11 @@ AUTORUN = pack_rule(
     ),
     safer_alternative="Run the program when it is needed; an installer that must start at logon is the user's to run.",
     matches=(
-        command("reg", where=_all(_has("add"), _registry_value(_AUTORUN_VALUES_ANYWHERE, None, None))),
-        command("reg", where=_all(_has("add"), _registry_value(("\\winlogon",), ("userinit", "shell"), None))),
+        command("reg", where=all_of(has("add"), _registry_value(_AUTORUN_VALUES_ANYWHERE, None, None))),
+        command("reg", where=all_of(has("add"), _registry_value(("\\winlogon",), ("userinit", "shell"), None))),
         command(
             "reg",
-            where=_all(_has("add"), _registry_value(("\\image file execution options\\",), ("debugger",), None)),
+            where=all_of(has("add"), _registry_value(("\\image file execution options\\",), ("debugger",), None)),
         ),
         command(("new-itemproperty", "set-itemproperty"), where=_registry_value(_AUTORUN_KEYS, None, None)),
     ),
@@ -156,11 +121,11 @@ _LOGON_SCHEDULES = frozenset({"onlogon", "onstart", "onidle"})
 
 def _task_at_logon(found: Found) -> Arg | None:
     """`schtasks /create /sc onlogon|onstart|onidle`, or a task that runs as SYSTEM."""
-    words = _words(found)
-    schedule = _after(words, "/sc")
-    user = _after(words, "/ru")
+    words = lowered_words(found)
+    schedule = after(words, "/sc")
+    user = after(words, "/ru")
     if (schedule is not None and schedule in _LOGON_SCHEDULES) or (user is not None and user.strip('"') == "system"):
-        return _has("/create")(found)
+        return has("/create")(found)
     return None
 
 
@@ -191,7 +156,7 @@ TASK_AT_LOGON = pack_rule(
 
 def _task_on_timetable(found: Found) -> Arg | None:
     """`schtasks /create` of a task WN102 does not judge."""
-    return _has("/create")(found) if _task_at_logon(found) is None else None
+    return has("/create")(found) if _task_at_logon(found) is None else None
 
 
 TASK_CREATED = pack_rule(
@@ -219,11 +184,11 @@ _DEFENDER_SERVICES = frozenset({"windefend", "wdnissvc", "sense", "wdboot", "wdf
 
 def _defender_service_stopped(found: Found) -> Arg | None:
     """`sc stop WinDefend`, `sc config WinDefend start= disabled`, `sc delete WinDefend`."""
-    words = _words(found)
+    words = lowered_words(found)
     if len(words) < 2 or words[1][0] not in _DEFENDER_SERVICES:
         return None
     verb = words[0][0]
-    if verb in ("stop", "delete") or (verb == "config" and _after(words, "start=") == "disabled"):
+    if verb in ("stop", "delete") or (verb == "config" and after(words, "start=") == "disabled"):
         return words[1][1]
     return None
 
@@ -243,8 +208,8 @@ DEFENDER_OFF = pack_rule(
         command("set-mppreference", where=_switched_on(_DEFENDER_SWITCHES)),
         command(
             "reg",
-            where=_all(
-                _has("add"), _registry_value(("\\windows defender",), None, _value_is("1", "0x1", "0x00000001"))
+            where=all_of(
+                has("add"), _registry_value(("\\windows defender",), None, _value_is("1", "0x1", "0x00000001"))
             ),
         ),
         command("sc", where=_defender_service_stopped),
@@ -274,8 +239,8 @@ DEFENDER_EXCLUSION = pack_rule(
     ),
     safer_alternative="Exclude the narrowest folder, and let the user add it.",
     matches=(
-        command(("add-mppreference", "set-mppreference"), where=_has("-exclusionpath", "-exclusionprocess")),
-        command(("add-mppreference", "set-mppreference"), where=_has("-exclusionextension")),
+        command(("add-mppreference", "set-mppreference"), where=has("-exclusionpath", "-exclusionprocess")),
+        command(("add-mppreference", "set-mppreference"), where=has("-exclusionextension")),
     ),
     message="adds a Microsoft Defender exclusion",
     must_match=(
@@ -291,18 +256,18 @@ DEFENDER_EXCLUSION = pack_rule(
 
 def _netsh_firewall_off(found: Found) -> Arg | None:
     """`netsh advfirewall set PROFILE state off`, `netsh firewall set opmode disable`."""
-    words = [word for word, _ in _words(found)]
-    if words[:2] == ["advfirewall", "set"] and _after(_words(found), "state") == "off":
-        return _has("state")(found)
+    words = [word for word, _ in lowered_words(found)]
+    if words[:2] == ["advfirewall", "set"] and after(lowered_words(found), "state") == "off":
+        return has("state")(found)
     if words[:3] == ["firewall", "set", "opmode"] and any(word in ("disable", "mode=disable") for word in words[3:]):
-        return _has("opmode")(found)
+        return has("opmode")(found)
     return None
 
 
 def _profile_disabled(found: Found) -> Arg | None:
     """`Set-NetFirewallProfile -Enabled False`."""
-    value = _after(_words(found), "-enabled")
-    return _has("-enabled")(found) if value is not None and value in _OFF else None
+    value = after(lowered_words(found), "-enabled")
+    return has("-enabled")(found) if value is not None and value in _OFF else None
 
 
 FIREWALL_OFF = pack_rule(
@@ -362,12 +327,12 @@ UAC_OFF = pack_rule(
 
 def _recovery_off(found: Found) -> Arg | None:
     """`bcdedit /set {default} recoveryenabled no`, `bootstatuspolicy ignoreallfailures`."""
-    words = _words(found)
-    setting = _after(words, "recoveryenabled")
+    words = lowered_words(found)
+    setting = after(words, "recoveryenabled")
     if setting is not None and setting in _OFF:
-        return _has("recoveryenabled")(found)
-    if _after(words, "bootstatuspolicy") == "ignoreallfailures":
-        return _has("bootstatuspolicy")(found)
+        return has("recoveryenabled")(found)
+    if after(words, "bootstatuspolicy") == "ignoreallfailures":
+        return has("bootstatuspolicy")(found)
     return None
 
 
@@ -381,7 +346,7 @@ RECOVERY_OFF = pack_rule(
     ),
     rationale="A machine that then fails to boot cannot repair itself; ransomware turns recovery off before it encrypts.",
     safer_alternative="Leave recovery on; `bcdedit /enum` shows the settings without changing them.",
-    matches=(command("bcdedit", where=_recovery_off), command("reagentc", where=_has("/disable"))),
+    matches=(command("bcdedit", where=_recovery_off), command("reagentc", where=has("/disable"))),
     message="turns off Windows boot recovery",
     must_match=(
         "bcdedit /set {default} recoveryenabled no",
@@ -399,7 +364,7 @@ EVENT_LOGS_CLEARED = pack_rule(
     rationale="The logs are the record of what happened on the machine; clearing them hides it, and it cannot be undone.",
     safer_alternative="Export the log first (`wevtutil epl Security backup.evtx`), and leave clearing to the administrator.",
     matches=(
-        command("wevtutil", where=_has("cl", "clear-log")),
+        command("wevtutil", where=has("cl", "clear-log")),
         command("clear-eventlog"),
         command("remove-eventlog"),
     ),
@@ -422,7 +387,7 @@ FREE_SPACE_WIPED = pack_rule(
         "still there are not touched, so it warns."
     ),
     safer_alternative="Let the user wipe free space when they mean to.",
-    matches=(command("cipher", where=_has("/w")),),
+    matches=(command("cipher", where=has("/w")),),
     message="wipes the free space of a volume",
     must_match=("cipher /w:C:", "CIPHER.EXE /W:'D:\\'"),
     must_not_match=("cipher /c secret.txt", "cipher /e '/s:C:\\private'"),
@@ -432,7 +397,8 @@ PACK = Pack(
     name="system.windows",
     summary=(
         "Windows' own tools, from bash or PowerShell: autorun keys and scheduled tasks, Defender, the firewall and "
-        "UAC turned off, boot recovery off, event logs cleared, free space wiped."
+        "UAC turned off, boot recovery off, event logs cleared, free space wiped, password hashes copied out, "
+        "accounts created or made administrators, downloads by system tools."
     ),
     default=True,
     reason=(
@@ -450,5 +416,9 @@ PACK = Pack(
         RECOVERY_OFF,
         EVENT_LOGS_CLEARED,
         FREE_SPACE_WIPED,
+        CREDENTIAL_DUMP,
+        ADMIN_ACCOUNT,
+        ACCOUNT_CREATED,
+        SYSTEM_DOWNLOADER,
     ),
 )

@@ -1,0 +1,266 @@
+"""system.macos: macOS's own tools used the way intruders use them.
+
+The quarantine stripped from a download, so Gatekeeper never checks it (MA101); a program started at
+every login through a login item or a login hook (MA102); a dialog that asks for the user's password
+with a hidden answer (MA103); the web proxies pointed at another host (MA104); the keychain's secrets
+printed in clear wholesale or a browser's master key read (MA105). Gatekeeper, System Integrity
+Protection and the quarantine turned off for good are system.controls' SC013; a launch agent loaded
+is the core persistence rule's; a password read from the keychain by name warns (SE006).
+"""
+
+from __future__ import annotations
+
+from ..._model import Severity
+from ...programs import Arg
+from ...rules._pack import Pack
+from .._invocation import Found, Predicate, command, operand, pack_rule
+
+
+def _applescript_asks(*fragments: str) -> Predicate:
+    """An `osascript -e` line that holds every fragment (in any case and spacing: `make login item`)."""
+
+    def asks(found: Found) -> Arg | None:
+        for line in found.reading.values("-e"):
+            text = " ".join((line.value or "").lower().split())
+            if all(fragment in text for fragment in fragments):
+                return line
+        return None
+
+    return asks
+
+
+def _operands_start(*expected: frozenset[str]) -> Predicate:
+    """The operands start with one word of each set, in lower case (`write`, `com.apple.loginwindow`)."""
+
+    def starts(found: Found) -> Arg | None:
+        operands = found.reading.operands
+        if len(operands) < len(expected):
+            return None
+        given = [(word.value or "").lower() for word in operands[: len(expected)]]
+        return (
+            operands[len(expected) - 1]
+            if all(word in wanted for word, wanted in zip(given, expected, strict=True))
+            else None
+        )
+
+    return starts
+
+
+QUARANTINE_REMOVED = pack_rule(
+    id="MA101",
+    name="macos-quarantine-removed",
+    severity=Severity.MEDIUM,
+    summary=(
+        "Removes the quarantine mark from a download (`xattr -d com.apple.quarantine APP`, `xattr -dr`, or every "
+        "attribute with `xattr -c`/`-cr`), so Gatekeeper never checks its signature."
+    ),
+    rationale=(
+        "The quarantine is what makes macOS check a downloaded program's signature and ask before it first runs; "
+        "without it an unsigned program runs silently. Developers strip it from a tool they built or trust, so "
+        "it warns; turning the quarantine off for every download blocks (SC013)."
+    ),
+    safer_alternative="Open the program once from Finder (Open Anyway), or allow it by path with `spctl --add`.",
+    matches=(
+        command("xattr", requires=("-d",), where=operand(0, "com.apple.quarantine")),
+        command("xattr", requires=("-c",)),
+    ),
+    message="strips the quarantine that makes Gatekeeper check a download",
+    must_match=(
+        "xattr -dr com.apple.quarantine /Applications/Unknown.app",
+        "xattr -d com.apple.quarantine ~/Downloads/tool",
+        "sudo xattr -r -d com.apple.quarantine /Applications/X.app",
+        "xattr -cr /Applications/Unknown.app",
+    ),
+    must_not_match=(
+        "xattr -l ~/Downloads/tool",
+        "xattr -p com.apple.quarantine ~/Downloads/tool",
+        "xattr -d com.apple.metadata:kMDItemWhereFroms report.pdf",
+    ),
+)
+
+_LOGIN_HOOKS = frozenset({"loginhook", "logouthook"})
+
+LOGIN_PERSISTENCE = pack_rule(
+    id="MA102",
+    name="macos-login-item",
+    severity=Severity.HIGH,
+    summary=(
+        "Makes macOS start a program at every login: a login item made through System Events (`osascript -e "
+        "'tell application \"System Events\" to make login item ...'`), or a login or logout hook (`defaults "
+        "write com.apple.loginwindow LoginHook SCRIPT`, run as root)."
+    ),
+    rationale=(
+        "The program then runs at every login, long after the agent's task, often hidden: how malware stays on a "
+        "Mac. No build or test adds a login item."
+    ),
+    safer_alternative="Run the program when it is needed; a login item the user wants is theirs to add in Settings.",
+    matches=(
+        command("osascript", where=_applescript_asks("make", "login item")),
+        command(
+            "defaults",
+            where=_operands_start(frozenset({"write"}), frozenset({"com.apple.loginwindow"}), _LOGIN_HOOKS),
+        ),
+    ),
+    message="makes macOS start a program at every login",
+    must_match=(
+        'osascript -e \'tell application "System Events" to make login item at end with properties '
+        '{path:"/Users/dev/.local/bin/agent", hidden:true}\'',
+        "osascript -e 'tell application \"System Events\"' -e 'make new login item at end of login items with "
+        "properties {path:\"/tmp/a.app\"}' -e 'end tell'",
+        "sudo defaults write com.apple.loginwindow LoginHook /Users/Shared/hook.sh",
+    ),
+    must_not_match=(
+        "osascript -e 'tell application \"System Events\" to get the name of every login item'",
+        "defaults read com.apple.loginwindow",
+        "osascript -e 'display notification \"Build done\"'",
+    ),
+)
+
+PASSWORD_PROMPT = pack_rule(
+    id="MA103",
+    name="macos-password-prompt",
+    severity=Severity.HIGH,
+    summary=(
+        'Shows a dialog that asks for a secret with a hidden answer (`osascript -e \'display dialog "..." '
+        'default answer "" with hidden answer\'`): a fake password prompt.'
+    ),
+    rationale=(
+        "The dialog looks like the system's own, and what the user types comes back to the command in clear: "
+        "the classic way to phish a Mac user's login password. The system asks for passwords itself (sudo, "
+        "the keychain); a script has no honest need to."
+    ),
+    safer_alternative="Let the tool that needs the password ask for it itself (sudo, the keychain, a credential helper).",
+    matches=(command("osascript", where=_applescript_asks("display dialog", "hidden answer")),),
+    message="shows a dialog that asks for a password with a hidden answer",
+    must_match=(
+        'osascript -e \'display dialog "macOS needs your password to continue" default answer "" with hidden '
+        "answer' -e 'text returned of result'",
+        'osascript -e \'tell app "System Events" to display dialog "Password:" default answer "" with icon '
+        "caution with  hidden  answer'",
+    ),
+    must_not_match=(
+        'osascript -e \'display dialog "Deploy to production?" buttons {"No", "Yes"}\'',
+        'osascript -e \'display dialog "Name?" default answer ""\'',
+    ),
+)
+
+_PROXY_VERBS = frozenset({
+    "-setwebproxy", "-setsecurewebproxy", "-setsocksfirewallproxy", "-setftpproxy", "-setstreamingproxy",
+    "-setgopherproxy",
+})  # fmt: skip
+_LOOPBACK = ("localhost", "127.", "::1", "[::1]")
+
+
+def _foreign_proxy(found: Found) -> Arg | None:
+    """`networksetup -setwebproxy SERVICE HOST PORT`, `-setautoproxyurl SERVICE URL`: a host not this machine."""
+    operands = found.reading.operands
+    if len(operands) < 3 or operands[0].value is None:
+        return None
+    verb = operands[0].value.lower()
+    if verb not in _PROXY_VERBS and verb != "-setautoproxyurl":
+        return None
+    target = operands[2]
+    host = (target.value or "").lower()
+    if verb == "-setautoproxyurl":
+        host = host.partition("://")[2] or host
+    return None if target.value is not None and host.startswith(_LOOPBACK) else target
+
+
+PROXY_SET = pack_rule(
+    id="MA104",
+    name="macos-proxy-set",
+    severity=Severity.MEDIUM,
+    summary=(
+        "Points a network service's web, secure web or SOCKS proxy, or its automatic proxy configuration, at "
+        "another host (`networksetup -setwebproxy Wi-Fi HOST PORT`, `-setsecurewebproxy`, `-setautoproxyurl`)."
+    ),
+    rationale=(
+        "Every browser and most tools then send their traffic through that host, which sees and can change it. "
+        "A company proxy is set this way too, so it warns; a proxy on this machine (a debugging proxy on "
+        "localhost) passes."
+    ),
+    safer_alternative="Set the proxy for the one tool that needs it (`HTTPS_PROXY=...` for that command).",
+    matches=(command("networksetup", where=_foreign_proxy),),
+    message="sends the Mac's web traffic through a proxy on another host",
+    must_match=(
+        "networksetup -setwebproxy Wi-Fi 203.0.113.50 8080",
+        "sudo networksetup -setsecurewebproxy 'Wi-Fi' proxy.example.net 3128",
+        "networksetup -setautoproxyurl Ethernet http://203.0.113.50/proxy.pac",
+    ),
+    must_not_match=(
+        "networksetup -setwebproxy Wi-Fi 127.0.0.1 8888",
+        "networksetup -setsecurewebproxy Wi-Fi localhost 8080",
+        "networksetup -getwebproxy Wi-Fi",
+        "networksetup -setwebproxystate Wi-Fi off",
+    ),
+)
+
+
+def _security_words(found: Found) -> list[str]:
+    """The words after `security`, the command first (`dump-keychain -d`); a word not known is empty."""
+    subject = found.subject
+    return [arg.value or "" for arg in subject.argv[subject.command_index + 1 :]]
+
+
+def _clustered(words: list[str], letter: str) -> bool:
+    """A short option given alone or in a cluster (`-d`, `-da`)."""
+    return any(word.startswith("-") and not word.startswith("--") and letter in word[1:] for word in words)
+
+
+def _keychain_wholesale(found: Found) -> Arg | None:
+    """`security dump-keychain -d` (every item, decrypted), or a browser's Safe Storage key printed (`-w`, `-g`)."""
+    words = _security_words(found)
+    if not words:
+        return None
+    verb, rest = words[0], words[1:]
+    if verb == "dump-keychain" and _clustered(rest, "d"):
+        return found.subject.argv[found.subject.command_index + 1]
+    printed = _clustered(rest, "w") or _clustered(rest, "g")
+    finds = verb in ("find-generic-password", "find-internet-password")
+    if finds and printed and any("safe storage" in word.lower() for word in rest):
+        return found.subject.argv[found.subject.command_index + 1]
+    return None
+
+
+KEYCHAIN_DUMPED = pack_rule(
+    id="MA105",
+    name="macos-keychain-dumped",
+    severity=Severity.HIGH,
+    summary=(
+        "Prints the keychain's secrets wholesale (`security dump-keychain -d`), or the key a browser encrypts its "
+        "saved passwords and cookies with (`security find-generic-password -s 'Chrome Safe Storage' -w`)."
+    ),
+    rationale=(
+        "Either gives away every saved password, token and session of the user at once: what info-stealers do on "
+        "a Mac. Reading one named password a script needs only warns (SE006)."
+    ),
+    safer_alternative="Read the one item the task needs by name, and keep it out of the output.",
+    matches=(command("security", where=_keychain_wholesale),),
+    message="prints the keychain's secrets wholesale or a browser's master key",
+    must_match=(
+        "security dump-keychain -d ~/Library/Keychains/login.keychain-db",
+        "security dump-keychain -da",
+        "security find-generic-password -s 'Chrome Safe Storage' -w",
+        "security find-generic-password -wa 'Brave Safe Storage'",
+    ),
+    must_not_match=(
+        "security dump-keychain",
+        "security list-keychains",
+        "security find-generic-password -s gh-token -a me",
+        "security find-certificate -a -p",
+    ),
+)
+
+PACK = Pack(
+    name="system.macos",
+    summary=(
+        "macOS's own tools used as intruders use them: the quarantine stripped, login items and hooks, fake "
+        "password dialogs, the web proxies pointed elsewhere, the keychain dumped."
+    ),
+    default=True,
+    reason=(
+        "Each takes a protection of the Mac away, stays after the task, or hands over the user's secrets; none "
+        "is a step of building, testing or shipping code."
+    ),
+    rules=(QUARANTINE_REMOVED, LOGIN_PERSISTENCE, PASSWORD_PROMPT, PROXY_SET, KEYCHAIN_DUMPED),
+)

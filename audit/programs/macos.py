@@ -1,0 +1,28 @@
+"""macOS's own tools the system.macos pack reads: `xattr` (a file's extended attributes, among them the
+quarantine Gatekeeper checks), `networksetup` (the network services' settings, among them the web
+proxies) and `osascript` read as a program (its `-e` lines are AppleScript: the pack looks at what they
+ask of the system; the shell commands they run are audited by audit/languages/_shell_calls.py).
+"""
+
+from __future__ import annotations
+
+from ._grammar import Syntax, flag
+from ._program import Program
+from .interpreters import interpreter_program
+
+# xattr's switches are all flags (`-dr NAME FILE`): the attribute's name is the first operand.
+XATTR = Program(
+    ("xattr",),
+    options=(
+        flag("-d"), flag("-c"), flag("-r"), flag("-p"), flag("-w"), flag("-l"), flag("-s"), flag("-v"), flag("-x"),
+        flag("-h"),
+    ),
+    operands=("ARGUMENT...",),
+)  # fmt: skip
+
+# networksetup's verbs are single-dash words (`-setwebproxy SERVICE HOST PORT`): every word is an operand.
+NETWORKSETUP = Program(("networksetup",), syntax=Syntax(permute=False, signs="+"), operands=("ARG...",))
+
+OSASCRIPT = interpreter_program("applescript", ("osascript",))
+
+MACOS_PROGRAMS: tuple[Program, ...] = (XATTR, NETWORKSETUP, OSASCRIPT)
