@@ -188,14 +188,27 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         ".filesystem.services",
         True,
         frozenset(
-            ("cp", "dd", "find", "install", "remove_directory", "rm", "shred", "srm", "truncate", "unlink", "wipe")
+            (
+                "cp",
+                "dd",
+                "find",
+                "install",
+                "mv",
+                "remove_directory",
+                "rm",
+                "shred",
+                "srm",
+                "truncate",
+                "unlink",
+                "wipe",
+            )
         ),
     ),
     PackEntry(
         "filesystem.workspace",
         ".filesystem.workspace",
         True,
-        frozenset(("find", "remove_directory", "rm", "srm", "wipe")),
+        frozenset(("find", "mv", "remove_directory", "rm", "srm", "wipe")),
     ),
     PackEntry(
         "flags.launchdarkly", ".vendors", False, frozenset(("curl", "http", "https", "ldcli", "wget", "xh", "xhs"))

@@ -20,7 +20,8 @@ from ._rule import Hit, Inspects, rule
     severity=Severity.HIGH,
     summary=(
         "Recursive delete of /, the home directory, another top-level system directory, or a mount point, "
-        "mounted volume or data root (`/mnt/backups`, `/Volumes/Backup`, `/data`, `/var/www`)."
+        "mounted volume or data root (`/mnt/backups`, `/Volumes/Backup`, `/data`, `/var/www`, and below /srv "
+        "and /opt what is named for backups, data or archives: `/srv/backups`, `/opt/app/data`)."
     ),
     rationale=(
         "`rm -rf /` or `rm -rf ~` destroys the system or every file the user owns; a mounted disk, a backup "
@@ -50,6 +51,7 @@ from ._rule import Hit, Inspects, rule
         "rm -rf /mnt/backups",
         "rm -rf /Volumes/Backup/*",
         "rm -rf /nix/store",
+        "rm -rf /srv/backups",
         "cmake -E rm -rf ~",
         "cmake -E remove_directory /",
         "srm -r ~",
@@ -68,6 +70,7 @@ from ._rule import Hit, Inspects, rule
         "find ~ -type f -exec grep -l TODO {} +",
         "rm -rf /mnt/backups/2023-01-01",
         "rm -rf /var/www/html/cache",
+        "rm -rf /srv/app",
     ),
 )
 def recursive_delete(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
