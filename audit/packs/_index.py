@@ -103,7 +103,23 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         "database.others",
         ".database.others",
         True,
-        frozenset(("cypher-shell", "influx", "neon", "neonctl", "pscale", "snowsql", "turso")),
+        frozenset(
+            (
+                "curl",
+                "cypher-shell",
+                "http",
+                "https",
+                "influx",
+                "neon",
+                "neonctl",
+                "pscale",
+                "snowsql",
+                "turso",
+                "wget",
+                "xh",
+                "xhs",
+            )
+        ),
     ),
     PackEntry(
         "database.postgresql",
