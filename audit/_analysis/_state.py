@@ -72,6 +72,8 @@ class Frame(NamedTuple):
     stdin: Stdin | None
     in_pipeline: bool
     background: bool
+    piped_on: bool = False
+    """Whether what the commands here print goes to a later stage of a pipeline, not to the screen."""
 
     def enter(self, position: Position, label: str) -> Frame:
         """Into a substitution: a subshell whose stdin is the outer one."""
@@ -82,11 +84,11 @@ class Frame(NamedTuple):
         location = Location(Position.EXEC_CONTEXT, (*self.location.path, label))
         return Frame(location, self.depth + 1, env, stdin, False, False)
 
-    def with_stdin(self, stdin: Stdin | None, in_pipeline: bool) -> Frame:
-        return Frame(self.location, self.depth, self.env, stdin, in_pipeline, self.background)
+    def with_stdin(self, stdin: Stdin | None, in_pipeline: bool, *, piped_on: bool = False) -> Frame:
+        return Frame(self.location, self.depth, self.env, stdin, in_pipeline, self.background, piped_on)
 
     def backgrounded(self) -> Frame:
-        return Frame(self.location, self.depth, self.env, self.stdin, self.in_pipeline, True)
+        return Frame(self.location, self.depth, self.env, self.stdin, self.in_pipeline, True, self.piped_on)
 
     @classmethod
     def silent(cls, env: Env) -> Frame:
@@ -95,7 +97,9 @@ class Frame(NamedTuple):
 
     def labelled(self, label: str, env: Env | None = None) -> Frame:
         location = Location(self.location.position, (*self.location.path, label))
-        return Frame(location, self.depth, env or self.env, self.stdin, self.in_pipeline, self.background)
+        return Frame(
+            location, self.depth, env or self.env, self.stdin, self.in_pipeline, self.background, self.piped_on
+        )
 
 
 class Call(NamedTuple):

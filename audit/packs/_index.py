@@ -181,6 +181,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         True,
         frozenset(
             (
+                "chmod",
                 "cp",
                 "dd",
                 "find",

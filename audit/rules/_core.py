@@ -13,6 +13,7 @@ from ._code import CODE_RULES
 from ._command_position import COMMAND_POSITION_RULES
 from ._contexts import CONTEXT_RULES
 from ._controls import CONTROL_RULES
+from ._credential_hunts import CREDENTIAL_HUNT_RULES
 from ._device_removal import DEVICE_REMOVAL_RULES
 from ._emptied_files import EMPTIED_FILE_RULES
 from ._empty_variables import EMPTY_VARIABLE_RULES
@@ -49,6 +50,7 @@ CORE = Registry(
     + EMPTY_VARIABLE_RULES
     + EMPTIED_FILE_RULES
     + SECRET_READ_RULES
+    + CREDENTIAL_HUNT_RULES
     + SYSTEM_RULES
     + LINKER_RULES
     + INTERPRETER_VARIABLE_RULES

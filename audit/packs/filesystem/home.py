@@ -19,6 +19,7 @@ from ...rules._paths import CLIMB_TO_ROOT, DERIVED_NAMES, cleaned_values, conten
 from ...rules._rule import Hit, Inspects, rule
 from ._deleted import DELETERS, DeletedTarget, deleted_targets, home_relative, may_concern, recursively_deleted
 from .kept_files import delete_unrecoverable_project_file, destroy_private_key_by_tool
+from .key_access import credential_file_opened_to_others
 
 
 def _anchor(path: str) -> str:
@@ -432,5 +433,6 @@ PACK = Pack(
         delete_home_user_data,
         delete_unrecoverable_project_file,
         destroy_private_key_by_tool,
+        credential_file_opened_to_others,
     ),
 )
