@@ -38,6 +38,7 @@ from ._supply_chain import SUPPLY_CHAIN_RULES
 from ._system import SYSTEM_RULES
 from ._system_logs import SYSTEM_LOG_RULES
 from ._tunnels import TUNNEL_RULES
+from ._uploads import UPLOAD_RULES
 
 RETIRED: tuple[RetiredRule, ...] = ()
 
@@ -62,6 +63,7 @@ CORE = Registry(
     + ACCOUNT_RULES
     + EXFILTRATION_RULES
     + PUSH_RULES
+    + UPLOAD_RULES
     + FOREIGN_IMAGE_RULES
     + SECRET_PRINTING_RULES
     + NETWORK_AND_RESOURCE_RULES
