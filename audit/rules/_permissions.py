@@ -63,9 +63,9 @@ def access_change(subject: CommandSubject) -> AccessChange:
 
 
 def _fs005_has_the_directory(subject: CommandSubject, change: AccessChange) -> bool:
-    """A recursive chmod, chown or chgrp of a protected directory itself (`/`, `/etc`, `~`) is FS005's:
+    """A recursive chmod, chown, chgrp or setfacl of a protected directory itself (`/`, `/etc`, `~`) is FS005's:
     these rules then report only what is strictly inside one."""
-    return change.recursive and subject.name in ("chmod", "chown", "chgrp")
+    return change.recursive and subject.name in ("chmod", "chown", "chgrp", "setfacl")
 
 
 def _gives_access(subject: CommandSubject, change: AccessChange) -> bool:
