@@ -208,7 +208,7 @@ def _what_it_takes_or_gives(subject: CommandSubject, change: AccessChange) -> st
         "chmod -R 000 ~/projects",
         "chown -R nobody:nogroup ~/projects",
         "chattr -R +i ~/projects",
-        "setfacl -R -m u:nobody:rwx ~",
+        "setfacl -R -m u:nobody:rwx ~/projects",
         "chmod -R a-r ~/.config",
     ),
     must_not_match=(

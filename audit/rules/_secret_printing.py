@@ -157,11 +157,9 @@ def _printed_variable(subject: CommandSubject, tables: Tables) -> str | None:
     name="show-stored-secret",
     severity=Severity.MEDIUM,
     summary=(
-        "Prints a stored password, token or private key to the terminal (`security find-generic-password -w`, "
-        "`gpg --export-secret-keys`, `kubectl config view --raw`, `op read`, `gcloud auth print-access-token`), "
-        "a secret variable (`printenv AWS_SECRET_ACCESS_KEY`), the environment filtered for secrets "
-        "(`env | grep -i token`) or a Kubernetes secret's data (`kubectl get secret db -o yaml`, decoded by "
-        "`| base64 -d`)."
+        "Prints a stored password, token or private key (`security find-generic-password -w`, "
+        "`gpg --export-secret-keys`, `op read`), a secret variable (`printenv GITHUB_TOKEN`), the environment "
+        "filtered for secrets (`env | grep -i token`) or a Kubernetes secret's data (`... | base64 -d`)."
     ),
     rationale="What a command prints lands in the agent's transcript, its logs and the model provider's records; a secret shown there has left the keychain.",
     safer_alternative="Pipe the secret into the tool that needs it (`| docker login --password-stdin`) or pass it in a substitution; never print it.",

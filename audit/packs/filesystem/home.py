@@ -352,11 +352,9 @@ def _across_user_data(arg: Arg, tables: Tables, values: tuple[str, ...]) -> str 
     name="delete-home-user-data",
     severity=Severity.HIGH,
     summary=(
-        "Recursively deletes a directory of the user's own data, or everything in it: documents, media, mail, "
-        "synced folders, the projects directory (`~/Documents`, `~/projects/*`, `~/Maildir`, `~/.thunderbird`); "
-        "or deletes, shreds or empties files by a glob that reaches into every entry of one "
-        "(`shred -u ~/projects/*/src/*.py`). Under WSL the Windows user's folders count too "
-        "(`/mnt/c/Users/NAME/Documents`)."
+        "Recursively deletes a directory of the user's own data or everything in it (`~/Documents`, "
+        "`~/projects/*`, `~/Maildir`, WSL's `/mnt/c/Users/NAME/Documents`), or deletes files by a glob that "
+        "reaches into every entry of one (`shred -u ~/projects/*/src/*.py`)."
     ),
     rationale=(
         "These directories hold what the user made and kept: every project, every mail, every photo. "
