@@ -77,7 +77,7 @@ _NAME_LISTS = (
     "secret_file_names", "secret_variables", "allowed_destinations", "repository_hosts", "credential_stores",
     "disposable_home_directories", "home_data_directories", "service_data_directories", "protected_branches",
     "binary_directories", "interpreter_startup_files", "program_directories", "library_directories",
-    "disposable_databases",
+    "disposable_databases", "essential_packages",
 )  # fmt: skip
 # `[names]` tables of commands with the words that select what they do (`pip install`, `gh auth token`).
 _SUBCOMMAND_TABLES = ("installers", "secret_printers")
@@ -130,6 +130,7 @@ class _Draft(NamedTuple):
             home_data_directories=tuple(dict.fromkeys(names["home_data_directories"])),
             service_data_directories=tuple(dict.fromkeys(names["service_data_directories"])),
             protected_branches=tuple(dict.fromkeys(names["protected_branches"])),
+            essential_packages=tuple(dict.fromkeys(names["essential_packages"])),
             binary_directories=tuple(dict.fromkeys(names["binary_directories"])),
             interpreter_startup_files=tuple(dict.fromkeys(names["interpreter_startup_files"])),
             program_directories=tuple(dict.fromkeys(names["program_directories"])),

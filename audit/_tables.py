@@ -46,6 +46,7 @@ class Tables:
         "decoders",
         "disposable_databases",
         "disposable_home_directories",
+        "essential_packages",
         "fetchers",
         "home_data_directories",
         "installers",
@@ -105,6 +106,7 @@ class Tables:
         home_data_directories: tuple[str, ...],
         service_data_directories: tuple[str, ...],
         protected_branches: tuple[str, ...],
+        essential_packages: tuple[str, ...],
         binary_directories: tuple[str, ...],
         interpreter_startup_files: tuple[str, ...],
         program_directories: tuple[str, ...],
@@ -156,6 +158,8 @@ class Tables:
         """Where services keep their data (`/var/lib/postgresql`, `/var/lib/docker`): deleting any of it is blocked (packs)."""
         self.protected_branches: Final = protected_branches
         """Branch names (globs) whose history a force push must not rewrite (`main`, `release/*`)."""
+        self.essential_packages: Final = essential_packages
+        """Package names (globs) the system cannot run without (`libc6`, `systemd`, `sudo`): removing one is blocked (packs)."""
         self.binary_directories: Final = binary_directories
         """Standard directories of programs (`/usr/bin`): where a glob in command position is matched."""
         self.interpreter_startup_files: Final = interpreter_startup_files

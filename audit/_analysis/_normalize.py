@@ -362,6 +362,9 @@ def parameter_values(part: ast.ParamExpansion, bindings: Bindings) -> tuple[str,
     A list expansion ("$@", "${a[@]}") is its elements joined by blanks, which
     is what code built from it (`eval "$@"`) sees.
     """
+    if part.operator in (":?", "?"):
+        # `${x:?message}` is x, or the shell stops with the message before the command runs.
+        part = part._replace(operator="", argument=())
     if _list_selector(part) is not None:
         elements = _selected_elements(part, bindings)
         return None if elements is None else (" ".join(elements),)

@@ -27,7 +27,7 @@ from .remote import rsync
 from .secrets import cloud as secrets_cloud
 from .secrets import vault
 from .storage import s3
-from .system import controls, machine, trust, windows
+from .system import controls, machine, packages, trust, windows
 from .vendors import VENDOR_PACKS
 
 PACKS: tuple[Pack, ...] = (
@@ -65,6 +65,7 @@ PACKS: tuple[Pack, ...] = (
     controls.PACK,
     machine.PACK,
     trust.PACK,
+    packages.PACK,
     windows.PACK,
     publish.PACK,
     *VENDOR_PACKS,

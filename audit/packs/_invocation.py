@@ -266,14 +266,11 @@ def listed_by(*programs: str, selects_all: Callable[[list[str]], bool] | None = 
     everything = selects_all or _unfiltered
 
     def selected(found: Found) -> Arg | None:
-        subject = found.subject
         for word in found.reading.operands:
-            if word.is_dynamic and word.word is not None and _substitution_runs(word.word, wanted, everything):
+            if any(_lists_everything(commands, wanted, everything) for commands in substituted_commands(word)):
                 return word
-        stdin = subject.stdin
-        if stdin is None or stdin.writer is None or "xargs" not in subject.wrappers:
-            return None
-        if _lists_everything(_literal_commands((stdin.writer,)), wanted, everything):
+        fed = xargs_input_commands(found.subject)
+        if fed is not None and _lists_everything(fed[-1:], wanted, everything):
             return found.reading.args[-1] if found.reading.args else None
         return None
 
@@ -290,9 +287,7 @@ def named_operand(*programs: str) -> Predicate:
             (
                 word
                 for word in found.reading.operands
-                if not (
-                    word.is_dynamic and word.word is not None and _substitution_runs(word.word, wanted, _unfiltered)
-                )
+                if not any(_lists_everything(commands, wanted, _unfiltered) for commands in substituted_commands(word))
             ),
             None,
         )
@@ -309,13 +304,28 @@ _NARROWING = ("-f", "--filter", "-l", "--label", "--selector")
 _NARROWING_VALUES = tuple(f"{option}=" for option in _NARROWING)
 
 
-def _substitution_runs(word: ast.Word, programs: frozenset[str], everything: Callable[[list[str]], bool]) -> bool:
-    """Whether a command substitution in the word lists everything with one of the programs."""
-    return any(
-        _lists_everything(_literal_commands(part.body.statements), programs, everything)
-        for part in word.parts
-        if type(part) is ast.CommandSubstitution
-    )
+def substituted_commands(word: Arg) -> Iterator[list[list[str]]]:
+    """Each command substitution of a word known only at run time (`$(docker ps -aq)`), as the
+    literal words of its commands, through pipelines and lists."""
+    if not word.is_dynamic or word.word is None:
+        return
+    for part in word.word.parts:
+        if type(part) is ast.CommandSubstitution:
+            yield list(_literal_commands(part.body.statements))
+
+
+def xargs_input_commands(subject: CommandSubject) -> list[list[str]] | None:
+    """The commands whose output xargs turns into this command's operands, as literal words, the
+    stage right before xargs last (`docker ps -aq | xargs docker rm`, `xargs docker rm < <(docker
+    ps -aq)`, `dpkg --get-selections | cut -f1 | xargs apt-get purge`); None without xargs or a writer."""
+    stdin = subject.stdin
+    if stdin is None or stdin.writer is None or "xargs" not in subject.wrappers:
+        return None
+    stages: list[list[str]] = []
+    while stdin is not None and stdin.writer is not None:
+        stages[:0] = _literal_commands((stdin.writer,))
+        stdin = stdin.upstream
+    return stages
 
 
 def _lists_everything(

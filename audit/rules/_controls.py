@@ -96,10 +96,32 @@ def plain_http_over_network(url: str) -> bool:
     return url[:7].lower() == "http://" and not on_the_loopback(url)
 
 
+# Go's module settings: its checksum database turned off (`GOSUMDB=off`), or skipped for every
+# module (`GONOSUMDB=*`), fetches over plain HTTP allowed (`GOFLAGS=-insecure`), and a module proxy
+# list (`GOPROXY=http://x,direct`) with an entry over plain HTTP.
+_GO_EVERY_MODULE = frozenset({"GONOSUMDB", "GONOSUMCHECK", "GOPRIVATE"})
+
+
+def go_check_off(key: str, value: str) -> bool:
+    """A Go setting (variable or `go env -w`) that stops Go from checking the modules it downloads."""
+    if key == "GOSUMDB":
+        return value.lower() == "off"
+    if key in _GO_EVERY_MODULE:
+        return "*" in value.split(",")
+    return key == "GOFLAGS" and "-insecure" in value.split()
+
+
+def go_proxy_over_plain_http(key: str, value: str) -> bool:
+    """`GOPROXY` listing a proxy over plain HTTP on another machine (entries split at `,` and `|`)."""
+    return key == "GOPROXY" and any(plain_http_over_network(entry) for entry in value.replace("|", ",").split(","))
+
+
 def _transport_check_off(name: str, value: str) -> bool:
     key = name.upper() if name[:11].lower() == "npm_config_" else name
     if key in _PACKAGE_INDEXES:
         return plain_http_over_network(value)
+    if go_check_off(key, value) or go_proxy_over_plain_http(key, value):
+        return True
     off_values = _OFF_VALUES.get(key)
     if off_values is not None:
         return value.lower() in off_values
@@ -113,7 +135,8 @@ def _transport_check_off(name: str, value: str) -> bool:
     summary=(
         "Exports a variable that turns certificate checks off (`GIT_SSL_NO_VERIFY`, "
         "`NODE_TLS_REJECT_UNAUTHORIZED=0`, `PYTHONHTTPSVERIFY=0`, `npm_config_strict_ssl=false`, "
-        "`PIP_TRUSTED_HOST`, `GOINSECURE`) or points a package manager at an index over plain HTTP."
+        "`PIP_TRUSTED_HOST`, `GOINSECURE`), Go's checksum database (`GOSUMDB=off`, `GONOSUMDB=*`, "
+        "`GOFLAGS=-insecure`), or points a package manager at an index over plain HTTP (`GOPROXY=http://...`)."
     ),
     rationale=(
         "Without the check anyone on the network path can serve the code and packages the command "
@@ -132,8 +155,12 @@ def _transport_check_off(name: str, value: str) -> bool:
         "npm_config_strict_ssl=false npm install",
         "export PIP_TRUSTED_HOST=pypi.example.com",
         "PIP_INDEX_URL=http://pypi.example.com/simple pip install app",
+        "GOSUMDB=off go get example.com/mod@v1.2.3",
+        "export GOPROXY=https://proxy.golang.org,http://goproxy.example.net,direct",
     ),
     must_not_match=(
+        "export GOPROXY=https://proxy.golang.org,direct",
+        "export GONOSUMDB=github.com/acme/*",
         "export NODE_TLS_REJECT_UNAUTHORIZED=1",
         "export NODE_EXTRA_CA_CERTS=/etc/ssl/corp.pem",
         "PIP_INDEX_URL=https://pypi.example.com/simple pip install app",

@@ -17,7 +17,7 @@ from .._model import Severity
 from .._syntax import ast
 from .._tables import Tables
 from ..programs import Arg
-from ._paths import path_under
+from ._paths import names_working_directory, path_under
 from ._rule import Hit, Inspects, rule
 
 # The linker variables that hold a list of directories searched for libraries, not libraries to load.
@@ -109,7 +109,7 @@ def _known_run_time_directory(parts: list[ast.WordPart], name: str, value: Arg, 
     parts = [part for part in parts if not _appended_previous_value(part, name)]
     if not parts or (len(parts) == 1 and _previous_value(parts[0], name)):
         return True
-    in_working_directory = _working_directory(parts[0])
+    in_working_directory = names_working_directory(parts[0])
     rest = parts[1:] if in_working_directory else parts
     texts = [part.text for part in rest if type(part) is ast.Literal]
     if len(texts) != len(rest):
@@ -142,19 +142,6 @@ def _appended_previous_value(part: ast.WordPart, name: str) -> bool:
     return (type(first) is ast.Literal and first.text == ":" and _previous_value(second, name)) or (
         type(second) is ast.Literal and second.text == ":" and _previous_value(first, name)
     )
-
-
-def _working_directory(part: ast.WordPart) -> bool:
-    """`$PWD` or `$(pwd)`."""
-    if type(part) is ast.ParamExpansion:
-        return part.name == "PWD" and not part.operator and part.subscript is None
-    if type(part) is not ast.CommandSubstitution or len(part.body.statements) != 1:
-        return False
-    command = part.body.statements[0].command
-    if type(command) is not ast.SimpleCommand or command.assignments or command.redirects:
-        return False
-    parts = command.words[0].parts if len(command.words) == 1 else ()
-    return len(parts) == 1 and type(parts[0]) is ast.Literal and parts[0].text == "pwd"
 
 
 LINKER_RULES = (dynamic_linker_hijack,)

@@ -27,6 +27,7 @@ from .._analysis import (
     path_under,
     run_time_shape,
 )
+from .._syntax import ast
 from ..programs import Reading, extraction_directories, read_command, removed_files, written_files
 
 __all__ = [
@@ -40,9 +41,11 @@ __all__ = [
     "copied_sources",
     "directory_held",
     "extracted_into",
+    "in_working_directory",
     "keep_last",
     "kept_file_name",
     "literal_prefix",
+    "names_working_directory",
     "path_is",
     "path_is_anywhere",
     "path_under",
@@ -264,3 +267,29 @@ def is_device(arg: Arg) -> bool:
 def may_be_device(arg: Arg) -> bool:
     """A device, or a word known only at run time, which may name one."""
     return not arg.values or is_device(arg)
+
+
+def names_working_directory(part: ast.WordPart) -> bool:
+    """`$PWD` or `$(pwd)`: the working directory, whose path is known only at run time."""
+    if type(part) is ast.ParamExpansion:
+        return part.name == "PWD" and not part.operator and part.subscript is None
+    if type(part) is not ast.CommandSubstitution or len(part.body.statements) != 1:
+        return False
+    command = part.body.statements[0].command
+    if type(command) is not ast.SimpleCommand or command.assignments or command.redirects:
+        return False
+    parts = command.words[0].parts if len(command.words) == 1 else ()
+    return len(parts) == 1 and type(parts[0]) is ast.Literal and parts[0].text == "pwd"
+
+
+def in_working_directory(arg: Arg) -> Arg:
+    """`"$PWD/.."`, `$(pwd)/build`: a word that is the working directory followed by literal text,
+    as the relative path it names (`./..`, `./build`), so that paths are judged as if written
+    relative; any other word as it is."""
+    parts = arg.word.parts if arg.word is not None and not arg.values else ()
+    if not parts or not names_working_directory(parts[0]):
+        return arg
+    rest = parts[1:]
+    if any(type(part) is not ast.Literal for part in rest):
+        return arg
+    return arg._replace(values=("." + "".join(part.text for part in rest if type(part) is ast.Literal),))

@@ -3,6 +3,7 @@ reached over plain HTTP. The code they bring runs as the agent, as `curl URL | s
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from .._analysis import CommandSubject
@@ -10,6 +11,7 @@ from .._model import Severity
 from .._tables import Tables
 from ..programs import Arg, read_command
 from ..programs.destinations import on_the_loopback
+from ._imitations import NPM_POPULAR, PYPI_POPULAR, imitated_name, imitated_registry
 from ._installs import install_of, installer_names
 from ._rule import Hit, Inspects, rule
 
@@ -51,23 +53,35 @@ def _plain_http(value: str) -> bool:
     return value.lower().startswith("http://") and not on_the_loopback(value)
 
 
-def _from_outside(words: tuple[Arg, ...], node: bool) -> Arg | None:
-    """The first word that installs from outside a registry: a spec that is a URL or a repository,
-    or an index over plain HTTP (`--index-url http://...`, `--registry=http://...`)."""
+def _index_urls(words: tuple[Arg, ...]) -> Iterator[tuple[Arg, str]]:
+    """Each index or registry an option names, with its word (`--index-url URL`, `--registry=URL`)."""
     previous = ""
     for word in words:
         for value in word.values:
             option, equals, attached = value.partition("=")
             if equals and option in _INDEX_OPTIONS:
-                if _plain_http(attached):
-                    return word
+                yield word, attached
             elif previous in _INDEX_OPTIONS:
-                if _plain_http(value):
-                    return word
-            elif previous not in _NOT_PACKAGE_OPTIONS and _remote_spec(value, node):
-                return word
+                yield word, value
         previous = word.value or ""
-    return None
+
+
+def _specs(words: tuple[Arg, ...]) -> Iterator[tuple[Arg, str]]:
+    """Each value that may name a package: not an option, nor an option's index, proxy or directory."""
+    previous = ""
+    for word in words:
+        if previous not in _INDEX_OPTIONS and previous not in _NOT_PACKAGE_OPTIONS:
+            for value in word.values:
+                if not value.startswith("-"):
+                    yield word, value
+        previous = word.value or ""
+
+
+def _from_outside(words: tuple[Arg, ...], node: bool) -> Arg | None:
+    """A word that installs from outside a registry: an index over plain HTTP (`--index-url
+    http://...`, `--registry=http://...`), or a spec that is a URL or a repository."""
+    plain = next((word for word, url in _index_urls(words) if _plain_http(url)), None)
+    return plain or next((word for word, value in _specs(words) if _remote_spec(value, node)), None)
 
 
 def _deno_from_url(subject: CommandSubject) -> Arg | None:
@@ -125,4 +139,99 @@ def package_from_outside(subject: CommandSubject, tables: Tables) -> Iterator[Hi
         yield Hit(word.span, f"installs or runs code from outside a registry (`{word.display()}`)")
 
 
-SUPPLY_CHAIN_RULES = (package_from_outside,)
+_PYPI_INSTALLERS = frozenset({"pip", "pip3", "pipx", "uv", "poetry"})
+# Where a Python requirement's name ends: extras, a version, a marker, a URL (`name @ https://...`).
+_REQUIREMENT_END = re.compile(r"[\[=<>!~;@ ]")
+
+
+def _package_name(spec: str, node: bool) -> str | None:
+    """The name a spec installs under: a registry's (`requests==2.31`, `lodash@4`, `@types/node@20`)
+    or a repository's (`git+https://github.com/o/colourama.git`, `github:o/electorn`); None for a path
+    or an archive's URL."""
+    if spec.startswith((".", "/", "~")):
+        return None
+    if spec.startswith(_REPOSITORY_PREFIXES):
+        repository = spec.partition("#")[0].rstrip("/").rsplit("/", 1)[-1].partition("@")[0]
+        return repository.removesuffix(".git").lower() or None
+    if ":" in spec:
+        return None
+    if node:
+        at = spec.find("@", 1)  # `@scope/name@1.2`: the scope's `@` is not a version's
+        name = spec[:at] if at > 0 else spec
+        return name.lower() if "/" not in name or name.startswith("@") else None
+    name = _REQUIREMENT_END.split(spec, maxsplit=1)[0]
+    return name.lower().replace("_", "-") if "/" not in name else None
+
+
+def _imitations(subject: CommandSubject, tables: Tables) -> Iterator[tuple[Arg, str]]:
+    """Each word of an install that names an imitation: a package one slip from a popular one, or
+    an index whose host imitates a public registry's."""
+    install = install_of(subject, tables)
+    if install is None:
+        return
+    node = install.name in _NODE_INSTALLERS
+    if not node and install.name not in _PYPI_INSTALLERS:
+        return
+    words = install.reading.args
+    for word, url in _index_urls(words):
+        registry = imitated_registry(url)
+        if registry is not None:
+            yield word, f"installs from `{url}`, a host that imitates {registry}"
+    popular = NPM_POPULAR if node else PYPI_POPULAR
+    subcommand = set(install.subcommand)
+    for word, spec in _specs(words):
+        name = _package_name(spec, node) if spec not in subcommand else None
+        imitated = imitated_name(name, popular) if name else None
+        if imitated is not None:
+            yield word, f"installs `{name}`, one typing slip from the popular package `{imitated}`"
+
+
+@rule(
+    id="PK003",
+    name="imitated-package-or-registry",
+    severity=Severity.HIGH,
+    summary=(
+        "Installs a package whose name is one typing slip from a popular one (`pip install reqeusts`, `npm i "
+        "electorn`, `npm install crossenv`: a character added, left out, changed or two swapped; a repository "
+        "named so too), or from an index whose host imitates a public registry's (`--index-url "
+        "https://pypi.org.example.net/simple`, `--registry https://registry.npmjs.cf`)."
+    ),
+    rationale=(
+        "Typosquatting is how most malicious packages reach developers: the imitation installs and runs its hooks "
+        "at once (crossenv stole npm tokens), and an imitated registry serves what it likes under every real name. "
+        "A real package this close to a popular one is rare; the popular names' well-known neighbours are known "
+        "packages, not slips."
+    ),
+    safer_alternative=(
+        "Check the name on the registry's page and install the popular package by its exact name; use the "
+        "registry's own host (`https://pypi.org/simple`, `https://registry.npmjs.org`)."
+    ),
+    inspects=Inspects.COMMAND,
+    commands=installer_names,
+    must_match=(
+        "pip install reqeusts",
+        "npm i electorn",
+        "npm install --save-dev crossenv",
+        "pip3 install colourama==0.4.6",
+        "yarn add lodahs",
+        "pip install -i https://pypi.org.example.net/simple requests",
+        "npm install --registry=https://registry.npmjs.cf left-pad",
+        "pip install git+https://github.com/someone/colourama.git",
+    ),
+    must_not_match=(
+        "pip install requests",
+        "npm install --save-dev vitest",
+        "npm install preact",
+        "pip install psycopg[binary]",
+        "pip install -i https://pypi.tuna.tsinghua.edu.cn/simple numpy",
+        "npm install ./packages/reqeusts",
+        "pip install -r requirements.txt",
+        "pip install git+https://github.com/psf/requests.git@main",
+    ),
+)
+def imitated_package_or_registry(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    for word, message in _imitations(subject, tables):
+        yield Hit(word.span, message)
+
+
+SUPPLY_CHAIN_RULES = (package_from_outside, imitated_package_or_registry)

@@ -106,7 +106,7 @@ def stdin_code(
         # judged as a heredoc would be.
         walk.emit(ExecContextSubject(ContextKind.STDIN_DOCUMENT, label, spec.language, whole, location, ()))
         return audit_code(walk, label, printed[0], printed[1], spec.language, stdin.span, frame)
-    dynamic = _dynamic_parts(walk, stdin.parts, frame, lambda part: type(part) is not ast.Literal)
+    dynamic = _dynamic_parts(walk, stdin.parts, frame, lambda part: is_unresolved(part, frame.env))
     if stdin.kind is StdinKind.PROCESS_SUBSTITUTION:
         risks = printed_script(walk, name, stdin.parts, frame, spec)
         label = f"{name} < <(...)"
@@ -116,7 +116,7 @@ def stdin_code(
     label = f"{name} {stdin.label}"
     walk.emit(ExecContextSubject(ContextKind.STDIN_DOCUMENT, label, spec.language, stdin.span, location, dynamic))
     if spec.is_shell:
-        code, origin = text_of_parts(stdin.parts, stdin.span, None, _placeholder)
+        code, origin = text_of_parts(stdin.parts, stdin.span, frame.env, _placeholder)
         return walk.nested_code(code, origin, label, stdin.span, frame)
     # The outer shell expands an unquoted heredoc before the interpreter reads it.
     code, origin = text_of_parts(stdin.parts, stdin.span, frame.env, inert)

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from ..._analysis import HOME, Arg, CommandSubject
 from ..._named_tuple import NamedTuple
 from ...programs import TREE_REMOVERS, deletes_what_it_finds, emptied_files, find_scope, named_finds, removed_trees
-from ...rules._paths import cleaned_values, per_subject, reading
+from ...rules._paths import cleaned_values, in_working_directory, per_subject, reading
 from ...rules._system_logs import names_history_variable
 
 # The programs that may empty a file they write (`emptied_files`).
@@ -31,7 +31,7 @@ def may_concern(subject: CommandSubject) -> bool:
     for arg in subject.args:
         if names_history_variable(arg):
             return True
-        for value in arg.values:
+        for value in in_working_directory(arg).values:
             if value.removeprefix("of=").startswith(("/", HOME)) or ".." in value or ".git" in value:
                 return True
         if not arg.values and ".git" in arg.source:
@@ -59,17 +59,19 @@ def deleted_targets(subject: CommandSubject) -> tuple[DeletedTarget, ...]:
         words = find_scope(args).starting_points if any(arg.value == "-delete" for arg in args) else ()
         if deletes_what_it_finds(args):
             words += named_finds(args)  # `find ~ -name .ssh -exec rm -rf {} +` deletes ~/.ssh
-        return tuple(DeletedTarget(word, tuple(cleaned_values(word, cwd)), True) for word in words)
+        return tuple(DeletedTarget(word, _paths(word, cwd), True) for word in words)
     read = reading(subject)
     if subject.name in EMPTIERS:
-        return tuple(DeletedTarget(word, tuple(cleaned_values(word, cwd)), False) for word in emptied_files(read))
+        return tuple(DeletedTarget(word, _paths(word, cwd), False) for word in emptied_files(read))
     trees = removed_trees(read)
     if subject.name == "mv":  # a move deletes only into /dev/null; elsewhere it is HM006's
-        return tuple(DeletedTarget(word, tuple(cleaned_values(word, cwd)), True) for word in trees)
-    return tuple(
-        DeletedTarget(word, tuple(cleaned_values(word, cwd)), any(word is tree for tree in trees))
-        for word in read.operands
-    )
+        return tuple(DeletedTarget(word, _paths(word, cwd), True) for word in trees)
+    return tuple(DeletedTarget(word, _paths(word, cwd), any(word is tree for tree in trees)) for word in read.operands)
+
+
+def _paths(word: Arg, cwd: str | None) -> tuple[str, ...]:
+    """A deleted word's values as clean paths; `"$PWD/.."` is `..`."""
+    return tuple(cleaned_values(in_working_directory(word), cwd))
 
 
 def recursively_deleted(subject: CommandSubject) -> Iterator[DeletedTarget]:

@@ -13,7 +13,7 @@ from ..._analysis import HOME, RUN_TIME, Arg, CommandSubject, run_time_shape
 from ..._caches import PATH_TABLES, Memo
 from ..._model import Severity
 from ..._tables import Tables
-from ...programs import TREE_REMOVERS
+from ...programs import TREE_REMOVERS, find_scope
 from ...rules._pack import Pack
 from ...rules._paths import CLIMB_TO_ROOT, DERIVED_NAMES, cleaned_values, contents_glob, path_is, reading
 from ...rules._rule import Hit, Inspects, rule
@@ -229,16 +229,30 @@ def _ancestor_of_working_directory(arg: Arg, cwd: str | None, values: tuple[str,
     id="HM003",
     name="delete-parent-directory",
     severity=Severity.HIGH,
-    summary="Recursively deletes the working directory's parent (`..`, `../..`, `../*`) or, after a `cd`, a directory above the working one.",
+    summary='Recursively deletes the working directory\'s parent (`..`, `../..`, `../*`, `"$PWD/.."`, `find .. -delete`) or, after a `cd`, a directory above the working one.',
     rationale="The parent of a project directory is usually the user's whole workspace or home: every sibling project goes with it.",
     safer_alternative="Name the directory you mean by its path (`rm -rf ../old-build`), after checking it with `ls`.",
     inspects=Inspects.COMMAND,
-    commands=TREE_REMOVERS,
+    commands=(*TREE_REMOVERS, "find"),
     applies=may_concern,
-    must_match=("rm -rf ../../", "rm -rf ..", "rm -rf ../*", "cd /srv/app/releases && rm -rf /srv/app"),
-    must_not_match=("rm -rf ../old-build", "rm -rf ./build", "rm -rf ../../../../..", "rm ../notes.txt"),
+    must_match=(
+        "rm -rf ../../",
+        "rm -rf ..",
+        "rm -rf ../*",
+        "cd /srv/app/releases && rm -rf /srv/app",
+        "find .. -delete",
+    ),
+    must_not_match=(
+        "rm -rf ../old-build",
+        "rm -rf ./build",
+        "rm -rf ../../../../..",
+        "rm ../notes.txt",
+        "find .. -name '*.pyc' -delete",
+    ),
 )
 def delete_parent_directory(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    if subject.name == "find" and not find_scope(subject.args).unfiltered:
+        return  # `find .. -name '*.pyc' -delete` deletes what it selects, not the parent
     cwd = subject.cwd
     for arg, values, _ in recursively_deleted(subject):
         if _ancestor_of_working_directory(arg, cwd, values) is None:

@@ -46,7 +46,8 @@ def _service_data(arg: Arg, tables: Tables, cwd: str | None, values: tuple[str, 
     severity=Severity.HIGH,
     summary=(
         "Deletes a service's data directory (a database's, a container engine's, a cluster's: "
-        "`/var/lib/postgresql`, `/var/lib/docker`, `/var/lib/etcd`), anything in it, or a directory holding one."
+        "`/var/lib/postgresql`, `/var/lib/docker`, `/var/lib/etcd`; a package manager's database: "
+        "`/var/lib/dpkg/status`, `/var/lib/rpm`), anything in it, or a directory holding one."
     ),
     rationale=(
         "The files are the databases, volumes and cluster state themselves: deleting any of them loses "

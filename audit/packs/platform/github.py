@@ -100,7 +100,7 @@ DELETE_DATA = pack_rule(
     id="PL103",
     name="github-delete-data",
     severity=Severity.MEDIUM,
-    summary="Deletes GitHub data other than a repository: releases and assets, secrets and variables, issues, workflow runs, caches, codespaces, keys, or any other `DELETE` on the API.",
+    summary="Deletes GitHub data other than a repository: releases and assets (a published asset replaced by `gh release upload --clobber` too), secrets and variables, issues, workflow runs, caches, codespaces, keys, or any other `DELETE` on the API.",
     rationale="Deleted releases, issues and secrets are not recoverable, though each is limited to what the command names.",
     safer_alternative="Check the target (`gh release view`, `gh secret list`) and prefer editing or archiving over deleting.",
     matches=(
@@ -111,14 +111,15 @@ DELETE_DATA = pack_rule(
                 "issue delete", "ssh-key delete", "repo archive",
             )
         ),
+        command("gh", "release upload", requires=("--clobber",)),
         command("gh", "cache delete", requires=("--all",)),
         command("gh", "codespace delete", requires=("--all",)),
         host_api_calls("gh", _API, ("DELETE",), f"{_API}/**", excluding=(*_REPOSITORY_URLS, *_PROTECTION_URLS)),
         *api_calls(("DELETE",), f"{_API}/**", excluding=(*_REPOSITORY_URLS, *_PROTECTION_URLS)),
     ),
     message="deletes GitHub data",
-    must_match=("gh release delete v1.2.0 --yes --cleanup-tag", "gh secret delete NPM_TOKEN", "gh api --method DELETE /repos/acme/api/git/refs/tags/v1"),
-    must_not_match=("gh release list", "gh pr list --state open", "gh secret list"),
+    must_match=("gh release delete v1.2.0 --yes --cleanup-tag", "gh secret delete NPM_TOKEN", "gh api --method DELETE /repos/acme/api/git/refs/tags/v1", "gh release upload v1.2.0 dist/app.tar.gz --clobber"),
+    must_not_match=("gh release list", "gh pr list --state open", "gh secret list", "gh release upload v1.2.0 dist/app.tar.gz"),
 )  # fmt: skip
 
 # Who and what may sign in, push or receive the repository's events: collaborators, organisation

@@ -1,10 +1,11 @@
-"""system.trust: what git, npm, pnpm, yarn and pip trust, changed in their settings: certificate
-checks turned off (SC005), downloads sent somewhere else or through a proxy (SC006), a command
-run at every use (SC014).
+"""system.trust: what git, npm, pnpm, yarn, pip and go trust, changed in their settings: certificate
+or checksum checks turned off (SC005), downloads sent somewhere else or through a proxy (SC006) or to a host
+that imitates a public registry (SC016), a command run at every use (SC014).
 
 A setting is read where the tool takes it: `git config [--global] NAME VALUE`, `git config set
 NAME VALUE`, `git -c NAME=VALUE COMMAND`, `npm config set KEY VALUE` or `KEY=VALUE` (and `npm
-set`), `pnpm`/`yarn config set`, `pip config set SECTION.KEY VALUE` (and `python -m pip`). A
+set`), `pnpm`/`yarn config set`, `pip config set SECTION.KEY VALUE` (and `python -m pip`), `go env
+-w NAME=VALUE`. A
 setting whose key or value is known only at run time is not judged. The same settings written
 straight into the tool's file (`~/.gitconfig`, `.npmrc`, `pip.conf`) reach these rules as the
 `config` command that would write them (`_analysis/_contexts/_settings_files.py`). The same done by an
@@ -26,7 +27,8 @@ from ..._tables import Tables
 from ...programs import Arg, Reading, read_command
 from ...programs.destinations import on_the_loopback
 from ...programs.git_settings import git_settings
-from ...rules._controls import plain_http_over_network
+from ...rules._controls import go_check_off, go_proxy_over_plain_http, plain_http_over_network
+from ...rules._imitations import imitated_registry
 from ...rules._pack import Pack
 from ...rules._paths import per_subject, reading
 from ...rules._persistence import shell_code_or_program_outside_system
@@ -38,7 +40,7 @@ class Setting(NamedTuple):
     """One setting a command writes (or, for `git -c`, gives the command it runs)."""
 
     tool: str
-    """`git`, `node` (npm, pnpm, yarn) or `pip`."""
+    """`git`, `node` (npm, pnpm, yarn), `pip` or `go`."""
     key: str
     """As written (git's section and variable names are compared in lower case)."""
     value: str
@@ -57,6 +59,8 @@ def _config_settings(subject: CommandSubject) -> tuple[Setting, ...]:
     name = subject.name
     if name == "git":
         return _git_settings(subject)
+    if name == "go":
+        return _go_settings(subject.args)
     if name in _NODE:
         return _node_settings(reading(subject))
     if name in _PIP:
@@ -104,6 +108,14 @@ def _node_settings(read: Reading) -> tuple[Setting, ...]:
     return tuple(settings)
 
 
+def _go_settings(args: tuple[Arg, ...]) -> tuple[Setting, ...]:
+    """`go env -w NAME=VALUE...`: Go's settings, written to its environment file for every later build."""
+    if len(args) < 3 or args[0].value != "env" or args[1].value != "-w":
+        return ()
+    pairs = ((word, word.value.partition("=")) for word in args[2:] if word.value is not None)
+    return tuple(Setting("go", key, value, word) for word, (key, equals, value) in pairs if equals)
+
+
 def _pip_settings(read: Reading) -> tuple[Setting, ...]:
     return tuple(_pairs("pip", read.operands[:2])) if read.path == ("config", "set") else ()
 
@@ -114,7 +126,7 @@ def _pairs(tool: str, words: tuple[Arg, ...]) -> Iterator[Setting]:
 
 
 _FALSE = frozenset({"false", "no", "off", "0", ""})
-_SETTINGS_TOOLS = (*sorted(_NODE), *sorted(_PIP), *sorted(_PYTHON), "git")
+_SETTINGS_TOOLS = (*sorted(_NODE), *sorted(_PIP), *sorted(_PYTHON), "git", "go")
 
 
 def _turns_certificate_check_off(setting: Setting) -> bool:
@@ -123,6 +135,8 @@ def _turns_certificate_check_off(setting: Setting) -> bool:
         return key.startswith("http.") and key.endswith(".sslverify") and value in _FALSE
     if setting.tool == "node":  # npm's and pnpm's strict-ssl, yarn 2's enableStrictSsl
         return key in ("strict-ssl", "enablestrictssl") and value in _FALSE
+    if setting.tool == "go":  # its checksum database, or plain HTTP allowed
+        return go_check_off(setting.key, setting.value) or (setting.key == "GOINSECURE" and value != "")
     return key.endswith(".trusted-host") and value != ""  # pip asks these hosts for no certificate
 
 
@@ -132,7 +146,9 @@ def _turns_certificate_check_off(setting: Setting) -> bool:
     severity=Severity.MEDIUM,
     summary=(
         "Turns a tool's certificate check off in its settings: `git config http.sslVerify false` (or "
-        "`git -c http.sslVerify=false`), `npm config set strict-ssl false`, `pip config set global.trusted-host HOST`."
+        "`git -c http.sslVerify=false`), `npm config set strict-ssl false`, `pip config set global.trusted-host HOST`; "
+        "or Go's check of the modules it downloads (`go env -w GOSUMDB=off`, `GONOSUMDB=*`, `GOINSECURE=HOST`, "
+        "`GOFLAGS=-insecure`)."
     ),
     rationale=(
         "With the check off, anyone on the network path can serve the code and packages the tool "
@@ -154,6 +170,7 @@ def _turns_certificate_check_off(setting: Setting) -> bool:
         "yarn config set enableStrictSsl false",
         "pip config set global.trusted-host pypi.example.com",
         "python3 -m pip config set global.trusted-host pypi.example.com",
+        "go env -w GOSUMDB=off",
     ),
     must_not_match=(
         "git config --global user.name X",
@@ -162,6 +179,8 @@ def _turns_certificate_check_off(setting: Setting) -> bool:
         "npm config get strict-ssl",
         "npm config set strict-ssl true",
         "pip config list",
+        "go env -w GOPRIVATE=github.com/acme/*",
+        "go env GOSUMDB",
     ),
 )
 def certificate_check_turned_off(subject: CommandSubject, _tables: Tables) -> Iterator[Hit]:
@@ -227,6 +246,9 @@ def _redirect(setting: Setting) -> str | None:
         return f"through the proxy {setting.value}" if through else None
     if setting.tool == "git":
         return _git_redirect(setting.key, setting.value)
+    if setting.tool == "go":
+        plain = go_proxy_over_plain_http(setting.key, setting.value)
+        return f"to {setting.value}, over plain HTTP" if plain else None
     plain = plain_http_over_network(setting.value)
     return f"to {setting.value}, over plain HTTP" if plain and _package_index(setting) else None
 
@@ -239,8 +261,8 @@ def _redirect(setting: Setting) -> str | None:
         "Sends what a tool downloads somewhere else in its settings: `git config url.<X>.insteadOf <Y>` "
         "to another host or repository (or to plain HTTP), a package registry or index over plain "
         "`http://` on another machine (`npm config set registry http://...`, `pip config set "
-        "global.index-url http://...`), or a proxy on another machine (`git config http.proxy URL`, "
-        "`npm config set proxy URL`)."
+        "global.index-url http://...`, `go env -w GOPROXY=http://...`), or a proxy on another machine "
+        "(`git config http.proxy URL`)."
     ),
     rationale=(
         "Every later clone, fetch or install takes its code from the new place: a URL rewrite sends "
@@ -265,6 +287,7 @@ def _redirect(setting: Setting) -> str | None:
         "pip config set global.index-url http://pypi.example.com/simple",
         "git config --global http.proxy http://proxy.example.net:8080",
         "npm config set https-proxy http://proxy.example.net:8080",
+        "go env -w GOPROXY=http://goproxy.example.net,direct",
     ),
     must_not_match=(
         "git config --global http.proxy http://127.0.0.1:3128",
@@ -274,6 +297,7 @@ def _redirect(setting: Setting) -> str | None:
         "npm config get registry",
         "npm config set registry http://localhost:4873/",
         "pip config set global.index-url https://pypi.example.com/simple",
+        "go env -w GOPROXY=https://goproxy.io,direct",
     ),
 )
 def package_source_redirected(subject: CommandSubject, _tables: Tables) -> Iterator[Hit]:
@@ -281,6 +305,59 @@ def package_source_redirected(subject: CommandSubject, _tables: Tables) -> Itera
         where = _redirect(setting)
         if where is not None:
             yield Hit(setting.word.span, f"`{setting.key}` sends what {setting.tool} downloads {where}")
+
+
+def _imitated_registry(setting: Setting) -> str | None:
+    """The public registry a package index setting's host imitates (`registry=https://registry.npmjs.cf/`)."""
+    if setting.tool == "git" or not (_package_index(setting) or setting.key == "GOPROXY"):
+        return None
+    entries = setting.value.replace("|", ",").split(",") if setting.tool == "go" else (setting.value,)
+    return next((found for entry in entries if (found := imitated_registry(entry)) is not None), None)
+
+
+@rule(
+    id="SC016",
+    name="package-registry-imitated",
+    severity=Severity.HIGH,
+    summary=(
+        "Points a package manager's settings at a host that imitates a public registry's: its name under another "
+        "top-level domain or inside another domain, or one typing slip away (`npm config set registry "
+        "https://registry.npmjs.cf/`, `registry=...` written into an .npmrc, `pip config set global.index-url "
+        "https://pypi.org.example.net/simple`, `go env -w GOPROXY=https://proxy.golang.co`)."
+    ),
+    rationale=(
+        "A look-alike of the registry's own name is chosen to pass a glance: whoever holds it serves any code "
+        "under every package name to every later install, with no plain-HTTP warning to notice. No mirror "
+        "needs to pass for the registry itself, so it blocks."
+    ),
+    safer_alternative=(
+        "Use the registry's own host (`https://registry.npmjs.org/`, `https://pypi.org/simple`, "
+        "`https://proxy.golang.org`) or a mirror under your organisation's own domain."
+    ),
+    inspects=Inspects.COMMAND,
+    commands=_SETTINGS_TOOLS,
+    applies=_has_settings,
+    must_match=(
+        "npm config set registry https://registry.npmjs.cf/",
+        "pnpm config set @acme:registry https://registry.npmjs.org.example.net/",
+        "pip config set global.index-url https://pypi.org.example.net/simple",
+        "go env -w GOPROXY=https://proxy.golang.co,direct",
+    ),
+    must_not_match=(
+        "npm config set registry https://registry.npmjs.org/",
+        "npm config set registry https://registry.npmmirror.com/",
+        "pip config set global.index-url https://pypi.tuna.tsinghua.edu.cn/simple",
+        "go env -w GOPROXY=https://goproxy.cn,direct",
+    ),
+)
+def package_registry_imitated(subject: CommandSubject, _tables: Tables) -> Iterator[Hit]:
+    for setting in _config_settings(subject):
+        imitated = _imitated_registry(setting)
+        if imitated is not None:
+            yield Hit(
+                setting.word.span,
+                f"`{setting.key}` points {setting.tool} at `{setting.value}`, which imitates {imitated}",
+            )
 
 
 # Settings whose value git runs as a command (through the shell when it has shell syntax); an
@@ -384,5 +461,10 @@ PACK = Pack(
         "A check turned off or a source redirected in a global setting stays that way for every later "
         "clone and install, long after the task that needed it."
     ),
-    rules=(certificate_check_turned_off, package_source_redirected, tool_setting_runs_program),
+    rules=(
+        certificate_check_turned_off,
+        package_source_redirected,
+        package_registry_imitated,
+        tool_setting_runs_program,
+    ),
 )
