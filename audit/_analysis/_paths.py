@@ -50,8 +50,10 @@ def _climbed(path: str) -> str:
     return "/" + "/".join(segments[climbs:])
 
 
-# The places a home directory lives: root's, Linux users', macOS users'.
-_HOMES = ("/root", "/home/*", "/Users/*")
+# The places a home directory lives: root's, Linux users', macOS users', and under WSL the
+# Windows user's folder (`/mnt/c/Users/NAME`: its Documents, Desktop and .ssh are the user's as
+# much as `~/Documents` is).
+_HOMES = ("/root", "/home/*", "/Users/*", "/mnt/*/Users/*")
 
 
 def _home_variants(entry: str) -> tuple[str, ...]:

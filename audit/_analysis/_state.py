@@ -75,6 +75,8 @@ class Frame(NamedTuple):
     in_pipeline: bool
     background: bool
     account_change: bool = False
+    piped_on: bool = False
+    """Whether what the commands here print goes to a later stage of a pipeline, not to the screen."""
 
     def enter(self, position: Position, label: str) -> Frame:
         """Into a substitution: a subshell whose stdin is the outer one."""
@@ -87,18 +89,24 @@ class Frame(NamedTuple):
         location = Location(Position.EXEC_CONTEXT, (*self.location.path, label), other_account)
         return Frame(location, self.depth + 1, env, stdin, False, False)
 
-    def with_stdin(self, stdin: Stdin | None, in_pipeline: bool) -> Frame:
-        return Frame(self.location, self.depth, self.env, stdin, in_pipeline, self.background, self.account_change)
+    def with_stdin(self, stdin: Stdin | None, in_pipeline: bool, *, piped_on: bool = False) -> Frame:
+        return Frame(
+            self.location, self.depth, self.env, stdin, in_pipeline, self.background, self.account_change, piped_on
+        )
 
     def backgrounded(self) -> Frame:
-        return Frame(self.location, self.depth, self.env, self.stdin, self.in_pipeline, True, self.account_change)
+        return Frame(
+            self.location, self.depth, self.env, self.stdin, self.in_pipeline, True, self.account_change, self.piped_on
+        )
 
     def under_accounts(self, wrappers: tuple[str, ...], privilege: frozenset[str]) -> Frame:
         """The frame for the code a command's wrappers run, marked when one of them changes the
         account (`sudo bash -c CODE`: CODE runs as another user, whose USER and HOME may differ)."""
         if privilege.isdisjoint(wrappers):
             return self
-        return Frame(self.location, self.depth, self.env, self.stdin, self.in_pipeline, self.background, True)
+        return Frame(
+            self.location, self.depth, self.env, self.stdin, self.in_pipeline, self.background, True, self.piped_on
+        )
 
     @classmethod
     def silent(cls, env: Env) -> Frame:
@@ -108,7 +116,14 @@ class Frame(NamedTuple):
     def labelled(self, label: str, env: Env | None = None) -> Frame:
         location = Location(self.location.position, (*self.location.path, label), self.location.other_account)
         return Frame(
-            location, self.depth, env or self.env, self.stdin, self.in_pipeline, self.background, self.account_change
+            location,
+            self.depth,
+            env or self.env,
+            self.stdin,
+            self.in_pipeline,
+            self.background,
+            self.account_change,
+            self.piped_on,
         )
 
 

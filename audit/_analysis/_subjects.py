@@ -122,7 +122,8 @@ class CommandSubject(NamedTuple):
     span: Span
     location: Location
     stdin: Stdin | None
-    in_pipeline: bool
+    piped_on: bool
+    """Whether what the command prints goes to a later stage of a pipeline, not to the screen."""
     background: bool
     cwd: str | None = None
     written: tuple[tuple[str, str], ...] = ()

@@ -119,15 +119,16 @@ class Walker(WordWalker):
         feeders: dict[str, None] = {}
         risks = NO_RISKS
         stdin = frame.stdin
+        last = len(commands) - 1
         for index, command in enumerate(commands):
             if index == 0:
-                stage_frame = frame.with_stdin(stdin, piped)
+                stage_frame = frame.with_stdin(stdin, piped, piped_on=index < last or frame.piped_on)
             else:
                 feeder = Span(commands[0].span.start, commands[index - 1].span.end)
                 operator = node.operators[index - 1] if index - 1 < len(node.operators) else "|"
                 writer = commands[index - 1]
                 stdin = Stdin(StdinKind.PIPE, feeder, operator, feeders=tuple(feeders), writer=writer, upstream=stdin)
-                stage_frame = frame.with_stdin(stdin, True)
+                stage_frame = frame.with_stdin(stdin, True, piped_on=index < last or frame.piped_on)
             if type(command) is ast.SimpleCommand:
                 # The names a stage runs feed later stages' stdin (`sh -i | nc`).
                 found = self.visit_simple_command(command, stage_frame, feeders)
@@ -326,7 +327,7 @@ class Walker(WordWalker):
         state = self.state
         subject = CommandSubject(
             argv, index, each, name.source, name.evidence, wrappers, span, frame.location, stdin,
-            frame.in_pipeline, frame.background, state.cwd,
+            frame.piped_on, frame.background, state.cwd,
             tuple((path, script.text) for path, script in state.written.items()) if state.written else (),
             state.moved, environment, state.record_run(each, argv[index + 1 :]),
         )  # fmt: skip

@@ -36,6 +36,11 @@ def _request(subject: CommandSubject) -> _Request:
     return _Request(*_method_and_urls(subject.name, reading(subject)))
 
 
+def request_urls(subject: CommandSubject) -> tuple[Arg, ...]:
+    """The URL words of an HTTP client's request (for a predicate that reads more than the path)."""
+    return _request(subject).urls
+
+
 # Methods some API rule is about: a request with another (most are GETs) needs no rule's look.
 _WANTED_METHODS: set[str] = set()
 gate_commands(_CLIENTS, lambda subject: _request(subject).method in _WANTED_METHODS)

@@ -103,7 +103,23 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         "database.others",
         ".database.others",
         True,
-        frozenset(("cypher-shell", "influx", "neon", "neonctl", "pscale", "snowsql", "turso")),
+        frozenset(
+            (
+                "curl",
+                "cypher-shell",
+                "http",
+                "https",
+                "influx",
+                "neon",
+                "neonctl",
+                "pscale",
+                "snowsql",
+                "turso",
+                "wget",
+                "xh",
+                "xhs",
+            )
+        ),
     ),
     PackEntry(
         "database.postgresql",
@@ -165,6 +181,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         True,
         frozenset(
             (
+                "chmod",
                 "cp",
                 "dd",
                 "find",
@@ -188,14 +205,27 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         ".filesystem.services",
         True,
         frozenset(
-            ("cp", "dd", "find", "install", "remove_directory", "rm", "shred", "srm", "truncate", "unlink", "wipe")
+            (
+                "cp",
+                "dd",
+                "find",
+                "install",
+                "mv",
+                "remove_directory",
+                "rm",
+                "shred",
+                "srm",
+                "truncate",
+                "unlink",
+                "wipe",
+            )
         ),
     ),
     PackEntry(
         "filesystem.workspace",
         ".filesystem.workspace",
         True,
-        frozenset(("find", "remove_directory", "rm", "srm", "wipe")),
+        frozenset(("find", "mv", "remove_directory", "rm", "srm", "wipe")),
     ),
     PackEntry(
         "flags.launchdarkly", ".vendors", False, frozenset(("curl", "http", "https", "ldcli", "wget", "xh", "xhs"))

@@ -13,7 +13,7 @@ from ..rules._pack import Pack
 from ._invocation import Found, command, operand, option_names, option_value, pack_rule, per_found
 from .git_hooks import hooks_outside
 from .git_objects import OBJECT_RULES, push_prune
-from .git_tags import DELETE_REMOTE_TAG
+from .git_tags import DELETE_LISTED_REFS, DELETE_REMOTE_TAG
 from .git_transport import ext_transport_allowed
 
 # Pathspecs that name the whole working tree (from the top or from here).
@@ -486,6 +486,7 @@ PACK = Pack(
         REWRITE_HISTORY,
         WORKTREE_FORCE_REMOVE,
         DELETE_REMOTE_TAG,
+        DELETE_LISTED_REFS,
         hooks_outside,
         ext_transport_allowed,
         *OBJECT_RULES,

@@ -1,5 +1,6 @@
-"""git's remote tags (part of the git pack): deleting a release tag on the remote, which the
-builds, packages and deployments that pin it then cannot find."""
+"""git's remote tags and branches (part of the git pack): deleting a release tag on the remote, which
+the builds, packages and deployments that pin it then cannot find, and deleting every tag or branch
+a listing gives."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 
 from .._model import Severity
 from ..programs import Arg
-from ._invocation import Found, command, pack_rule
+from ._invocation import Found, command, listed_by, pack_rule
 
 # A tag's full ref, or a name shaped like a release version (`v1.2.0`, `2.0.0-rc1`), which a
 # repository's branches are not.
@@ -49,5 +50,51 @@ DELETE_REMOTE_TAG = pack_rule(
         "git push origin --tags",
         "git tag -d v1.0.0-local",
         "git push --dry-run origin --delete v1.0.0",
+    ),
+)
+
+
+# git's listings of refs: every tag, every (remote) branch, every ref.
+_REF_LISTINGS = frozenset({"tag", "branch", "for-each-ref", "ls-remote", "show-ref"})
+
+
+def _lists_refs(words: list[str]) -> bool:
+    """`git tag -l`, `git branch -r`, `git for-each-ref refs/tags`: a listing of tags or branches (a
+    pattern still selects every one it matches; a `grep` or `sed` between them is a choice made)."""
+    return len(words) > 1 and words[1] in _REF_LISTINGS
+
+
+DELETE_LISTED_REFS = pack_rule(
+    id="GT021",
+    name="git-delete-listed-remote-refs",
+    severity=Severity.HIGH,
+    summary=(
+        "Deletes on the remote every tag or branch a git listing gives "
+        "(`git tag -l | xargs -n 1 git push --delete origin`, `git push origin --delete $(git branch -r)`)."
+    ),
+    rationale=(
+        "The listing holds every release tag and every branch, `main` and the release branches included: "
+        "the remote loses them all at once, and every build, clone and pull request that tracks them breaks."
+    ),
+    safer_alternative="Delete the tags or branches you mean by name, after listing them (`git branch -r --merged`).",
+    matches=(
+        command(
+            "git",
+            "push",
+            requires=("--delete",),
+            unless=("--dry-run",),
+            where=listed_by("git", selects_all=_lists_refs),
+        ),
+    ),
+    message="deletes on the remote every tag or branch a listing gives",
+    must_match=(
+        "git tag -l | xargs -n 1 git push --delete origin",
+        "git push origin --delete $(git tag)",
+        "git branch -r | xargs git push origin -d",
+    ),
+    must_not_match=(
+        "git tag -l | xargs -n 1 git push --dry-run --delete origin",
+        "git push origin --delete feature/old",
+        "git tag -l | grep '^tmp-' | xargs git push --delete origin",
     ),
 )

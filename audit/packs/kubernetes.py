@@ -264,6 +264,41 @@ GRANT_CLUSTER_ADMIN = pack_rule(
 )
 
 
+ADMIN_TO_DEFAULT_ACCOUNT = pack_rule(
+    id="KU017",
+    name="kubectl-cluster-admin-to-default-service-account",
+    severity=Severity.HIGH,
+    summary=(
+        "Binds `cluster-admin` to a namespace's `default` service account "
+        "(`kubectl create clusterrolebinding x --clusterrole=cluster-admin --serviceaccount=default:default`)."
+    ),
+    rationale=(
+        "Every pod of the namespace that names no service account of its own runs as `default` and holds its "
+        "token: any container there, and whoever breaks into one, is then admin of the whole cluster. No install "
+        "asks for it; a tool that needs cluster-admin brings its own service account (KU009 warns on that)."
+    ),
+    safer_alternative="Create a service account for the tool (`kubectl create serviceaccount NAME`) and bind the narrowest role it needs.",
+    matches=tuple(
+        command(
+            _KUBECTL,
+            path,
+            where=(option_value("--clusterrole", "cluster-admin"), option_value("--serviceaccount", "*:default")),
+            unless=_DRY_RUN,
+        )
+        for path in _BINDINGS
+    ),
+    message="gives cluster-admin to every pod of the namespace (its default service account)",
+    must_match=(
+        "kubectl create clusterrolebinding default-admin --clusterrole=cluster-admin --serviceaccount=default:default",
+        "kubectl create rolebinding x -n prod --clusterrole cluster-admin --serviceaccount prod:default",
+    ),
+    must_not_match=(
+        "kubectl create clusterrolebinding ci-admin --clusterrole=cluster-admin --serviceaccount=ci:deployer",
+        "kubectl create rolebinding app-view -n dev --clusterrole=view --serviceaccount=dev:default",
+    ),
+)
+
+
 def _from_the_network(found: Found) -> Arg | None:
     """A manifest file named by an http(s) URL."""
     return next(
@@ -312,6 +347,7 @@ PACK = Pack(
         DELETE_LOCAL_CLUSTER,
         BIND_EVERYONE,
         GRANT_CLUSTER_ADMIN,
+        ADMIN_TO_DEFAULT_ACCOUNT,
         APPLY_FROM_URL,
         *WORKLOAD_RULES,
     ),

@@ -58,7 +58,7 @@ from ._known import (
 )
 from ._program import HelpForms, Program, Reading, Subcommand, read
 from .files import emptied_files, sed_scripts, tar_archive, tar_extracts
-from .find import EXEC_ACTIONS, FindScope, deletes_what_it_finds, find_scope
+from .find import EXEC_ACTIONS, FindScope, deletes_what_it_finds, find_scope, named_finds
 from .interpreters import INTERPRETERS, MODULE_PROGRAMS, InterpreterSpec
 from .kubernetes import KINDS, resource_kind
 from .network import curl_prints_only_numbers, downloaded_files, windows_download
@@ -130,6 +130,7 @@ __all__ = [
     "installs_only_the_lock_file",
     "installs_the_project",
     "lex",
+    "named_finds",
     "package_binary",
     "read",
     "read_command",

@@ -109,6 +109,22 @@ AWS_GRANTING_OPERATIONS: dict[str, tuple[Option, ...]] = {
 }  # fmt: skip
 
 _S3_FILTERS = (valued("--include"), valued("--exclude"))
+# The options of s3's transfers (cp, mv, sync): read as options, their values are not taken for the
+# sources or the destination (`aws s3 cp SRC s3://b/k --acl public-read`).
+_S3_TRANSFERS = (
+    *_S3_FILTERS, *(valued(name) for name in (
+        "--acl", "--grants", "--storage-class", "--sse", "--sse-kms-key-id", "--sse-c", "--sse-c-key",
+        "--sse-c-copy-source", "--sse-c-copy-source-key", "--content-type", "--cache-control", "--content-disposition",
+        "--content-encoding", "--content-language", "--expires", "--metadata", "--metadata-directive",
+        "--website-redirect", "--source-region", "--page-size", "--expected-size", "--checksum-algorithm",
+        "--checksum-mode", "--request-payer",
+    )),
+    *(flag(name) for name in (
+        "--follow-symlinks", "--no-follow-symlinks", "--no-guess-mime-type", "--only-show-errors", "--no-progress",
+        "--quiet", "--exact-timestamps", "--size-only", "--force-glacier-transfer", "--ignore-glacier-warnings",
+        "--copy-props",
+    )),
+)  # fmt: skip
 
 AWS = Program(
     ("aws",),
@@ -138,8 +154,8 @@ AWS = Program(
         leaf("s3 rb", flag("--force"), operands=("BUCKET",)),
         # A shell command run in a task's container (through SSM).
         leaf("ecs execute-command", valued("--cluster"), valued("--task"), valued("--container"), valued("--command"), flag("--interactive"), flag("--non-interactive")),
-        leaf("s3 sync", flag("--delete"), flag("--dryrun"), *_S3_FILTERS, operands=("SOURCE", "DEST")),
-        leaf("s3 cp|mv", flag("--recursive"), flag("--dryrun"), *_S3_FILTERS, operands=("SOURCE", "DEST")),
+        leaf("s3 sync", flag("--delete"), flag("--dryrun"), *_S3_TRANSFERS, operands=("SOURCE", "DEST")),
+        leaf("s3 cp|mv", flag("--recursive"), flag("--dryrun"), *_S3_TRANSFERS, operands=("SOURCE", "DEST")),
         leaf("s3 ls", flag("--recursive"), flag("--human-readable"), flag("--summarize"), operands=("PATH",)),
         *(leaf(f"{service} {operation}", *_AWS_OPERATION_FLAGS) for service, operations in AWS_OPERATIONS.items() for operation in operations),
         *(leaf(path, *options) for path, options in AWS_GRANTING_OPERATIONS.items()),

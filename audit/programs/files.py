@@ -50,6 +50,15 @@ def _moved_away(reading: Reading) -> tuple[Arg, ...]:
     return reading.operands[:-1]
 
 
+def _moved_into_nothing(reading: Reading) -> tuple[Arg, ...]:
+    """`mv DIR /dev/null`: a move onto a device that keeps nothing is a delete of every source with
+    everything below it (as root it also replaces the device with the source)."""
+    destination = _destination(reading)
+    if len(destination) != 1 or destination[0].value not in _EMPTY_SOURCES:
+        return ()
+    return _moved_away(reading)
+
+
 def _recursive_operands(reading: Reading) -> tuple[Arg, ...]:
     """`rm -r`, `srm -r`, `wipe -r`: every operand goes with everything below it."""
     return reading.operands if reading.has("--recursive") else ()
@@ -272,6 +281,7 @@ MV = Program(
     operands=("SOURCE...", "DEST"),
     writes=_destination,
     removes=_moved_away,
+    removes_trees=_moved_into_nothing,
 )
 
 INSTALL = Program(

@@ -171,6 +171,21 @@ def deletes_what_it_finds(args: tuple[Arg, ...]) -> bool:
     return command is not None and _destroys(command)
 
 
+def named_finds(args: tuple[Arg, ...]) -> tuple[Arg, ...]:
+    """`find ~ -maxdepth 1 -name .ssh`: when the only tests are fixed names (no wildcard), each
+    `START/NAME`, which find acts on whenever it exists (at any depth it may act on more)."""
+    scope = find_scope(args)
+    names = scope.only_names
+    if not names or any(not name or "*" in name or "?" in name or "[" in name for name in names):
+        return ()
+    return tuple(
+        Arg(tuple(f"{value.rstrip('/')}/{name}" for value in start.values), start.source, start.span)
+        for start in scope.starting_points
+        if start.values
+        for name in names
+    )
+
+
 def _deleted(reading: Reading) -> tuple[Arg, ...]:
     """What `find` deletes (`-delete`, `-exec rm {} +`): what each starting point holds, read as `START/*`."""
     if not deletes_what_it_finds(reading.args):

@@ -13,6 +13,7 @@ from ._code import CODE_RULES
 from ._command_position import COMMAND_POSITION_RULES
 from ._contexts import CONTEXT_RULES
 from ._controls import CONTROL_RULES
+from ._credential_hunts import CREDENTIAL_HUNT_RULES
 from ._device_removal import DEVICE_REMOVAL_RULES
 from ._emptied_files import EMPTIED_FILE_RULES
 from ._empty_variables import EMPTY_VARIABLE_RULES
@@ -38,6 +39,7 @@ from ._supply_chain import SUPPLY_CHAIN_RULES
 from ._system import SYSTEM_RULES
 from ._system_logs import SYSTEM_LOG_RULES
 from ._tunnels import TUNNEL_RULES
+from ._uploads import UPLOAD_RULES
 
 RETIRED: tuple[RetiredRule, ...] = ()
 
@@ -50,6 +52,7 @@ CORE = Registry(
     + EMPTY_VARIABLE_RULES
     + EMPTIED_FILE_RULES
     + SECRET_READ_RULES
+    + CREDENTIAL_HUNT_RULES
     + SYSTEM_RULES
     + LINKER_RULES
     + INTERPRETER_VARIABLE_RULES
@@ -62,6 +65,7 @@ CORE = Registry(
     + ACCOUNT_RULES
     + EXFILTRATION_RULES
     + PUSH_RULES
+    + UPLOAD_RULES
     + FOREIGN_IMAGE_RULES
     + SECRET_PRINTING_RULES
     + NETWORK_AND_RESOURCE_RULES

@@ -20,7 +20,8 @@ from ._rule import Hit, Inspects, rule
     severity=Severity.HIGH,
     summary=(
         "Recursive delete of /, the home directory, another top-level system directory, or a mount point, "
-        "mounted volume or data root (`/mnt/backups`, `/Volumes/Backup`, `/data`, `/var/www`)."
+        "mounted volume or data root (`/mnt/backups`, `/Volumes/Backup`, `/data`, `/var/www`, and below /srv "
+        "and /opt what is named for backups, data or archives: `/srv/backups`, `/opt/app/data`)."
     ),
     rationale=(
         "`rm -rf /` or `rm -rf ~` destroys the system or every file the user owns; a mounted disk, a backup "
@@ -50,6 +51,7 @@ from ._rule import Hit, Inspects, rule
         "rm -rf /mnt/backups",
         "rm -rf /Volumes/Backup/*",
         "rm -rf /nix/store",
+        "rm -rf /srv/backups",
         "cmake -E rm -rf ~",
         "cmake -E remove_directory /",
         "srm -r ~",
@@ -68,6 +70,7 @@ from ._rule import Hit, Inspects, rule
         "find ~ -type f -exec grep -l TODO {} +",
         "rm -rf /mnt/backups/2023-01-01",
         "rm -rf /var/www/html/cache",
+        "rm -rf /srv/app",
     ),
 )
 def recursive_delete(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
@@ -301,11 +304,21 @@ def _keeps_home_its_users(subject: CommandSubject, read: Reading, target: Arg) -
     return not subject.location.other_account and not read.has("-L") and own_account(mode_or_owner, subject.name or "")
 
 
+# How an ACL entry's text names the invoking user (`u:$USER:rwx`): access given to oneself.
+_OWN_ENTRY = re.compile(r"(u|user):(\$\{?(USER|LOGNAME)\}?|\$\((whoami|id -un)\)):")
+
+
+def _grants_another_account(read: Reading) -> bool:
+    """setfacl's `-m`/`--set` entries give some account other than the invoking user access."""
+    entries = [arg.source for arg in read.values("--modify", "--set", "--modify-file", "--set-file")]
+    return any(not _OWN_ENTRY.match(entry.strip("'\"")) for text in entries for entry in text.split(","))
+
+
 @rule(
     id="FS005",
     name="wreck-protected-directory",
     severity=Severity.HIGH,
-    summary="Moves a top-level system or home directory, or recursively changes its owner or permissions.",
+    summary="Moves a top-level system or home directory, or recursively changes its owner, permissions or ACL (`setfacl -R -m u:guest:rwx /home`).",
     rationale=(
         "`mv /etc x`, `chmod -R 777 /` or `chown -R user /` leave the system unbootable or every file exposed. "
         "Giving the home back to its own user (`sudo chown -R $USER:$USER ~`) or adding its owner's "
@@ -313,9 +326,10 @@ def _keeps_home_its_users(subject: CommandSubject, read: Reading, target: Arg) -
     ),
     safer_alternative="Change only the project files you mean (`chmod -R u+w ./build`).",
     inspects=Inspects.COMMAND,
-    commands=("mv", "chmod", "chown", "chgrp"),
+    commands=("mv", "chmod", "chown", "chgrp", "setfacl"),
     must_match=(
         "mv / /dev/null",
+        "sudo setfacl -R -m u:guest:rwx /home",
         "mv /etc /tmp/etc",
         "chmod -R 777 /",
         "chown -R nobody:nogroup /usr",
@@ -332,6 +346,8 @@ def _keeps_home_its_users(subject: CommandSubject, read: Reading, target: Arg) -
         "sudo chown -R $USER:$USER ~",
         "sudo chown -R $(id -u):$(id -g) $HOME",
         "chmod -R u+rwX ~",
+        "setfacl -R -m u:$USER:rwx ~",
+        "setfacl -R -b /home",
     ),
 )
 def wreck_protected_directory(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
@@ -339,6 +355,8 @@ def wreck_protected_directory(subject: CommandSubject, tables: Tables) -> Iterat
     if subject.name == "mv":
         # The sources: every operand with -t DIR, else all but the destination.
         targets = read.operands if read.has("--target-directory") else read.operands[:-1]
+    elif subject.name == "setfacl":
+        targets = read.operands if read.has("-R") and _grants_another_account(read) else ()
     elif read.has("--recursive"):
         targets = read.operands[1:]  # after the mode, owner or group
     else:

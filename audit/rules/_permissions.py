@@ -63,9 +63,9 @@ def access_change(subject: CommandSubject) -> AccessChange:
 
 
 def _fs005_has_the_directory(subject: CommandSubject, change: AccessChange) -> bool:
-    """A recursive chmod, chown or chgrp of a protected directory itself (`/`, `/etc`, `~`) is FS005's:
+    """A recursive chmod, chown, chgrp or setfacl of a protected directory itself (`/`, `/etc`, `~`) is FS005's:
     these rules then report only what is strictly inside one."""
-    return change.recursive and subject.name in ("chmod", "chown", "chgrp")
+    return change.recursive and subject.name in ("chmod", "chown", "chgrp", "setfacl")
 
 
 def _gives_access(subject: CommandSubject, change: AccessChange) -> bool:
@@ -208,7 +208,7 @@ def _what_it_takes_or_gives(subject: CommandSubject, change: AccessChange) -> st
         "chmod -R 000 ~/projects",
         "chown -R nobody:nogroup ~/projects",
         "chattr -R +i ~/projects",
-        "setfacl -R -m u:nobody:rwx ~",
+        "setfacl -R -m u:nobody:rwx ~/projects",
         "chmod -R a-r ~/.config",
     ),
     must_not_match=(

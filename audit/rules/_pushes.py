@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .._analysis import CommandSubject, SecretFlowSubject, SecretKind
+from .._analysis import CommandSubject, SecretFlowSubject, SecretKind, SentSecret
 from .._model import Severity, Span
 from .._syntax import ast
 from .._tables import Tables
@@ -225,9 +225,7 @@ _LOGGED_IN = frozenset({"ssh", "scp", "rsync", "sftp"})
     ),
 )
 def project_sent_to_unknown_host(subject: SecretFlowSubject, tables: Tables) -> Iterator[Hit]:
-    if subject.program in _LOGGED_IN:
-        return
-    flow = next((flow for flow in subject.flows if flow.trail.secret.kind is SecretKind.PROJECT), None)
+    flow = project_flow(subject)
     if flow is None:
         return
     project = flow.trail.secret
@@ -238,6 +236,13 @@ def project_sent_to_unknown_host(subject: SecretFlowSubject, tables: Tables) -> 
     if foreign is not None:
         span = Span(min(project.span.start, subject.span.start), max(project.span.end, subject.span.end))
         yield Hit(span, f"`{flow.label}` sends {project.name} to `{foreign.name}`, a host the command names")
+
+
+def project_flow(subject: SecretFlowSubject) -> SentSecret | None:
+    """The flow of the project sent whole to a sender that does not log in with the user's own key."""
+    if subject.program in _LOGGED_IN:
+        return None
+    return next((flow for flow in subject.flows if flow.trail.secret.kind is SecretKind.PROJECT), None)
 
 
 def _committed_secret(subject: CommandSubject, tables: Tables) -> str | None:

@@ -1,19 +1,26 @@
 """Secrets shown in clear (SE006): a command that prints a stored password, token or private key
-to the terminal, where it lands in the agent's transcript and logs (`security
-find-generic-password -w`, `gpg --export-secret-keys`, `kubectl config view --raw`, `gcloud auth
-print-access-token`, `op read`). Piped into the tool that needs it (`aws ecr get-login-password |
-docker login --password-stdin`) or captured by a substitution (`-H "Authorization: Bearer $(gh
-auth token)"`), the secret is used and not shown. Sending what they print is SE005's."""
+to the terminal, where it lands in the agent's transcript and logs (`security find-generic-password
+-w`, `gpg --export-secret-keys`, `kubectl config view --raw`, `gcloud auth print-access-token`, `op
+read`), a secret variable (`printenv GITHUB_TOKEN`), the environment filtered for secrets (`env |
+grep -i token`) or a Kubernetes secret's data (`kubectl get secret db -o yaml`, `... | base64 -d`).
+Piped into the tool that needs it (`aws ecr get-login-password | docker login --password-stdin`)
+or captured by a substitution (`-H "Authorization: Bearer $(gh auth token)"`), the secret is used
+and not shown. Sending what they print is SE005's. `echo $SECRET` is not reported: a command does
+not see where its output is redirected, and writing a token into a file is how CI sets one up."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
+from itertools import pairwise
 
-from .._analysis import CommandSubject
-from .._model import Position, Severity
+from .._analysis import Arg, CommandSubject, Stdin, StdinKind
+from .._model import Position, Severity, Span
 from .._named_tuple import NamedTuple
+from .._syntax import ast
 from .._tables import Tables
 from ..programs import read_command
+from ..programs.readers import keeps_input, prints_environment
 from ._rule import Hit, Inspects, rule
 
 
@@ -72,15 +79,88 @@ _SHOWN: Mapping[str, tuple[_Shown, ...]] = {
 }  # fmt: skip
 
 
+# Where a secret shown by an earlier stage of a pipeline is shown still: a decoder turns
+# `kubectl get secret -o jsonpath=...`'s base64 into the password, a filter picks the secret
+# variables out of the environment (`env | grep -i token`).
+_DECODERS = frozenset({"base64", "openssl"})
+_DECODE = frozenset({"-d", "--decode", "-D"})
+_FILTERS = frozenset({"grep", "egrep", "fgrep", "rg", "awk", "sed"})
+_SECRET_WORDS = re.compile(r"key|token|secret|passw|pwd|credential|auth", re.IGNORECASE)
+# kubectl's output formats that print a secret's data (`-o name`, `-o wide` print names).
+_DATA_FORMATS = re.compile(r"(json|yaml|jsonpath|go-template|template)\b")
+_NOWHERE = Span(0, 0)
+
+
 def _shown_printers(tables: Tables) -> frozenset[str]:
-    return frozenset(_SHOWN)
+    return frozenset((*_SHOWN, "printenv", *_DECODERS, *_FILTERS))
+
+
+def literal_words(command: ast.Command | None) -> list[str]:
+    """The literal text of a simple command's words (a stage of a pipeline, as the AST gives it)."""
+    if type(command) is not ast.SimpleCommand:
+        return []
+    return ["".join(part.text for part in word.parts if type(part) is ast.Literal) for word in command.words]
+
+
+def _secret_data(words: list[str]) -> bool:
+    """`kubectl get secret NAME -o jsonpath={.data.password}`, `-o yaml`: a secret's data printed."""
+    if len(words) < 3 or words[0].rpartition("/")[2] != "kubectl" or "get" not in words:
+        return False
+    if not any(word in ("secret", "secrets") or word.startswith(("secret/", "secrets/")) for word in words):
+        return False
+    formats = [after for before, after in pairwise(words) if before in ("-o", "--output")]
+    formats += [
+        word.removeprefix("--output=").removeprefix("-o") for word in words if word.startswith(("--output=", "-o"))
+    ]
+    return any(_DATA_FORMATS.match(text) for text in formats)
+
+
+def _upstream_words(stdin: Stdin | None) -> Iterator[list[str]]:
+    """The literal words of each earlier stage of the pipeline, nearest first."""
+    while stdin is not None and stdin.kind is StdinKind.PIPE:
+        yield literal_words(stdin.writer)
+        stdin = stdin.upstream
+
+
+def _piped_secret(subject: CommandSubject, tables: Tables) -> str | None:
+    """What secret an earlier stage prints that this decoder or filter shows: a secret's data decoded,
+    or the environment filtered for secret names (`env | grep -iE 'key|token'`; `grep ^PYTHON` is not)."""
+    name = subject.name or ""
+    for words in _upstream_words(subject.stdin):
+        if name in _DECODERS and any(arg.value in _DECODE for arg in subject.args) and _secret_data(words):
+            return "a Kubernetes secret's data, decoded,"
+        if (
+            name in _FILTERS
+            and keeps_input(name, read_command(name, subject.args))
+            and words
+            and _prints_environment(words)
+            and any(_SECRET_WORDS.search(arg.value or arg.source) for arg in subject.args)
+        ):
+            return "the environment's secret variables"
+    return None
+
+
+def _prints_environment(words: list[str]) -> bool:
+    args = tuple(Arg((word,), word, _NOWHERE) for word in words[1:])
+    return prints_environment(words[0].rpartition("/")[2], read_command(words[0].rpartition("/")[2], args))
+
+
+def _printed_variable(subject: CommandSubject, tables: Tables) -> str | None:
+    """`printenv AWS_SECRET_ACCESS_KEY`: the secret variable printenv prints."""
+    if subject.name != "printenv":
+        return None
+    return next((arg.value for arg in subject.args if arg.value and tables.is_secret_variable(arg.value)), None)
 
 
 @rule(
     id="SE006",
     name="show-stored-secret",
     severity=Severity.MEDIUM,
-    summary="Prints a stored password, token or private key to the terminal (`security find-generic-password -w`, `gpg --export-secret-keys`, `kubectl config view --raw`, `op read`, `gcloud auth print-access-token`).",
+    summary=(
+        "Prints a stored password, token or private key (`security find-generic-password -w`, "
+        "`gpg --export-secret-keys`, `op read`), a secret variable (`printenv GITHUB_TOKEN`), the environment "
+        "filtered for secrets (`env | grep -i token`) or a Kubernetes secret's data (`... | base64 -d`)."
+    ),
     rationale="What a command prints lands in the agent's transcript, its logs and the model provider's records; a secret shown there has left the keychain.",
     safer_alternative="Pipe the secret into the tool that needs it (`| docker login --password-stdin`) or pass it in a substitution; never print it.",
     inspects=Inspects.COMMAND,
@@ -91,6 +171,8 @@ def _shown_printers(tables: Tables) -> frozenset[str]:
         "kubectl config view --raw --minify",
         "op read op://Dev/db/password",
         "sudo security dump-keychain -d /Library/Keychains/System.keychain",
+        "env | grep -i token",
+        "kubectl get secret db -o jsonpath='{.data.password}' | base64 -d",
     ),
     must_not_match=(
         "security find-generic-password -s github.com",
@@ -98,13 +180,26 @@ def _shown_printers(tables: Tables) -> frozenset[str]:
         "gpg --export --armor me@example.com",
         "aws ecr get-login-password | docker login --username AWS --password-stdin 1.dkr.ecr.us-east-1.amazonaws.com",
         'GH_TOKEN="$(gh auth token)" ./release.sh',
+        "env | grep -i ^PYTHON",
+        "env | grep -i token | wc -l",
     ),
 )
 def show_stored_secret(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
-    # Piped on or captured by a substitution, the secret goes to a command, not to the screen.
-    if subject.in_pipeline or subject.location.position is Position.VALUE:
-        return
+    if subject.location.position is Position.VALUE:
+        return  # captured by a substitution: the secret goes to a command, not to the screen
     name = subject.name or ""
+    shown = _piped_secret(subject, tables) if subject.stdin is not None and not subject.piped_on else None
+    if shown is not None:
+        yield Hit(subject.span, f"`{name}` shows {shown} where the transcript keeps it")
+        return
+    # Piped on, the secret goes to a command, not to the screen.
+    if subject.piped_on:
+        return
+    variable = _printed_variable(subject, tables)
+    if variable is not None or (name == "kubectl" and _secret_data([name, *(a.value or "" for a in subject.args)])):
+        printed = f"${variable}" if variable is not None else "a Kubernetes secret's data"
+        yield Hit(subject.span, f"`{name}` prints {printed} where the transcript keeps it")
+        return
     reading = read_command(name, subject.args)
     for shown in _SHOWN.get(name, ()):
         if not reading.selects(shown.words) or (shown.elsewhere and reading.has(*shown.elsewhere)):

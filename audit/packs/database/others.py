@@ -1,12 +1,18 @@
-"""database.others: Snowflake (snowsql) and Neo4j (cypher-shell) statements, InfluxDB deletes, and
-the hosted databases' CLIs deleting a database (Neon, PlanetScale, Turso)."""
+"""database.others: Snowflake (snowsql) and Neo4j (cypher-shell) statements, InfluxDB deletes, the
+hosted databases' CLIs deleting a database (Neon, PlanetScale, Turso), and stores deleted through
+their HTTP API (Elasticsearch and OpenSearch indices, CouchDB databases, InfluxDB buckets, Solr
+cores and collections)."""
 
 from __future__ import annotations
 
+from urllib.parse import parse_qsl, urlsplit
+
 from ..._model import Severity
+from ...programs import Arg
 from ...rules._pack import Pack
-from .._invocation import command, pack_rule
-from ._statements import DEFAULT_REASON, statement_rules
+from .._http import api_calls, request_urls, url_path
+from .._invocation import Found, command, pack_rule
+from ._statements import DEFAULT_REASON, disposable_database, statement_rules
 
 SNOWFLAKE_STATEMENTS = statement_rules(
     ids=("DB003", "DB004"),
@@ -77,9 +83,86 @@ HOSTED_DATABASE_DELETE = pack_rule(
     must_not_match=("neonctl projects list", "pscale branch list prod", "turso db shell prod"),
 )
 
+# Whole stores by their REST paths: an Elasticsearch or OpenSearch index (on its port, on the
+# hosted services, or by `_all` or a wildcard pattern on any host), a CouchDB database, an InfluxDB 2
+# bucket or organisation, a Solr collection or core through the v2 API.
+_STORE_PATHS = (
+    "*:9200/*", "*.es.amazonaws.com/*", "*.aoss.amazonaws.com/*", "*.cloud.es.io/*", "*.cloud.es.io:*/*",
+    "*/_all", "*/*[*]*", "*:5984/*", "*.cloudant.com/*", "*/api/v2/buckets/*", "*/api/v2/orgs/*",
+    "*:8983/api/collections/*", "*:8983/api/cores/*",
+)  # fmt: skip
+# Solr's admin actions that delete: a collection, or a core unloaded with its index or data.
+_SOLR_DELETING = frozenset({"deleteindex", "deletedatadir", "deleteinstancedir"})
+
+
+def _kept_store(found: Found) -> Arg | None:
+    """The URL word naming the store deleted, unless every name in it is a test one
+    (`disposable_databases`: `test-index`) or an API of the server's own (`_cat`, `_snapshot`)."""
+    for word in request_urls(found.subject):
+        for value in word.values:
+            names = url_path(value).rpartition("/")[2].split(",")
+            if any(not name.startswith("_") or name == "_all" for name in names) and not all(
+                disposable_database(name, found.tables) for name in names
+            ):
+                return word
+    return None
+
+
+def _solr_deletes(found: Found) -> Arg | None:
+    """`/solr/admin/collections?action=DELETE&name=X`, `/solr/admin/cores?action=UNLOAD&core=X&deleteIndex=true`."""
+    for word in request_urls(found.subject):
+        for value in word.values:
+            query = {key.lower(): item for key, item in parse_qsl(urlsplit(value).query)}
+            action = query.get("action", "").upper()
+            unloads = action == "UNLOAD" and any(query.get(key, "").lower() == "true" for key in _SOLR_DELETING)
+            name = query.get("name") or query.get("core") or ""
+            if (action == "DELETE" or unloads) and not disposable_database(name, found.tables):
+                return word
+    return None
+
+
+HTTP_STORE_DELETE = pack_rule(
+    id="DB603",
+    name="store-deleted-over-http",
+    severity=Severity.HIGH,
+    summary=(
+        "Deletes a whole store through its HTTP API: Elasticsearch or OpenSearch indices (`DELETE "
+        "es:9200/logs-*`, `_all`), a CouchDB database, an InfluxDB bucket, a Solr collection or core; stores "
+        "named as test ones are exempt."
+    ),
+    rationale=(
+        "One request drops the index or database with every document in it; a wildcard or `_all` drops all of "
+        "them at once. The servers keep no copy: only a snapshot taken before brings the data back."
+    ),
+    safer_alternative="Take a snapshot first, and delete the one index you mean by its full name.",
+    matches=(
+        *api_calls(("DELETE",), *_STORE_PATHS, where=(_kept_store,)),
+        *api_calls(("POST",), "*/api/v2/delete"),
+        *api_calls(
+            ("GET", "POST", "DELETE"), "**/solr/admin/collections", "**/solr/admin/cores", where=(_solr_deletes,)
+        ),
+    ),
+    message="deletes a whole store through its HTTP API",
+    must_match=(
+        "curl -X DELETE 'http://es-prod.internal:9200/logs-*'",
+        "curl -XDELETE https://search.example.com/_all",
+        "http DELETE couch.internal:5984/customers",
+        "curl 'http://solr:8983/solr/admin/collections?action=DELETE&name=products'",
+    ),
+    must_not_match=(
+        "curl -X DELETE localhost:9200/test-index",
+        "curl -s localhost:9200/_cat/indices",
+        "curl -X DELETE localhost:9200/logs/_doc/42",
+        "curl 'http://solr:8983/solr/admin/cores?action=STATUS'",
+    ),
+)
+
 PACK = Pack(
     name="database.others",
-    summary="Snowflake and Neo4j statements (snowsql, cypher-shell), InfluxDB deletes, and the hosted databases' CLIs (Neon, PlanetScale, Turso).",
+    summary=(
+        "Snowflake and Neo4j statements (snowsql, cypher-shell), InfluxDB deletes, the hosted databases' CLIs "
+        "(Neon, PlanetScale, Turso), and stores deleted over HTTP (Elasticsearch, OpenSearch, CouchDB, Solr)."
+    ),
     default=True,
     reason=DEFAULT_REASON,
     rules=(
@@ -87,5 +170,6 @@ PACK = Pack(
         *NEO4J_STATEMENTS,
         INFLUXDB_DELETE,
         HOSTED_DATABASE_DELETE,
+        HTTP_STORE_DELETE,
     ),
 )

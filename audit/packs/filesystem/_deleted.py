@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from ..._analysis import HOME, Arg, CommandSubject
 from ..._named_tuple import NamedTuple
-from ...programs import TREE_REMOVERS, emptied_files, find_scope, removed_trees
+from ...programs import TREE_REMOVERS, deletes_what_it_finds, emptied_files, find_scope, named_finds, removed_trees
 from ...rules._paths import cleaned_values, in_working_directory, per_subject, reading
 from ...rules._system_logs import names_history_variable
 
@@ -52,16 +52,20 @@ class DeletedTarget(NamedTuple):
 def deleted_targets(subject: CommandSubject) -> tuple[DeletedTarget, ...]:
     """What the command deletes: rm's operands (and those of its kind: srm, wipe, unlink), shred's
     files, the files a command empties (`truncate -s 0 F`), the starting points of a `find ... -delete`
-    (worked out once per command: every rule here asks)."""
+    and what a deleting `find` finds by a fixed name (worked out once per command: every rule here asks)."""
     cwd = subject.cwd
     if subject.name == "find":
         args = subject.args
         words = find_scope(args).starting_points if any(arg.value == "-delete" for arg in args) else ()
+        if deletes_what_it_finds(args):
+            words += named_finds(args)  # `find ~ -name .ssh -exec rm -rf {} +` deletes ~/.ssh
         return tuple(DeletedTarget(word, _paths(word, cwd), True) for word in words)
     read = reading(subject)
     if subject.name in EMPTIERS:
         return tuple(DeletedTarget(word, _paths(word, cwd), False) for word in emptied_files(read))
     trees = removed_trees(read)
+    if subject.name == "mv":  # a move deletes only into /dev/null; elsewhere it is HM006's
+        return tuple(DeletedTarget(word, _paths(word, cwd), True) for word in trees)
     return tuple(DeletedTarget(word, _paths(word, cwd), any(word is tree for tree in trees)) for word in read.operands)
 
 
@@ -75,10 +79,19 @@ def recursively_deleted(subject: CommandSubject) -> Iterator[DeletedTarget]:
 
 
 def home_relative(value: str) -> str:
-    """`/root/x` and `/home/USER/x` as `~/x`: the home directory written any way."""
+    """`/root/x`, `/home/USER/x`, macOS's `/Users/USER/x` and WSL's `/mnt/c/Users/USER/x` as `~/x`:
+    the home directory written any way."""
     if value == "/root" or value.startswith("/root/"):
         return HOME + value[len("/root") :]
-    segments = value.split("/", 3)
-    if len(segments) >= 3 and segments[0] == "" and segments[1] == "home" and segments[2]:
-        return HOME + ("/" + segments[3] if len(segments) == 4 else "")
-    return value
+    segments = value.split("/")
+    if len(segments) < 3 or segments[0] != "":
+        return value
+    if segments[1] in ("home", "Users"):
+        user = 2
+    elif segments[1] == "mnt" and len(segments) >= 5 and segments[3] == "Users":
+        user = 4  # /mnt/DRIVE/Users/USER
+    else:
+        return value
+    if not segments[user]:
+        return value
+    return "/".join((HOME, *segments[user + 1 :]))

@@ -19,12 +19,13 @@ from ...rules._paths import CLIMB_TO_ROOT, DERIVED_NAMES, cleaned_values, conten
 from ...rules._rule import Hit, Inspects, rule
 from ._deleted import DELETERS, DeletedTarget, deleted_targets, home_relative, may_concern, recursively_deleted
 from .kept_files import delete_unrecoverable_project_file, destroy_private_key_by_tool
+from .key_access import credential_file_opened_to_others
 
 
 def _anchor(path: str) -> str:
     """Where a clean path hangs: `~` for the home directory (however written), else its first
     directory (`/etc`); "" for a relative path."""
-    if path.startswith((HOME, "/root", "/home/")):
+    if home_relative(path).startswith(HOME):
         return HOME
     return "/" + path.split("/", 2)[1] if path.startswith("/") else ""
 
@@ -343,13 +344,31 @@ def _user_data(arg: Arg, tables: Tables, cwd: str | None) -> str | None:
     return path_is(arg, directories, cwd) or contents_glob(arg, directories, cwd)
 
 
+def _across_user_data(arg: Arg, tables: Tables, values: tuple[str, ...]) -> str | None:
+    """`~/projects/*/src/*.py`, `~/Documents/*`: a glob whose segment right below a directory of the
+    user's own data is `*`, so it reaches into every project or document there; build output and
+    caches (`~/projects/*/node_modules`) are exempt."""
+    if not arg.pattern:
+        return None
+    for value in values:
+        relative = home_relative(value)
+        if relative.rpartition("/")[2] in DERIVED_NAMES:
+            continue
+        for directory in tables.home_data_directories:
+            prefix = directory + "/"
+            if relative.startswith(prefix) and relative[len(prefix) :].split("/", 1)[0] in ("*", ".*", "*.*"):
+                return directory
+    return None
+
+
 @rule(
     id="HM007",
     name="delete-home-user-data",
     severity=Severity.HIGH,
     summary=(
-        "Recursively deletes a directory of the user's own data, or everything in it: documents, media, mail, "
-        "synced folders, the projects directory (`~/Documents`, `~/projects/*`, `~/Maildir`, `~/.thunderbird`)."
+        "Recursively deletes a directory of the user's own data or everything in it (`~/Documents`, "
+        "`~/projects/*`, `~/Maildir`, WSL's `/mnt/c/Users/NAME/Documents`), or deletes files by a glob that "
+        "reaches into every entry of one (`shred -u ~/projects/*/src/*.py`)."
     ),
     rationale=(
         "These directories hold what the user made and kept: every project, every mail, every photo. "
@@ -357,16 +376,33 @@ def _user_data(arg: Arg, tables: Tables, cwd: str | None) -> str | None:
     ),
     safer_alternative="Delete the one file or project you mean (`rm -rf ~/projects/old-experiment`).",
     inspects=Inspects.COMMAND,
-    commands=("find", *TREE_REMOVERS),
+    commands=("find", *DELETERS),
     applies=may_concern,
-    must_match=("rm -rf ~/Documents", "rm -rf ~/projects/*", "rm -r $HOME/Maildir", "find ~/Pictures -delete"),
-    must_not_match=("rm -rf ~/projects/old-experiment", "rm -rf ~/Downloads", "rm -f ~/Documents/draft.txt"),
+    must_match=(
+        "rm -rf ~/Documents",
+        "rm -rf ~/projects/*",
+        "rm -r $HOME/Maildir",
+        "find ~/Pictures -delete",
+        "shred -u ~/projects/*/src/*.py",
+        "rm -rf /mnt/c/Users/dev/Documents",
+        "mv ~/projects /dev/null",
+    ),
+    must_not_match=(
+        "rm -rf ~/projects/old-experiment",
+        "rm -rf ~/Downloads",
+        "rm -f ~/Documents/draft.txt",
+        "rm -rf ~/projects/*/node_modules",
+        "rm -f ~/projects/app/src/*.pyc",
+        "mv ~/projects/app/old.txt /tmp/",
+    ),
 )
 def delete_home_user_data(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
-    for arg, values, _ in recursively_deleted(subject):
-        directory = _user_data(arg, tables, subject.cwd)
+    for arg, values, recursive in deleted_targets(subject):
+        directory = _user_data(arg, tables, subject.cwd) if recursive else None
+        if directory is None:
+            directory = _across_user_data(arg, tables, values)
         if directory is not None and _holds_credentials(arg, tables, subject.cwd, values) is None:
-            yield Hit(arg.span, f"recursive delete of `{arg.display()}`, the user's own data ({directory})")
+            yield Hit(arg.span, f"deletes `{arg.display()}`, the user's own data ({directory})")
 
 
 @rule(
@@ -409,5 +445,6 @@ PACK = Pack(
         delete_home_user_data,
         delete_unrecoverable_project_file,
         destroy_private_key_by_tool,
+        credential_file_opened_to_others,
     ),
 )
