@@ -12,7 +12,6 @@ known only at run time matches nothing.
 from __future__ import annotations
 
 import re
-from fnmatch import fnmatchcase
 
 from .._analysis import CommandSubject
 from .._named_tuple import NamedTuple
@@ -81,17 +80,42 @@ def url_path(url: str, relative_to: str | None = None) -> str:
     return f"{host}{slash}{path}".rstrip("/")
 
 
-def url_matches(path: str, pattern: str) -> bool:
-    """Segment-wise glob: `*` within one segment, `**` across any number."""
-    return _segments_match(path.split("/"), pattern.split("/"))
+def _segment_regex(glob: str) -> str:
+    """One path segment's glob (`*`, `?`, `[...]`) as a regular expression that never crosses a `/`."""
+    pieces: list[str] = []
+    index = 0
+    while index < len(glob):
+        char = glob[index]
+        end = glob.find("]", index + 2) if char == "[" else -1
+        if char == "*":
+            pieces.append("[^/]*")
+        elif char == "?":
+            pieces.append("[^/]")
+        elif end != -1:
+            body = glob[index + 1 : end].replace("\\", "\\\\")
+            pieces.append(f"[^/{body[1:]}]" if body[:1] == "!" else f"[{body}]")
+            index = end
+        else:
+            pieces.append(re.escape(char))
+        index += 1
+    return "".join(pieces)
 
 
-def _segments_match(segments: list[str], globs: list[str]) -> bool:
-    if not globs:
-        return not segments
-    if globs[0] == "**":
-        return any(_segments_match(segments[skip:], globs[1:]) for skip in range(len(segments) + 1))
-    return bool(segments) and fnmatchcase(segments[0], globs[0]) and _segments_match(segments[1:], globs[1:])
+def url_patterns(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+    """Segment-wise globs (`*` within one segment, `**` across any number) as one expression to
+    match against `"/" + path`, compiled once: every HTTP client's command asks it."""
+    if not patterns:
+        return None
+    alternatives = (
+        "".join("(?:/[^/]*)*" if glob == "**" else "/" + _segment_regex(glob) for glob in pattern.split("/"))
+        for pattern in patterns
+    )
+    return re.compile("(?:" + "|".join(alternatives) + ")")
+
+
+def matches_any(path: str, patterns: re.Pattern[str] | None) -> bool:
+    """Whether a URL's host and path (`url_path`) match one of the compiled patterns."""
+    return patterns is not None and patterns.fullmatch("/" + path) is not None
 
 
 class _Urls:
@@ -100,16 +124,16 @@ class _Urls:
     __slots__ = ("excluded", "patterns")
 
     def __init__(self, patterns: tuple[str, ...], excluded: tuple[str, ...]) -> None:
-        self.patterns = patterns
-        self.excluded = excluded
+        self.patterns = url_patterns(patterns)
+        self.excluded = url_patterns(excluded)
 
     def first_match(self, urls: tuple[Arg, ...], relative_to: str | None) -> Arg | None:
+        if self.patterns is None:
+            return None
         for word in urls:
             for value in word.values:
                 path = url_path(value, relative_to)
-                if any(url_matches(path, pattern) for pattern in self.patterns) and not any(
-                    url_matches(path, pattern) for pattern in self.excluded
-                ):
+                if matches_any(path, self.patterns) and not matches_any(path, self.excluded):
                     return word
         return None
 

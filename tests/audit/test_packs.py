@@ -14,7 +14,7 @@ from audit import Decision, PolicyError, audit_command, default_policy, load_pol
 from audit._model import Severity
 from audit.errors import RegistryError
 from audit.packs import PACKS, command, pack_rule
-from audit.packs._http import url_matches, url_path
+from audit.packs._http import matches_any, url_path, url_patterns
 from audit.rules import REGISTRY, Dispatch, Pack, Registry
 from audit.rules._rule import Inspects, rule
 
@@ -231,10 +231,29 @@ def test_a_url_is_reduced_to_host_and_path(url: str, relative_to: str | None, pa
         ("api.github.com", "api.github.com/**", True),
         ("gitlab.example.com/api/v4/projects/42", "*/api/v4/projects/*", True),
         ("evil.com/api.github.com/repos/o/r", "api.github.com/**", False),
+        ("es.internal:9200/logs-2024/_doc/1", "*:9200/**/_doc/*", True),
+        ("es.internal:9200/_doc/1", "*:9200/**/_doc/*", True),
+        ("es.internal:9200/logs/x/1", "*:9200/**/_doc/*", False),
+        ("api.example.com/v1/users", "api.example.com/v?/users", True),
+        ("api.example.com/v12/users", "api.example.com/v?/users", False),
+        ("api.example.com/v1/users", "api.example.com/v[0-9]/users", True),
+        ("api.example.com/vx/users", "api.example.com/v[!0-9]/users", True),
+        ("api.example.com/v/x/users", "api.example.com/v[!0-9]x/users", False),
+        ("api.example.com/a.b", "api.example.com/a?b", True),
+        ("api.example.com/a.b", "api.example.com/a.b", True),
+        ("api.example.com/axb", "api.example.com/a.b", False),
     ],
 )
 def test_url_patterns_match_segment_by_segment(path: str, pattern: str, matches: bool) -> None:
-    assert url_matches(path, pattern) is matches
+    assert matches_any(path, url_patterns((pattern,))) is matches
+
+
+def test_url_patterns_match_when_any_pattern_does() -> None:
+    either = url_patterns(("api.github.com/repos/*/*", "gitlab.com/api/**"))
+    assert matches_any("gitlab.com/api/v4/projects/1", either)
+    assert matches_any("api.github.com/repos/o/r", either)
+    assert not matches_any("api.github.com/user", either)
+    assert not matches_any("api.github.com/user", url_patterns(()))
 
 
 @pytest.mark.parametrize(
