@@ -318,8 +318,9 @@ TURN_SHELL_HISTORY_OFF = pack_rule(
     ),
     rationale=(
         "The shell's history is how a person finds out later what was run in a session; clearing it is "
-        "a step of hiding what was done, and no build or task needs it. It warns: the history is a "
-        "convenience, not an audit trail (turning the audit system off blocks, SC003)."
+        "a step of hiding what was done, and no build or task needs it. It warns: these change only the "
+        "running shell, and the history file stays as it was (deleting or emptying the file blocks, "
+        "SV002, SY012, SY013; turning the audit system off blocks, SC003)."
     ),
     safer_alternative=_HISTORY_SAFER,
     matches=(
