@@ -16,7 +16,7 @@ rule.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import TypeVar
@@ -31,6 +31,7 @@ from ..errors import ProgramError, RegistryError
 from ..programs import KNOWN, Arg, Option, OptionUse, Program, Reading, Takes, asks_for_help
 from ..rules._paths import keep_last, may_be_device, per_subject, reading
 from ..rules._rule import Applies, Example, Hit, Inspects, Rule, rule
+from ._listings import listing_stage, literal_commands
 
 
 class Found(NamedTuple):
@@ -271,10 +272,12 @@ def listed_by(*programs: str, selects_all: Callable[[list[str]], bool] | None = 
             if word.is_dynamic and word.word is not None and _substitution_runs(word.word, wanted, everything):
                 return word
         stdin = subject.stdin
-        if stdin is None or stdin.writer is None or "xargs" not in subject.wrappers:
+        if stdin is None or "xargs" not in subject.wrappers:
             return None
-        if _lists_everything(_literal_commands((stdin.writer,)), wanted, everything):
-            return found.reading.args[-1] if found.reading.args else None
+        listing = listing_stage(stdin)
+        if listing is not None and _lists_everything(literal_commands((listing,)), wanted, everything):
+            # With no word of its own (`... | xargs kill`), the command is what xargs completes.
+            return found.reading.args[-1] if found.reading.args else Arg((), "", subject.span)
         return None
 
     return selected
@@ -312,7 +315,7 @@ _NARROWING_VALUES = tuple(f"{option}=" for option in _NARROWING)
 def _substitution_runs(word: ast.Word, programs: frozenset[str], everything: Callable[[list[str]], bool]) -> bool:
     """Whether a command substitution in the word lists everything with one of the programs."""
     return any(
-        _lists_everything(_literal_commands(part.body.statements), programs, everything)
+        _lists_everything(literal_commands(part.body.statements), programs, everything)
         for part in word.parts
         if type(part) is ast.CommandSubstitution
     )
@@ -328,19 +331,6 @@ def _lists_everything(
 def _unfiltered(words: list[str]) -> bool:
     """A listing no filter option narrows (`docker ps -aq`, not `docker ps -q --filter label=app`)."""
     return not any(word in _NARROWING or word.startswith(_NARROWING_VALUES) for word in words)
-
-
-def _literal_commands(nodes: Iterable[object]) -> Iterator[list[str]]:
-    """The literal text of the words of each simple command, through statements, pipelines and lists."""
-    pending: list[object] = list(nodes)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, ast.SimpleCommand):
-            yield ["".join(part.text for part in word.parts if type(part) is ast.Literal) for word in node.words]
-        elif isinstance(node, ast.Pipeline | ast.AndOrList):
-            pending.extend(node.commands)
-        elif isinstance(node, ast.Redirected | ast.Statement):
-            pending.append(node.command)
 
 
 # -- the rule declaration ----------------------------------------------------------------------

@@ -70,7 +70,22 @@ LAZY_FAMILIES: tuple[Family, ...] = (
         ),
     ),
     Family(
-        ".machine", "MACHINE_PROGRAMS", ("insmod", "modprobe", "rmmod", "kexec", "mount", "umount", "kill", "loginctl")
+        ".machine",
+        "MACHINE_PROGRAMS",
+        (
+            "insmod",
+            "modprobe",
+            "rmmod",
+            "kexec",
+            "mount",
+            "umount",
+            "kill",
+            "loginctl",
+            "ip",
+            "ifconfig",
+            "ifdown",
+            "nmcli",
+        ),
     ),
     Family(".iac", "IAC_PROGRAMS", ("terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls")),
     Family(

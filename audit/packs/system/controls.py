@@ -1,7 +1,7 @@
 """system.controls: the host's security controls turned off.
 
 The firewall flushed, opened or stopped (SC001), SELinux or AppArmor taken out of enforcing
-(SC002), the audit system or the system log stopped or emptied (SC003), the shell's history
+(SC002), the audit system, the system log or a security agent stopped or emptied (SC003), the shell's history
 cleared or turned off by its builtins (SC004), macOS's Gatekeeper, System Integrity Protection or
 quarantine turned off (SC013), a new certificate authority trusted system-wide (SC015). The same done by an assignment (`HISTFILE=/dev/null`) names no program:
 that is the core rule EV002. The shell's history file deleted or emptied is read with the
@@ -18,6 +18,7 @@ from ..._model import Severity
 from ...programs import Arg
 from ...rules._pack import Pack
 from .._invocation import Found, any_operand, command, operand, option_value, pack_rule
+from .processes import killed_by_listing, killed_by_name
 
 _IPTABLES = ("iptables", "ip6tables", "iptables-legacy", "ip6tables-legacy", "iptables-nft", "ip6tables-nft")
 _SERVICE_MANAGERS = ("systemctl", "service")
@@ -262,18 +263,39 @@ _SYSTEM_LOGGERS = (
     "systemd-journald", "systemd-journald.socket", "systemd-journald-dev-log.socket", "rsyslog", "syslog-ng", "syslog",
 )  # fmt: skip
 
+# Endpoint detection, antivirus and host intrusion detection agents, as their units are named: with
+# them stopped nothing reports what runs on the machine (CrowdStrike Falcon, SentinelOne, Microsoft
+# Defender, Carbon Black, Elastic, Wazuh and OSSEC, osquery, Falco, ClamAV, Sophos, Trend Micro,
+# Tanium, Qualys, Cortex XDR). The signature updater (clamav-freshclam) is stopped to run it by hand.
+_SECURITY_AGENT_UNITS = (
+    "falcon-sensor", "falcond", "sentinelone", "sentinelagent", "mdatp", "cbagentd", "cbdaemon",
+    "elastic-agent", "elastic-endpoint", "ElasticEndpoint", "wazuh-agent", "wazuh-manager", "ossec", "osqueryd",
+    "falco", "falco-modern-bpf", "clamav-daemon", "clamd", "clamd@scan", "sophos-spl",
+    "ds_agent", "taniumclient", "qualys-cloud-agent", "traps_pmd", "cortex-xdr",
+)  # fmt: skip
+# Their processes, and those of the audit system and the system log, by the names a kill by name matches.
+_MONITOR_PROCESSES = (
+    "falcon-sensor", "falcond", "sentinelone", "s1-agent", "s1-orchestrator", "wdavdaemon", "cbagentd", "cbdaemon",
+    "elastic-agent", "elastic-endpoint", "wazuh-agentd", "wazuh-modulesd", "ossec-agentd", "osqueryd", "falco",
+    "clamd", "sophos_threat_detector", "ds_agent", "taniumclient", "qualys-cloud-agent",
+    "auditd", "rsyslogd", "syslog-ng", "systemd-journald",
+)  # fmt: skip
+
 AUDIT_OFF = pack_rule(
     id="SC003",
     name="audit-system-off",
     severity=Severity.HIGH,
     summary=(
-        "Turns the Linux audit system or the system log off or empties it: `auditctl -e 0`, `auditctl -D` "
-        "(every rule), or auditd, journald, rsyslog or syslog-ng stopped, disabled or masked (`service "
-        "auditd stop`, `systemctl mask systemd-journald`)."
+        "Turns the Linux audit system, the system log or a security agent off, or empties the audit rules: "
+        "`auditctl -e 0`, `auditctl -D` (every rule); auditd, journald, rsyslog, syslog-ng or an endpoint "
+        "detection, antivirus or intrusion detection agent (falcon-sensor, SentinelOne, mdatp, Wazuh, "
+        "osquery, Falco, ClamAV...) stopped, disabled or masked (`service auditd stop`, `systemctl disable "
+        "--now falcon-sensor`), or its process killed by name (`pkill -9 osqueryd`, `kill $(pidof auditd)`)."
     ),
     rationale=(
-        "The audit system records who ran, read and changed what; with it off nothing that follows is "
-        "recorded, which is why an intrusion turns it off first. It blocks: no task needs it off."
+        "The audit system records who ran, read and changed what, and a security agent reports what "
+        "runs; with them off nothing that follows is recorded or stopped, which is why an intrusion "
+        "turns them off first. It blocks: no task needs them off."
     ),
     safer_alternative=(
         "Leave it on and read it (`auditctl -l`, `ausearch`); delete the one rule you mean "
@@ -282,9 +304,11 @@ AUDIT_OFF = pack_rule(
     matches=(
         command("auditctl", where=option_value("-e", "0")),
         command("auditctl", requires=("-D",), unless=("-k",)),
-        command(_SERVICE_MANAGERS, where=stops_service("auditd", *_SYSTEM_LOGGERS)),
+        command(_SERVICE_MANAGERS, where=stops_service("auditd", *_SYSTEM_LOGGERS, *_SECURITY_AGENT_UNITS)),
+        command(("pkill", "killall"), where=killed_by_name(*_MONITOR_PROCESSES)),
+        command("kill", unless=("-l", "-L"), where=killed_by_listing(*_MONITOR_PROCESSES)),
     ),
-    message="turns the audit system or the system log off, or deletes the audit rules",
+    message="turns the audit system, the system log or a security agent off, or deletes the audit rules",
     must_match=(
         "auditctl -e 0",
         "sudo auditctl -D",
@@ -292,6 +316,8 @@ AUDIT_OFF = pack_rule(
         "systemctl mask auditd.service",
         "systemctl mask systemd-journald",
         "service rsyslog stop",
+        "systemctl disable --now falcon-sensor",
+        "pkill -9 osqueryd",
     ),
     must_not_match=(
         "auditctl -l",
