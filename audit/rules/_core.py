@@ -22,6 +22,7 @@ from ._exposure import EXPOSURE_RULES
 from ._filesystem import FILESYSTEM_RULES
 from ._foreign_images import FOREIGN_IMAGE_RULES
 from ._hygiene import HYGIENE_RULES
+from ._interception import INTERCEPTION_RULES
 from ._interpreter_variables import INTERPRETER_VARIABLE_RULES
 from ._kernel_settings import KERNEL_SETTING_RULES
 from ._linker import LINKER_RULES
@@ -66,6 +67,7 @@ CORE = Registry(
     + RESOURCE_RULES
     + EXPOSURE_RULES
     + TUNNEL_RULES
+    + INTERCEPTION_RULES
     + ATTACK_RULES
     + HYGIENE_RULES
     + PERMISSION_RULES

@@ -1,5 +1,5 @@
 """Opening this machine to others: tunnels that publish a local port (NE004: ngrok, cloudflared's
-quick tunnels, localtunnel, bore, `ssh -R`, a socat relay from a listener to a local port) and
+quick tunnels, localtunnel, bore, `ssh -R`, chisel's reverse remotes, a socat relay from a listener to a local port) and
 control services started with no authentication on every address (NE005: dockerd on plain TCP,
 Jupyter with an empty token, `kubectl proxy` accepting every host). Serving files is NE003's."""
 
@@ -16,7 +16,7 @@ from ._rule import Hit, Inspects, rule
 
 _NGROK_TUNNELS = frozenset({"http", "tcp", "tls", "start", "tunnel"})
 _LOCALTUNNELS = frozenset({"lt", "localtunnel"})
-_TUNNEL_PROGRAMS = ("ngrok", "cloudflared", "bore", "ssh", "socat", *_LOCALTUNNELS)
+_TUNNEL_PROGRAMS = ("ngrok", "cloudflared", "bore", "ssh", "socat", "chisel", *_LOCALTUNNELS)
 _SOCAT_LISTENERS = ("tcp-listen", "tcp4-listen", "tcp6-listen", "tcp-l", "openssl-listen", "ssl-l")
 _SOCAT_CONNECTS = ("tcp:", "tcp4:", "tcp6:", "tcp-connect:", "unix-connect:", "unix:")
 
@@ -43,6 +43,9 @@ def _tunnel(subject: CommandSubject) -> str | None:
         remote = any((word.partition("=")[0].lower() == "remoteforward") for word in words)
         if forwards or remote:
             return "`ssh -R` opens a way from the remote host into this machine"
+    chisel_remotes = operands[2:] if name == "chisel" and operands[:1] == ["client"] else []
+    if any(remote.startswith("R:") for remote in chisel_remotes):
+        return "`chisel client` with an `R:` remote opens a way from its server into this machine"
     if name == "socat":
         lowered = [word.lower() for word in words]
         listens = [word for word in lowered if word.startswith(_SOCAT_LISTENERS)]
@@ -60,7 +63,7 @@ def _given(words: list[str], option: str) -> bool:
     id="NE004",
     name="publish-local-port",
     severity=Severity.MEDIUM,
-    summary="Publishes a local port through a tunnel (ngrok, cloudflared, localtunnel, bore, `ssh -R`, a socat relay).",
+    summary="Publishes a local port through a tunnel (ngrok, cloudflared, localtunnel, bore, `ssh -R`, chisel's `R:` remotes, a socat relay).",
     rationale="A tunnel puts a service of this machine (ssh, a database, a dev server with no login) on an address anyone can reach, past the firewall: the shape of a backdoor.",
     safer_alternative="Share a build or a deployment instead; if a tunnel is needed, ask a human and give it authentication.",
     inspects=Inspects.COMMAND,
@@ -71,6 +74,7 @@ def _given(words: list[str], option: str) -> bool:
         "npx localtunnel --port 3000",
         "ssh -N -R 9000:localhost:22 relay.example.com",
         "socat TCP-LISTEN:2222,fork,reuseaddr TCP:127.0.0.1:22",
+        "chisel client 203.0.113.50:8080 R:socks",
     ),
     must_not_match=(
         "ngrok config add-authtoken abc",

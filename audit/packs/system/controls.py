@@ -410,8 +410,8 @@ NEW_ROOT_AUTHORITY = pack_rule(
     severity=Severity.HIGH,
     summary=(
         "Adds a certificate to the system's trusted authorities: `security add-trusted-cert` (macOS), "
-        "`trust anchor FILE` (p11-kit). Copying one into /etc/pki/ca-trust/source/anchors is a write to a "
-        "system directory (SY001)."
+        "`trust anchor FILE` (p11-kit). Copying one into /etc/pki/ca-trust/source/anchors or "
+        "/usr/local/share/ca-certificates is the core rule SY031's."
     ),
     rationale=(
         "Whoever holds the key of a trusted authority can impersonate every site to every program on the "
