@@ -18,6 +18,7 @@ from ._emptied_files import EMPTIED_FILE_RULES
 from ._empty_variables import EMPTY_VARIABLE_RULES
 from ._engine_rules import ENGINE_RULES
 from ._exfiltration import EXFILTRATION_RULES
+from ._exhaustion import EXHAUSTION_RULES
 from ._exposure import EXPOSURE_RULES
 from ._filesystem import FILESYSTEM_RULES
 from ._foreign_images import FOREIGN_IMAGE_RULES
@@ -65,6 +66,7 @@ CORE = Registry(
     + SECRET_PRINTING_RULES
     + NETWORK_AND_RESOURCE_RULES
     + RESOURCE_RULES
+    + EXHAUSTION_RULES
     + EXPOSURE_RULES
     + TUNNEL_RULES
     + INTERCEPTION_RULES
