@@ -282,6 +282,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "kill",
                 "killall",
                 "nft",
+                "nvram",
                 "pfctl",
                 "pkill",
                 "security",

@@ -63,6 +63,7 @@ LAZY_FAMILIES: tuple[Family, ...] = (
             "service",
             "spctl",
             "csrutil",
+            "nvram",
             "defaults",
             "socketfilterfw",
             "security",

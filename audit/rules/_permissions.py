@@ -32,6 +32,8 @@ _ROOT_SOCKETS = (
     "/var/run/containerd/containerd.sock", "/run/podman/podman.sock", "/var/run/crio/crio.sock",
 )  # fmt: skip
 _HOME = ("~",)
+# The directories that hold every user's home.
+_EVERY_HOME = ("/home", "/Users")
 
 
 class AccessChange(NamedTuple):
@@ -84,7 +86,9 @@ def _gives_access(subject: CommandSubject, change: AccessChange) -> bool:
     severity=Severity.HIGH,
     summary=(
         "Changes the mode, owner, ACL or attributes of a file in a system directory (/etc, /usr/bin, "
-        "/bin...), of `/` itself, or of a root daemon's socket (`/var/run/docker.sock`)."
+        "/bin...), of `/` itself, or of a root daemon's socket (`/var/run/docker.sock`); or recursively "
+        "gives every user's home to another account or takes it from them (`setfacl -R -m u:X:rwx /home`, "
+        "`chown -R X /home`)."
     ),
     rationale=(
         "`chmod 666 /etc/shadow` lets anyone set root's password, `chmod 000 /` or `chmod -x /bin/chmod` "
@@ -108,6 +112,7 @@ def _gives_access(subject: CommandSubject, change: AccessChange) -> bool:
         "chattr +i /etc/resolv.conf",
         "setfacl -m u:nobody:rw /etc/shadow",
         "chmod 666 /var/run/docker.sock",
+        "setfacl -R -m u:mallory:rwx /home",
     ),
     must_not_match=(
         "chmod 755 /usr/local/bin/tool",
@@ -116,6 +121,7 @@ def _gives_access(subject: CommandSubject, change: AccessChange) -> bool:
         "setfacl -x u:nobody /etc/hosts",
         "stat /etc/shadow",
         "chmod 644 ./etc/app.conf",
+        "chmod 755 /home",
     ),
 )
 def system_file_access_changed(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
@@ -123,11 +129,14 @@ def system_file_access_changed(subject: CommandSubject, tables: Tables) -> Itera
     if not _gives_access(subject, change):
         return
     strictly, cwd = _fs005_has_the_directory(subject, change), subject.cwd
+    # The directory of every user's home, recursively taken or given (`setfacl -R -m u:X:rwx /home`).
+    every_home_changed = change.recursive and _what_it_takes_or_gives(subject, change) is not None
     for target in change.targets:
         where = (
             path_under(target, tables.system_directories, cwd, strictly=strictly)
             or (None if strictly else path_is(target, ("/",), cwd))
             or path_is(target, _ROOT_SOCKETS, cwd)
+            or (path_is(target, _EVERY_HOME, cwd) if every_home_changed and not strictly else None)
         )
         if where is not None:
             yield Hit(target.span, f"`{subject.name}` changes who may use `{target.display()}` ({where})")

@@ -360,14 +360,33 @@ TURN_SHELL_HISTORY_OFF = pack_rule(
     must_not_match=("history | tail -20", "history -d 1042", "history -w", "unset -f HISTFILE", "set -o history"),
 )
 
+# boot-args that turn a protection of the kernel off: code signing (AMFI), its enforcement, the
+# system's own library and kernel-extension checks.
+_UNPROTECTING_BOOT_ARGS = ("amfi_get_out_of_my_way=", "amfi=", "cs_enforcement_disable=", "ipc_control_port_options=0")
+
+
+def _boot_args_unprotect(found: Found) -> Arg | None:
+    """`nvram boot-args="amfi_get_out_of_my_way=1"`: a boot argument that turns a kernel protection off."""
+    return next(
+        (
+            word
+            for word in found.reading.operands
+            if (word.value or "").startswith("boot-args=")
+            and any(argument.startswith(_UNPROTECTING_BOOT_ARGS) for argument in (word.value or "")[10:].split())
+        ),
+        None,
+    )
+
+
 MACOS_PROTECTION_OFF = pack_rule(
     id="SC013",
     name="macos-protection-off",
     severity=Severity.HIGH,
     summary=(
         "Turns a macOS protection off: Gatekeeper (`spctl --master-disable`, `--global-disable`), System "
-        "Integrity Protection (`csrutil disable`), or the quarantine of downloads (`defaults write "
-        "com.apple.LaunchServices LSQuarantine -bool NO`)."
+        "Integrity Protection (`csrutil disable`), the quarantine of downloads (`defaults write "
+        "com.apple.LaunchServices LSQuarantine -bool NO`), or code signing at the next boot (`nvram "
+        'boot-args="amfi_get_out_of_my_way=1"`, `cs_enforcement_disable=1`).'
     ),
     rationale=(
         "Gatekeeper and the quarantine are what stop a downloaded program from running unsigned and "
@@ -380,6 +399,7 @@ MACOS_PROTECTION_OFF = pack_rule(
     matches=(
         command("spctl", requires=("--master-disable",)),
         command("csrutil", where=operand("COMMAND", "disable")),
+        command("nvram", where=_boot_args_unprotect),
         command(
             "defaults",
             where=(
@@ -394,8 +414,11 @@ MACOS_PROTECTION_OFF = pack_rule(
         "sudo spctl --global-disable",
         "csrutil disable",
         "defaults write com.apple.LaunchServices LSQuarantine -bool NO",
+        "sudo nvram boot-args='amfi_get_out_of_my_way=1 -v'",
     ),
     must_not_match=(
+        "sudo nvram boot-args='-v'",
+        "nvram -p",
         "spctl --status",
         "spctl --assess -v /Applications/App.app",
         "csrutil status",
