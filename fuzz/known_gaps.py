@@ -19,8 +19,6 @@ from typing import Any, TypeVar
 from hypothesis import example
 from hypothesis import strategies as st
 
-from .obfuscations import OBFUSCATIONS_BY_NAME, Hidden, payload_of
-
 Test = TypeVar("Test", bound=Callable[..., Any])
 
 TOTAL = "test_any_text_gets_a_consistent_verdict_within_the_budget"
@@ -81,35 +79,11 @@ KNOWN_GAPS: tuple[KnownGap, ...] = (
 )
 
 
-# Issue 19 (red-team round): classes the obfuscation and fork-bomb generators find, pinned by
-# `todo` corpus cases until the engine work of the issue's phase 2.
+# The metamorphic and oracle properties over hidden commands and fork bombs (no gap open today).
 HIDDEN = "test_a_command_hidden_from_a_reader_keeps_its_findings"
 HIDDEN_ORACLE = "test_bash_runs_a_hidden_command_and_the_engine_keeps_its_findings"
 BOMBS = "test_a_fork_bomb_is_blocked_and_its_bounded_neighbour_is_not"
 BOMBS_ORACLE = "test_bash_and_the_engine_agree_on_what_is_a_fork_bomb"
-
-
-def _hidden(payload: str, rules: set[str], obfuscation: str) -> Hidden:
-    parsed = payload_of(payload)
-    assert parsed is not None, f"{payload!r} is no payload"
-    text = OBFUSCATIONS_BY_NAME[obfuscation].hide(parsed)
-    assert text is not None, f"{obfuscation} does not fit {payload!r}"
-    return Hidden(payload, frozenset(rules), obfuscation, text)
-
-
-KNOWN_GAPS += (
-    KnownGap(
-        name="the home given back to its own user, in another shell's code",
-        reason="`sudo chown -R $USER:$USER ~` warns (PR001); inside `bash -c` the engine cannot tell whether a "
-        "privilege change between the shells set USER and HOME to different accounts, so FS005 blocks",
-        pattern=re.compile(r"\bch(?:own|grp)\b[^\n]*\$\{?(?:USER|LOGNAME|UID|EUID)\b"),
-        pinned={
-            HIDDEN: _hidden("sudo chown -R $USER:$USER ~", {"PR001"}, "bash -c of a document"),
-            HIDDEN_ORACLE: None,
-        },
-        corpus_command="bash -c 'sudo chown -R $USER:$USER ~'",
-    ),
-)
 
 
 def gaps_of(prop: str) -> tuple[KnownGap, ...]:

@@ -81,7 +81,12 @@ def check_total_and_bounded(source: str, policy: Policy | None = None) -> Verdic
         audit_command(source, policy=policy)
         cpu_ms = cpu.spent() * 1000
         wall_ms = (time.perf_counter() - wall_start) * 1000
-    assert wall_ms <= WALL_LIMIT_MS, f"took {wall_ms:.0f} ms of wall time"
+    if wall_ms > WALL_LIMIT_MS:
+        # A loaded host can keep the process off the CPU for seconds; an audit that hangs hangs again.
+        wall_start = time.perf_counter()
+        audit_command(source, policy=policy)
+        wall_ms = (time.perf_counter() - wall_start) * 1000
+    assert wall_ms <= WALL_LIMIT_MS, f"took {wall_ms:.0f} ms of wall time, twice"
     if cpu_ms > budget_ms + CPU_MARGIN_MS:
         assert verdict.decision is Decision.BLOCK and "IN004" in verdict.rule_ids, (
             f"used {cpu_ms:.0f} ms of CPU against a {budget_ms:g} ms budget without IN004"

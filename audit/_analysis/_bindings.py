@@ -76,6 +76,11 @@ def declaration_flags(words: tuple[ast.Word, ...]) -> str:
     return "".join(word.source[1:] for word in words if word.source.startswith("-"))
 
 
+def exports(builtin: str, words: tuple[ast.Word, ...]) -> bool:
+    """Whether a declaration builtin exports the names it is given: `export`, or `declare -x`."""
+    return builtin == "export" or (builtin in DECLARATION_BUILTINS and "x" in declaration_flags(words))
+
+
 def declared_binding(value: ast.Word, flags: str) -> Binding:
     """What `declare FLAGS NAME=value` binds NAME to: a name reference (-n), an array literal, or a value."""
     if "n" in flags:

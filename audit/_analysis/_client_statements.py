@@ -105,15 +105,31 @@ def _given(client: DatabaseClient, read: Reading) -> Iterator[Statements]:
         elif role is OperandRole.COMMAND_WORD or role is OperandRole.STATEMENT_WORDS:
             words = read.operands[index:]
             span = Span(words[0].span.start, words[-1].span.end)
-            # A word with several literal values gives a reading per value (a bounded number of them).
-            combinations = itertools.product(*(_word_values(word) for word in words))
-            for argv in itertools.islice(combinations, _MAX_READINGS):
-                yield Statements(argv if role is OperandRole.COMMAND_WORD else " ".join(argv), span)
+            vanishing = 0
+            while vanishing < len(words) - 1 and _may_vanish(words[vanishing]):
+                vanishing += 1
+            # `redis-cli $OPTS FLUSHALL`: the expansions before the command may be options or nothing.
+            for given in (words, words[vanishing:]) if vanishing else (words,):
+                # A word with several literal values gives a reading per value (a bounded number of them).
+                combinations = itertools.product(*(_word_values(word) for word in given))
+                for argv in itertools.islice(combinations, _MAX_READINGS):
+                    yield Statements(argv if role is OperandRole.COMMAND_WORD else " ".join(argv), span)
             return
 
 
 # How many readings the operands of one command give, when variables have several values.
 _MAX_READINGS = 16
+
+
+def _may_vanish(word: Arg) -> bool:
+    """An unquoted expansion alone (`$OPTS`, `$(flags)`): bash splits it into any number of
+    words, none included, so the word after it may be the first the client reads."""
+    if word.values or word.word is None:
+        return False
+    return all(
+        (type(part) is ast.ParamExpansion or type(part) is ast.CommandSubstitution) and not part.quoted
+        for part in word.word.parts
+    )
 
 
 def _texts(word: Arg) -> Iterator[Statements]:

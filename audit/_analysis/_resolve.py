@@ -14,7 +14,7 @@ from .._named_tuple import NamedTuple
 from .._syntax import ast
 from .._tables import Tables
 from ..programs import EXEC_ACTIONS, downloaded_files, find_scope
-from ._bindings import DECLARATION_BUILTINS, array_literal_items, declaration_flags, split_assignment_word
+from ._bindings import DECLARATION_BUILTINS, array_literal_items, exports, split_assignment_word
 from ._command_globs import expand_command_name, glob_candidates
 from ._listings import ls_globs, tracked_files
 from ._located_names import located_program
@@ -198,8 +198,7 @@ def declared_assignments(
     node: ast.SimpleCommand, builtin: str, env: Env, location: Location
 ) -> list[AssignmentSubject]:
     """The names `export`, `declare`, `local`... assign (and export)."""
-    flags = declaration_flags(node.words[1:])
-    exported = builtin == "export" or "x" in flags
+    exported = exports(builtin, node.words[1:])
     subjects: list[AssignmentSubject] = []
     for word in node.words[1:]:
         split = split_assignment_word(word)

@@ -64,7 +64,9 @@ class WalkConfig(NamedTuple):
 
 class Frame(NamedTuple):
     """Where the walk is: position and path, nesting depth, variables, and what
-    feeds standard input. Each construct passes a new frame down."""
+    feeds standard input. Each construct passes a new frame down. `account_change`
+    says that the code this command runs is run by a wrapper that changes the
+    account (`sudo bash -c CODE`): that code's location says so."""
 
     location: Location
     depth: int
@@ -72,21 +74,31 @@ class Frame(NamedTuple):
     stdin: Stdin | None
     in_pipeline: bool
     background: bool
+    account_change: bool = False
 
     def enter(self, position: Position, label: str) -> Frame:
         """Into a substitution: a subshell whose stdin is the outer one."""
-        return Frame(Location(position, (*self.location.path, label)), self.depth, self.env, self.stdin, False, False)
+        location = Location(position, (*self.location.path, label), self.location.other_account)
+        return Frame(location, self.depth, self.env, self.stdin, False, False)
 
     def nested_code(self, label: str, env: Env, stdin: Stdin | None = None) -> Frame:
         """Into code that something executes, one level deeper (reading `stdin` when it was handed one)."""
-        location = Location(Position.EXEC_CONTEXT, (*self.location.path, label))
+        other_account = self.location.other_account or self.account_change
+        location = Location(Position.EXEC_CONTEXT, (*self.location.path, label), other_account)
         return Frame(location, self.depth + 1, env, stdin, False, False)
 
     def with_stdin(self, stdin: Stdin | None, in_pipeline: bool) -> Frame:
-        return Frame(self.location, self.depth, self.env, stdin, in_pipeline, self.background)
+        return Frame(self.location, self.depth, self.env, stdin, in_pipeline, self.background, self.account_change)
 
     def backgrounded(self) -> Frame:
-        return Frame(self.location, self.depth, self.env, self.stdin, self.in_pipeline, True)
+        return Frame(self.location, self.depth, self.env, self.stdin, self.in_pipeline, True, self.account_change)
+
+    def under_accounts(self, wrappers: tuple[str, ...], privilege: frozenset[str]) -> Frame:
+        """The frame for the code a command's wrappers run, marked when one of them changes the
+        account (`sudo bash -c CODE`: CODE runs as another user, whose USER and HOME may differ)."""
+        if privilege.isdisjoint(wrappers):
+            return self
+        return Frame(self.location, self.depth, self.env, self.stdin, self.in_pipeline, self.background, True)
 
     @classmethod
     def silent(cls, env: Env) -> Frame:
@@ -94,8 +106,10 @@ class Frame(NamedTuple):
         return cls(SILENT, 0, env, None, False, False)
 
     def labelled(self, label: str, env: Env | None = None) -> Frame:
-        location = Location(self.location.position, (*self.location.path, label))
-        return Frame(location, self.depth, env or self.env, self.stdin, self.in_pipeline, self.background)
+        location = Location(self.location.position, (*self.location.path, label), self.location.other_account)
+        return Frame(
+            location, self.depth, env or self.env, self.stdin, self.in_pipeline, self.background, self.account_change
+        )
 
 
 class Call(NamedTuple):

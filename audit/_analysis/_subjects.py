@@ -68,10 +68,12 @@ class Stdin(NamedTuple):
 
 
 class Location(NamedTuple):
-    """Where a subject sits: its position and the path that reached it."""
+    """Where a subject sits: its position and the path that reached it. `other_account`: on
+    the way, a wrapper changed the account the code runs as (`sudo bash -c CODE`)."""
 
     position: Position
     path: tuple[str, ...]
+    other_account: bool = False
 
 
 OUTPUT_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})

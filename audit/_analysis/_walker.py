@@ -208,7 +208,7 @@ class Walker(WordWalker):
         if feeders is not None:
             feeders.update(dict.fromkeys(each for each in name.names if each))
         if argv:
-            for variable, value in startup_assignments(node, unwrapped):
+            for variable, value in startup_assignments(node, unwrapped, argv[0].value):
                 risks = risks | startup_code(self, variable, value, node.span, frame, stdin)
         for label, command in variable_commands(node, argv, unwrapped, env):
             risks = risks | code_string(self, ContextKind.RUNNER, label, (command,), "shell", frame)
@@ -275,7 +275,8 @@ class Walker(WordWalker):
             if reporting:
                 risks = risks | record_writes(self, each, args, redirects, stdin, frame, downloaded_to)
                 note_downloaded_tree(state, each, args, stdin, self.tables.fetchers)
-        found = self.code_contexts(index < len(argv), args, name, unwrapped, span, frame, stdin)
+        code_frame = frame.under_accounts(wrappers, self.tables.privilege)
+        found = self.code_contexts(index < len(argv), args, name, unwrapped, span, code_frame, stdin)
         if found:
             risks = risks | found
         if len(name.names) == 1 and name.names[0] in _DIRECTORY_CHANGERS:

@@ -293,20 +293,33 @@ TMUTIL = Program(
         "status",
     ),
 )
+
+
+def _verbs_in_any_case(args: tuple[Arg, ...]) -> tuple[Arg, ...]:
+    """Windows tools take their verbs in any case (`vssadmin Delete Shadows`): verbs read in lower case."""
+    return tuple(
+        arg._replace(values=(arg.values[0].lower(),)) if len(arg.values) == 1 and arg.values[0].isalpha() else arg
+        for arg in args
+    )
+
+
 # Windows' Volume Shadow Copy tools, as WSL or Git Bash run them; their `/all`-style switches are operands.
 VSSADMIN = Program(
     ("vssadmin", "vssadmin.exe"),
     syntax=Syntax(permute=False),
+    aliases=_verbs_in_any_case,
     subcommands=tree(leaf("delete shadows", operands=("SWITCH...",)), leaf("list shadows", operands=("SWITCH...",))),
 )
 WMIC = Program(
     ("wmic", "wmic.exe"),
     syntax=Syntax(permute=False),
+    aliases=_verbs_in_any_case,
     subcommands=tree(leaf("shadowcopy delete", operands=("SWITCH...",)), leaf("shadowcopy list")),
 )
 WBADMIN = Program(
     ("wbadmin", "wbadmin.exe"),
     syntax=Syntax(permute=False),
+    aliases=_verbs_in_any_case,
     subcommands=tree(
         leaf("delete catalog", operands=("SWITCH...",)),
         leaf("delete backup", operands=("SWITCH...",)),

@@ -289,8 +289,8 @@ def own_account(arg: Arg, name: str) -> bool:
 def _keeps_home_its_users(subject: CommandSubject, read: Reading, target: Arg) -> bool:
     """`sudo chown -R $USER:$USER ~`, `chmod -R u+rwX ~`: the home given back to its own user, or
     permissions added for its owner: nothing is lost and nobody else gains. `~` and `$USER` must
-    both be the agent shell's own, in its code or what it evals: in code another shell runs, a
-    privilege change on the way (`sudo bash -c`) may set USER and HOME to different accounts. chown
+    both be one account's: not in code a privilege change started (`sudo bash -c CODE`, whose
+    location says so), where USER and HOME may be set to different accounts. chown
     must not follow symbolic links out of the home (`-L`)."""
     values = tuple(cleaned_values(target, subject.cwd))
     if not values or any(value != HOME for value in values):
@@ -298,8 +298,7 @@ def _keeps_home_its_users(subject: CommandSubject, read: Reading, target: Arg) -
     mode_or_owner = read.operands[0]
     if subject.name == "chmod":
         return mode_or_owner.value is not None and _OWNER_ADDITION.fullmatch(mode_or_owner.value) is not None
-    in_this_shell = all(step == "eval" for step in subject.location.path)  # eval runs here, as this user
-    return in_this_shell and not read.has("-L") and own_account(mode_or_owner, subject.name or "")
+    return not subject.location.other_account and not read.has("-L") and own_account(mode_or_owner, subject.name or "")
 
 
 @rule(

@@ -1,5 +1,6 @@
 """Opening this machine to others: tunnels that publish a local port (NE004: ngrok, cloudflared's
-quick tunnels, localtunnel, bore, `ssh -R`, chisel's reverse remotes, a socat relay from a listener to a local port) and
+quick tunnels, localtunnel, bore, relay services, VS Code's remote tunnels, `ssh -R`, chisel's
+reverse remotes, a socat relay from a listener to a local port) and
 control services started with no authentication on every address (NE005: dockerd on plain TCP,
 Jupyter with an empty token, `kubectl proxy` accepting every host). Serving files is NE003's."""
 
@@ -16,7 +17,30 @@ from ._rule import Hit, Inspects, rule
 
 _NGROK_TUNNELS = frozenset({"http", "tcp", "tls", "start", "tunnel"})
 _LOCALTUNNELS = frozenset({"lt", "localtunnel"})
-_TUNNEL_PROGRAMS = ("ngrok", "cloudflared", "bore", "ssh", "socat", "chisel", *_LOCALTUNNELS)
+# Relays run by a service: `tailscale funnel PORT` (the internet, unlike `serve`: the tailnet only),
+# `zrok share public`, LocalXpose, an frp client (its server exposes the ports its file names).
+_SERVICE_TUNNELS = {
+    "tailscale": ("funnel",),
+    "zrok": ("share", "public"),
+    "loclx": ("tunnel",),
+    "frpc": (),
+}
+# The subcommands of those that only report or undo (`tailscale funnel status`, `frpc verify`).
+_TUNNEL_QUERIES = frozenset({"status", "reset", "off", "verify", "help", "version", "list", "kill", "prune"})
+# `code tunnel SUBCOMMAND` that starts no tunnel (`code tunnel` alone and `service install` start one).
+_CODE_TUNNEL_CHORES = frozenset({"user", "status", "kill", "prune", "rename", "unregister", "restart", "help"})
+_TUNNEL_PROGRAMS = (
+    "ngrok",
+    "cloudflared",
+    "bore",
+    "ssh",
+    "socat",
+    "code",
+    "devtunnel",
+    "chisel",
+    *_LOCALTUNNELS,
+    *_SERVICE_TUNNELS,
+)
 _SOCAT_LISTENERS = ("tcp-listen", "tcp4-listen", "tcp6-listen", "tcp-l", "openssl-listen", "ssl-l")
 _SOCAT_CONNECTS = ("tcp:", "tcp4:", "tcp6:", "tcp-connect:", "unix-connect:", "unix:")
 
@@ -38,6 +62,20 @@ def _tunnel(subject: CommandSubject) -> str | None:
     localtunnel = name in _LOCALTUNNELS and ("-p" in words or _given(words, "--port"))
     if localtunnel or (name == "bore" and operands[:1] == ["local"]):
         return f"`{name}` publishes a local port on a public address"
+    if name in _SERVICE_TUNNELS:
+        verb = _SERVICE_TUNNELS[name]
+        if tuple(operands[: len(verb)]) == verb and _TUNNEL_QUERIES.isdisjoint(operands[len(verb) : len(verb) + 1]):
+            return f"`{' '.join((name, *verb))}` publishes a local service through a relay anyone can reach"
+        return None
+    if (
+        name == "code"
+        and operands[:1] == ["tunnel"]
+        and _CODE_TUNNEL_CHORES.isdisjoint(operands[1:2])
+        and "--help" not in words
+    ):
+        return "`code tunnel` lets whoever signs in to the tunnel work in this machine's files and shell"
+    if name == "devtunnel" and operands[:1] == ["host"] and ("-a" in words or "--allow-anonymous" in words):
+        return "`devtunnel host --allow-anonymous` publishes a local port with no sign-in"
     if name == "ssh":
         forwards = read_command("ssh", subject.args).values("-R")
         remote = any((word.partition("=")[0].lower() == "remoteforward") for word in words)
@@ -63,7 +101,7 @@ def _given(words: list[str], option: str) -> bool:
     id="NE004",
     name="publish-local-port",
     severity=Severity.MEDIUM,
-    summary="Publishes a local port through a tunnel (ngrok, cloudflared, localtunnel, bore, `ssh -R`, chisel's `R:` remotes, a socat relay).",
+    summary="Publishes a local port through a tunnel (ngrok, cloudflared, localtunnel, bore, `tailscale funnel`, zrok, frp, `code tunnel`, `ssh -R`, chisel's `R:` remotes, a socat relay).",
     rationale="A tunnel puts a service of this machine (ssh, a database, a dev server with no login) on an address anyone can reach, past the firewall: the shape of a backdoor.",
     safer_alternative="Share a build or a deployment instead; if a tunnel is needed, ask a human and give it authentication.",
     inspects=Inspects.COMMAND,
@@ -74,6 +112,8 @@ def _given(words: list[str], option: str) -> bool:
         "npx localtunnel --port 3000",
         "ssh -N -R 9000:localhost:22 relay.example.com",
         "socat TCP-LISTEN:2222,fork,reuseaddr TCP:127.0.0.1:22",
+        "tailscale funnel --bg 3000",
+        "code tunnel --accept-server-license-terms",
         "chisel client 203.0.113.50:8080 R:socks",
     ),
     must_not_match=(
@@ -82,6 +122,10 @@ def _given(words: list[str], option: str) -> bool:
         "ssh -L 5432:db.internal:5432 bastion.example.com",
         "socat - TCP:example.com:80",
         "socat TCP-LISTEN:8080,bind=127.0.0.1,fork TCP:10.0.0.5:80",
+        "tailscale serve 3000",
+        "tailscale funnel status",
+        "code tunnel status",
+        "code --diff a.py b.py",
     ),
 )
 def publish_local_port(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from ..._model import Span
 from ..._syntax import Origin, ast
 from ...programs import InterpreterSpec
+from .._bindings import exports, split_assignment_word
 from .._normalize import (
     as_held,
     basename,
@@ -153,9 +154,18 @@ def prefix_assignments(
     return found
 
 
-def startup_assignments(node: ast.SimpleCommand, unwrapped: Unwrapped | None) -> list[tuple[str, ast.Word]]:
-    """`BASH_ENV=FILE cmd`, `env ENV=FILE cmd`: the start-up file set for the shells the command starts."""
-    return prefix_assignments(node, unwrapped, STARTUP_VARIABLES.__contains__)
+def startup_assignments(
+    node: ast.SimpleCommand, unwrapped: Unwrapped | None, builtin: str | None
+) -> list[tuple[str, ast.Word]]:
+    """`BASH_ENV=FILE cmd`, `env ENV=FILE cmd`: the start-up file set for the shells the command
+    starts; `export BASH_ENV=FILE`: for every shell started after it (`builtin`: argv's first word)."""
+    found = prefix_assignments(node, unwrapped, STARTUP_VARIABLES.__contains__)
+    if builtin is not None and exports(builtin, node.words[1:]):
+        for word in node.words[1:]:
+            split = split_assignment_word(word)
+            if split is not None and split[0] in STARTUP_VARIABLES:
+                found.append(split)
+    return found
 
 
 def program_environment(node: ast.SimpleCommand, unwrapped: Unwrapped | None, env: Env) -> tuple[tuple[str, str], ...]:
