@@ -286,11 +286,10 @@ AUDIT_OFF = pack_rule(
     name="audit-system-off",
     severity=Severity.HIGH,
     summary=(
-        "Turns the Linux audit system, the system log or a security agent off, or empties the audit rules: "
-        "`auditctl -e 0`, `auditctl -D` (every rule); auditd, journald, rsyslog, syslog-ng or an endpoint "
-        "detection, antivirus or intrusion detection agent (falcon-sensor, SentinelOne, mdatp, Wazuh, "
-        "osquery, Falco, ClamAV...) stopped, disabled or masked (`service auditd stop`, `systemctl disable "
-        "--now falcon-sensor`), or its process killed by name (`pkill -9 osqueryd`, `kill $(pidof auditd)`)."
+        "Turns the audit system, the system log or a security agent off: `auditctl -e 0`, `auditctl -D`; "
+        "auditd, journald, rsyslog or an endpoint detection, antivirus or intrusion detection agent "
+        "(falcon-sensor, mdatp, Wazuh, osquery, ClamAV...) stopped, disabled or masked (`systemctl "
+        "disable --now falcon-sensor`), or killed by name (`pkill -9 osqueryd`)."
     ),
     rationale=(
         "The audit system records who ran, read and changed what, and a security agent reports what "

@@ -302,12 +302,10 @@ LIFELINE_SERVICE_STOPPED = pack_rule(
     name="remote-access-service-stopped",
     severity=Severity.MEDIUM,
     summary=(
-        "Stops, disables or masks the service that keeps the machine reachable or runs its containers: "
-        "`systemctl stop sshd` (or `ssh`, `systemd-networkd`, `NetworkManager`, `networking`, `docker`, "
-        "`containerd`), `service ssh stop`; kills its processes by name (`killall -9 sshd`, `pkill dockerd`, "
-        "`kill $(pgrep sshd)`); ends every login of a user (`loginctl terminate-user`); or takes the "
-        "machine's network interface down (`ip link set eth0 down`, `ifconfig eth0 down`, `ifdown eth0`, "
-        "`nmcli networking off`)."
+        "Stops, disables or masks the service that keeps the machine reachable or runs its containers "
+        "(`systemctl stop sshd`, `NetworkManager`, `docker`...), kills its processes by name (`killall "
+        "-9 sshd`, `kill $(pgrep sshd)`), ends every login of a user (`loginctl terminate-user`), or takes "
+        "the network interface down (`ip link set eth0 down`, `ifdown eth0`, `nmcli networking off`)."
     ),
     rationale=(
         "On a remote machine, stopping ssh or the network ends every session and nobody can log in "
