@@ -31,6 +31,7 @@ from ..errors import ProgramError, RegistryError
 from ..programs import KNOWN, Arg, Option, OptionUse, Program, Reading, Takes, asks_for_help
 from ..rules._paths import keep_last, may_be_device, per_subject, reading
 from ..rules._rule import Applies, Example, Hit, Inspects, Rule, rule
+from ._listings import listing_stage, literal_commands
 
 
 class Found(NamedTuple):
@@ -269,9 +270,14 @@ def listed_by(*programs: str, selects_all: Callable[[list[str]], bool] | None = 
         for word in found.reading.operands:
             if any(_lists_everything(commands, wanted, everything) for commands in substituted_commands(word)):
                 return word
-        fed = xargs_input_commands(found.subject)
-        if fed is not None and _lists_everything(fed[-1:], wanted, everything):
-            return found.reading.args[-1] if found.reading.args else None
+        subject = found.subject
+        stdin = subject.stdin
+        if stdin is None or "xargs" not in subject.wrappers:
+            return None
+        listing = listing_stage(stdin)
+        if listing is not None and _lists_everything(literal_commands((listing,)), wanted, everything):
+            # With no word of its own (`... | xargs kill`), the command is what xargs completes.
+            return found.reading.args[-1] if found.reading.args else Arg((), "", subject.span)
         return None
 
     return selected
@@ -311,7 +317,7 @@ def substituted_commands(word: Arg) -> Iterator[list[list[str]]]:
         return
     for part in word.word.parts:
         if type(part) is ast.CommandSubstitution:
-            yield list(_literal_commands(part.body.statements))
+            yield list(literal_commands(part.body.statements))
 
 
 def xargs_input_commands(subject: CommandSubject) -> list[list[str]] | None:
@@ -323,7 +329,7 @@ def xargs_input_commands(subject: CommandSubject) -> list[list[str]] | None:
         return None
     stages: list[list[str]] = []
     while stdin is not None and stdin.writer is not None:
-        stages[:0] = _literal_commands((stdin.writer,))
+        stages[:0] = literal_commands((stdin.writer,))
         stdin = stdin.upstream
     return stages
 
@@ -338,19 +344,6 @@ def _lists_everything(
 def _unfiltered(words: list[str]) -> bool:
     """A listing no filter option narrows (`docker ps -aq`, not `docker ps -q --filter label=app`)."""
     return not any(word in _NARROWING or word.startswith(_NARROWING_VALUES) for word in words)
-
-
-def _literal_commands(nodes: Iterable[object]) -> Iterator[list[str]]:
-    """The literal text of the words of each simple command, through statements, pipelines and lists."""
-    pending: list[object] = list(nodes)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, ast.SimpleCommand):
-            yield ["".join(part.text for part in word.parts if type(part) is ast.Literal) for word in node.words]
-        elif isinstance(node, ast.Pipeline | ast.AndOrList):
-            pending.extend(node.commands)
-        elif isinstance(node, ast.Redirected | ast.Statement):
-            pending.append(node.command)
 
 
 # -- the rule declaration ----------------------------------------------------------------------

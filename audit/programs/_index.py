@@ -63,6 +63,7 @@ LAZY_FAMILIES: tuple[Family, ...] = (
             "service",
             "spctl",
             "csrutil",
+            "nvram",
             "defaults",
             "socketfilterfw",
             "security",
@@ -70,7 +71,22 @@ LAZY_FAMILIES: tuple[Family, ...] = (
         ),
     ),
     Family(
-        ".machine", "MACHINE_PROGRAMS", ("insmod", "modprobe", "rmmod", "kexec", "mount", "umount", "kill", "loginctl")
+        ".machine",
+        "MACHINE_PROGRAMS",
+        (
+            "insmod",
+            "modprobe",
+            "rmmod",
+            "kexec",
+            "mount",
+            "umount",
+            "kill",
+            "loginctl",
+            "ip",
+            "ifconfig",
+            "ifdown",
+            "nmcli",
+        ),
     ),
     Family(".iac", "IAC_PROGRAMS", ("terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls")),
     Family(

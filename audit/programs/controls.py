@@ -155,6 +155,13 @@ SPCTL = Program(
     operands=("ARGUMENT...",),
 )  # fmt: skip
 CSRUTIL = Program(("csrutil",), syntax=POSIX, operands=("COMMAND", "ARGUMENT..."))
+# macOS's firmware variables: `nvram NAME=VALUE` sets one (`boot-args`), `-p` prints, `-d` deletes.
+NVRAM = Program(
+    ("nvram",),
+    syntax=POSIX,
+    options=(flag("-x"), flag("-p"), flag("-c"), valued("-f"), valued("-d")),
+    operands=("VARIABLE...",),
+)
 DEFAULTS = Program(
     ("defaults",), syntax=POSIX, options=(flag("-currentHost"), valued("-host")), operands=("ARGUMENT...",)
 )
@@ -194,6 +201,7 @@ CONTROL_PROGRAMS: tuple[Program, ...] = (
     SERVICE,
     SPCTL,
     CSRUTIL,
+    NVRAM,
     DEFAULTS,
     SOCKETFILTERFW,
     SECURITY,

@@ -1,5 +1,6 @@
 """The machine underneath: kernel modules (kmod's insmod, modprobe and rmmod), kexec, which
-boots another kernel without the firmware, util-linux's mount and umount, kill, and loginctl."""
+boots another kernel without the firmware, util-linux's mount and umount, kill, loginctl, and the
+commands that take a network interface down (ip, ifconfig, ifdown, nmcli)."""
 
 from __future__ import annotations
 
@@ -124,4 +125,41 @@ LOGINCTL = Program(
     operands=("COMMAND", "ARGUMENTS..."),
 )  # fmt: skip
 
-MACHINE_PROGRAMS: tuple[Program, ...] = (INSMOD, MODPROBE, RMMOD, KEXEC, MOUNT, UMOUNT, KILL, LOGINCTL)
+# iproute2's ip: `ip [OPTIONS] OBJECT COMMAND ARGUMENTS`; its options are single-dash words.
+IP = Program(
+    ("ip",),
+    syntax=Syntax(clusters=False),
+    options=(
+        flag("-4"), flag("-6"), flag("-0"), flag("-br", "-brief"), flag("-c", "-color"), flag("-d", "-details"),
+        flag("-s", "-stats", "-statistics"), flag("-j", "-json"), flag("-p", "-pretty"), flag("-o", "-oneline"),
+        flag("-r", "-resolve"), flag("-a", "-all"), valued("-n", "-netns"), valued("-b", "-batch"),
+        valued("-f", "-family"), flag("-V", "-Version"), flag("-h", "-help"),
+    ),
+    operands=("OBJECT", "COMMAND", "ARGUMENTS..."),
+)  # fmt: skip
+
+# net-tools' ifconfig (`ifconfig eth0 down`) and ifupdown's ifdown.
+IFCONFIG = Program(("ifconfig",), options=(flag("-a"), flag("-s"), flag("-v")), operands=("INTERFACE", "SETTINGS..."))
+IFDOWN = Program(
+    ("ifdown",),
+    syntax=GNU,
+    options=(flag("-a", "--all"), flag("-f", "--force"), flag("-n", "--no-act"), flag("-v", "--verbose"),
+             valued("-i", "--interfaces"), valued("-X", "--exclude"), flag("-h", "--help")),
+    operands=("INTERFACE...",),
+)  # fmt: skip
+
+# NetworkManager's nmcli: `nmcli [OPTIONS] OBJECT COMMAND ARGUMENTS` (`nmcli networking off`).
+NMCLI = Program(
+    ("nmcli",),
+    syntax=Syntax(clusters=False),
+    options=(
+        valued("-t", "--terse"), flag("-p", "--pretty"), valued("-m", "--mode"), valued("-f", "--fields"),
+        valued("-g", "--get-values"), valued("-c", "--colors"), flag("-e", "--escape"), flag("-a", "--ask"),
+        flag("-s", "--show-secrets"), valued("-w", "--wait"), flag("-v", "--version"), flag("-h", "--help"),
+    ),
+    operands=("OBJECT", "COMMAND", "ARGUMENTS..."),
+)  # fmt: skip
+
+MACHINE_PROGRAMS: tuple[Program, ...] = (
+    INSMOD, MODPROBE, RMMOD, KEXEC, MOUNT, UMOUNT, KILL, LOGINCTL, IP, IFCONFIG, IFDOWN, NMCLI,
+)  # fmt: skip

@@ -19,11 +19,13 @@ from ._emptied_files import EMPTIED_FILE_RULES
 from ._empty_variables import EMPTY_VARIABLE_RULES
 from ._engine_rules import ENGINE_RULES
 from ._exfiltration import EXFILTRATION_RULES
+from ._exhaustion import EXHAUSTION_RULES
 from ._exposure import EXPOSURE_RULES
 from ._filesystem import FILESYSTEM_RULES
 from ._foreign_images import FOREIGN_IMAGE_RULES
 from ._hook_installs import HOOK_INSTALL_RULES
 from ._hygiene import HYGIENE_RULES
+from ._interception import INTERCEPTION_RULES
 from ._interpreter_variables import INTERPRETER_VARIABLE_RULES
 from ._kernel_settings import KERNEL_SETTING_RULES
 from ._linker import LINKER_RULES
@@ -70,8 +72,10 @@ CORE = Registry(
     + SECRET_PRINTING_RULES
     + NETWORK_AND_RESOURCE_RULES
     + RESOURCE_RULES
+    + EXHAUSTION_RULES
     + EXPOSURE_RULES
     + TUNNEL_RULES
+    + INTERCEPTION_RULES
     + ATTACK_RULES
     + HYGIENE_RULES
     + PERMISSION_RULES

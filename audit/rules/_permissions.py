@@ -116,6 +116,7 @@ def _gives_access(subject: CommandSubject, change: AccessChange) -> bool:
         "setfacl -x u:nobody /etc/hosts",
         "stat /etc/shadow",
         "chmod 644 ./etc/app.conf",
+        "chmod 755 /home",
     ),
 )
 def system_file_access_changed(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:

@@ -14,6 +14,7 @@ working directory archived whole (`tar czf - .`) or the repository printed (`git
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Iterator
 
 from .._analysis import CommandSubject, SecretFlowSubject, SecretKind, SentSecret
@@ -119,6 +120,18 @@ def foreign_host(host: Host | None, tables: Tables) -> bool:
     if host.exact and ("." not in name or loopback_host(name) or _private_address(name)):
         return False
     return not host_allowed(host, tables.repository_hosts + tables.allowed_destinations)
+
+
+def public_address(host: Host | None, tables: Tables) -> bool:
+    """A literal IP address on the internet, not a name (an organisation names its hosts; private and
+    loopback addresses are not foreign)."""
+    if host is None or not foreign_host(host, tables):
+        return False
+    try:
+        ipaddress.ip_address(host.name.strip("[]"))
+    except ValueError:
+        return False
+    return True
 
 
 def _private_address(name: str) -> bool:

@@ -2,6 +2,7 @@
 it is full or is allocated larger than a disk, and a cryptocurrency miner started.
 
 Fork bombs and endless loops of background shells are DO001 and DO002 (`_network_and_resources.py`);
+processes and memory used up by another language's code, floods and load are `_exhaustion.py`'s;
 writing to a block device is FS002's.
 """
 
@@ -35,9 +36,14 @@ def _dd_fills(subject: CommandSubject) -> str | None:
     as `of=` is FS002's)."""
     operands = {key: value for key, _, value in (arg.value.partition("=") for arg in subject.args if arg.value)}
     source, target = operands.get("if"), operands.get("of")
-    if source not in _ENDLESS_SOURCES or not target or "count" in operands or target.startswith("/dev/"):
+    if source not in _ENDLESS_SOURCES or not target or target.startswith("/dev/"):
         return None
-    return f"`dd` copies {source} into `{target}` with no count: it grows until the disk is full"
+    if "count" not in operands:
+        return f"`dd` copies {source} into `{target}` with no count: it grows until the disk is full"
+    block, count = _bytes(operands.get("bs", "512")), _bytes(operands["count"])
+    if block is not None and count is not None and block * count >= _LARGEST_ALLOCATION:
+        return f"`dd` writes {operands['count']} blocks of {operands.get('bs', '512')} into `{target}`"
+    return None
 
 
 def _fallocate_fills(subject: CommandSubject) -> str | None:
@@ -53,8 +59,8 @@ def _fallocate_fills(subject: CommandSubject) -> str | None:
     name="disk-filled",
     severity=Severity.MEDIUM,
     summary=(
-        "Fills the disk: `dd if=/dev/zero of=FILE` (or /dev/urandom) with no `count=`, or `fallocate -l` "
-        "of 50 GiB or more."
+        "Fills the disk: `dd if=/dev/zero of=FILE` (or /dev/urandom) with no `count=` or a count of 50 "
+        "GiB or more, or `fallocate -l` of 50 GiB or more."
     ),
     rationale=(
         "A full disk stops every service that writes (databases, logs, builds, the agent itself) until "
@@ -64,7 +70,12 @@ def _fallocate_fills(subject: CommandSubject) -> str | None:
     safer_alternative="Give dd a `count=` and fallocate a size the disk can spare, in the workspace.",
     inspects=Inspects.COMMAND,
     commands=("dd", "fallocate"),
-    must_match=("dd if=/dev/zero of=/tmp/fill bs=1M", "fallocate -l 500G /tmp/fill", "dd if=/dev/urandom of=big"),
+    must_match=(
+        "dd if=/dev/zero of=/tmp/fill bs=1M",
+        "fallocate -l 500G /tmp/fill",
+        "dd if=/dev/urandom of=big",
+        "dd if=/dev/zero of=pad bs=1G count=100",
+    ),
     must_not_match=(
         "dd if=/dev/zero of=test.img bs=1M count=100",
         "fallocate -l 1G swapfile",
@@ -77,24 +88,47 @@ def disk_filled(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
         yield Hit(subject.span, what)
 
 
+def _head_takes_more_than_a_disk(args: list[str | None]) -> bool:
+    """`head -c 200G`, `head --bytes=1T`: a count of bytes larger than most disks hold free."""
+    for at, arg in enumerate(args):
+        if arg in ("-c", "--bytes") and at + 1 < len(args):
+            size = _bytes(args[at + 1] or "")
+        elif arg is not None and arg.startswith(("-c", "--bytes=")):
+            size = _bytes(arg.removeprefix("--bytes=").removeprefix("-c"))
+        else:
+            continue
+        return size is not None and size >= _LARGEST_ALLOCATION
+    return False
+
+
 @rule(
     id="SY026",
     name="endless-output-redirected-to-file",
     severity=Severity.MEDIUM,
-    summary="A redirect saves output that never ends into a file: `cat /dev/zero > FILE`, `yes > FILE`.",
+    summary=(
+        "A redirect saves output that never ends into a file (`cat /dev/zero > FILE`, `yes > FILE`), or "
+        "50 GiB or more of it (`head -c 200G /dev/zero > FILE`)."
+    ),
     rationale="The file grows until the disk is full, and every service that writes stops with it (SY025).",
     safer_alternative="Bound it: `head -c 100M /dev/zero > FILE`, or `fallocate -l 100M FILE`.",
     inspects=Inspects.REDIRECT,
     applies=writes_a_file,
-    must_match=("cat /dev/zero > /tmp/fill", "yes > big.txt", "cat /dev/urandom >> ~/x"),
-    must_not_match=("yes | head -n 5 > y.txt", "cat /dev/zero > /dev/null", "cat notes.txt > out.txt"),
+    must_match=("cat /dev/zero > /tmp/fill", "yes > big.txt", "cat /dev/urandom >> ~/x", "head -c 200G /dev/zero > f"),
+    must_not_match=(
+        "yes | head -n 5 > y.txt",
+        "cat /dev/zero > /dev/null",
+        "cat notes.txt > out.txt",
+        "head -c 100M /dev/urandom > test.bin",
+    ),
 )
 def endless_output_redirected(subject: RedirectSubject, tables: Tables) -> Iterator[Hit]:
     words = subject.command_words
-    if not words or subject.command_name not in ("cat", "yes"):
+    if not words or subject.command_name not in ("cat", "yes", "head"):
         return
     args = [arg.value for arg in words[1:]]
     endless = subject.command_name == "yes" or any(arg in _ENDLESS_SOURCES for arg in args)
+    if subject.command_name == "head":
+        endless = endless and _head_takes_more_than_a_disk(args)
     target = redirect_writes_file(subject) if endless else None
     if target is not None and not is_device(target):
         yield Hit(

@@ -1,5 +1,6 @@
 """The records of what happened on the machine: the system's logs and the shell's history file,
-and writes that overwrite them (SY012, SY013); the systemd journal vacuumed to nothing (SY024).
+and writes that overwrite them (SY012, SY013); the systemd journal vacuumed to nothing (SY024); a
+program's time stamp forged to hide when it was planted (SY030).
 
 Deleting them (`rm`, `shred`, `find -delete`) or emptying them with
 `truncate -s 0` is the filesystem.services pack's SV002. Overwriting or
@@ -75,7 +76,7 @@ def names_history_variable(arg: Arg) -> bool:
 @rule(
     id="SY012",
     name="redirect-onto-system-log",
-    severity=Severity.MEDIUM,
+    severity=Severity.HIGH,
     summary=(
         "A redirect empties, overwrites or appends to the system's record of logins, authentication or "
         "the audit system (`: > /var/log/wtmp`, `> /var/log/auth.log`, `>> /var/log/secure`), or the "
@@ -83,7 +84,8 @@ def names_history_variable(arg: Arg) -> bool:
     ),
     rationale=(
         "`> FILE` empties the log whatever the command prints, which is how an intrusion is hidden; "
-        "`>> FILE` writes entries that did not happen. No build or clean-up writes these files."
+        "`>> FILE` writes entries that did not happen. No build or clean-up writes these files, and "
+        "what is lost cannot be recovered: it blocks."
     ),
     safer_alternative=(
         "Let the log rotation handle them (`logrotate`, `journalctl --vacuum-time=7d`), write an entry "
@@ -128,7 +130,7 @@ _LOG_WRITERS = tuple(name for name in WRITERS if name not in ("touch", "truncate
 @rule(
     id="SY013",
     name="overwrite-system-log",
-    severity=Severity.MEDIUM,
+    severity=Severity.HIGH,
     summary=(
         "A program overwrites, replaces or edits the system's record of logins, authentication or the "
         "audit system (`cp /dev/null /var/log/wtmp`, `sed -i '/ADDRESS/d' /var/log/auth.log`, `dd of=`), "
@@ -136,7 +138,8 @@ _LOG_WRITERS = tuple(name for name in WRITERS if name not in ("touch", "truncate
     ),
     rationale=(
         "Copying nothing over a log empties it, and deleting its lines about one address hides a login; "
-        "either is how an intrusion is covered up. No build or clean-up writes these files."
+        "either is how an intrusion is covered up. No build or clean-up writes these files, and what is "
+        "lost cannot be recovered: it blocks."
     ),
     safer_alternative=(
         "Read the log instead (`grep sshd /var/log/auth.log`), copy it into the workspace, or let the "
@@ -212,14 +215,14 @@ def _vacuum_empties(read: Reading) -> Arg | None:
 @rule(
     id="SY024",
     name="journal-vacuumed-empty",
-    severity=Severity.MEDIUM,
+    severity=Severity.HIGH,
     summary=(
         "Deletes the systemd journal down to almost nothing: `journalctl --vacuum-time=1s` (under a day), "
         "`--vacuum-size=1K` (under ten megabytes), `--vacuum-files=1`, usually after `--rotate`."
     ),
     rationale=(
         "The journal holds every service's log and every login; vacuumed to a second or a kilobyte it "
-        "holds nothing of what happened before, which is how an intrusion is covered up. It warns, as "
+        "holds nothing of what happened before, which is how an intrusion is covered up. It blocks, as "
         "the other erasures of the system's logs do (SV002, SY012, SY013); trimming the journal to "
         "days or hundreds of megabytes passes."
     ),
@@ -246,4 +249,48 @@ def journal_vacuumed_empty(subject: CommandSubject, _tables: Tables) -> Iterator
         yield Hit(value.span, f"`journalctl` vacuums the journal to `{value.display()}`: it keeps almost nothing")
 
 
-SYSTEM_LOG_RULES = (redirect_onto_system_log, overwrite_system_log, journal_vacuumed_empty)
+@rule(
+    id="SY030",
+    name="timestamp-forged-on-program",
+    severity=Severity.HIGH,
+    summary=(
+        "`touch` gives a file in a system or program directory a chosen time: another file's "
+        "(`touch -r /bin/ls /usr/local/bin/.agent`, `--reference`) or a date (`-d`, `--date`, `-t`)."
+    ),
+    rationale=(
+        "A program planted in /usr/local/bin or /usr/bin, dated like the system's own files, no longer "
+        "shows up among the recently changed ones, where an investigation looks first (timestomping). "
+        "No install or build sets these times by hand: it blocks. Dating a file of the project "
+        "(`touch -r Makefile build/stamp`) passes."
+    ),
+    safer_alternative=(
+        "Install the program with the package manager or `install`, and leave its time as it is; set "
+        "times only on the project's own files."
+    ),
+    inspects=Inspects.COMMAND,
+    commands=("touch",),
+    must_match=(
+        "touch -r /bin/ls /usr/local/bin/.agent",
+        "touch --reference=/bin/bash /usr/sbin/helper",
+        "sudo touch -d '2019-01-01 00:00' /usr/local/sbin/update-check",
+        "touch -t 201901010000 ~/.local/bin/git",
+    ),
+    must_not_match=(
+        "touch -r Makefile build/stamp",
+        "touch -d '2 days ago' tests/fixtures/old.txt",
+        "touch /usr/local/bin/.keep",
+        "touch -r /bin/ls ./reference-time",
+    ),
+)
+def timestamp_forged_on_program(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    read = reading(subject)
+    if not read.has("-r", "-d", "-t"):
+        return
+    directories = (*tables.system_directories, *tables.binary_directories, *tables.program_directories)
+    for target in read.operands:
+        directory = path_under(target, directories, subject.cwd)
+        if directory is not None:
+            yield Hit(target.span, f"`touch` sets a chosen time on `{target.display()}`, under {directory}")
+
+
+SYSTEM_LOG_RULES = (redirect_onto_system_log, overwrite_system_log, journal_vacuumed_empty, timestamp_forged_on_program)

@@ -1,6 +1,6 @@
 """Opening this machine to others: tunnels that publish a local port (NE004: ngrok, cloudflared's
-quick tunnels, localtunnel, bore, relay services, VS Code's remote tunnels, `ssh -R`, a socat relay
-from a listener to a local port) and
+quick tunnels, localtunnel, bore, relay services, VS Code's remote tunnels, `ssh -R`, chisel's
+reverse remotes, a socat relay from a listener to a local port) and
 control services started with no authentication on every address (NE005: dockerd on plain TCP,
 Jupyter with an empty token, `kubectl proxy` accepting every host). Serving files is NE003's."""
 
@@ -37,6 +37,7 @@ _TUNNEL_PROGRAMS = (
     "socat",
     "code",
     "devtunnel",
+    "chisel",
     *_LOCALTUNNELS,
     *_SERVICE_TUNNELS,
 )
@@ -80,6 +81,9 @@ def _tunnel(subject: CommandSubject) -> str | None:
         remote = any((word.partition("=")[0].lower() == "remoteforward") for word in words)
         if forwards or remote:
             return "`ssh -R` opens a way from the remote host into this machine"
+    chisel_remotes = operands[2:] if name == "chisel" and operands[:1] == ["client"] else []
+    if any(remote.startswith("R:") for remote in chisel_remotes):
+        return "`chisel client` with an `R:` remote opens a way from its server into this machine"
     if name == "socat":
         lowered = [word.lower() for word in words]
         listens = [word for word in lowered if word.startswith(_SOCAT_LISTENERS)]
@@ -97,7 +101,7 @@ def _given(words: list[str], option: str) -> bool:
     id="NE004",
     name="publish-local-port",
     severity=Severity.MEDIUM,
-    summary="Publishes a local port through a tunnel (ngrok, cloudflared, localtunnel, bore, `tailscale funnel`, zrok, frp, `code tunnel`, `ssh -R`, a socat relay).",
+    summary="Publishes a local port through a tunnel (ngrok, cloudflared, localtunnel, bore, `tailscale funnel`, zrok, frp, `code tunnel`, `ssh -R`, chisel's `R:` remotes, a socat relay).",
     rationale="A tunnel puts a service of this machine (ssh, a database, a dev server with no login) on an address anyone can reach, past the firewall: the shape of a backdoor.",
     safer_alternative="Share a build or a deployment instead; if a tunnel is needed, ask a human and give it authentication.",
     inspects=Inspects.COMMAND,
@@ -110,6 +114,7 @@ def _given(words: list[str], option: str) -> bool:
         "socat TCP-LISTEN:2222,fork,reuseaddr TCP:127.0.0.1:22",
         "tailscale funnel --bg 3000",
         "code tunnel --accept-server-license-terms",
+        "chisel client 203.0.113.50:8080 R:socks",
     ),
     must_not_match=(
         "ngrok config add-authtoken abc",

@@ -7,7 +7,6 @@ anywhere block (SE005, `_exfiltration.py`)."""
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Iterator
 
 from .._analysis import CommandSubject, SecretFlowSubject
@@ -17,19 +16,8 @@ from ..programs import Arg
 from ..programs.destinations import Host, destination_hosts
 from ..programs.sending import SENDERS, sent_data
 from ._paths import path_under, per_subject, reading
-from ._pushes import foreign_host, project_flow, secret_file
+from ._pushes import foreign_host, project_flow, public_address, secret_file
 from ._rule import Hit, Inspects, rule
-
-
-def _public_address(host: Host | None, tables: Tables) -> bool:
-    """A literal IP address on the internet (private and loopback ones are not foreign)."""
-    if host is None or not foreign_host(host, tables):
-        return False
-    try:
-        ipaddress.ip_address(host.name.strip("[]"))
-    except ValueError:
-        return False
-    return True
 
 
 @rule(
@@ -57,7 +45,7 @@ def project_sent_to_bare_address(subject: SecretFlowSubject, tables: Tables) -> 
     flow = project_flow(subject)
     if flow is None:
         return
-    address = next((host for host in subject.destinations if _public_address(host, tables)), None)
+    address = next((host for host in subject.destinations if public_address(host, tables)), None)
     if address is not None:
         project = flow.trail.secret
         span = Span(min(project.span.start, subject.span.start), max(project.span.end, subject.span.end))

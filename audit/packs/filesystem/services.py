@@ -10,11 +10,14 @@ the core rule FS001's.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from fnmatch import fnmatchcase
 
 from ..._analysis import Arg, CommandSubject
 from ..._model import Severity
 from ..._tables import Tables
+from ...programs import find_scope
 from ...rules._pack import Pack
 from ...rules._paths import contents_glob, path_is, path_under, reading
 from ...rules._rule import Hit, Inspects, rule
@@ -83,10 +86,27 @@ def delete_service_data(subject: CommandSubject, tables: Tables) -> Iterator[Hit
             yield Hit(arg.span, f"deletes `{arg.display()}`, service data ({directory})")
 
 
+# `syslog.1`, `auth.log.2.gz`, `messages-20240101.xz`: the archives log rotation deletes on its own
+# schedule; deleting them sooner frees the disk and leaves the live records in place.
+_ROTATED_ARCHIVE = re.compile(r"(\.\d+|-\d{8})(\.(gz|xz|bz2|zst))?$|\.(gz|xz|bz2|zst|old)$")
+# The names of the records, for a `find -name` pattern to be tested against.
+_RECORD_NAMES = (
+    "auth.log", "secure", "wtmp", "btmp", "lastlog", "faillog", "syslog", "messages", "audit.log", ".bash_history",
+    ".zsh_history", "fish_history",
+)  # fmt: skip
+
+
+def _find_may_reach_records(subject: CommandSubject) -> bool:
+    """A `find` narrowed by name reaches the records only when a name could be one of theirs
+    (`find /var/log -name '*.gz' -delete` deletes the rotated archives, not `auth.log`)."""
+    names = find_scope(subject.args).only_names
+    return not names or any(fnmatchcase(record, name) for name in names for record in _RECORD_NAMES)
+
+
 @rule(
     id="SV002",
     name="delete-system-logs",
-    severity=Severity.MEDIUM,
+    severity=Severity.HIGH,
     summary=(
         "Deletes the system's logs, or empties them (`truncate -s 0`): `/var/log` or everything in it, "
         "the records of logins, authentication and the audit system (`auth.log`, `secure`, `wtmp`, `audit/`, "
@@ -114,8 +134,11 @@ def delete_service_data(subject: CommandSubject, tables: Tables) -> Iterator[Hit
         "rm -rf /var/log/audit",
         "find /var/log -type f -delete",
         "shred -u ~/.zsh_history",
+        "find /var/log -name 'auth.log*' -delete",
     ),
     must_not_match=(
+        "find /var/log -name '*.gz' -mtime +30 -delete",
+        "rm -f /var/log/syslog.1 /var/log/auth.log.2.gz",
         "rm -rf /var/log/myapp/*.log",
         "rm -f /var/log/nginx/access.log.1",
         "ls /var/log",
@@ -136,7 +159,11 @@ def delete_system_logs(subject: CommandSubject, tables: Tables) -> Iterator[Hit]
                 if record is not None:
                     yield Hit(arg.span, f"empties `{arg.display()}`, {record}")
         return
-    for arg, _, recursive in deleted_targets(subject):
+    if subject.name == "find" and not _find_may_reach_records(subject):
+        return
+    for arg, values, recursive in deleted_targets(subject):
+        if values and all(_ROTATED_ARCHIVE.search(value) for value in values):
+            continue
         whole = recursive and path_is(arg, SYSTEM_LOG_DIRECTORY, cwd) is not None
         in_logs = whole or contents_glob(arg, (*SYSTEM_LOG_DIRECTORY, *AUDIT_DIRECTORIES), cwd) is not None
         record = audit_trail(arg, cwd) or (SYSTEM_LOGS if in_logs else None)

@@ -9,7 +9,7 @@ from .._invocation import Found, Predicate
 
 def lowered_words(found: Found) -> list[tuple[str, Arg]]:
     """The command's words after its name, in lower case."""
-    return [(arg.value.lower(), arg) for arg in found.subject.argv[1:] if arg.value is not None]
+    return [(arg.value.lower(), arg) for arg in found.subject.args if arg.value is not None]
 
 
 def after(listed: list[tuple[str, Arg]], *switches: str) -> str | None:

@@ -1,7 +1,7 @@
 """system.controls: the host's security controls turned off.
 
 The firewall flushed, opened or stopped (SC001), SELinux or AppArmor taken out of enforcing
-(SC002), the audit system or the system log stopped or emptied (SC003), the shell's history
+(SC002), the audit system, the system log or a security agent stopped or emptied (SC003), the shell's history
 cleared or turned off by its builtins (SC004), macOS's Gatekeeper, System Integrity Protection or
 quarantine turned off (SC013), a new certificate authority trusted system-wide (SC015). The same done by an assignment (`HISTFILE=/dev/null`) names no program:
 that is the core rule EV002. The shell's history file deleted or emptied is read with the
@@ -18,6 +18,7 @@ from ..._model import Severity
 from ...programs import Arg
 from ...rules._pack import Pack
 from .._invocation import Found, any_operand, command, operand, option_value, pack_rule
+from .processes import killed_by_listing, killed_by_name
 
 _IPTABLES = ("iptables", "ip6tables", "iptables-legacy", "ip6tables-legacy", "iptables-nft", "ip6tables-nft")
 _SERVICE_MANAGERS = ("systemctl", "service")
@@ -262,18 +263,38 @@ _SYSTEM_LOGGERS = (
     "systemd-journald", "systemd-journald.socket", "systemd-journald-dev-log.socket", "rsyslog", "syslog-ng", "syslog",
 )  # fmt: skip
 
+# Endpoint detection, antivirus and host intrusion detection agents, as their units are named: with
+# them stopped nothing reports what runs on the machine (CrowdStrike Falcon, SentinelOne, Microsoft
+# Defender, Carbon Black, Elastic, Wazuh and OSSEC, osquery, Falco, ClamAV, Sophos, Trend Micro,
+# Tanium, Qualys, Cortex XDR). The signature updater (clamav-freshclam) is stopped to run it by hand.
+_SECURITY_AGENT_UNITS = (
+    "falcon-sensor", "falcond", "sentinelone", "sentinelagent", "mdatp", "cbagentd", "cbdaemon",
+    "elastic-agent", "elastic-endpoint", "ElasticEndpoint", "wazuh-agent", "wazuh-manager", "ossec", "osqueryd",
+    "falco", "falco-modern-bpf", "clamav-daemon", "clamd", "clamd@scan", "sophos-spl",
+    "ds_agent", "taniumclient", "qualys-cloud-agent", "traps_pmd", "cortex-xdr",
+)  # fmt: skip
+# Their processes, and those of the audit system and the system log, by the names a kill by name matches.
+_MONITOR_PROCESSES = (
+    "falcon-sensor", "falcond", "sentinelone", "s1-agent", "s1-orchestrator", "wdavdaemon", "cbagentd", "cbdaemon",
+    "elastic-agent", "elastic-endpoint", "wazuh-agentd", "wazuh-modulesd", "ossec-agentd", "osqueryd", "falco",
+    "clamd", "sophos_threat_detector", "ds_agent", "taniumclient", "qualys-cloud-agent",
+    "auditd", "rsyslogd", "syslog-ng", "systemd-journald",
+)  # fmt: skip
+
 AUDIT_OFF = pack_rule(
     id="SC003",
     name="audit-system-off",
     severity=Severity.HIGH,
     summary=(
-        "Turns the Linux audit system or the system log off or empties it: `auditctl -e 0`, `auditctl -D` "
-        "(every rule), or auditd, journald, rsyslog or syslog-ng stopped, disabled or masked (`service "
-        "auditd stop`, `systemctl mask systemd-journald`)."
+        "Turns the audit system, the system log or a security agent off: `auditctl -e 0`, `auditctl -D`; "
+        "auditd, journald, rsyslog or an endpoint detection, antivirus or intrusion detection agent "
+        "(falcon-sensor, mdatp, Wazuh, osquery, ClamAV...) stopped, disabled or masked (`systemctl "
+        "disable --now falcon-sensor`), or killed by name (`pkill -9 osqueryd`)."
     ),
     rationale=(
-        "The audit system records who ran, read and changed what; with it off nothing that follows is "
-        "recorded, which is why an intrusion turns it off first. It blocks: no task needs it off."
+        "The audit system records who ran, read and changed what, and a security agent reports what "
+        "runs; with them off nothing that follows is recorded or stopped, which is why an intrusion "
+        "turns them off first. It blocks: no task needs them off."
     ),
     safer_alternative=(
         "Leave it on and read it (`auditctl -l`, `ausearch`); delete the one rule you mean "
@@ -282,9 +303,11 @@ AUDIT_OFF = pack_rule(
     matches=(
         command("auditctl", where=option_value("-e", "0")),
         command("auditctl", requires=("-D",), unless=("-k",)),
-        command(_SERVICE_MANAGERS, where=stops_service("auditd", *_SYSTEM_LOGGERS)),
+        command(_SERVICE_MANAGERS, where=stops_service("auditd", *_SYSTEM_LOGGERS, *_SECURITY_AGENT_UNITS)),
+        command(("pkill", "killall"), where=killed_by_name(*_MONITOR_PROCESSES)),
+        command("kill", unless=("-l", "-L"), where=killed_by_listing(*_MONITOR_PROCESSES)),
     ),
-    message="turns the audit system or the system log off, or deletes the audit rules",
+    message="turns the audit system, the system log or a security agent off, or deletes the audit rules",
     must_match=(
         "auditctl -e 0",
         "sudo auditctl -D",
@@ -292,6 +315,8 @@ AUDIT_OFF = pack_rule(
         "systemctl mask auditd.service",
         "systemctl mask systemd-journald",
         "service rsyslog stop",
+        "systemctl disable --now falcon-sensor",
+        "pkill -9 osqueryd",
     ),
     must_not_match=(
         "auditctl -l",
@@ -318,8 +343,9 @@ TURN_SHELL_HISTORY_OFF = pack_rule(
     ),
     rationale=(
         "The shell's history is how a person finds out later what was run in a session; clearing it is "
-        "a step of hiding what was done, and no build or task needs it. It warns: the history is a "
-        "convenience, not an audit trail (turning the audit system off blocks, SC003)."
+        "a step of hiding what was done, and no build or task needs it. It warns: these change only the "
+        "running shell, and the history file stays as it was (deleting or emptying the file blocks, "
+        "SV002, SY012, SY013; turning the audit system off blocks, SC003)."
     ),
     safer_alternative=_HISTORY_SAFER,
     matches=(
@@ -333,14 +359,33 @@ TURN_SHELL_HISTORY_OFF = pack_rule(
     must_not_match=("history | tail -20", "history -d 1042", "history -w", "unset -f HISTFILE", "set -o history"),
 )
 
+# boot-args that turn a protection of the kernel off: code signing (AMFI), its enforcement, the
+# system's own library and kernel-extension checks.
+_UNPROTECTING_BOOT_ARGS = ("amfi_get_out_of_my_way=", "amfi=", "cs_enforcement_disable=", "ipc_control_port_options=0")
+
+
+def _boot_args_unprotect(found: Found) -> Arg | None:
+    """`nvram boot-args="amfi_get_out_of_my_way=1"`: a boot argument that turns a kernel protection off."""
+    return next(
+        (
+            word
+            for word in found.reading.operands
+            if (word.value or "").startswith("boot-args=")
+            and any(argument.startswith(_UNPROTECTING_BOOT_ARGS) for argument in (word.value or "")[10:].split())
+        ),
+        None,
+    )
+
+
 MACOS_PROTECTION_OFF = pack_rule(
     id="SC013",
     name="macos-protection-off",
     severity=Severity.HIGH,
     summary=(
         "Turns a macOS protection off: Gatekeeper (`spctl --master-disable`, `--global-disable`), System "
-        "Integrity Protection (`csrutil disable`), or the quarantine of downloads (`defaults write "
-        "com.apple.LaunchServices LSQuarantine -bool NO`)."
+        "Integrity Protection (`csrutil disable`), the quarantine of downloads (`defaults write "
+        "com.apple.LaunchServices LSQuarantine -bool NO`), or code signing at the next boot (`nvram "
+        'boot-args="amfi_get_out_of_my_way=1"`, `cs_enforcement_disable=1`).'
     ),
     rationale=(
         "Gatekeeper and the quarantine are what stop a downloaded program from running unsigned and "
@@ -353,6 +398,7 @@ MACOS_PROTECTION_OFF = pack_rule(
     matches=(
         command("spctl", requires=("--master-disable",)),
         command("csrutil", where=operand("COMMAND", "disable")),
+        command("nvram", where=_boot_args_unprotect),
         command(
             "defaults",
             where=(
@@ -367,8 +413,11 @@ MACOS_PROTECTION_OFF = pack_rule(
         "sudo spctl --global-disable",
         "csrutil disable",
         "defaults write com.apple.LaunchServices LSQuarantine -bool NO",
+        "sudo nvram boot-args='amfi_get_out_of_my_way=1 -v'",
     ),
     must_not_match=(
+        "sudo nvram boot-args='-v'",
+        "nvram -p",
         "spctl --status",
         "spctl --assess -v /Applications/App.app",
         "csrutil status",
@@ -383,8 +432,8 @@ NEW_ROOT_AUTHORITY = pack_rule(
     severity=Severity.HIGH,
     summary=(
         "Adds a certificate to the system's trusted authorities: `security add-trusted-cert` (macOS), "
-        "`trust anchor FILE` (p11-kit). Copying one into /etc/pki/ca-trust/source/anchors is a write to a "
-        "system directory (SY001)."
+        "`trust anchor FILE` (p11-kit). Copying one into /etc/pki/ca-trust/source/anchors or "
+        "/usr/local/share/ca-certificates is the core rule SY031's."
     ),
     rationale=(
         "Whoever holds the key of a trusted authority can impersonate every site to every program on the "

@@ -3,7 +3,7 @@
 Kernel code loaded from a file or forced in (SC007), the running kernel replaced by kexec
 (SC008), kernel modules the machine's security, storage or network rely on removed (SC009), a
 file system mounted over a system directory or the root file system unmounted (SC010), the
-services that keep the machine reachable stopped (SC011), and init or every process a `ps` lists
+services that keep the machine reachable stopped or its network interface taken down (SC011), and init or every process a `ps` lists
 killed (SC012). `kill -1`, `killall5`, powering off and writing to /proc/sysrq-trigger are core
 rules (DO003, DO004), older than this pack, and a redirect names no program.
 """
@@ -18,6 +18,7 @@ from ...rules._pack import Pack
 from ...rules._paths import cleaned_values, path_is
 from .._invocation import Found, any_operand, command, listed_by, operand, pack_rule
 from .controls import stops_service
+from .interfaces import ifconfig_down, ifdown_main, ip_link_down, nmcli_off
 from .processes import killed_by_listing, killed_by_name
 
 
@@ -301,10 +302,10 @@ LIFELINE_SERVICE_STOPPED = pack_rule(
     name="remote-access-service-stopped",
     severity=Severity.MEDIUM,
     summary=(
-        "Stops, disables or masks the service that keeps the machine reachable or runs its containers: "
-        "`systemctl stop sshd` (or `ssh`, `systemd-networkd`, `NetworkManager`, `networking`, `docker`, "
-        "`containerd`), `service ssh stop`; kills its processes by name (`killall -9 sshd`, `pkill dockerd`, "
-        "`kill $(pgrep sshd)`); or ends every login of a user (`loginctl terminate-user`)."
+        "Stops, disables or masks the service that keeps the machine reachable or runs its containers "
+        "(`systemctl stop sshd`, `NetworkManager`, `docker`...), kills its processes by name (`killall "
+        "-9 sshd`, `kill $(pgrep sshd)`), ends every login of a user (`loginctl terminate-user`), or takes "
+        "the network interface down (`ip link set eth0 down`, `ifdown eth0`, `nmcli networking off`)."
     ),
     rationale=(
         "On a remote machine, stopping ssh or the network ends every session and nobody can log in "
@@ -321,6 +322,10 @@ LIFELINE_SERVICE_STOPPED = pack_rule(
         command(("pkill", "killall"), where=killed_by_name(*_LIFELINE_PROCESSES)),
         command("kill", unless=("-l", "-L"), where=killed_by_listing(*_LIFELINE_PROCESSES)),
         command("loginctl", where=operand("COMMAND", *_SESSION_ENDINGS)),
+        command("ip", where=ip_link_down),
+        command("ifconfig", where=ifconfig_down),
+        command("ifdown", where=ifdown_main),
+        command("nmcli", where=nmcli_off),
     ),
     message="stops a service that keeps the machine reachable or runs its containers, or ends every login",
     must_match=(
@@ -334,6 +339,9 @@ LIFELINE_SERVICE_STOPPED = pack_rule(
         "systemctl mask NetworkManager.service",
         "service networking stop",
         "systemctl stop docker",
+        "ip link set dev eth0 down",
+        "ifconfig ens33 down",
+        "nmcli networking off",
     ),
     must_not_match=(
         "systemctl status sshd",
@@ -346,6 +354,10 @@ LIFELINE_SERVICE_STOPPED = pack_rule(
         "killall ssh-agent",
         "kill $(pgrep -f 'node server.js')",
         "loginctl list-sessions",
+        "ip link set veth-test down",
+        "ip link set eth0 up",
+        "ifconfig eth0",
+        "nmcli connection down corp-vpn",
     ),
 )
 
@@ -411,6 +423,7 @@ INIT_OR_EVERY_LISTED_PROCESS_KILLED = pack_rule(
         "kill -s SIGINT 1",
         "kill 1",
         "ps -eo pid= | xargs kill -9",
+        "ps aux | grep -v grep | awk '{print $2}' | xargs kill -9",
         "kill -9 $(ps -e -o pid=)",
         "pkill -9 -f 'sshd|systemd'",
         "killall -9 init",
@@ -424,6 +437,7 @@ INIT_OR_EVERY_LISTED_PROCESS_KILLED = pack_rule(
         "kill -l 1",
         "kill -9 10 11",
         "ps -u bob -o pid= | xargs kill",
+        "ps aux | grep node | awk '{print $2}' | xargs kill",
         "kill $(ps -C node -o pid=)",
         "kill -9 $(pgrep -f 'node server.js')",
     ),

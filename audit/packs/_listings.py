@@ -1,0 +1,58 @@
+"""The commands of a pipeline as literal words, and the stage of a pipe that makes the listing a
+command reads (past the stages that only drop a few lines or reformat them)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from .._analysis import Stdin
+from .._syntax import ast
+
+
+def literal_commands(nodes: Iterable[object]) -> Iterator[list[str]]:
+    """The literal text of the words of each simple command, through statements, pipelines and lists."""
+    pending: list[object] = list(nodes)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.SimpleCommand):
+            yield ["".join(part.text for part in word.parts if type(part) is ast.Literal) for word in node.words]
+        elif isinstance(node, ast.Pipeline | ast.AndOrList):
+            pending.extend(node.commands)
+        elif isinstance(node, ast.Redirected | ast.Statement):
+            pending.append(node.command)
+
+
+# Pipe stages that keep every listed line but a few, and pass each on in its place: a listing
+# read through them still lists everything (`ps aux | grep -v grep | awk '{print $2}'`).
+_REFORMATTERS = frozenset({"cut", "tr", "sort", "uniq", "column"})
+_AWK = frozenset({"awk", "gawk", "mawk", "nawk"})
+# An awk program with no pattern, or one that only skips the header line.
+_AWK_EVERY_LINE = re.compile(r"\s*(NR\s*(>|!=)\s*1\s*|NR\s*>=\s*2\s*)?\{")
+
+
+def listing_stage(stdin: Stdin) -> ast.Command | None:
+    """The pipe stage whose listing reaches this command, past the stages that only drop a few lines
+    or reformat them (`grep -v PATTERN`, `awk '{print $2}'`, `cut`, `sort`, `tail -n +2`)."""
+    current: Stdin | None = stdin
+    while current is not None and current.writer is not None:
+        words = next(literal_commands((current.writer,)), None)
+        if words is None or not _keeps_every_line(words):
+            return current.writer
+        current = current.upstream
+    return None
+
+
+def _keeps_every_line(words: list[str]) -> bool:
+    name = words[0].rsplit("/", 1)[-1] if words else ""
+    options = [word for word in words[1:] if word.startswith("-")]
+    if name in ("grep", "egrep", "fgrep"):
+        return any(option == "--invert-match" or (option[1:2] != "-" and "v" in option) for option in options)
+    if name in _AWK:
+        program = next((word for word in words[1:] if not word.startswith("-")), "")
+        return _AWK_EVERY_LINE.match(program) is not None
+    if name == "tail":
+        return any(word.startswith(("+", "-n+")) for word in words[1:])
+    if name == "sed":
+        return words[1:] in (["1d"], ["-e", "1d"])
+    return name in _REFORMATTERS
