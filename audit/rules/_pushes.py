@@ -112,12 +112,13 @@ def image_registry(reference: str) -> str | None:
 
 def foreign_host(host: Host | None, tables: Tables) -> bool:
     """A host the command names that the policy does not know as the user's: no repository host or
-    allowed destination, not on this machine or a private network, and a name with a dot (a name
-    without one is an ssh alias or a host of the local network)."""
+    allowed destination, not on this machine or a private network, and an address or a name with a
+    dot (a name without one is an ssh alias or a host of the local network)."""
     if host is None:
         return False  # known only at run time: no evidence either way
     name = host.name
-    if host.exact and ("." not in name or loopback_host(name) or _private_address(name)):
+    local_name = "." not in name and not _ip_literal(name)
+    if host.exact and (local_name or loopback_host(name) or _private_address(name)):
         return False
     return not host_allowed(host, tables.repository_hosts + tables.allowed_destinations)
 
@@ -125,10 +126,13 @@ def foreign_host(host: Host | None, tables: Tables) -> bool:
 def public_address(host: Host | None, tables: Tables) -> bool:
     """A literal IP address on the internet, not a name (an organisation names its hosts; private and
     loopback addresses are not foreign)."""
-    if host is None or not foreign_host(host, tables):
-        return False
+    return host is not None and _ip_literal(host.name) and foreign_host(host, tables)
+
+
+def _ip_literal(name: str) -> bool:
+    """An IPv4 or IPv6 address written out (`203.0.113.9`, `[2001:db8::1]`), not a name."""
     try:
-        ipaddress.ip_address(host.name.strip("[]"))
+        ipaddress.ip_address(name.strip("[]"))
     except ValueError:
         return False
     return True
