@@ -79,11 +79,42 @@ KNOWN_GAPS: tuple[KnownGap, ...] = (
 )
 
 
-# The metamorphic and oracle properties over hidden commands and fork bombs (no gap open today).
+# The metamorphic and oracle properties over hidden commands and fork bombs.
 HIDDEN = "test_a_command_hidden_from_a_reader_keeps_its_findings"
 HIDDEN_ORACLE = "test_bash_runs_a_hidden_command_and_the_engine_keeps_its_findings"
 BOMBS = "test_a_fork_bomb_is_blocked_and_its_bounded_neighbour_is_not"
 BOMBS_ORACLE = "test_bash_and_the_engine_agree_on_what_is_a_fork_bomb"
+
+# Found by the tenth session's campaign (round 2).
+KNOWN_GAPS += (
+    KnownGap(
+        name="an unknown outer positional parameter read as the inner shell's",
+        reason="`bash -c \"$1\" x 'rm -rf ~'` blocks: the agent shell's unknown $1 is judged as if it were bash's "
+        "own first argument (a finding rather than a miss); inside a shell whose $1 is known to be empty the "
+        "same text runs nothing, and passes",
+        pattern=re.compile(r'-c\s+"\$[1-9@*]"'),
+        pinned={STAYS_BLOCKED: (frozenset({"FS001"}), """bash -c 'bash -c "$1" x '\\''rm -rf ~'\\'''""")},
+    ),
+    KnownGap(
+        name="a secret printed from inside a command substitution",
+        reason="SE006 reports a command that prints secrets where its output is shown, not where a substitution "
+        "captures it (`echo $(security dump-keychain -d)` prints them all the same); the block stays (MA105)",
+        pattern=re.compile(r"\bsecurity\s+(?:dump-keychain|find-(?:generic|internet)-password)"),
+        pinned={
+            STAYS_BLOCKED: (
+                frozenset({"MA105", "SE004", "SE006"}),
+                "echo $( true; security dump-keychain -d ~/Library/Keychains/login.keychain-db\n)",
+            )
+        },
+    ),
+    KnownGap(
+        name="ssh-keygen's overwrite prompt answered by a pipe that feeds another reader",
+        reason='`echo CODE | eval "$(cat)"` hands the pipe to cat; HM009 takes it for ssh-keygen\'s input, which '
+        "could confirm overwriting a key, so the hidden command gains a finding the plain one does not have",
+        pattern=re.compile(r"\bssh-keygen\b"),
+        pinned={HIDDEN: None, HIDDEN_ORACLE: None},
+    ),
+)
 
 
 def gaps_of(prop: str) -> tuple[KnownGap, ...]:
