@@ -95,13 +95,6 @@ KNOWN_GAPS += (
         pattern=re.compile(r'-c\s+"\$[1-9@*]"'),
         pinned={STAYS_BLOCKED: (frozenset({"FS001"}), """bash -c 'bash -c "$1" x '\\''rm -rf ~'\\'''""")},
     ),
-    KnownGap(
-        name="ssh-keygen's overwrite prompt answered by a pipe that feeds another reader",
-        reason='`echo CODE | eval "$(cat)"` hands the pipe to cat; HM009 takes it for ssh-keygen\'s input, which '
-        "could confirm overwriting a key, so the hidden command gains a finding the plain one does not have",
-        pattern=re.compile(r"\bssh-keygen\b"),
-        pinned={HIDDEN: None, HIDDEN_ORACLE: None},
-    ),
 )
 
 
