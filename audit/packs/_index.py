@@ -194,6 +194,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "shred",
                 "srm",
                 "ssh-keygen",
+                "tar",
                 "truncate",
                 "unlink",
                 "wipe",
@@ -215,6 +216,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "rm",
                 "shred",
                 "srm",
+                "tar",
                 "truncate",
                 "unlink",
                 "wipe",
@@ -225,7 +227,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         "filesystem.workspace",
         ".filesystem.workspace",
         True,
-        frozenset(("find", "mv", "remove_directory", "rm", "srm", "wipe")),
+        frozenset(("find", "mv", "remove_directory", "rm", "srm", "tar", "wipe")),
     ),
     PackEntry(
         "flags.launchdarkly", ".vendors", False, frozenset(("curl", "http", "https", "ldcli", "wget", "xh", "xhs"))
