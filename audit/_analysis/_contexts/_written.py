@@ -231,11 +231,13 @@ def _audit_later(
     return risks
 
 
-# Project files written in a language its tool runs them as, and files of shell lines (recipes).
+# Files written in a language their tool runs them as (a project's, an editor's startup file), and files
+# of shell lines (recipes).
 _LANGUAGE_FILES = {
     AutorunFormat.PYTHON: "python",
     AutorunFormat.RUBY: "ruby",
     AutorunFormat.JAVASCRIPT: "javascript",
+    AutorunFormat.LUA: "lua",
 }
 _RECIPE_FILES = {AutorunFormat.MAKEFILE: recipe_lines, AutorunFormat.JUSTFILE: just_recipe_lines}
 
