@@ -228,6 +228,11 @@ class AutorunFormat(str, Enum):
     VIM_SCRIPT = "vim-script"
     """A vim or neovim startup file (~/.vimrc, init.vim, a plugin): its `!CMD`, `autocmd ... !CMD`
     and `system('CMD')` run shell commands at every start of the editor."""
+    LUA = "lua"
+    """A Lua file a tool runs by itself: neovim's init.lua, at every start of the editor."""
+    EMACS_LISP = "emacs-lisp"
+    """An Emacs startup file (~/.emacs, ~/.emacs.d/init.el): its `(shell-command "CMD")` and
+    `(call-process "PROGRAM" ...)` run commands at every start of the editor."""
 
 
 class Autorun(NamedTuple):
