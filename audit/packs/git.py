@@ -10,8 +10,8 @@ from .._model import Severity
 from .._named_tuple import NamedTuple
 from ..programs import Arg, Reading
 from ..rules._pack import Pack
-from ..rules._paths import DERIVED_NAMES
 from ._invocation import Found, command, operand, option_names, option_value, pack_rule, per_found
+from .git_clean import CLEAN_FORCE
 from .git_hooks import hooks_outside
 from .git_objects import OBJECT_RULES, push_prune
 from .git_tags import DELETE_LISTED_REFS, DELETE_REMOTE_TAG
@@ -264,39 +264,6 @@ DISCARD_FILES = pack_rule(
     must_not_match=("git restore --staged src/app.py", "git checkout feature/login", "git checkout -- ."),
 )
 
-
-def _cleans_kept_files(found: Found) -> Arg | None:
-    """A clean that may reach files nothing makes again: no pathspec (the whole tree), or one that
-    is not a build output or cache directory (`git clean -fdx -- build/ dist/` only empties those)."""
-    pathspecs = found.reading.operands
-    if not pathspecs:
-        return found.reading.args[-1]
-    return next((word for word in pathspecs if not _is_derived(word)), None)
-
-
-def _is_derived(word: Arg) -> bool:
-    return bool(word.values) and all(
-        value.rstrip("/").rpartition("/")[2] in DERIVED_NAMES and not value.startswith(":") for value in word.values
-    )
-
-
-CLEAN_FORCE = pack_rule(
-    id="GT004",
-    name="git-clean-force",
-    severity=Severity.HIGH,
-    summary=(
-        "`git clean -f` deletes untracked files (with `-x` also ignored ones such as `.env`); a clean limited "
-        "to build output or cache directories (`git clean -fdx -- build/ dist/`) passes."
-    ),
-    rationale="Untracked files are not in git at all: new source files, local configuration and secrets that `git clean` removes are gone for good.",
-    safer_alternative="Look first with `git clean -n` (dry run), or delete the specific build directories you mean.",
-    matches=(
-        command("git", "clean", requires=("--force",), unless=("--dry-run", "--interactive"), where=_cleans_kept_files),
-    ),
-    message="`git clean -f` deletes untracked files",
-    must_match=("git clean -fdx", "git clean -f", "git clean --force -d -e .venv", "git clean -fd -- build/ src/"),
-    must_not_match=("git clean -n -d", "git clean -fdn", "git clean -i", "git clean -fdx -- build/ node_modules"),
-)
 
 FORCE_PUSH_PROTECTED = pack_rule(
     id="GT005",
