@@ -220,7 +220,7 @@ LAZY_FAMILIES: tuple[Family, ...] = (
             "icacls",
         ),
     ),
-    Family(".macos", "MACOS_PROGRAMS", ("xattr", "networksetup", "osascript")),
+    Family(".macos", "MACOS_PROGRAMS", ("xattr", "networksetup", "osascript", "tccutil")),
 )
 
 FAMILY_OF: Mapping[str, Family] = MappingProxyType({name: family for family in LAZY_FAMILIES for name in family.names})
