@@ -93,7 +93,25 @@ def declared_binding(value: ast.Word, flags: str) -> Binding:
     items = array_literal_items(value)
     if items is not None:
         return Binding(BindingKind.ARRAY, items, associative="A" in flags)
-    return Binding(BindingKind.VALUE, (value,))
+    return Binding(BindingKind.VALUE, (assigned_value(value),))
+
+
+def assigned_value(word: ast.Word) -> ast.Word:
+    """An assignment's value as bash expands it: neither split into fields nor globbed, so each
+    expansion in it reads as if double-quoted (`c=$(echo a b)` sets `a b`, where `echo $(echo a b)`
+    gets two words). This holds for `NAME=value`, before a command or alone, and for the
+    assignments a declaration builtin is given (`export`, `declare`, `local`...), not for
+    `env NAME=value`, whose argument bash splits like any other."""
+    parts = word.parts
+    if all(type(part) is not ast.ParamExpansion and type(part) is not ast.CommandSubstitution for part in parts):
+        return word
+    quoted = tuple(
+        part._replace(quoted=True)
+        if (type(part) is ast.ParamExpansion or type(part) is ast.CommandSubstitution) and not part.quoted
+        else part
+        for part in parts
+    )
+    return ast.Word(quoted, word.span, word.source)
 
 
 def array_literal_items(value: ast.Word) -> tuple[ast.Word, ...] | None:
@@ -332,7 +350,7 @@ def _assignment_binding(assignment: ast.Assignment) -> Binding | None:
         return Binding(BindingKind.UNKNOWN, written)
     if assignment.items is not None:
         return Binding(BindingKind.ARRAY, assignment.items)
-    return Binding(BindingKind.VALUE, written) if assignment.value is not None else None
+    return Binding(BindingKind.VALUE, (assigned_value(assignment.value),)) if assignment.value is not None else None
 
 
 def _read_targets(builtin: str, words: tuple[ast.Word, ...]) -> list[str]:
