@@ -23,7 +23,7 @@ from ._normalize import (
     normalize_words,
     parameter_values,
 )
-from ._static_output import printed_directory, static_output
+from ._static_output import pipeline_output, static_output
 from ._subjects import Arg
 
 _ALL_POSITIONAL = frozenset({"@", "*", "#"})
@@ -378,7 +378,7 @@ class Env:
             ]
             return None if not outputs or None in outputs else "".join(output or "" for output in outputs)
         if isinstance(command, ast.AndOrList | ast.Pipeline):
-            return printed_directory(command, self.literal_argv)
+            return pipeline_output(command, self.command_output, self.literal_argv)
         if not isinstance(command, ast.SimpleCommand) or command.assignments:
             return None
         argv = self.literal_argv(command.words)

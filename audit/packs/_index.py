@@ -34,6 +34,12 @@ class PackEntry(NamedTuple):
     """Every command name its rules are listed for."""
 
 
+# system.macos's programs; the readers are MA108's (the user's private data read or copied).
+_MACOS_COMMANDS = frozenset((
+    "base64", "cat", "cp", "defaults", "ditto", "head", "hexdump", "less", "more", "networksetup", "od", "osascript",
+    "plutil", "rsync", "scp", "security", "sqlite3", "strings", "tail", "tar", "tccutil", "xattr", "xxd", "zip",
+))  # fmt: skip
+
 PACK_INDEX: tuple[PackEntry, ...] = (
     PackEntry("backup.borg", ".vendors", False, frozenset(("borg",))),
     PackEntry("backup.restic", ".vendors", False, frozenset(("restic",))),
@@ -412,7 +418,12 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "bitsadmin",
                 "certutil",
                 "cipher",
+                "clear-disk",
                 "clear-eventlog",
+                "format",
+                "format-volume",
+                "format.com",
+                "icacls",
                 "net",
                 "net1",
                 "netsh",
@@ -425,14 +436,18 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "reg",
                 "register-scheduledtask",
                 "remove-eventlog",
+                "remove-partition",
                 "rundll32",
                 "sc",
                 "schtasks",
+                "set-executionpolicy",
                 "set-itemproperty",
                 "set-mppreference",
                 "set-netfirewallprofile",
                 "start-bitstransfer",
                 "wevtutil",
+                "wsl",
+                "wslconfig",
             )
         ),
     ),
@@ -440,7 +455,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         "system.macos",
         ".system.macos",
         True,
-        frozenset(("defaults", "networksetup", "osascript", "security", "xattr")),
+        _MACOS_COMMANDS,
     ),
 )
 
