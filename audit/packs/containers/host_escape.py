@@ -284,11 +284,10 @@ OTHER_RUNTIMES_HOST = pack_rule(
     name="container-runtime-gives-host",
     severity=Severity.HIGH,
     summary=(
-        "Gives a container of containerd, LXD/Incus or systemd-nspawn the host: `ctr run --privileged`, "
-        "`ctr run --mount src=/...`, `lxc config set C security.privileged true`, `lxc config device add C "
-        "NAME disk source=/`, `systemd-nspawn -D /`; or asks the Docker Engine API on its socket for a "
-        "privileged container or one bound to the host's files (`curl --unix-socket /var/run/docker.sock "
-        """-d '{"HostConfig":{"Privileged":true}}' http://localhost/containers/create`)."""
+        "Gives the host to a container of containerd, LXD/Incus, systemd-nspawn or the Docker Engine API: "
+        "`ctr run --privileged`, `ctr run --mount src=/...`, `lxc config set C security.privileged true`, "
+        "`systemd-nspawn -D /`, or `curl --unix-socket /var/run/docker.sock` creating a privileged "
+        "container or one bound to a host directory."
     ),
     rationale=(
         "These runtimes escape as docker's do (CT301, CT302): a privileged LXD container or ctr task is "
