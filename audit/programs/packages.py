@@ -66,6 +66,8 @@ _NODE_PUBLISH_OPTIONS = (
     flag("--dry-run"), valued("--tag"), valued("--access"), valued("--otp"), valued("--registry"),
     valued("-w", "--workspace"), flag("--workspaces"), flag("--provenance"), flag("-f", "--force"),
 )  # fmt: skip
+# npm pkg and set-script edit the project's package.json (`-w` picks a workspace's).
+_NODE_PKG_OPTIONS = (valued("-w", "--workspace"), flag("--workspaces"), flag("-f", "--force"), flag("--json"))
 NPM = Program(
     ("npm",),
     subcommands=(
@@ -76,6 +78,16 @@ NPM = Program(
         _config(("config", "c"), _NODE_CONFIG_OPTIONS, _NODE_CONFIG_ACTIONS),
         Subcommand(("set",), options=_NODE_CONFIG_OPTIONS, operands=("SETTING...",)),
         Subcommand(("get",), options=_NODE_CONFIG_OPTIONS, operands=("KEY...",)),
+        Subcommand(
+            ("pkg",),
+            subcommands=(
+                Subcommand(("set",), options=_NODE_PKG_OPTIONS, operands=("FIELD=VALUE...",)),
+                Subcommand(("get",), options=_NODE_PKG_OPTIONS, operands=("FIELD...",)),
+                Subcommand(("delete",), options=_NODE_PKG_OPTIONS, operands=("FIELD...",)),
+                Subcommand(("fix",), options=_NODE_PKG_OPTIONS),
+            ),
+        ),
+        Subcommand(("set-script",), options=_NODE_PKG_OPTIONS, operands=("NAME", "COMMAND")),
     ),
 )
 PNPM = Program(

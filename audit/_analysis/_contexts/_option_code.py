@@ -4,7 +4,8 @@
 pager), gdb's `-ex 'shell CMD'` and `-ex '!CMD'`, the recipes of `make --eval='T: ; CMD'`,
 less's `+'!CMD'`, a terminal's `-e CMD` (`xterm -e 'CMD'`), the commands a
 sed script runs (`e CMD`, `s/.../CMD/e`), and git's settings that hold a command
-(`git -c core.pager=CMD log`, `git config core.fsmonitor CMD`: run now or by a later git).
+(`git -c core.pager=CMD log`, `git config core.fsmonitor CMD`: run now or by a later git),
+and the scripts npm writes into package.json (`npm pkg set scripts.postinstall=CMD`).
 The command is audited as shell code one level deeper, labelled with what runs it."""
 
 from __future__ import annotations
@@ -73,6 +74,8 @@ def option_commands(name: str, args: tuple[Arg, ...]) -> list[tuple[str, Arg]]:
         return _sed_commands(args)
     if name == "git":
         return git_setting_commands(args)
+    if name == "npm":
+        return _package_scripts(args)
     if name == "zip":
         return [("zip -TT", value) for value in _values_after(args, _ZIP_TEST_COMMAND)]
     if name == "man":
@@ -87,6 +90,23 @@ def option_commands(name: str, args: tuple[Arg, ...]) -> list[tuple[str, Arg]]:
     if name in _LESS_NAMES:
         return [(f"{name} +", command) for command in _shell_escapes(_plus_commands(args))]
     return [(f"{name} -c", command) for command in _vim_shell_commands(args)]
+
+
+def _package_scripts(args: tuple[Arg, ...]) -> list[tuple[str, Arg]]:
+    """The scripts `npm pkg set scripts.NAME=CMD` and `npm set-script NAME CMD` write into package.json:
+    npm runs each in a shell, a lifecycle script (`postinstall`...) at the next install by itself."""
+    reading = read_command("npm", args)
+    if reading.path == ("set-script",) and len(reading.operands) == 2:
+        return [(f"npm set-script {reading.operands[0].display()}", reading.operands[1])]
+    if reading.path != ("pkg", "set"):
+        return []
+    found: list[tuple[str, Arg]] = []
+    for field in reading.operands:
+        # A value known only at run time still names its field in the source.
+        key, equals, _ = (field.value if field.value is not None else field.source).partition("=")
+        if equals and key.startswith("scripts."):
+            found.append((f"npm pkg set {key}", field.suffix(len(key) + 1)))
+    return found
 
 
 def _sed_commands(args: tuple[Arg, ...]) -> list[tuple[str, Arg]]:
@@ -178,7 +198,7 @@ def _make_eval_recipes(args: tuple[Arg, ...]) -> list[Arg]:
 
 OPTION_CODE_PROGRAMS = frozenset(
     {
-        *_COMMAND_OPTIONS, "sed", "zip", "git", "man",
+        *_COMMAND_OPTIONS, "sed", "zip", "git", "man", "npm",
         *_VIM_NAMES, *_GDB_NAMES, *_MAKE_NAMES, *_LESS_NAMES, *_TERMINAL_NAMES,
     }
 )  # fmt: skip
