@@ -69,11 +69,14 @@ class Stdin(NamedTuple):
 
 class Location(NamedTuple):
     """Where a subject sits: its position and the path that reached it. `other_account`: on
-    the way, a wrapper changed the account the code runs as (`sudo bash -c CODE`)."""
+    the way, a wrapper changed the account the code runs as (`sudo bash -c CODE`). `shown`: a
+    substitution whose output the command it is an argument of prints to the screen
+    (`echo "$(...)"`), so what the code inside prints is shown, not only captured."""
 
     position: Position
     path: tuple[str, ...]
     other_account: bool = False
+    shown: bool = False
 
 
 OUTPUT_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})

@@ -34,6 +34,12 @@ class PackEntry(NamedTuple):
     """Every command name its rules are listed for."""
 
 
+# system.macos's programs; the readers are MA108's (the user's private data read or copied).
+_MACOS_COMMANDS = frozenset((
+    "base64", "cat", "cp", "defaults", "ditto", "head", "hexdump", "less", "more", "networksetup", "od", "osascript",
+    "plutil", "rsync", "scp", "security", "sqlite3", "strings", "tail", "tar", "tccutil", "xattr", "xxd", "zip",
+))  # fmt: skip
+
 PACK_INDEX: tuple[PackEntry, ...] = (
     PackEntry("backup.borg", ".vendors", False, frozenset(("borg",))),
     PackEntry("backup.restic", ".vendors", False, frozenset(("restic",))),
@@ -194,6 +200,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "shred",
                 "srm",
                 "ssh-keygen",
+                "tar",
                 "truncate",
                 "unlink",
                 "wipe",
@@ -215,6 +222,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "rm",
                 "shred",
                 "srm",
+                "tar",
                 "truncate",
                 "unlink",
                 "wipe",
@@ -225,7 +233,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         "filesystem.workspace",
         ".filesystem.workspace",
         True,
-        frozenset(("find", "mv", "remove_directory", "rm", "srm", "wipe")),
+        frozenset(("find", "mv", "remove_directory", "rm", "srm", "tar", "wipe")),
     ),
     PackEntry(
         "flags.launchdarkly", ".vendors", False, frozenset(("curl", "http", "https", "ldcli", "wget", "xh", "xhs"))
@@ -338,6 +346,12 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "ifdown",
                 "insmod",
                 "ip",
+                "ip6tables",
+                "ip6tables-legacy",
+                "ip6tables-nft",
+                "iptables",
+                "iptables-legacy",
+                "iptables-nft",
                 "kexec",
                 "kill",
                 "killall",
@@ -349,6 +363,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "rmmod",
                 "service",
                 "systemctl",
+                "ufw",
                 "umount",
             )
         ),
@@ -401,7 +416,12 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "bitsadmin",
                 "certutil",
                 "cipher",
+                "clear-disk",
                 "clear-eventlog",
+                "format",
+                "format-volume",
+                "format.com",
+                "icacls",
                 "net",
                 "net1",
                 "netsh",
@@ -414,14 +434,18 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "reg",
                 "register-scheduledtask",
                 "remove-eventlog",
+                "remove-partition",
                 "rundll32",
                 "sc",
                 "schtasks",
+                "set-executionpolicy",
                 "set-itemproperty",
                 "set-mppreference",
                 "set-netfirewallprofile",
                 "start-bitstransfer",
                 "wevtutil",
+                "wsl",
+                "wslconfig",
             )
         ),
     ),
@@ -429,7 +453,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         "system.macos",
         ".system.macos",
         True,
-        frozenset(("defaults", "networksetup", "osascript", "security", "xattr")),
+        _MACOS_COMMANDS,
     ),
 )
 

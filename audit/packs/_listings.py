@@ -54,5 +54,31 @@ def _keeps_every_line(words: list[str]) -> bool:
     if name == "tail":
         return any(word.startswith(("+", "-n+")) for word in words[1:])
     if name == "sed":
-        return words[1:] in (["1d"], ["-e", "1d"])
+        return words[1:] in (["1d"], ["-e", "1d"]) or _sed_passes_lines_on(words[1:])
     return name in _REFORMATTERS
+
+
+# One `s` command (any delimiter, flags that print nothing more and drop nothing: `g`, `I`, a count), or
+# the lines of one pattern dropped as `grep -v` drops them (`/HEAD/d`).
+_SED_SUBSTITUTION = re.compile(r"\s*(s([^\w\s\\])(?:\\.|(?!\2).)*\2(?:\\.|(?!\2).)*\2[gGiI0-9]*|/(?:\\.|[^/])*/d)\s*")
+_SED_EXTENDED = frozenset({"-E", "-r", "--regexp-extended"})
+
+
+def _sed_passes_lines_on(arguments: list[str]) -> bool:
+    """`sed 's#origin/##'`, `sed -E -e '/HEAD/d' -e 's/x/y/g'`: every script a substitution that rewrites a
+    line in its place or drops one pattern's lines (no `-n`, no `p`), so every other line still comes out."""
+    scripts: list[str] = []
+    expecting_script = False
+    for word in arguments:
+        if expecting_script:
+            scripts.append(word)
+            expecting_script = False
+        elif word in ("-e", "--expression"):
+            expecting_script = True
+        elif word.startswith("-") and word not in _SED_EXTENDED:
+            return False
+        elif not word.startswith("-"):
+            if scripts:
+                return False  # a file operand: sed reads it, not the pipe
+            scripts.append(word)
+    return bool(scripts) and not expecting_script and all(_SED_SUBSTITUTION.fullmatch(script) for script in scripts)

@@ -11,6 +11,7 @@ from .._named_tuple import NamedTuple
 from ..programs import Arg, Reading
 from ..rules._pack import Pack
 from ._invocation import Found, command, operand, option_names, option_value, pack_rule, per_found
+from .git_clean import CLEAN_FORCE
 from .git_hooks import hooks_outside
 from .git_objects import OBJECT_RULES, push_prune
 from .git_tags import DELETE_LISTED_REFS, DELETE_REMOTE_TAG
@@ -263,18 +264,6 @@ DISCARD_FILES = pack_rule(
     must_not_match=("git restore --staged src/app.py", "git checkout feature/login", "git checkout -- ."),
 )
 
-CLEAN_FORCE = pack_rule(
-    id="GT004",
-    name="git-clean-force",
-    severity=Severity.HIGH,
-    summary="`git clean -f` deletes untracked files (with `-x` also ignored ones such as `.env`).",
-    rationale="Untracked files are not in git at all: new source files, local configuration and secrets that `git clean` removes are gone for good.",
-    safer_alternative="Look first with `git clean -n` (dry run), or delete the specific build directories you mean.",
-    matches=(command("git", "clean", requires=("--force",), unless=("--dry-run", "--interactive")),),
-    message="`git clean -f` deletes untracked files",
-    must_match=("git clean -fdx", "git clean -f", "git clean --force -d -e .venv"),
-    must_not_match=("git clean -n -d", "git clean -fdn", "git clean -i"),
-)
 
 FORCE_PUSH_PROTECTED = pack_rule(
     id="GT005",

@@ -209,9 +209,18 @@ LAZY_FAMILIES: tuple[Family, ...] = (
             "add-adgroupmember",
             "new-localuser",
             "start-bitstransfer",
+            "format",
+            "format.com",
+            "format-volume",
+            "clear-disk",
+            "remove-partition",
+            "wsl",
+            "wslconfig",
+            "set-executionpolicy",
+            "icacls",
         ),
     ),
-    Family(".macos", "MACOS_PROGRAMS", ("xattr", "networksetup", "osascript")),
+    Family(".macos", "MACOS_PROGRAMS", ("xattr", "networksetup", "osascript", "tccutil")),
 )
 
 FAMILY_OF: Mapping[str, Family] = MappingProxyType({name: family for family in LAZY_FAMILIES for name in family.names})

@@ -1,7 +1,7 @@
 """macOS's own tools the system.macos pack reads: `xattr` (a file's extended attributes, among them the
 quarantine Gatekeeper checks), `networksetup` (the network services' settings, among them the web
-proxies) and `osascript` read as a program (its `-e` lines are AppleScript: the pack looks at what they
-ask of the system; the shell commands they run are audited by audit/languages/_shell_calls.py).
+proxies), `tccutil` (the privacy permissions) and `osascript` read as a program (its `-e` lines are
+AppleScript: the pack looks at what they ask of the system; the shell commands they run are audited by audit/languages/_shell_calls.py).
 """
 
 from __future__ import annotations
@@ -25,4 +25,7 @@ NETWORKSETUP = Program(("networksetup",), syntax=Syntax(permute=False, signs="+"
 
 OSASCRIPT = interpreter_program("applescript", ("osascript",))
 
-MACOS_PROGRAMS: tuple[Program, ...] = (XATTR, NETWORKSETUP, OSASCRIPT)
+# tccutil's verb and service are operands (`reset All [BUNDLE_ID]`).
+TCCUTIL = Program(("tccutil",), options=(flag("-h", "--help"),), operands=("ARG...",))
+
+MACOS_PROGRAMS: tuple[Program, ...] = (XATTR, NETWORKSETUP, OSASCRIPT, TCCUTIL)

@@ -46,4 +46,12 @@ WINDOWS_PROGRAMS = (
     _tool("add-adgroupmember"),
     _tool("new-localuser"),
     _tool("start-bitstransfer"),
+    _tool("format", "format.com"),
+    _tool("format-volume"),
+    _tool("clear-disk"),
+    _tool("remove-partition"),
+    _tool("wsl"),
+    _tool("wslconfig"),
+    _tool("set-executionpolicy"),
+    _tool("icacls"),
 )

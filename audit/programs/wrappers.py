@@ -193,6 +193,30 @@ _YARN_COMMANDS = (
     "rebuild", "remove", "search", "set", "stage", "tag", "team", "test", "unlink", "unplug", "up", "upgrade",
     "upgrade-interactive", "version", "versions", "why", "workspace", "workspaces",
 )  # fmt: skip
+_UV_RUN_VALUES = (
+    "--directory",
+    "--project",
+    "--package",
+    "-p",
+    "--python",
+    "--with",
+    "--with-editable",
+    "--with-requirements",
+    "--env-file",
+    "--extra",
+    "--group",
+    "--only-group",
+    "--no-group",
+    "--index",
+    "--default-index",
+    "--index-url",
+    "--extra-index-url",
+    "--find-links",
+    "-f",
+    "--config-file",
+    "--cache-dir",
+)
+_CONDA_RUN_VALUES = ("-n", "--name", "-p", "--prefix", "--cwd")
 _SUDO_VALUES = (
     "-u", "--user", "-g", "--group", "-C", "--close-from", "-D", "--chdir", "-h", "--host", "-p", "--prompt",
     "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout", "-R", "--chroot",
@@ -362,6 +386,18 @@ WRAPPERS: tuple[WrapperSpec, ...] = (
     # yarn runs a first word that is not one of its commands as a binary of the project (`yarn cdk destroy`).
     wrapper("yarn", value=("--cwd", "-p", "--package"), subcommands=("dlx", "exec", "run"), own_commands=_YARN_COMMANDS,
             runs_packages=True),
+    # Environment managers run a command inside the project's environment (`bundle exec rails ...`, `poetry run
+    # python manage.py ...`, `conda run -n ml python x.py`); their other subcommands are their own work.
+    wrapper("bundle", value=("--gemfile",), subcommands=("exec",)),
+    wrapper("poetry", value=("-C", "--directory", "-P", "--project"), subcommands=("run",)),
+    wrapper("uv", value=_UV_RUN_VALUES, subcommands=("run",)),
+    wrapper("pipenv", subcommands=("run",)),
+    wrapper("pdm", value=("-p", "--project"), subcommands=("run",)),
+    wrapper("rye", value=("--pyproject",), subcommands=("run",)),
+    wrapper("hatch", value=("-e", "--env"), subcommands=("run",)),
+    *(wrapper(conda, value=_CONDA_RUN_VALUES, subcommands=("run",)) for conda in ("conda", "mamba", "micromamba")),
+    wrapper("rbenv", subcommands=("exec",)),
+    wrapper("pyenv", subcommands=("exec",)),
     # Secret injectors run a command here with the project's secrets in its environment.
     wrapper("railway", value=("-s", "--service", "-e", "--environment"), subcommands=("run",)),
     wrapper("doppler", value=("-p", "--project", "-c", "--config"), code=("--command",), subcommands=("run",)),

@@ -5,6 +5,8 @@ Liquibase)."""
 
 from __future__ import annotations
 
+import re
+
 from ..._model import Severity
 from ...programs import Arg
 from ...rules._pack import Pack
@@ -42,15 +44,50 @@ def _unless_testing(predicate: Predicate, variables: tuple[str, ...], testing: s
     not when the command also points `DATABASE_URL` somewhere, which wins over the named environment."""
 
     def outside_tests(found: Found) -> Arg | None:
-        named = found.subject.setting(*variables)
-        if named is None:
-            operands = (value.partition("=") for word in found.reading.operands for value in word.values)
-            named = next((value for name, equals, value in operands if equals and name in variables), None)
-        if named == testing and found.subject.setting("DATABASE_URL") is None:
+        if _named_environment(found, variables) == testing and found.subject.setting("DATABASE_URL") is None:
             return None
         return predicate(found)
 
     return outside_tests
+
+
+def _named_environment(found: Found, variables: tuple[str, ...]) -> str | None:
+    """The environment the command names: by a variable it sets, or a `NAME=VALUE` operand (rake's)."""
+    named = found.subject.setting(*variables)
+    if named is None:
+        operands = (value.partition("=") for word in found.reading.operands for value in word.values)
+        named = next((value for name, equals, value in operands if equals and name in variables), None)
+    return named
+
+
+def _in_production(predicate: Predicate, variables: tuple[str, ...]) -> Predicate:
+    """`RAILS_ENV=production rails db:migrate`, `DJANGO_SETTINGS_MODULE=app.settings.prod`: the command
+    names a production environment."""
+
+    def named_production(found: Found) -> Arg | None:
+        named = _named_environment(found, variables)
+        return predicate(found) if named is not None and _names_production(named) else None
+
+    return named_production
+
+
+def _names_production(value: str) -> bool:
+    """`production`, `prod`, `app.settings.prod`, `prod-eu`: a word of the value names production
+    (`preprod` and `nonprod` do not)."""
+    return any(word in ("prod", "production") for word in re.split(r"[._/-]", value.lower()))
+
+
+def _production_settings(found: Found) -> Arg | None:
+    """Django's `--settings=app.settings.production` (or `--settings MODULE`): settings named for production."""
+    args = found.reading.args
+    for index, word in enumerate(args):
+        name, equals, given = (word.value or "").partition("=")
+        if name != "--settings":
+            continue
+        module = given if equals else (args[index + 1].value or "" if index + 1 < len(args) else "")
+        if _names_production(module):
+            return word
+    return None
 
 
 _RAILS_ENVIRONMENT = ("RAILS_ENV", "RACK_ENV")
@@ -142,10 +179,51 @@ ROLLBACK = pack_rule(
     must_not_match=("rails db:migrate:status", "npx prisma db push", "alembic downgrade base --sql"),
 )
 
+_RAILS_SCHEMA_CHANGES = ("db:migrate", "db:migrate:up", "db:migrate:redo", "db:seed", "db:setup", "db:prepare")
+_DJANGO_SCHEMA_CHANGES = _script_task(_DJANGO, "migrate", "loaddata")
+
+PRODUCTION_SCHEMA = pack_rule(
+    id="DB903",
+    name="framework-changes-production-schema",
+    severity=Severity.MEDIUM,
+    summary=(
+        "A framework command that migrates or seeds the database of the production environment it names "
+        "(`RAILS_ENV=production rails db:migrate`, `MIX_ENV=prod mix ecto.migrate`, `APP_ENV=production php "
+        "artisan migrate`, `manage.py migrate --settings=app.settings.production`)."
+    ),
+    rationale=(
+        "A migration run from an agent's shell against production alters live tables, may lock them while it "
+        "runs, and is not what the release process ran and reviewed; a failed one leaves the schema half changed."
+    ),
+    safer_alternative="Migrate production through the deployment pipeline; run migrations locally against the development database.",
+    matches=(
+        command(("rails", "rake"), where=_in_production(any_operand(*_RAILS_SCHEMA_CHANGES), _RAILS_ENVIRONMENT)),
+        command("mix", where=_in_production(any_operand("ecto.migrate", "ecto.rollback"), ("MIX_ENV",))),
+        command(
+            "php", where=_in_production(_script_task(_LARAVEL, "migrate", "db:seed", "migrate:rollback"), ("APP_ENV",))
+        ),
+        command(_PYTHON, where=_in_production(_DJANGO_SCHEMA_CHANGES, ("DJANGO_SETTINGS_MODULE",))),
+        command(_PYTHON, where=(_DJANGO_SCHEMA_CHANGES, _production_settings)),
+    ),
+    message="migrates or seeds the production database",
+    must_match=(
+        "RAILS_ENV=production bin/rails db:migrate",
+        "bundle exec rake db:migrate RAILS_ENV=production",
+        "MIX_ENV=prod mix ecto.migrate",
+        "python manage.py migrate --settings=config.settings.production",
+    ),
+    must_not_match=(
+        "bin/rails db:migrate",
+        "RAILS_ENV=production bin/rails db:migrate:status",
+        "RAILS_ENV=test bin/rails db:migrate",
+        "python manage.py migrate --settings=config.settings.dev",
+    ),
+)
+
 PACK = Pack(
     name="database.migrations",
-    summary="Application frameworks' database commands: drops, wipes and resets; schema rollbacks.",
+    summary="Application frameworks' database commands: drops, wipes and resets; schema rollbacks; migrations of production.",
     default=True,
     reason="A framework reset deletes the configured database, which the agent cannot restore and may be production.",
-    rules=(DROP_DATABASE, ROLLBACK),
+    rules=(DROP_DATABASE, ROLLBACK, PRODUCTION_SCHEMA),
 )

@@ -8,6 +8,7 @@ covers what sits below them and around the project.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from fnmatch import fnmatchcase
 
 from ..._analysis import HOME, RUN_TIME, Arg, CommandSubject, run_time_shape
 from ..._caches import PATH_TABLES, Memo
@@ -61,10 +62,26 @@ def _holds_credentials(arg: Arg, tables: Tables, cwd: str | None, values: tuple[
         # the cache, or a directory in it, is a sign-in to repeat, not a key lost.
         cache = next((held for held in tables.disposable_home_directories if (inside).startswith(held + "/")), None)
         entries = (*stores, *tables.credential_files)
-        held = next((entry for entry in entries if entry.startswith(inside) and not _in_cache(entry, cache)), None)
+        held = next((entry for entry in entries if _below(entry, inside) and not _in_cache(entry, cache)), None)
         if held is not None:
             return held
     return None
+
+
+def _below(entry: str, directory: str) -> bool:
+    """Whether a table's entry lies below `directory` (ending in `/`), its glob segments matching any
+    name but a cache's: a browser's profile `~/.config/google-chrome/Default/` holds
+    `~/.config/google-chrome/*/Login Data`, its `ShaderCache/` beside the profiles does not."""
+    if entry.startswith(directory):
+        return True
+    if "*" not in entry:
+        return False
+    names = directory.rstrip("/").split("/")
+    patterns = entry.split("/")
+    return len(patterns) > len(names) and all(
+        fnmatchcase(name, pattern) and (pattern == name or "cache" not in name.lower())
+        for name, pattern in zip(names, patterns[: len(names)], strict=True)
+    )
 
 
 def _in_cache(entry: str, cache: str | None) -> bool:

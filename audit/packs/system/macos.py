@@ -3,7 +3,8 @@
 The quarantine stripped from a download, so Gatekeeper never checks it (MA101); a program started at
 every login through a login item or a login hook (MA102); a dialog that asks for the user's password
 with a hidden answer (MA103); the web proxies pointed at another host (MA104); the keychain's secrets
-printed in clear wholesale or a browser's master key read (MA105). Gatekeeper, System Integrity
+printed in clear wholesale or a browser's master key read (MA105); privacy permissions reset, the Trash
+emptied and the user's private data read (MA106-MA108) are in macos_privacy.py. Gatekeeper, System Integrity
 Protection and the quarantine turned off for good are system.controls' SC013; a launch agent loaded
 is the core persistence rule's; a password read from the keychain by name warns (SE006).
 """
@@ -14,19 +15,8 @@ from ..._model import Severity
 from ...programs import Arg
 from ...rules._pack import Pack
 from .._invocation import Found, Predicate, command, operand, pack_rule
-
-
-def _applescript_asks(*fragments: str) -> Predicate:
-    """An `osascript -e` line that holds every fragment (in any case and spacing: `make login item`)."""
-
-    def asks(found: Found) -> Arg | None:
-        for line in found.reading.values("-e"):
-            text = " ".join((line.value or "").lower().split())
-            if all(fragment in text for fragment in fragments):
-                return line
-        return None
-
-    return asks
+from ._applescript import applescript_asks
+from .macos_privacy import PRIVACY_RULES
 
 
 def _operands_start(*expected: frozenset[str]) -> Predicate:
@@ -95,7 +85,7 @@ LOGIN_PERSISTENCE = pack_rule(
     ),
     safer_alternative="Run the program when it is needed; a login item the user wants is theirs to add in Settings.",
     matches=(
-        command("osascript", where=_applescript_asks("make", "login item")),
+        command("osascript", where=applescript_asks("make", "login item")),
         command(
             "defaults",
             where=_operands_start(frozenset({"write"}), frozenset({"com.apple.loginwindow"}), _LOGIN_HOOKS),
@@ -130,7 +120,7 @@ PASSWORD_PROMPT = pack_rule(
         "the keychain); a script has no honest need to."
     ),
     safer_alternative="Let the tool that needs the password ask for it itself (sudo, the keychain, a credential helper).",
-    matches=(command("osascript", where=_applescript_asks("display dialog", "hidden answer")),),
+    matches=(command("osascript", where=applescript_asks("display dialog", "hidden answer")),),
     message="shows a dialog that asks for a password with a hidden answer",
     must_match=(
         'osascript -e \'display dialog "macOS needs your password to continue" default answer "" with hidden '
@@ -255,12 +245,13 @@ PACK = Pack(
     name="system.macos",
     summary=(
         "macOS's own tools used as intruders use them: the quarantine stripped, login items and hooks, fake "
-        "password dialogs, the web proxies pointed elsewhere, the keychain dumped."
+        "password dialogs, the web proxies pointed elsewhere, the keychain dumped, privacy permissions reset, the "
+        "Trash emptied, the user's messages, mail and history read."
     ),
     default=True,
     reason=(
         "Each takes a protection of the Mac away, stays after the task, or hands over the user's secrets; none "
         "is a step of building, testing or shipping code."
     ),
-    rules=(QUARANTINE_REMOVED, LOGIN_PERSISTENCE, PASSWORD_PROMPT, PROXY_SET, KEYCHAIN_DUMPED),
+    rules=(QUARANTINE_REMOVED, LOGIN_PERSISTENCE, PASSWORD_PROMPT, PROXY_SET, KEYCHAIN_DUMPED, *PRIVACY_RULES),
 )

@@ -4,7 +4,8 @@ Persistence through the registry's autorun keys (WN101) and scheduled tasks (WN1
 Microsoft Defender turned off (WN104) or told to skip paths (WN105), the firewall turned off
 (WN106), UAC turned off (WN107), boot recovery turned off (WN108), event logs cleared (WN109),
 free space wiped (WN110); credentials, accounts and system downloaders (WN111-WN114) are in
-windows_access.py. The same words come from bash (`REG.EXE ADD ...`: a program named
+windows_access.py; drives formatted, WSL distributions unregistered or stopped, PowerShell's script policy
+opened and folders opened to every user (WN115-WN119) in windows_machine.py. The same words come from bash (`REG.EXE ADD ...`: a program named
 `NAME.exe` is NAME) and from PowerShell and cmd code, whose analysers report each command they do
 not follow as the program it runs (`pwsh -c "Set-MpPreference ..."`). Windows' switches ignore case,
 so every word is read in lower case. Shadow copies deleted are the disks pack's (DK003); a
@@ -23,6 +24,7 @@ from ...rules._pack import Pack
 from .._invocation import Found, Predicate, command, pack_rule
 from ._windows_words import after, all_of, has, lowered_words
 from .windows_access import ACCOUNT_CREATED, ADMIN_ACCOUNT, CREDENTIAL_DUMP, SYSTEM_DOWNLOADER
+from .windows_machine import MACHINE_RULES
 
 _OFF = frozenset({"0", "false", "$false", "no", "off", "disable", "disabled"})
 
@@ -398,7 +400,8 @@ PACK = Pack(
     summary=(
         "Windows' own tools, from bash or PowerShell: autorun keys and scheduled tasks, Defender, the firewall and "
         "UAC turned off, boot recovery off, event logs cleared, free space wiped, password hashes copied out, "
-        "accounts created or made administrators, downloads by system tools."
+        "accounts created or made administrators, downloads by system tools, drives formatted, WSL distributions "
+        "unregistered or stopped, PowerShell's script policy opened, folders opened to every user."
     ),
     default=True,
     reason=(
@@ -420,5 +423,6 @@ PACK = Pack(
         ADMIN_ACCOUNT,
         ACCOUNT_CREATED,
         SYSTEM_DOWNLOADER,
+        *MACHINE_RULES,
     ),
 )

@@ -1,0 +1,219 @@
+"""system.windows, the rules about the machine itself: a volume formatted or a disk wiped (WN115), a WSL
+distribution unregistered with its whole file system (WN116) or every distribution stopped (WN117),
+PowerShell's script policy loosened for good (WN118), and a folder opened to every user (WN119). Words
+are read in lower case, as Windows reads its switches (`_windows_words.py`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ..._model import Severity
+from ...programs import Arg
+from .._invocation import Found, command, pack_rule
+from ._windows_words import after, has, lowered_words
+
+# A drive as `format` takes it: `D:`, `d:\`.
+_DRIVE = re.compile(r"[a-z]:\\?")
+
+
+def _drive_operand(found: Found) -> Arg | None:
+    return next((arg for word, arg in lowered_words(found) if _DRIVE.fullmatch(word.strip("'\""))), None)
+
+
+def _first_word(found: Found) -> Arg | None:
+    """Any use of the command (a cmdlet that only ever destroys); the evidence is its first word."""
+    args = found.subject.args
+    return args[0] if args else found.subject.argv[found.subject.command_index]
+
+
+VOLUME_FORMATTED = pack_rule(
+    id="WN115",
+    name="windows-volume-formatted",
+    severity=Severity.HIGH,
+    summary=(
+        "Formats a Windows drive (`format D: /q /y`, PowerShell's `Format-Volume`) or wipes a disk's partitions "
+        "(`Clear-Disk`, `Remove-Partition`)."
+    ),
+    rationale=(
+        "Every file on the volume is gone at once, with no recycle bin and no undo; `/y` even skips the question "
+        "Windows asks. No build or test formats a drive."
+    ),
+    safer_alternative="Leave formatting to the user; `Get-Volume` and `Get-Disk` show the drives without changing them.",
+    matches=(
+        command(("format", "format.com"), where=_drive_operand),
+        command(("format-volume", "clear-disk", "remove-partition"), where=_first_word),
+    ),
+    message="formats a drive or wipes a disk",
+    must_match=(
+        "cmd.exe /c 'format D: /FS:NTFS /Q /Y'",
+        "FORMAT.COM e: /q",
+        "pwsh -c 'Format-Volume -DriveLetter D -FileSystem NTFS'",
+        "powershell -c 'Clear-Disk -Number 1 -RemoveData -Confirm:$false'",
+    ),
+    must_not_match=("format --help", "pwsh -c 'Get-Volume'", "cmd /c 'chkdsk D:'"),
+)
+
+# wsl's own options that take a value; its first other word (or what follows `--`, `-e`, `--exec`) is a
+# Linux command it runs (`wsl ls -t` lists by time: `-t` is not --terminate there).
+_WSL_VALUED = frozenset({"-d", "--distribution", "-u", "--user", "--cd", "--shell-type"})
+_WSL_COMMAND = frozenset({"--", "-e", "--exec"})
+
+
+def _wsl_action(*actions: str) -> Callable[[Found], Arg | None]:
+    """One of wsl's own `actions` (`--unregister`), before the Linux command it may be given."""
+    wanted = frozenset(actions)
+
+    def acts(found: Found) -> Arg | None:
+        value_next = False
+        for word, arg in lowered_words(found):
+            if value_next:
+                value_next = False
+            elif word in _WSL_COMMAND or not word.startswith("-"):
+                return None
+            elif word in wanted:
+                return arg
+            else:
+                value_next = word in _WSL_VALUED
+        return None
+
+    return acts
+
+
+DISTRIBUTION_UNREGISTERED = pack_rule(
+    id="WN116",
+    name="wsl-distribution-unregistered",
+    severity=Severity.HIGH,
+    summary=(
+        "Unregisters a WSL distribution (`wsl --unregister Ubuntu`, `wslconfig /unregister`), which deletes its "
+        "whole Linux file system."
+    ),
+    rationale=(
+        "The distribution's disk image goes with it: every project, home directory and database inside it, "
+        "with no recycle bin. It is also the machine the agent itself may be running in."
+    ),
+    safer_alternative="Export it first (`wsl --export Ubuntu ubuntu.tar`), and leave unregistering to the user.",
+    matches=(command("wsl", where=_wsl_action("--unregister")), command("wslconfig", where=has("/unregister", "/u"))),
+    message="unregisters a WSL distribution and deletes its file system",
+    must_match=("wsl.exe --unregister Ubuntu-22.04", "wslconfig.exe /u Debian", "cmd.exe /c 'wsl --unregister Arch'"),
+    must_not_match=("wsl --list --verbose", "wsl --export Ubuntu backup.tar", "wslconfig /l"),
+)
+
+DISTRIBUTIONS_STOPPED = pack_rule(
+    id="WN117",
+    name="wsl-distributions-stopped",
+    severity=Severity.MEDIUM,
+    summary="Stops every WSL distribution (`wsl --shutdown`) or one of them (`wsl --terminate Ubuntu`, `wsl -t`).",
+    rationale=(
+        "Every process inside goes down without a chance to save: servers, databases, editors' sessions, and the "
+        "agent's own shell when it runs there. Users do it to apply `.wslconfig`, so it warns: the user decides."
+    ),
+    safer_alternative="Stop the one service you mean inside the distribution, or ask the user to restart WSL.",
+    matches=(command("wsl", where=_wsl_action("--shutdown", "--terminate", "-t")),),
+    message="stops WSL distributions and every process in them",
+    must_match=("wsl.exe --shutdown", "wsl --terminate Ubuntu", "wsl -t docker-desktop"),
+    must_not_match=("wsl --status", "wsl -l -v", "wsl ls -t", "wsl -d Ubuntu -- sort -t , -k 2 data.csv"),
+)
+
+# Policies that run any script, signed or not, downloaded or not.
+_OPEN_POLICIES = frozenset({"unrestricted", "bypass"})
+
+
+def _policy_opened_for_good(found: Found) -> Arg | None:
+    """`Set-ExecutionPolicy Unrestricted|Bypass` (positional or `-ExecutionPolicy`), for any scope but the
+    current process (`-Scope Process` ends with the session)."""
+    words = lowered_words(found)
+    if after(words, "-scope") == "process":
+        return None
+    named = after(words, "-executionpolicy")
+    return next((arg for word, arg in words if word in _OPEN_POLICIES and (named is None or word == named)), None)
+
+
+EXECUTION_POLICY_OPENED = pack_rule(
+    id="WN118",
+    name="powershell-execution-policy-opened",
+    severity=Severity.MEDIUM,
+    summary=(
+        "Sets PowerShell's execution policy to `Unrestricted` or `Bypass` for the user or the machine "
+        "(`Set-ExecutionPolicy Unrestricted -Scope CurrentUser`); `-Scope Process` passes."
+    ),
+    rationale=(
+        "Every script then runs without the signature check or the warning for downloaded ones, in every later "
+        "session: a protection of the user's turned off for good. `RemoteSigned` is what developer tools ask for."
+    ),
+    safer_alternative="`Set-ExecutionPolicy RemoteSigned -Scope CurrentUser`, or `-Scope Process` for this session only.",
+    matches=(command("set-executionpolicy", where=_policy_opened_for_good),),
+    message="loosens PowerShell's execution policy for every later session",
+    must_match=(
+        "powershell.exe -c 'Set-ExecutionPolicy Unrestricted -Scope CurrentUser -Force'",
+        "pwsh -c 'Set-ExecutionPolicy -ExecutionPolicy Bypass -Scope LocalMachine'",
+    ),
+    must_not_match=(
+        "pwsh -c 'Set-ExecutionPolicy Bypass -Scope Process -Force'",
+        "pwsh -c 'Set-ExecutionPolicy RemoteSigned -Scope CurrentUser'",
+        "pwsh -c 'Get-ExecutionPolicy -List'",
+    ),
+)
+
+# Every user of the machine, by name or SID: Everyone, Authenticated Users, Users, Guests.
+_EVERY_USER = frozenset({
+    "everyone", "*s-1-1-0", "authenticated users", "nt authority\\authenticated users", "*s-1-5-11", "users",
+    "builtin\\users", "*s-1-5-32-545", "guests", "builtin\\guests", "*s-1-5-32-546",
+})  # fmt: skip
+# icacls' inheritance flags before the rights: `(OI)(CI)F`.
+_INHERITANCE = re.compile(r"\((oi|ci|io|np|i)\)")
+# Full control, modify, write.
+_WRITE_RIGHTS = frozenset({"f", "m", "w"})
+
+
+def _granted_to_every_user(found: Found) -> Arg | None:
+    """`icacls PATH /grant[:r] Everyone:(OI)(CI)F`: a grant of write or more to every user."""
+    words = lowered_words(found)
+    granting = False
+    for word, arg in words:
+        if word.startswith("/"):
+            granting = word in ("/grant", "/grant:r")
+            continue
+        principal, colon, rights = word.strip("'\"").rpartition(":")
+        if granting and colon and principal in _EVERY_USER:
+            listed = _INHERITANCE.sub("", rights).strip("()").split(",")
+            if _WRITE_RIGHTS.intersection(listed):
+                return arg
+    return None
+
+
+OPENED_TO_EVERY_USER = pack_rule(
+    id="WN119",
+    name="windows-folder-opened-to-everyone",
+    severity=Severity.MEDIUM,
+    summary=(
+        "Gives every user of the machine write access or full control of a file or folder "
+        "(`icacls C:\\Projects /grant Everyone:(OI)(CI)F /T`; `Users`, `Authenticated Users` and their SIDs too)."
+    ),
+    rationale=(
+        "Any account or service on the machine can then change what is there, scripts and programs included: "
+        "Windows' `chmod -R 777`. A permissions error has a narrower fix."
+    ),
+    safer_alternative="Grant the one account that needs it (`icacls DIR /grant %USERNAME%:(OI)(CI)M`).",
+    matches=(command("icacls", where=_granted_to_every_user),),
+    message="gives every user of the machine write access",
+    must_match=(
+        "/mnt/c/Windows/System32/icacls.exe 'C:\\Projects' /grant 'Everyone:(OI)(CI)F' /T",
+        "icacls.exe D:\\data /grant:r '*S-1-1-0:(M)'",
+        "cmd /c 'icacls C:\\inetpub /grant Users:F /t'",
+    ),
+    must_not_match=(
+        "icacls C:\\Projects",
+        "icacls C:\\Projects /grant 'Everyone:(OI)(CI)RX'",
+        "icacls C:\\Projects /grant 'dev:(OI)(CI)F' /T",
+        "icacls C:\\Projects /remove Everyone",
+    ),
+)
+
+MACHINE_RULES = (
+    VOLUME_FORMATTED,
+    DISTRIBUTION_UNREGISTERED,
+    DISTRIBUTIONS_STOPPED,
+    EXECUTION_POLICY_OPENED,
+    OPENED_TO_EVERY_USER,
+)
