@@ -102,9 +102,14 @@ def sent_to_rsync_daemon(subject: CommandSubject, tables: Tables) -> Iterator[Hi
 
 
 @per_subject
+def _sending(subject: CommandSubject) -> Sending | None:
+    """What a sender sends, and where (NE015 and NE019 ask it of one command)."""
+    return sent_data(subject.name or "", subject.args)
+
+
 def _sent_files(subject: CommandSubject) -> tuple[tuple[Arg, ...], tuple[Host | None, ...]]:
     """The files a sender sends and the hosts they reach."""
-    sending = sent_data(subject.name or "", subject.args)
+    sending = _sending(subject)
     if sending is None or not sending.files:
         return (), ()
     hosts = tuple(host for destination in sending.destinations for host in destination_hosts(destination))
@@ -204,7 +209,7 @@ def public_drop(host: Host | None) -> bool:
     ),
 )
 def sent_to_public_drop(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
-    sending = sent_data(subject.name or "", subject.args)
+    sending = _sending(subject)
     if sending is None or not (sending.files or sending.stdin or _sends_data(sending)):
         return
     for destination in sending.destinations:
