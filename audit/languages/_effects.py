@@ -10,6 +10,8 @@ interactive shell) are a reverse shell.
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import ClassVar
@@ -145,6 +147,9 @@ class CallEffects:
             known_words = tuple(word.text for word in words)
             if all(word is not None for word in known_words):
                 resolved = tuple(word for word in known_words if word is not None)
+            foreign = _foreign_code_word(words)
+            if foreign is not None:
+                self._facts.append(DownloadExecute(via, foreign, span))
         fact = ShellOut(command.kind, resolved, via, span, command_span, known_words)
         if resolved is not None or foreign is None:
             self._facts.append(fact)  # an unknown foreign string is the download-execute above, not unresolved
@@ -207,6 +212,29 @@ class CallEffects:
                 via = f"{self._via_prefix}{socket.callee} + {shell.via.removeprefix(self._via_prefix)}"
                 self._facts.append(ReverseShell(via, Span(start, end)))
                 return
+
+
+# Shells and interpreters (by the last segment of the program's path, any version), and the options
+# after which they take their code as the next word (`-c`, bash's `-lc`, perl's and node's `-e`,
+# `--eval`, PowerShell's `-Command`).
+_CODE_RUNNER = re.compile(
+    r"(?:ba|da|z|k|mk|a|fi)?sh|busybox|(?:python|perl|ruby|node|php|lua|luajit)[\d.]*|pwsh|powershell"
+)
+_CODE_OPTION = re.compile(r"-[a-zA-Z]*[ce]|--eval|--command|-(?i:command)")
+
+
+def _foreign_code_word(words: tuple[Value, ...]) -> DataSource | None:
+    """The origin of a downloaded or decoded word an argument vector hands a shell or an interpreter as code
+    (`subprocess.run(["sh", "-c", urlopen(URL).read()])`): download-and-execute, as a shell string is."""
+    program = (words[0].text or "").rsplit("/", 1)[-1].lower().removesuffix(".exe") if words else ""
+    if not _CODE_RUNNER.fullmatch(program):
+        return None
+    for option, code in itertools.pairwise(words):
+        if option.text is not None and _CODE_OPTION.fullmatch(option.text):
+            foreign = _first_source(code, _FOREIGN_KINDS)
+            if foreign is not None:
+                return foreign
+    return None
 
 
 def _first_source(value: Value, kinds: tuple[SourceKind, ...]) -> DataSource | None:

@@ -373,11 +373,10 @@ def shell_code_or_program_outside_system(command: str) -> bool:
     name="settings-file-runs-program",
     severity=Severity.MEDIUM,
     summary=(
-        "Writes a settings file that makes a tool run a command by itself later, when the command is shell "
-        "code or a program outside the system's: ssh's `ProxyCommand`, `LocalCommand`, `KnownHostsCommand` "
-        "or `Match exec` (~/.ssh/config), a VS Code task run when the folder opens (.vscode/tasks.json), a "
-        "shell command of vim's or neovim's startup files (`autocmd VimEnter * silent !CMD` in ~/.vimrc), a "
-        'command of Emacs\'s (`(call-process "PROGRAM" ...)` in ~/.emacs.d/init.el).'
+        "Writes a settings file that makes a tool run shell code or a program outside the system's by itself "
+        "later: ssh's `ProxyCommand`, `LocalCommand`, `KnownHostsCommand`, `Match exec` (~/.ssh/config), a "
+        "VS Code task run when the folder opens, a command of vim's, neovim's or Emacs's startup files "
+        "(`autocmd VimEnter * silent !CMD` in ~/.vimrc, `(call-process ...)` in ~/.emacs)."
     ),
     rationale=(
         "ssh runs these at every connection, VS Code its folder-open tasks whenever the project is "

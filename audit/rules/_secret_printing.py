@@ -1,7 +1,7 @@
 """Secrets shown in clear (SE006): a command that prints a stored password, token or private key
 to the terminal, where it lands in the agent's transcript and logs (`security find-generic-password
 -w`, `gpg --export-secret-keys`, `kubectl config view --raw`, `gcloud auth print-access-token`, `op
-read`), a secret variable (`printenv GITHUB_TOKEN`), the environment filtered for secrets (`env |
+read`, `vault kv get`), a secret variable (`printenv GITHUB_TOKEN`), the environment filtered for secrets (`env |
 grep -i token`) or a Kubernetes secret's data (`kubectl get secret db -o yaml`, `... | base64 -d`).
 Piped into the tool that needs it (`aws ecr get-login-password | docker login --password-stdin`)
 or captured by a substitution (`-H "Authorization: Bearer $(gh auth token)"`), the secret is used
@@ -76,7 +76,8 @@ _SHOWN: Mapping[str, tuple[_Shown, ...]] = {
     "heroku": _each("auth:token"),
     "fly": _each("auth token"),
     "flyctl": _each("auth token"),
-    "vault": _each("print token"),
+    "vault": _each("print token", "kv get"),
+    "doppler": _each("secrets get"),
 }  # fmt: skip
 
 
@@ -159,7 +160,7 @@ def _printed_variable(subject: CommandSubject, tables: Tables) -> str | None:
     severity=Severity.MEDIUM,
     summary=(
         "Prints a stored password, token or private key (`security find-generic-password -w`, "
-        "`gpg --export-secret-keys`, `op read`), a secret variable (`printenv GITHUB_TOKEN`), the environment "
+        "`gpg --export-secret-keys`, `op read`, `vault kv get`), a secret variable (`printenv GITHUB_TOKEN`), the environment "
         "filtered for secrets (`env | grep -i token`) or a Kubernetes secret's data (`... | base64 -d`)."
     ),
     rationale="What a command prints lands in the agent's transcript, its logs and the model provider's records; a secret shown there has left the keychain.",

@@ -203,8 +203,9 @@ class _Judge:
         else:
             argv = tuple(_argv_word(word, span) for word in command)
             risks = self.walk.nested_command(argv, span, self.frame, label) if argv else NO_RISKS
-            if fact.via == "cmd" and command:
-                self.walk.check_downloaded(_cmd_program(command[0], span), self.frame, label)
+            program = command[0] if command else None
+            if fact.via == "cmd" and program is not None:
+                self.walk.check_downloaded(_cmd_program(program, span), self.frame, label)
         if fact.command is not None:
             line = fact.command if isinstance(fact.command, str) else " ".join(fact.command)
             self.shell_out_risks[line] = self.shell_out_risks.get(line, NO_RISKS) | risks
