@@ -138,6 +138,9 @@ class CommandSubject(NamedTuple):
     earlier: tuple[tuple[Arg, ...], ...] = ()
     """The arguments of the commands of the same name an earlier part of the string ran, in order:
     what they set up for this one (`git remote add x URL` before `git push x`)."""
+    loop_listings: tuple[tuple[Span, ast.Word], ...] = ()
+    """The arguments that are a loop variable taking the items of a substitution (`"$b"` in `for b in
+    $(git branch -r); do ...`), by their place, with that substitution."""
 
     def setting(self, *names: str) -> str | None:
         """The value the program gets for the first of `names` the command sets (the last assignment
