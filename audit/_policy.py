@@ -22,6 +22,7 @@ from ._budget import DEFAULT_MAX_STEPS
 from ._model import Severity
 from ._named_tuple import NamedTuple
 from ._policy_reader import TableReader, describe
+from ._policy_snapshot import TOML_NAME, snapshot_document
 from ._tables import Tables
 from .errors import PolicyError
 from .packs._index import PACK_INDEX, PACK_NAMES, PACKS_BY_COMMAND
@@ -379,8 +380,9 @@ def _parse_toml(text: str, origin: str) -> Mapping[str, Any]:
 
 @functools.cache
 def _default_draft_document() -> Mapping[str, Any]:
-    text = resources.files(__package__ or "audit").joinpath("default_policy.toml").read_text(encoding="utf-8")
-    return _parse_toml(text, "default_policy.toml")
+    text = resources.files(__package__ or "audit").joinpath(TOML_NAME).read_text(encoding="utf-8")
+    snapshot = snapshot_document(text)
+    return snapshot if snapshot is not None else _parse_toml(text, TOML_NAME)
 
 
 def _build(user_document: Mapping[str, Any] | None, origin: str) -> Policy:

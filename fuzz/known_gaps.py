@@ -95,25 +95,6 @@ KNOWN_GAPS += (
         pattern=re.compile(r'-c\s+"\$[1-9@*]"'),
         pinned={STAYS_BLOCKED: (frozenset({"FS001"}), """bash -c 'bash -c "$1" x '\\''rm -rf ~'\\'''""")},
     ),
-    KnownGap(
-        name="a secret printed from inside a command substitution",
-        reason="SE006 reports a command that prints secrets where its output is shown, not where a substitution "
-        "captures it (`echo $(security dump-keychain -d)` prints them all the same); the block stays (MA105)",
-        pattern=re.compile(r"\bsecurity\s+(?:dump-keychain|find-(?:generic|internet)-password)"),
-        pinned={
-            STAYS_BLOCKED: (
-                frozenset({"MA105", "SE004", "SE006"}),
-                "echo $( true; security dump-keychain -d ~/Library/Keychains/login.keychain-db\n)",
-            )
-        },
-    ),
-    KnownGap(
-        name="ssh-keygen's overwrite prompt answered by a pipe that feeds another reader",
-        reason='`echo CODE | eval "$(cat)"` hands the pipe to cat; HM009 takes it for ssh-keygen\'s input, which '
-        "could confirm overwriting a key, so the hidden command gains a finding the plain one does not have",
-        pattern=re.compile(r"\bssh-keygen\b"),
-        pinned={HIDDEN: None, HIDDEN_ORACLE: None},
-    ),
 )
 
 

@@ -48,6 +48,11 @@ class Binding(NamedTuple):
     associative: bool = False
 
 
+def is_name(text: str) -> bool:
+    """Whether `text` is a shell variable's name (letters, digits and `_`, not starting with a digit)."""
+    return bool(text) and not text[0].isdigit() and text.replace("_", "a").isalnum() and text.isascii()
+
+
 def split_assignment_word(word: ast.Word) -> tuple[str, ast.Word] | None:
     """`NAME=value` as an argument word (export, declare...) -> name and value.
 
@@ -175,7 +180,15 @@ def _element_word(raw: str, span: Span) -> ast.Word:
 def collect_bindings(script: ast.Script) -> dict[str, list[Binding]]:
     collector = _Collector()
     collector.visit_script(script, _NO_INPUT)
-    return collector.bindings
+    bindings = collector.bindings
+    # `unset OUT; rm -rf "$OUT"/*`: a name the script unsets and never assigns is empty wherever it
+    # is read after the unset; read before it, it comes from the environment, which may leave it
+    # unset too. A name also assigned keeps only its assigned values: flow-insensitively, the unset
+    # may come after every use (`OUT=build; rm -rf "$OUT"/*; unset OUT`).
+    for name, word in collector.unset.items():
+        if name not in bindings:
+            bindings[name] = [Binding(BindingKind.VALUE, (ast.Word((), word.span, ""),))]
+    return bindings
 
 
 class _Input(NamedTuple):
@@ -193,6 +206,8 @@ class _Collector(Visitor[_Input, None]):
 
     def __init__(self) -> None:
         self.bindings: dict[str, list[Binding]] = {}
+        # The variables `unset` removes, each with the word that names it.
+        self.unset: dict[str, ast.Word] = {}
 
     def combine(self, results: list[None]) -> None:
         return None
@@ -283,6 +298,8 @@ class _Collector(Visitor[_Input, None]):
                 elif "n" in flags and not word.source.startswith("-"):
                     # `declare -n r` alone: r's later plain assignment names its target.
                     self.add(word.source, Binding(BindingKind.REFERENCE))
+        elif name == "unset":
+            self._unset(words[1:])
         elif name == "set" and len(words) > 1 and words[1].source == "--":
             self.add("@", Binding(BindingKind.ARRAY, words[2:]))
         elif name in ("read", "mapfile", "readarray"):
@@ -294,6 +311,16 @@ class _Collector(Visitor[_Input, None]):
                 if word.source == "-v":
                     # The value is printf's output: its arguments carry their taint.
                     self.add(words[index + 1].source, Binding(BindingKind.UNKNOWN, words[index + 2 :]))
+
+    def _unset(self, words: tuple[ast.Word, ...]) -> None:
+        """`unset NAME...` and `unset -v NAME...` remove variables; `-f` (functions) and `-n` (a name
+        reference itself) do not empty the variable the script reads."""
+        flags = declaration_flags(words)
+        if flags.strip("v"):
+            return
+        for word in words:
+            if not word.source.startswith("-") and is_name(word.source):
+                self.unset.setdefault(word.source, word)
 
 
 def _assignment_binding(assignment: ast.Assignment) -> Binding | None:

@@ -19,17 +19,31 @@ def ls_globs(argv: list[str]) -> tuple[str, ...]:
     """`ls [-A] [DIR]`: the entries ls prints as globs, `DIR/*` (and `DIR/.[!.]*` with -a or -A); ()
     for other options (`ls -l` prints more than names), several directories (ls prints a heading
     for each) or a pattern (`ls *.log` lists files)."""
+    listing = _ls_listing(argv)
+    return tuple(listing[0] + name for name in listing[1]) if listing is not None else ()
+
+
+def ls_names(argv: list[str]) -> tuple[str, ...]:
+    """The names `ls [-A] [DIR]` prints, without the directory, as the globs matching them: what
+    `xargs -I{}` puts in place of `{}` (`ls -A ~ | xargs -I{} rm -rf ~/{}` is `rm -rf ~/* ~/.[!.]*`)."""
+    listing = _ls_listing(argv)
+    return listing[1] if listing is not None else ()
+
+
+def _ls_listing(argv: list[str]) -> tuple[str, tuple[str, ...]] | None:
+    """The directory `ls` lists (as a prefix, "" for the working directory) and the globs of the
+    names it prints; None when it prints anything else."""
     if argv[0].rpartition("/")[2] != "ls":
-        return ()
+        return None
     options = [word for word in argv[1:] if word.startswith("-") and word != "-"]
     directories = [word for word in argv[1:] if word not in options]
     if not all(_lists_names(option) for option in options) or len(directories) > 1:
-        return ()
+        return None
     if directories and any(character in directories[0] for character in "*?["):
-        return ()
+        return None
     prefix = directories[0].rstrip("/") + "/" if directories else ""
     hidden = any(option in ("--all", "--almost-all") or "a" in option.lower() for option in options)
-    return (prefix + "*", prefix + ".[!.]*") if hidden else (prefix + "*",)
+    return prefix, ("*", ".[!.]*") if hidden else ("*",)
 
 
 def _lists_names(option: str) -> bool:

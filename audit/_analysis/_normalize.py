@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import shlex
 from collections.abc import Iterable
 from typing import Protocol
 
@@ -350,6 +351,16 @@ def as_held(value: str) -> str:
     here too: the code then names the home, a finding rather than a miss.
     """
     return value[2:] if value.startswith("./~") else value
+
+
+def quoted_for_shell(value: str) -> str:
+    """A normalised value quoted back into one shell word, for code a program builds from its
+    arguments (parallel's command lines, a terminal's `-e`). A leading `~` stays unquoted: in a
+    normalised value it is the home, and a quoted one would name a directory called `~`."""
+    if value == HOME or value.startswith(HOME + "/"):
+        rest = value[len(HOME) + 1 :]
+        return value[: len(HOME) + 1] + (shlex.quote(rest) if rest else "")
+    return shlex.quote(value)
 
 
 def _escape_glob(text: str) -> str:

@@ -311,7 +311,7 @@ class _AutorunTable(NamedTuple):
 
 _SSH, _GIT, _NODE, _PIP = (AutorunFormat.SSH_CONFIG, AutorunFormat.GIT_CONFIG, AutorunFormat.NODE_CONFIG,
                            AutorunFormat.PIP_CONFIG)  # fmt: skip
-_VIM = AutorunFormat.VIM_SCRIPT
+_VIM, _LUA, _EMACS = AutorunFormat.VIM_SCRIPT, AutorunFormat.LUA, AutorunFormat.EMACS_LISP
 SETTINGS_FILES: Mapping[str, AutorunFormat] = MappingProxyType(
     {
         "~/.ssh/config": _SSH, "~/.ssh/config.d/*": _SSH, "/etc/ssh/ssh_config": _SSH, "/etc/ssh/ssh_config.d/*": _SSH,
@@ -320,12 +320,14 @@ SETTINGS_FILES: Mapping[str, AutorunFormat] = MappingProxyType(
         "**/pip.conf": _PIP, "**/pip.ini": _PIP, "**/.vscode/tasks.json": AutorunFormat.VSCODE_TASKS,
         "~/.vimrc": _VIM, "~/.vim/vimrc": _VIM, "~/.gvimrc": _VIM, "~/.exrc": _VIM, "~/.vim/plugin/*": _VIM,
         "~/.config/nvim/init.vim": _VIM, "~/.config/nvim/plugin/*": _VIM, "/etc/vimrc": _VIM, "/etc/vim/vimrc": _VIM,
+        "~/.config/nvim/init.lua": _LUA, "~/.emacs": _EMACS, "~/.emacs.el": _EMACS, "~/.emacs.d/init.el": _EMACS,
+        "~/.emacs.d/early-init.el": _EMACS, "~/.config/emacs/init.el": _EMACS, "~/.config/emacs/early-init.el": _EMACS,
     }
 )  # fmt: skip
 """Settings files whose values a tool runs as commands or trusts for its downloads, by how each
 is read: program knowledge, not policy (ssh reads ~/.ssh/config, npm every .npmrc from the project
 up, pip a pip.conf in the user's, the system's or the virtual environment's directory, vim and
-neovim their startup files and plugins)."""
+neovim their startup files and plugins, Emacs its startup files)."""
 
 
 @functools.lru_cache(maxsize=PATH_TABLES)

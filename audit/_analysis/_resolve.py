@@ -16,7 +16,7 @@ from .._tables import Tables
 from ..programs import EXEC_ACTIONS, downloaded_files, find_scope
 from ._bindings import DECLARATION_BUILTINS, array_literal_items, exports, split_assignment_word
 from ._command_globs import expand_command_name, glob_candidates
-from ._listings import ls_globs, tracked_files
+from ._listings import ls_globs, ls_names, tracked_files
 from ._located_names import located_program
 from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words, uses_default
 from ._subjects import (
@@ -31,7 +31,14 @@ from ._subjects import (
     StdinKind,
 )
 from ._variables import Env
-from ._wrappers import Unwrapped, unwrap, xargs_commands, xargs_replace_string, xargs_unbounded
+from ._wrappers import (
+    Unwrapped,
+    replaced_per_item,
+    unwrap,
+    xargs_commands,
+    xargs_replace_string,
+    xargs_unbounded,
+)
 
 _SHELL_VARIABLES = frozenset({"SHELL", "BASH"})
 _ARITHMETIC_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
@@ -287,8 +294,12 @@ def commands_run(
     if data is not None:
         return xargs_commands(argv, index, unwrapped.xargs_options, data, stdin.span) or [argv]
     writer = _piped_argv(stdin, env)
-    if not writer or xargs_replace_string(unwrapped.xargs_options) is not None:
+    if not writer:
         return [argv]
+    replace = xargs_replace_string(unwrapped.xargs_options)
+    if replace is not None:
+        names = ls_names(writer)
+        return replaced_per_item(argv, index, replace, names, globs=True) if names else [argv]
     listed = _listed_by_ls(writer, stdin.span)
     if listed:
         return [argv + listed]

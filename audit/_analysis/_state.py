@@ -78,9 +78,9 @@ class Frame(NamedTuple):
     piped_on: bool = False
     """Whether what the commands here print goes to a later stage of a pipeline, not to the screen."""
 
-    def enter(self, position: Position, label: str) -> Frame:
-        """Into a substitution: a subshell whose stdin is the outer one."""
-        location = Location(position, (*self.location.path, label), self.location.other_account)
+    def enter(self, position: Position, label: str, shown: bool = False) -> Frame:
+        """Into a substitution: a subshell whose stdin is the outer one (`shown`: see `Location`)."""
+        location = Location(position, (*self.location.path, label), self.location.other_account, shown)
         return Frame(location, self.depth, self.env, self.stdin, False, False)
 
     def nested_code(self, label: str, env: Env, stdin: Stdin | None = None) -> Frame:
@@ -114,7 +114,9 @@ class Frame(NamedTuple):
         return cls(SILENT, 0, env, None, False, False)
 
     def labelled(self, label: str, env: Env | None = None) -> Frame:
-        location = Location(self.location.position, (*self.location.path, label), self.location.other_account)
+        location = Location(
+            self.location.position, (*self.location.path, label), self.location.other_account, self.location.shown
+        )
         return Frame(
             location,
             self.depth,

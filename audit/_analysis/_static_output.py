@@ -2,7 +2,8 @@
 arguments, computed without running them: `$(echo rm)` and
 `$(printf '\\x72\\x6d')` are spellings of `rm`, `$(dirname /x)` is `/`, and
 they are judged as such. So are the usual ways of printing a directory:
-`$(cd DIR && pwd)` is DIR, `$(getent passwd $USER | cut -d: -f6)` the home."""
+`$(cd DIR && pwd)` is DIR, `$(getent passwd $USER | cut -d: -f6)` the home,
+and known text through `tr` or `rev` (`$(echo ql | tr a-z b-za)` is `rm`)."""
 
 from __future__ import annotations
 
@@ -98,6 +99,7 @@ def _printf(format_string: str, args: list[str]) -> str | None:
 
 
 LiteralArgv = Callable[[Iterable[ast.Word]], "list[str] | None"]
+CommandOutput = Callable[[ast.Command], "str | None"]
 # The invoking user, as `getent passwd` is asked about it.
 _SELF = frozenset({"$USER", "${USER}", "$LOGNAME", "$(whoami)", "`whoami`", "$(id -un)", "$(id -nu)"})
 _ASKED_ABOUT_SELF = [[word] for word in sorted(_SELF)]
@@ -133,3 +135,73 @@ def _is_home_field(args: list[str]) -> bool:
         else:
             joined.append(arg)
     return frozenset(joined) == _HOME_FIELD and len(joined) == 2
+
+
+def pipeline_output(
+    command: ast.AndOrList | ast.Pipeline, output_of: CommandOutput, literal_argv: LiteralArgv
+) -> str | None:
+    """What a list or pipeline prints when that is known without running it: a printed directory
+    (`printed_directory`), or known text through filters whose effect is known (`echo TEXT | tr
+    A-Za-z N-ZA-Mn-za-m`, `printf ... | rev`: the usual ways of hiding a command from a reader)."""
+    directory = printed_directory(command, literal_argv)
+    if directory is not None or type(command) is not ast.Pipeline or "|&" in command.operators:
+        return directory
+    first, *filters = command.commands
+    output = output_of(first)
+    for part in filters:
+        if output is None or type(part) is not ast.SimpleCommand or part.assignments or part.redirects:
+            return None
+        argv = literal_argv(part.words)
+        output = None if argv is None else _filtered(argv, output)
+    return output
+
+
+def _filtered(argv: list[str], text: str) -> str | None:
+    """What `tr` (translating or deleting) or `rev` prints for `text`; None for any other command."""
+    name, args = argv[0].rsplit("/", 1)[-1], argv[1:]
+    if name == "rev" and not args:
+        return "".join(line[::-1] + ending for line, ending in _lines(text))
+    if name != "tr" or len(args) != 2:
+        return None
+    if args[0] == "-d":
+        deleted = _tr_set(args[1])
+        return None if deleted is None else "".join(char for char in text if char not in deleted)
+    source, target = _tr_set(args[0]), _tr_set(args[1])
+    if not source or not target or args[0].startswith("-"):
+        return None
+    # GNU tr pads a shorter second set with its last character.
+    padded = target + target[-1] * (len(source) - len(target))
+    return text.translate(str.maketrans(source, padded[: len(source)]))
+
+
+def _lines(text: str) -> Iterable[tuple[str, str]]:
+    for line in text.splitlines(keepends=True):
+        body = line.rstrip("\n")
+        yield body, line[len(body) :]
+
+
+_TR_CLASSES = {
+    "[:upper:]": "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "[:lower:]": "abcdefghijklmnopqrstuvwxyz",
+    "[:digit:]": "0123456789",
+}
+
+
+def _tr_set(spec: str) -> str | None:
+    """The characters of a tr set: ranges (`a-z`), escapes (`\\n`, `\\052`) and the letter and digit classes;
+    None for what tr would read otherwise (other classes, `[c*n]` repeats, equivalence classes)."""
+    for name, members in _TR_CLASSES.items():
+        spec = spec.replace(name, members)
+    if "[:" in spec or "[=" in spec or "*" in spec:
+        return None
+    chars = list(ansi_c_decode(spec))
+    expanded: list[str] = []
+    index = 0
+    while index < len(chars):
+        if index + 2 < len(chars) and chars[index + 1] == "-" and chars[index] <= chars[index + 2]:
+            expanded.extend(chr(code) for code in range(ord(chars[index]), ord(chars[index + 2]) + 1))
+            index += 3
+        else:
+            expanded.append(chars[index])
+            index += 1
+    return "".join(expanded) if len(expanded) <= _MAX_OUTPUT else None

@@ -69,11 +69,14 @@ class Stdin(NamedTuple):
 
 class Location(NamedTuple):
     """Where a subject sits: its position and the path that reached it. `other_account`: on
-    the way, a wrapper changed the account the code runs as (`sudo bash -c CODE`)."""
+    the way, a wrapper changed the account the code runs as (`sudo bash -c CODE`). `shown`: a
+    substitution whose output the command it is an argument of prints to the screen
+    (`echo "$(...)"`), so what the code inside prints is shown, not only captured."""
 
     position: Position
     path: tuple[str, ...]
     other_account: bool = False
+    shown: bool = False
 
 
 OUTPUT_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
@@ -228,6 +231,11 @@ class AutorunFormat(str, Enum):
     VIM_SCRIPT = "vim-script"
     """A vim or neovim startup file (~/.vimrc, init.vim, a plugin): its `!CMD`, `autocmd ... !CMD`
     and `system('CMD')` run shell commands at every start of the editor."""
+    LUA = "lua"
+    """A Lua file a tool runs by itself: neovim's init.lua, at every start of the editor."""
+    EMACS_LISP = "emacs-lisp"
+    """An Emacs startup file (~/.emacs, ~/.emacs.d/init.el): its `(shell-command "CMD")` and
+    `(call-process "PROGRAM" ...)` run commands at every start of the editor."""
 
 
 class Autorun(NamedTuple):

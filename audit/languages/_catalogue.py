@@ -35,6 +35,18 @@ def argv_list(position: int | None = 0, keyword: str | None = None) -> Entry:
     return Entry(command=command)
 
 
+def shell_or_argv(position: int = 0) -> Entry:
+    """Runs one argument: a string through a shell, a list as an argument vector (neovim's `vim.fn.system`)."""
+
+    def command(call: Call) -> Command | None:
+        value = call.arg(position)
+        if value is None:
+            return None
+        return Command.argv(words_of(value)) if value.items is not None else Command.shell(value)
+
+    return Entry(command=command)
+
+
 def argv_args(start: int = 0, *, drop_last: bool = False) -> Entry:
     """Runs the argument vector spelled as the call's arguments from `start` on."""
 

@@ -4,7 +4,20 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from ._catalogue import changes, fetches, imports, moves, opens, path_at, produces, runs_code, shell, socket
+from ._catalogue import (
+    argv_list,
+    changes,
+    fetches,
+    imports,
+    moves,
+    opens,
+    path_at,
+    produces,
+    runs_code,
+    shell,
+    shell_or_argv,
+    socket,
+)
 from ._facts import FileOperation, SourceKind
 from ._interpreter import Interpreter
 from ._strings import decode_lua_string
@@ -30,6 +43,12 @@ def _build_catalogue() -> dict[str, Entry]:
         "socket.connect": socket(),
         "socket.http.request": fetches((0, None), [(1, None)]),
         "http.request": fetches((0, None), [(1, None)]),
+        # neovim's API, for its init.lua and plugins: a command string goes through the shell, a list does not.
+        "vim.fn.system": shell_or_argv(0),
+        "vim.fn.systemlist": shell_or_argv(0),
+        "vim.fn.jobstart": shell_or_argv(0),
+        "vim.fn.termopen": shell_or_argv(0),
+        "vim.system": argv_list(0),
     }
     return catalogue
 

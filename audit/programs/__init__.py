@@ -73,7 +73,7 @@ from .remote import (
     SSH_RUNS_NOTHING,
 )
 from .runners import AT_QUERIES, PARALLEL_SOURCES, TMUX_SHELL_COMMANDS
-from .sed_script import sed_effects
+from .sed_script import sed_effects, substituted
 from .standard import STANDARD_PROGRAMS
 from .wrappers import WRAPPERS, WrapperSpec
 
@@ -139,6 +139,7 @@ __all__ = [
     "resource_kind",
     "sed_effects",
     "sed_scripts",
+    "substituted",
     "tar_archive",
     "tar_extracts",
     "valued",

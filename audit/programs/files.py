@@ -419,6 +419,18 @@ PATCH = Program(
     writes=_patched,
 )  # fmt: skip
 
+
+def _thrown_away(reading: Reading) -> tuple[Arg, ...]:
+    """`tar -cf /dev/null --remove-files DIR`: the files archived into nothing, then removed. Into a
+    real archive, `--remove-files` moves them there; into /dev/null, it is `rm -r`."""
+    if not reading.has("--remove-files") or not reading.has("--create", "--append", "--update"):
+        return ()
+    archives = reading.values("--file")
+    if not archives or archives[-1].value != "/dev/null":
+        return ()
+    return reading.operands
+
+
 TAR = Program(
     ("tar",),
     options=(
@@ -430,10 +442,12 @@ TAR = Program(
         valued("--strip-components"), valued("-N", "--newer", "--after-date"), valued("-K", "--starting-file"),
         valued("-L", "--tape-length"), valued("-V", "--label"), valued("--to-command"),
         valued("-F", "--info-script", "--new-volume-script"), valued("--rsh-command"), valued("--checkpoint-action"),
-        attached("--checkpoint"),
+        attached("--checkpoint"), flag("--remove-files"),
     ),
     writes=_tar_extraction,
     extracts=_tar_extraction,
+    removes=_thrown_away,
+    removes_trees=_thrown_away,
 )  # fmt: skip
 
 UNZIP = Program(

@@ -15,7 +15,7 @@ EXEC_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 
 # find's expression words that do not narrow which files are acted on.
 _FIND_UNFILTERED = frozenset(
-    {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-depth", "-xdev", "-mount", "-print", "-print0", "-ls",
+    {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-depth", "-xdev", "-mount", "-print", "-print0", "-ls", "-prune",
      "-follow", "-noleaf", "-ignore_readdir_race", "-d"}
 )  # fmt: skip
 # `-type f` still reaches every file: for destruction it narrows nothing. Nor do the tests of

@@ -12,6 +12,7 @@ substitution whose `e` flag runs it is taken to be its replacement (`s/x/rm -rf 
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .._named_tuple import NamedTuple
@@ -22,6 +23,14 @@ _REST_OF_LINE = frozenset("aic:rRwWe#")
 _TO_SEPARATOR = frozenset("btTqQlL")
 
 
+class Substitution(NamedTuple):
+    """One `s/PATTERN/REPLACEMENT/FLAGS` of a script, as written (delimiters escaped in it unescaped)."""
+
+    pattern: str
+    replacement: str
+    flags: str
+
+
 class SedEffects(NamedTuple):
     """The commands a sed script runs and the files it writes, as written in it."""
 
@@ -29,13 +38,14 @@ class SedEffects(NamedTuple):
     written: tuple[str, ...]
     added: tuple[str, ...]
     """Lines the script puts in the edited file: lines added or changed, whole lines replaced."""
+    substitutions: tuple[Substitution, ...]
 
 
 def sed_effects(script: str) -> SedEffects:
     """The shell commands `script` runs, the files it writes and the text it adds."""
     reader = _Reader(script)
     reader.read()
-    return SedEffects(tuple(reader.commands), tuple(reader.written), tuple(reader.added))
+    return SedEffects(tuple(reader.commands), tuple(reader.written), tuple(reader.added), tuple(reader.substitutions))
 
 
 # A replacement that copies what it matched (`&`, `\1`) is not known text.
@@ -43,7 +53,7 @@ _COPIES_MATCH = re.compile(r"(?<!\\)&|\\[0-9]")
 
 
 class _Reader:
-    __slots__ = ("added", "at", "commands", "script", "written")
+    __slots__ = ("added", "at", "commands", "script", "substitutions", "written")
 
     def __init__(self, script: str) -> None:
         self.script = script
@@ -51,6 +61,7 @@ class _Reader:
         self.commands: list[str] = []
         self.written: list[str] = []
         self.added: list[str] = []
+        self.substitutions: list[Substitution] = []
 
     def read(self) -> None:
         script = self.script
@@ -93,6 +104,7 @@ class _Reader:
                 self.written.append(self._rest_of_line().strip())
                 break
             flags += flag
+        self.substitutions.append(Substitution(pattern, replacement, flags))
         if "e" in flags and replacement.strip():
             self.commands.append(replacement)
         whole_line = pattern.startswith("^") and pattern.endswith(("$", ".*"))
@@ -171,3 +183,80 @@ class _Reader:
     def _skip(self, characters: str) -> None:
         while self.at < len(self.script) and self.script[self.at] in characters:
             self.at += 1
+
+
+def substituted(text: str, substitutions: tuple[Substitution, ...], extended: bool) -> str | None:
+    """`text` with the substitutions applied to each of its lines in order, as GNU sed applies them
+    (the script's addresses and other commands aside); None when a substitution is beyond this
+    reading of sed's regular expressions (POSIX classes, an occurrence number)."""
+    lines = text.split("\n")
+    for substitution in substitutions:
+        pattern = _python_pattern(substitution.pattern, extended)
+        flags = substitution.flags
+        if pattern is None or any(flag.isdigit() for flag in flags):
+            return None
+        try:
+            compiled = re.compile(pattern, re.IGNORECASE if "I" in flags or "i" in flags else 0)
+        except re.error:
+            return None
+        template = substitution.replacement
+        count = 0 if "g" in flags else 1
+        replace = functools.partial(_replaced, template)
+        lines = [compiled.sub(replace, line, count=count) for line in lines]
+    return "\n".join(lines)
+
+
+# In a basic regular expression these are literal, and special when escaped (GNU's `\+`, `\(`...).
+_BRE_SWAPPED = frozenset("+?(){}|")
+_ESCAPED_SPECIAL = frozenset("wWsSbB<>`'0123456789")
+
+
+def _python_pattern(pattern: str, extended: bool) -> str | None:
+    """A sed regular expression (basic, or extended with -E) as Python's `re` reads the same one."""
+    out: list[str] = []
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\" and index + 1 < len(pattern):
+            escaped = pattern[index + 1]
+            if escaped in _ESCAPED_SPECIAL:
+                out.append("\\" + escaped if escaped not in "<>`'" else r"\b")
+            elif escaped in _BRE_SWAPPED and not extended:
+                out.append(escaped)
+            else:
+                out.append({"n": "\n", "t": "\t"}.get(escaped) or re.escape(escaped))
+            index += 2
+            continue
+        if char == "[":
+            end = pattern.find("]", index + (3 if pattern.startswith(("[^]", "[]"), index) else 1))
+            bracket = pattern[index : end + 1]
+            if end < 0 or "[:" in bracket or "\\" in bracket:
+                return None
+            out.append(bracket)
+            index = end + 1
+            continue
+        out.append("\\" + char if char in _BRE_SWAPPED and not extended else char)
+        index += 1
+    return "".join(out)
+
+
+def _replaced(template: str, found: re.Match[str]) -> str:
+    """A replacement's text for one match: `&` is the match, `\\1`...`\\9` its groups."""
+    out: list[str] = []
+    index = 0
+    while index < len(template):
+        char = template[index]
+        if char == "&":
+            out.append(found.group(0))
+        elif char == "\\" and index + 1 < len(template):
+            index += 1
+            escaped = template[index]
+            if escaped.isdigit():
+                group = int(escaped)
+                out.append((found.group(group) or "") if group <= (found.re.groups or 0) else "")
+            else:
+                out.append({"n": "\n", "t": "\t"}.get(escaped, escaped))
+        else:
+            out.append(char)
+        index += 1
+    return "".join(out)

@@ -33,15 +33,28 @@ def _world_writable(mode: str) -> bool:
     return False
 
 
+# A umask as digits: bash reads one to four octal digits, the missing ones leading zeros.
+_NUMERIC_UMASK = r"^[0-7]{1,4}$"
+
+
+def _umask_world_writable(mask: str) -> bool:
+    """Whether `umask MASK` leaves new files writable by every user: a numeric mask without the
+    others' write bit (`000`, `0`, `001`), or a symbolic one, which names the permissions kept
+    (`o=rwx`, `a+w`)."""
+    if re.match(_NUMERIC_UMASK, mask):
+        return int(mask, 8) & 2 == 0
+    return _world_writable(mask)
+
+
 @rule(
     id="PE001",
     name="world-writable-permissions",
     severity=Severity.MEDIUM,
-    summary="chmod makes files writable by every user (777, a+rwx, o+w).",
-    rationale="Any local user or process can then replace the file; for scripts and binaries that is code execution.",
-    safer_alternative="Grant only what is needed: `chmod 755` for programs, `chmod 644` for data, `u+w` for yourself.",
+    summary="chmod makes files writable by every user (777, a+rwx, o+w), or umask makes every new file so (`umask 000`).",
+    rationale="Any local user or process can then replace the file; for scripts and binaries that is code execution. A umask does it to every file and directory the shell and its children create from then on.",
+    safer_alternative="Grant only what is needed: `chmod 755` for programs, `chmod 644` for data, `u+w` for yourself; keep the umask at 022 (or 002 for a shared group).",
     inspects=Inspects.COMMAND,
-    commands=("chmod",),
+    commands=("chmod", "umask"),
     must_match=(
         "chmod 777 f",
         "chmod -R 777 .",
@@ -50,15 +63,33 @@ def _world_writable(mode: str) -> bool:
         "chmod o+w f",
         "chmod 666 f",
         "chmod u+x,o+w f",
+        "umask 000",
+        "umask 0",
+        "umask u=rwx,g=rwx,o=rwx",
     ),
-    must_not_match=("chmod 644 f", "chmod +x script.sh", "chmod 755 bin", "chmod u+w f", "chmod -R g+w dir"),
+    must_not_match=(
+        "chmod 644 f",
+        "chmod +x script.sh",
+        "chmod 755 bin",
+        "chmod u+w f",
+        "chmod -R g+w dir",
+        "umask 022",
+        "umask 002",
+        "umask",
+        "umask -S",
+    ),
 )
 def world_writable(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     arguments = reading(subject).operands
     if not arguments:
         return
     mode = arguments[0]
-    if mode.value is not None and _world_writable(mode.value):
+    if mode.value is None:
+        return
+    if subject.name == "umask":
+        if _umask_world_writable(mode.value):
+            yield Hit(mode.span, f"umask `{mode.value}` makes every new file writable by every user")
+    elif _world_writable(mode.value):
         yield Hit(mode.span, f"mode `{mode.value}` lets every user write")
 
 

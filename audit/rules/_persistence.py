@@ -376,11 +376,12 @@ def shell_code_or_program_outside_system(command: str) -> bool:
         "Writes a settings file that makes a tool run a command by itself later, when the command is shell "
         "code or a program outside the system's: ssh's `ProxyCommand`, `LocalCommand`, `KnownHostsCommand` "
         "or `Match exec` (~/.ssh/config), a VS Code task run when the folder opens (.vscode/tasks.json), a "
-        "shell command of vim's or neovim's startup files (`autocmd VimEnter * silent !CMD` in ~/.vimrc)."
+        "shell command of vim's or neovim's startup files (`autocmd VimEnter * silent !CMD` in ~/.vimrc), a "
+        'command of Emacs\'s (`(call-process "PROGRAM" ...)` in ~/.emacs.d/init.el).'
     ),
     rationale=(
         "ssh runs these at every connection, VS Code its folder-open tasks whenever the project is "
-        "opened, and vim its startup files' commands at every start, in every later session: a program "
+        "opened, and vim and Emacs their startup files' commands at every start, in every later session: a program "
         "planted there is persistence. The command itself is "
         "audited as shell code (and blocks when it would); this warns because proxies and jump hosts are "
         "configured every day, and the command is in the file."
@@ -395,12 +396,14 @@ def shell_code_or_program_outside_system(command: str) -> bool:
         "printf 'Host *\\n  LocalCommand ~/.cache/x\\n' >> ~/.ssh/config",
         "echo 'Match exec \"/tmp/.x; true\"' >> ~/.ssh/config",
         "echo 'autocmd VimEnter * silent !/tmp/.x' >> ~/.vimrc",
+        "echo '(call-process \"/tmp/.x\" nil 0)' >> ~/.emacs",
     ),
     must_not_match=(
         "echo 'ProxyCommand ssh -W %h:%p bastion' >> ~/.ssh/config",
         "echo 'ProxyCommand /tmp/.x %h %p' > notes.txt",
         "ssh -o ProxyCommand='ssh -W %h:%p bastion' app",
         "echo 'autocmd BufWritePost *.go silent !gofmt -w %' >> ~/.vimrc",
+        "echo '(setq make-backup-files nil)' >> ~/.emacs",
     ),
 )
 def settings_file_runs_program(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:

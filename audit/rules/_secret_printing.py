@@ -5,7 +5,8 @@ read`), a secret variable (`printenv GITHUB_TOKEN`), the environment filtered fo
 grep -i token`) or a Kubernetes secret's data (`kubectl get secret db -o yaml`, `... | base64 -d`).
 Piped into the tool that needs it (`aws ecr get-login-password | docker login --password-stdin`)
 or captured by a substitution (`-H "Authorization: Bearer $(gh auth token)"`), the secret is used
-and not shown. Sending what they print is SE005's. `echo $SECRET` is not reported: a command does
+and not shown, unless `echo` or `printf` prints what the substitution captured (`echo "$(gh auth
+token)"`, the analysis marks that location `shown`). Sending what they print is SE005's. `echo $SECRET` is not reported: a command does
 not see where its output is redirected, and writing a token into a file is how CI sets one up."""
 
 from __future__ import annotations
@@ -173,6 +174,7 @@ def _printed_variable(subject: CommandSubject, tables: Tables) -> str | None:
         "sudo security dump-keychain -d /Library/Keychains/System.keychain",
         "env | grep -i token",
         "kubectl get secret db -o jsonpath='{.data.password}' | base64 -d",
+        'echo "token: $(gh auth token)"',
     ),
     must_not_match=(
         "security find-generic-password -s github.com",
@@ -185,7 +187,7 @@ def _printed_variable(subject: CommandSubject, tables: Tables) -> str | None:
     ),
 )
 def show_stored_secret(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
-    if subject.location.position is Position.VALUE:
+    if subject.location.position is Position.VALUE and not subject.location.shown:
         return  # captured by a substitution: the secret goes to a command, not to the screen
     name = subject.name or ""
     shown = _piped_secret(subject, tables) if subject.stdin is not None and not subject.piped_on else None

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from .._analysis import Arg, CommandSubject, RedirectSubject
 from .._model import Severity
 from .._tables import Tables
-from ..programs import WRITERS, Reading
+from ..programs import WRITERS, Reading, read_command
 from ._paths import path_is, path_under, reading, redirect_writes_file, writes_a_file, written_paths
 from ._rule import Hit, Inspects, rule
 
@@ -134,7 +134,8 @@ _LOG_WRITERS = tuple(name for name in WRITERS if name not in ("touch", "truncate
     summary=(
         "A program overwrites, replaces or edits the system's record of logins, authentication or the "
         "audit system (`cp /dev/null /var/log/wtmp`, `sed -i '/ADDRESS/d' /var/log/auth.log`, `dd of=`), "
-        "or the shell's history file (`ln -sf /dev/null ~/.bash_history`)."
+        "or the shell's history file (`ln -sf /dev/null ~/.bash_history`, or `history -c; history -w`, "
+        "which writes the list it just emptied over it)."
     ),
     rationale=(
         "Copying nothing over a log empties it, and deleting its lines about one address hides a login; "
@@ -147,9 +148,11 @@ _LOG_WRITERS = tuple(name for name in WRITERS if name not in ("touch", "truncate
         "shell's history, `history -d OFFSET`."
     ),
     inspects=Inspects.COMMAND,
-    commands=_LOG_WRITERS,
+    commands=(*_LOG_WRITERS, "history"),
     must_match=(
         "cp /dev/null /var/log/wtmp",
+        "history -c && history -w",
+        "history -c; history -w ~/.bash_history",
         "sed -i '/203.0.113.9/d' /var/log/auth.log",
         "dd if=/dev/null of=/var/log/btmp",
         "ln -sf /dev/null /var/log/auth.log",
@@ -162,13 +165,47 @@ _LOG_WRITERS = tuple(name for name in WRITERS if name not in ("touch", "truncate
         "touch /var/log/wtmp",
         "sed -n '/sshd/p' /var/log/auth.log",
         "cp ~/.bash_history ./history-backup.txt",
+        "history -w",
+        "history -cw",
+        "history -c; history -r; history -w",
     ),
 )
 def overwrite_system_log(subject: CommandSubject, _tables: Tables) -> Iterator[Hit]:
+    if subject.name == "history":
+        yield from _history_written_empty(subject)
+        return
     for target in written_paths(subject):
         record = audit_trail(target, subject.cwd)
         if record is not None:
             yield Hit(target.span, f"`{subject.name}` overwrites or edits `{target.display()}`, {record}")
+
+
+def _history_written_empty(subject: CommandSubject) -> Iterator[Hit]:
+    """`history -w [FILE]` when the history list is empty: cleared by an earlier `history -c` of the
+    string and not read back since (`-r`, `-n`), or by `-c` in the same call with a FILE (bash
+    clears and stops when `-c` comes with no operand: `history -cw` alone writes nothing). It writes
+    nothing over the history file, or over the FILE named."""
+    read = reading(subject)
+    if not read.has("-w"):
+        return
+    if read.has("-c") and not read.operands:
+        return
+    cleared = read.has("-c")
+    for args in () if cleared else subject.earlier:
+        earlier = read_command("history", args)
+        if earlier.has("-c"):
+            cleared = True
+        elif earlier.has("-r") or earlier.has("-n"):
+            cleared = False
+    if not cleared:
+        return
+    target = read.operands[0] if read.operands else None
+    if target is None:
+        yield Hit(subject.span, f"`history -w` writes the emptied history over the history file, {SHELL_HISTORY}")
+        return
+    record = audit_trail(target, subject.cwd)
+    if record is not None:
+        yield Hit(target.span, f"`history -w` writes the emptied history over `{target.display()}`, {record}")
 
 
 # Below these, a vacuum deletes the journal rather than trimming it: a day's records, ten

@@ -426,6 +426,10 @@ TREES_REMOVED = [
     ("wipe", ("-Q", "3", "-rf", "x"), ["x"]),
     ("remove_directory", ("a", "b"), ["a", "b"]),
     ("unlink", ("x",), []),
+    ("tar", ("-cf", "/dev/null", "--remove-files", "~/projects", "./b"), ["~/projects", "./b"]),
+    ("tar", ("--remove-files", "-czf", "logs.tgz", "logs/"), []),
+    ("tar", ("-cf", "/dev/null", "src"), []),
+    ("tar", ("-xf", "/dev/null", "--remove-files"), []),
 ]
 
 

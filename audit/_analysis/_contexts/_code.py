@@ -65,7 +65,8 @@ def code_string(
     # The code shares its runner's standard input unless the runner hands it another.
     stdin = stdin if stdin is not None else frame.stdin
     stdin_text = known_input(stdin, frame.env)
-    if stdin_text is None and stdin is not None and stdin.kind is StdinKind.PIPE and _reads_stdin(args, frame.env):
+    reads_back = stdin is not None and _reads_stdin(args, frame.env)
+    if stdin_text is None and stdin is not None and stdin.kind is StdinKind.PIPE and reads_back:
         # `curl | eval "$(cat)"`: the code is whatever the pipe carries, as in `curl | sh`.
         whole = Span(stdin.span.start, span.end)
         walk.emit(
@@ -75,10 +76,12 @@ def code_string(
         )
     risks = NO_RISKS
     shell = language == "shell"
+    # `eval "$(cat)"`: cat read the input to its end to make the code, which then reads nothing.
+    code_stdin = None if reads_back else stdin
     for variant in _candidate_variants(args):
         code, origin = code_text(variant, frame.env, _placeholder if shell else inert, stdin_text)
         if shell:
-            found = walk.nested_code(code, origin, label, span, frame, positional, stdin)
+            found = walk.nested_code(code, origin, label, span, frame, positional, code_stdin)
         else:
             found = language_code(walk, label, code, origin, language, span, frame, positional)
         if found:

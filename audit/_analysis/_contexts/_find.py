@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from ...programs import EXEC_ACTIONS, find_scope
+from .._normalize import basename
 from .._resolve import recursing_like_find
 from .._risks import NO_RISKS
 from .._subjects import Arg, Risk
 from ._call import Call, ContextWalk
+
+# Programs that change who may use a file: whatever a test picks, each file they are handed is one
+# of the starting points' (`find /usr -perm -4000 -exec chmod u-s {} +` changes files of /usr).
+_ACCESS_CHANGERS = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl"})
 
 
 def find_exec(call: Call, walk: ContextWalk) -> frozenset[Risk]:
@@ -15,10 +20,14 @@ def find_exec(call: Call, walk: ContextWalk) -> frozenset[Risk]:
     When no test narrows the search, `{}` stands for the starting points
     themselves (`find / -exec rm -rf {} +` deletes /), and an `rm` there removes
     everything below them (`find /var/log -type f -exec rm {} +` is `rm -r`).
+    When tests narrow it, `{}` given to a program that changes access stands
+    for the files found in the starting points: `START/NAME` for name tests
+    alone (`~/.ssh/*.pub`), `START/*` for any other.
     """
     args = call.args
     scope = find_scope(args)
     found = tuple(value for point in scope.starting_points for value in point.values)
+    picked = _picked(found, scope.only_names)
     risks = NO_RISKS
     index = 0
     while index < len(args):
@@ -39,5 +48,15 @@ def find_exec(call: Call, walk: ContextWalk) -> frozenset[Risk]:
             )
             if substituted != command:
                 command = recursing_like_find(substituted, 0, call.span)
+        elif picked and basename(command[0].value or "") in _ACCESS_CHANGERS:
+            command = tuple(
+                Arg(picked, arg.source, arg.span, True, None) if arg.value == "{}" else arg for arg in command
+            )
         risks = risks | walk.nested_command(command, call.span, call.frame, f"find {action}")
     return risks
+
+
+def _picked(starting_points: tuple[str, ...], names: tuple[str, ...]) -> tuple[str, ...]:
+    """What a narrowed find hands its command, as globs in the starting points: each `START/NAME` of
+    the name tests, or `START/*` when other tests pick the files."""
+    return tuple(f"{start.rstrip('/')}/{name}" for start in starting_points for name in names or ("*",))

@@ -203,6 +203,8 @@ class _Judge:
         else:
             argv = tuple(_argv_word(word, span) for word in command)
             risks = self.walk.nested_command(argv, span, self.frame, label) if argv else NO_RISKS
+            if fact.via == "cmd" and command:
+                self.walk.check_downloaded(_cmd_program(command[0], span), self.frame, label)
         if fact.command is not None:
             line = fact.command if isinstance(fact.command, str) else " ".join(fact.command)
             self.shell_out_risks[line] = self.shell_out_risks.get(line, NO_RISKS) | risks
@@ -347,6 +349,13 @@ def _argv_word(word: str | None, span: Span) -> Arg:
     if word is None or RUN_TIME_VALUE in word or RUN_TIME_OUTPUT in word:
         return Arg((), word or RUN_TIME_VALUE, span)
     return Arg((_as_shell_sees(word),), word, span)
+
+
+def _cmd_program(name: str, span: Span) -> Arg:
+    """The files a program name of cmd's may run: cmd looks in the working directory before PATH, and
+    `.exe` may be left out (`cmd /c p` runs `p.exe` there: `curl -o p.exe URL && cmd /c p`)."""
+    path = name.replace("\\", "/").removeprefix("./")
+    return Arg((path, path + ".exe") if "." not in path.rsplit("/", 1)[-1] else (path,), name, span)
 
 
 def _described(source: DataSource) -> str:

@@ -9,12 +9,10 @@ The command is audited as shell code one level deeper, labelled with what runs i
 
 from __future__ import annotations
 
-import re
-import shlex
-
 from ..._model import Span
 from ...programs import Arg, read_command, sed_effects, sed_scripts
 from ...programs.git_settings import git_setting_commands
+from .._normalize import quoted_for_shell
 from .._risks import NO_RISKS
 from .._subjects import ContextKind, Risk
 from ._call import Call, ContextWalk
@@ -45,7 +43,6 @@ _MAKE_NAMES = frozenset({"make", "gmake"})
 # less runs a `+CMD` given on its command line as its own command; `!CMD` is a shell command.
 _LESS_NAMES = frozenset({"less"})
 # Terminal emulators run the words after `-e` in the new window (one word: a shell command line).
-_PLAIN_WORD = re.compile(r"[\w~/.,:=@%+-]+")
 _TERMINAL_NAMES = frozenset({"xterm", "uxterm", "rxvt", "urxvt", "x-terminal-emulator", "konsole", "alacritty", "st"})
 
 
@@ -165,10 +162,7 @@ def _terminal_command(args: tuple[Arg, ...]) -> Arg | None:
         return None
     if len(words) == 1:
         return words[0]
-    # Quoted back only where the shell would split or expand the word (a leading `~` stays a home).
-    line = " ".join(
-        value if _PLAIN_WORD.fullmatch(value) else shlex.quote(value) for value in values if value is not None
-    )
+    line = " ".join(quoted_for_shell(value) for value in values if value is not None)
     return Arg((line,), line, Span(words[0].span.start, words[-1].span.end))
 
 

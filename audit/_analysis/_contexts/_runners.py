@@ -8,11 +8,11 @@ or shell code with `-s`). What they run is audited as the command it is."""
 from __future__ import annotations
 
 import re
-import shlex
 from itertools import islice, product
 
 from ..._model import Span
 from ...programs import AT_QUERIES, PARALLEL_SOURCES, TMUX_SHELL_COMMANDS, Arg, read_command
+from .._normalize import quoted_for_shell
 from .._risks import NO_RISKS
 from .._subjects import ContextKind, Risk
 from ._call import Call, ContextWalk
@@ -127,7 +127,7 @@ def _quoted(arg: Arg) -> Arg:
     value = arg.value
     if value is None:
         return arg
-    return Arg((shlex.quote(value),), arg.source, arg.span, False, None)
+    return Arg((quoted_for_shell(value),), arg.source, arg.span, False, None)
 
 
 def _shell_code(walk: ContextWalk, label: str, words: tuple[Arg, ...], call: Call) -> frozenset[Risk]:

@@ -2,9 +2,10 @@
 (`_paths.SETTINGS_FILES` says which file is which).
 
 ssh runs the commands of `ProxyCommand`, `LocalCommand`, `KnownHostsCommand` and `Match exec`
-through a shell on this machine, and VS Code runs a task's command when it is asked for, or
-when the folder opens (`"runOn": "folderOpen"`): those commands are audited as shell code where
-they are written, and each one that runs by itself is handed to the rules (SY029).
+through a shell on this machine, VS Code runs a task's command when it is asked for, or when
+the folder opens (`"runOn": "folderOpen"`), and vim and Emacs run their startup files' shell
+commands at every start: those commands are audited as shell code where they are written, and
+each one that runs by itself is handed to the rules (SY029).
 
 A git configuration, an .npmrc, .yarnrc or .yarnrc.yml and a pip.conf are read as the `git
 config KEY VALUE`, `npm config set KEY=VALUE` and `pip config set KEY VALUE` commands that
@@ -28,6 +29,7 @@ from .._risks import NO_RISKS
 from .._state import Frame, WrittenScript
 from .._subjects import Autorun, AutorunFormat, ContextKind, DynamicPart, ExecContextSubject, Risk
 from ._call import ContextWalk
+from ._emacs import emacs_commands
 
 SETTINGS_FORMATS = frozenset(
     {
@@ -37,6 +39,7 @@ SETTINGS_FORMATS = frozenset(
         AutorunFormat.PIP_CONFIG,
         AutorunFormat.VSCODE_TASKS,
         AutorunFormat.VIM_SCRIPT,
+        AutorunFormat.EMACS_LISP,
     }
 )
 
@@ -51,6 +54,8 @@ def settings_code(
         return _task_commands(walk, label, content, frame)
     if autorun.format is AutorunFormat.VIM_SCRIPT:
         return _vim_commands(walk, label, content, frame)
+    if autorun.format is AutorunFormat.EMACS_LISP:
+        return _emacs_commands(walk, label, content, frame)
     # Settings and their values are unquoted and rewritten: no offset maps into the source.
     commands = "\n".join(_setting_commands(autorun, content.text))
     where = f"{label}, read as the commands that set it"
@@ -168,6 +173,19 @@ def _after_modifiers(line: str, at: int) -> int:
     """Past the `:`, blanks and `silent!`-like modifiers before a vim command."""
     found = _VIM_MODIFIER.match(line, at)
     return found.end() if found is not None else at
+
+
+# -- Emacs ----------------------------------------------------------------------------------
+
+
+def _emacs_commands(walk: ContextWalk, label: str, content: WrittenScript, frame: Frame) -> frozenset[Risk]:
+    origin = Origin.derived_from(content.span)  # Lisp string escapes: no offset maps into the source
+    risks = NO_RISKS
+    what = f"a command of {label}, run when the editor starts"
+    for command in emacs_commands(content.text):
+        risks = risks | walk.nested_code(command, origin, what, content.span, frame)
+        _run_by_itself(walk, what, command, content, frame)
+    return risks
 
 
 # -- VS Code tasks ---------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from typing import cast
 
 from ..._model import Span
 from ..._syntax import Origin, ast
-from ...programs import WRITERS, read_command, sed_effects, sed_scripts, written_files
+from ...programs import WRITERS, read_command, written_files
 from .._resolve import output_redirects
 from .._risks import NO_RISKS, PRODUCES_UNTRUSTED_DATA
 from .._state import Frame, WrittenScript
@@ -47,6 +47,7 @@ from ._call import Call, ContextWalk
 from ._code import audit_code, code_text, inert, piped_text, shebang_language, text_of_parts
 from ._justfile import just_recipe_lines
 from ._makefile import recipe_lines
+from ._sed_edits import edited_text, sed_edit
 from ._settings_files import SETTINGS_FORMATS, settings_code
 
 WRITER_NAMES = frozenset(WRITERS)
@@ -81,33 +82,22 @@ def record_writes(
     if not redirects and name not in WRITER_NAMES:
         return NO_RISKS  # most commands write no file
     content = _printed(name, args, stdin, frame.env) or _copied(walk, name, args)
-    # `sed -i` puts known text in a file whose other lines are not known: audited, not remembered.
-    written = content or _added_by_sed(name, args)
-    if written is None and not walk.knows_written:
+    # `sed -i` edits a file whose other lines are not known: what it puts there is audited, not remembered.
+    edit = sed_edit(name, args) if content is None else None
+    if content is None and edit is None and not walk.knows_written:
         return NO_RISKS  # unknown content only makes the walk forget what it knew, and it knows nothing
     risks = NO_RISKS
     for target, append in _targets(name, args, redirects, frame.env):
         walk.remember_written(target, content, append)
+        if content is None and edit is None:
+            continue
+        autorun = walk.runs_later(target) or _project_file(target)
+        if autorun is None:
+            continue
+        written = edited_text(edit, autorun) if edit is not None else content
         if written is not None:
-            autorun = walk.runs_later(target) or _project_file(target)
-            if autorun is not None and (written is content or autorun.format in _LINE_FORMATS):
-                risks = risks | _audit_later(walk, target, autorun, written, frame)
+            risks = risks | _audit_later(walk, target, autorun, written, frame)
     return risks
-
-
-# Files read line by line, where a line `sed -i` adds is read alone; in a program or a JSON
-# document its meaning depends on the lines around it (an indented line of setup.py).
-_LINE_FORMATS = frozenset(
-    {
-        AutorunFormat.SCRIPT,
-        AutorunFormat.CRONTAB,
-        AutorunFormat.UNIT,
-        AutorunFormat.SSH_CONFIG,
-        AutorunFormat.GIT_CONFIG,
-        AutorunFormat.NODE_CONFIG,
-        AutorunFormat.PIP_CONFIG,
-    }
-)
 
 
 # -- what is written, and where --------------------------------------------------------------
@@ -157,21 +147,6 @@ def _copied(walk: ContextWalk, name: str | None, args: tuple[Arg, ...]) -> Writt
         return None
     source = reading.operands[0].value
     return walk.written_script(source) if source is not None else None
-
-
-def _added_by_sed(name: str | None, args: tuple[Arg, ...]) -> WrittenScript | None:
-    """The text `sed -i` puts in the files it edits: `a`, `i` and `c` lines, known replacements."""
-    if name != "sed":
-        return None
-    reading = read_command(name, args)
-    if not reading.has("--in-place"):
-        return None
-    scripts = sed_scripts(reading)
-    added = [text for script in scripts if script.value is not None for text in sed_effects(script.value).added]
-    if not added:
-        return None
-    span = Span(scripts[0].span.start, scripts[-1].span.end)
-    return WrittenScript("\n".join(added) + "\n", Origin.derived_from(span), span)
 
 
 def _stdin_text(stdin: Stdin | None, env: Env) -> WrittenScript | None:
@@ -231,11 +206,13 @@ def _audit_later(
     return risks
 
 
-# Project files written in a language its tool runs them as, and files of shell lines (recipes).
+# Files written in a language their tool runs them as (a project's, an editor's startup file), and files
+# of shell lines (recipes).
 _LANGUAGE_FILES = {
     AutorunFormat.PYTHON: "python",
     AutorunFormat.RUBY: "ruby",
     AutorunFormat.JAVASCRIPT: "javascript",
+    AutorunFormat.LUA: "lua",
 }
 _RECIPE_FILES = {AutorunFormat.MAKEFILE: recipe_lines, AutorunFormat.JUSTFILE: just_recipe_lines}
 

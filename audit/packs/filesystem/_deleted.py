@@ -64,7 +64,9 @@ def deleted_targets(subject: CommandSubject) -> tuple[DeletedTarget, ...]:
     if subject.name in EMPTIERS:
         return tuple(DeletedTarget(word, _paths(word, cwd), False) for word in emptied_files(read))
     trees = removed_trees(read)
-    if subject.name == "mv":  # a move deletes only into /dev/null; elsewhere it is HM006's
+    # A move deletes only into /dev/null (elsewhere it is HM006's); tar only what it archives into
+    # /dev/null with --remove-files (into an archive, the files are kept there).
+    if subject.name in ("mv", "tar"):
         return tuple(DeletedTarget(word, _paths(word, cwd), True) for word in trees)
     return tuple(DeletedTarget(word, _paths(word, cwd), any(word is tree for tree in trees)) for word in read.operands)
 

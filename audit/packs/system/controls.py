@@ -20,7 +20,7 @@ from ...rules._pack import Pack
 from .._invocation import Found, any_operand, command, operand, option_value, pack_rule
 from .processes import killed_by_listing, killed_by_name
 
-_IPTABLES = ("iptables", "ip6tables", "iptables-legacy", "ip6tables-legacy", "iptables-nft", "ip6tables-nft")
+IPTABLES_NAMES = ("iptables", "ip6tables", "iptables-legacy", "ip6tables-legacy", "iptables-nft", "ip6tables-nft")
 _SERVICE_MANAGERS = ("systemctl", "service")
 # What stops a unit now or at the next boot (`systemctl stop|disable|mask|kill`, `service X stop`).
 _SYSTEMCTL_STOPS = frozenset({"stop", "disable", "mask", "kill"})
@@ -148,8 +148,8 @@ FIREWALL_OFF = pack_rule(
         "or ask a human; `ufw --dry-run` and `nft -c` show what a change would do."
     ),
     matches=(
-        command(_IPTABLES, any_of=("--flush",), where=_in_filter_table),
-        command(_IPTABLES, where=(_in_filter_table, _default_policy_accept)),
+        command(IPTABLES_NAMES, any_of=("--flush",), where=_in_filter_table),
+        command(IPTABLES_NAMES, where=(_in_filter_table, _default_policy_accept)),
         command("nft", unless=("--check",), where=_nft_removes_rules),
         command("ufw", "disable", unless=_UFW_DRY_RUN),
         command("ufw", "reset", unless=_UFW_DRY_RUN),
@@ -345,7 +345,8 @@ TURN_SHELL_HISTORY_OFF = pack_rule(
         "The shell's history is how a person finds out later what was run in a session; clearing it is "
         "a step of hiding what was done, and no build or task needs it. It warns: these change only the "
         "running shell, and the history file stays as it was (deleting or emptying the file blocks, "
-        "SV002, SY012, SY013; turning the audit system off blocks, SC003)."
+        "SV002, SY012, SY013, and so does writing the cleared list over it, `history -c; history -w`, "
+        "SY013; turning the audit system off blocks, SC003)."
     ),
     safer_alternative=_HISTORY_SAFER,
     matches=(

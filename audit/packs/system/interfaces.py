@@ -1,5 +1,7 @@
-"""The machine's network interface taken down (`ip link set eth0 down`, `ifconfig eth0 down`,
-`ifdown eth0`, `nmcli networking off`): the system.machine pack's SC011 asks."""
+"""The machine cut off its network: its interface taken down (`ip link set eth0 down`, `ifconfig
+eth0 down`, `ifdown eth0`, `nmcli networking off`), its default route removed (`ip route del
+default`), or a firewall rule that drops ssh or every connection out (`iptables -I INPUT -p tcp
+--dport 22 -j DROP`, `ufw deny ssh`): the system.machine pack's SC011 asks."""
 
 from __future__ import annotations
 
@@ -48,3 +50,79 @@ def nmcli_off(found: Found) -> Arg | None:
 def ifdown_main(found: Found) -> Arg | None:
     """`ifdown eth0`."""
     return _main_interface(next(iter(found.reading.operands), None))
+
+
+_ROUTE_OBJECTS = frozenset({"r", "ro", "rou", "rout", "route"})
+_DEFAULT_ROUTES = frozenset({"default", "0/0", "0.0.0.0/0", "::/0", "all"})
+
+
+def default_route_removed(found: Found) -> Arg | None:
+    """`ip route del default`, `ip route flush all` (or `default`, `table main`, `dev eth0`): the
+    route every connection to another network takes. A flush of the route cache or of another
+    table (a VPN's) leaves it."""
+    words = found.reading.operands
+    values = [word.value for word in words]
+    if len(words) < 3 or values[0] not in _ROUTE_OBJECTS:
+        return None
+    if values[1] in ("del", "delete") or (values[1] == "flush" and values[2] != "table"):
+        return words[2] if values[2] in _DEFAULT_ROUTES or (values[2] == "dev" and _flushed_main(words)) else None
+    if values[1] == "flush" and len(words) > 3 and values[3] in ("main", "all"):
+        return words[3]
+    return None
+
+
+def _flushed_main(words: tuple[Arg, ...]) -> bool:
+    return len(words) > 3 and _main_interface(words[3]) is not None
+
+
+# The ports whose loss cuts the machine off: ssh coming in; ssh, DNS and the web going out.
+_SSH_PORTS = frozenset({"22", "ssh"})
+_OUTBOUND_LIFELINES = frozenset({"22", "ssh", "53", "domain", "80", "http", "443", "https"})
+_DROPPING = frozenset({"DROP", "REJECT"})
+
+
+def firewall_cuts_access(found: Found) -> Arg | None:
+    """An iptables rule that drops or rejects, from every address, ssh coming in (`-I INPUT -p tcp
+    --dport 22 -j DROP`; every port only when inserted first, `-I INPUT -j DROP`: appended, that is
+    the usual last rule of a firewall), or ssh, DNS, the web or everything going out (`-A OUTPUT -p
+    tcp --dport 443 -j DROP`). A rule for one address (`-s`, `-d`), another port, a connection state
+    or another interface bans or blocks only that."""
+    read = found.reading
+    jumps = read.values("--jump")
+    if not jumps or not _DROPPING.intersection(jumps[-1].values) or read.values("--table"):
+        return None
+    if _narrowed(read.args, read.values("--in-interface") + read.values("--out-interface")):
+        return None
+    inserted = read.values("--insert")
+    chain = (inserted or read.values("--append"))[-1:]
+    port = _destination_port(read.args)
+    if chain and "INPUT" in chain[0].values and not read.values("--source"):
+        return jumps[-1] if (port in _SSH_PORTS or (port is None and inserted)) else None
+    if chain and "OUTPUT" in chain[0].values and not read.values("--destination"):
+        return jumps[-1] if port is None or port in _OUTBOUND_LIFELINES else None
+    return None
+
+
+def _narrowed(args: tuple[Arg, ...], interfaces: tuple[Arg, ...]) -> bool:
+    """A rule only for some connections' state (`--ctstate INVALID`) or for an interface that is not
+    the machine's own link (`-i docker0`, `-o lo`)."""
+    if any(_main_interface(interface) is None for interface in interfaces):
+        return True
+    return any(arg.value in ("--ctstate", "--state") for arg in args)
+
+
+def _destination_port(args: tuple[Arg, ...]) -> str | None:
+    """The port `--dport 22` (or `--destination-port`) names; None when the rule names none."""
+    for index, arg in enumerate(args[:-1]):
+        if arg.value in ("--dport", "--destination-port"):
+            return args[index + 1].value or "?"
+    return None
+
+
+def ufw_denies_ssh(found: Found) -> Arg | None:
+    """`ufw deny ssh`, `ufw reject 22/tcp`, `ufw deny in 22`: ssh refused from every address."""
+    rule = found.reading.operands
+    words = [word.value for word in rule]
+    if "from" in words:
+        return None
+    return next((word for word in rule if (word.value or "").partition("/")[0] in (*_SSH_PORTS, "OpenSSH")), None)

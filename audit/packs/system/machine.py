@@ -3,8 +3,8 @@
 Kernel code loaded from a file or forced in (SC007), the running kernel replaced by kexec
 (SC008), kernel modules the machine's security, storage or network rely on removed (SC009), a
 file system mounted over a system directory or the root file system unmounted (SC010), the
-services that keep the machine reachable stopped or its network interface taken down (SC011), and init or every process a `ps` lists
-killed (SC012). `kill -1`, `killall5`, powering off and writing to /proc/sysrq-trigger are core
+services that keep the machine reachable stopped, its network interface or default route taken
+away or ssh dropped by its firewall (SC011), and init or every process a `ps` lists killed (SC012). `kill -1`, `killall5`, powering off and writing to /proc/sysrq-trigger are core
 rules (DO003, DO004), older than this pack, and a redirect names no program.
 """
 
@@ -17,8 +17,16 @@ from ...programs import Arg
 from ...rules._pack import Pack
 from ...rules._paths import cleaned_values, path_is
 from .._invocation import Found, any_operand, command, listed_by, operand, pack_rule
-from .controls import stops_service
-from .interfaces import ifconfig_down, ifdown_main, ip_link_down, nmcli_off
+from .controls import IPTABLES_NAMES, stops_service
+from .interfaces import (
+    default_route_removed,
+    firewall_cuts_access,
+    ifconfig_down,
+    ifdown_main,
+    ip_link_down,
+    nmcli_off,
+    ufw_denies_ssh,
+)
 from .processes import killed_by_listing, killed_by_name
 
 
@@ -304,8 +312,11 @@ LIFELINE_SERVICE_STOPPED = pack_rule(
     summary=(
         "Stops, disables or masks the service that keeps the machine reachable or runs its containers "
         "(`systemctl stop sshd`, `NetworkManager`, `docker`...), kills its processes by name (`killall "
-        "-9 sshd`, `kill $(pgrep sshd)`), ends every login of a user (`loginctl terminate-user`), or takes "
-        "the network interface down (`ip link set eth0 down`, `ifdown eth0`, `nmcli networking off`)."
+        "-9 sshd`, `kill $(pgrep sshd)`), ends every login of a user (`loginctl terminate-user`), takes "
+        "the network interface down (`ip link set eth0 down`, `ifdown eth0`, `nmcli networking off`) or "
+        "the default route away (`ip route del default`), or has the firewall drop ssh from everyone "
+        "(`iptables -I INPUT -p tcp --dport 22 -j DROP`, `ufw deny ssh`) or DNS, the web or everything "
+        "going out (`iptables -A OUTPUT -p tcp --dport 443 -j DROP`)."
     ),
     rationale=(
         "On a remote machine, stopping ssh or the network ends every session and nobody can log in "
@@ -326,6 +337,10 @@ LIFELINE_SERVICE_STOPPED = pack_rule(
         command("ifconfig", where=ifconfig_down),
         command("ifdown", where=ifdown_main),
         command("nmcli", where=nmcli_off),
+        command("ip", where=default_route_removed),
+        command(IPTABLES_NAMES, where=firewall_cuts_access),
+        command("ufw", "deny", unless=("--dry-run",), where=ufw_denies_ssh),
+        command("ufw", "reject", unless=("--dry-run",), where=ufw_denies_ssh),
     ),
     message="stops a service that keeps the machine reachable or runs its containers, or ends every login",
     must_match=(
@@ -342,6 +357,10 @@ LIFELINE_SERVICE_STOPPED = pack_rule(
         "ip link set dev eth0 down",
         "ifconfig ens33 down",
         "nmcli networking off",
+        "ip route del default",
+        "iptables -I INPUT -p tcp --dport 22 -j DROP",
+        "iptables -A OUTPUT -p tcp --dport 443 -j REJECT",
+        "ufw deny ssh",
     ),
     must_not_match=(
         "systemctl status sshd",
@@ -358,6 +377,12 @@ LIFELINE_SERVICE_STOPPED = pack_rule(
         "ip link set eth0 up",
         "ifconfig eth0",
         "nmcli connection down corp-vpn",
+        "ip route del 10.8.0.0/24",
+        "ip route flush cache",
+        "iptables -A INPUT -j DROP",
+        "iptables -A INPUT -s 203.0.113.9 -j DROP",
+        "iptables -A OUTPUT -p tcp --dport 25 -j DROP",
+        "ufw deny from 203.0.113.9",
     ),
 )
 
