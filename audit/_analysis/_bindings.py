@@ -14,7 +14,7 @@ from enum import Enum
 from .._model import Span
 from .._named_tuple import NamedTuple
 from .._syntax import Visitor, ast
-from ..programs import Arg, read_command
+from ..programs import Arg, Reading, read_command
 
 DECLARATION_BUILTINS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 
@@ -25,6 +25,7 @@ class BindingKind(Enum):
     ARRAY = "array"
     REFERENCE = "reference"
     READ = "read"
+    PRINTED = "printed"
     UNKNOWN = "unknown"
 
 
@@ -35,7 +36,9 @@ class Binding(NamedTuple):
     each in turn), ARRAY the elements of `name=(...)` or `set -- ...`; READ
     holds what feeds the read: the commands earlier in its pipeline and its
     own redirects. UNKNOWN may hold the words of a value it cannot follow
-    (`a+=(...)`, `a[i]=...`), which still carry taint. REFERENCE holds the
+    (`a+=(...)`, `a[i]=...`), which still carry taint. PRINTED holds the format
+    and arguments of `printf -v NAME FORMAT ARGS...`: the value is what printf would print
+    with them. REFERENCE holds the
     word naming the variable a `declare -n` name reference stands for.
     `associative` marks an array declared with `-A` (its keys are strings,
     not arithmetic).
@@ -46,6 +49,9 @@ class Binding(NamedTuple):
     feeders: tuple[ast.Command, ...] = ()
     redirects: tuple[ast.Redirect, ...] = ()
     associative: bool = False
+    whole_line: bool = False
+    """READ: a `read -r` into one name, whose value is the first line of what feeds it,
+    without the whitespace around it."""
 
 
 def is_name(text: str) -> bool:
@@ -93,7 +99,25 @@ def declared_binding(value: ast.Word, flags: str) -> Binding:
     items = array_literal_items(value)
     if items is not None:
         return Binding(BindingKind.ARRAY, items, associative="A" in flags)
-    return Binding(BindingKind.VALUE, (value,))
+    return Binding(BindingKind.VALUE, (assigned_value(value),))
+
+
+def assigned_value(word: ast.Word) -> ast.Word:
+    """An assignment's value as bash expands it: neither split into fields nor globbed, so each
+    expansion in it reads as if double-quoted (`c=$(echo a b)` sets `a b`, where `echo $(echo a b)`
+    gets two words). This holds for `NAME=value`, before a command or alone, and for the
+    assignments a declaration builtin is given (`export`, `declare`, `local`...), not for
+    `env NAME=value`, whose argument bash splits like any other."""
+    parts = word.parts
+    if all(type(part) is not ast.ParamExpansion and type(part) is not ast.CommandSubstitution for part in parts):
+        return word
+    quoted = tuple(
+        part._replace(quoted=True)
+        if (type(part) is ast.ParamExpansion or type(part) is ast.CommandSubstitution) and not part.quoted
+        else part
+        for part in parts
+    )
+    return ast.Word(quoted, word.span, word.source)
 
 
 def array_literal_items(value: ast.Word) -> tuple[ast.Word, ...] | None:
@@ -303,14 +327,18 @@ class _Collector(Visitor[_Input, None]):
         elif name == "set" and len(words) > 1 and words[1].source == "--":
             self.add("@", Binding(BindingKind.ARRAY, words[2:]))
         elif name in ("read", "mapfile", "readarray"):
-            binding = Binding(BindingKind.READ, (), stdin.feeders, stdin.redirects + command.redirects)
-            for target in _read_targets(name, words[1:]):
+            reading = _reading(name, words[1:])
+            targets = _read_targets(name, reading)
+            whole_line = name == "read" and len(targets) == 1 and _reads_a_raw_line(reading)
+            redirects = stdin.redirects + command.redirects
+            binding = Binding(BindingKind.READ, (), stdin.feeders, redirects, whole_line=whole_line)
+            for target in targets:
                 self.add(target, binding)
         elif name == "printf":
             for index, word in enumerate(words[1:-1], start=1):
                 if word.source == "-v":
                     # The value is printf's output: its arguments carry their taint.
-                    self.add(words[index + 1].source, Binding(BindingKind.UNKNOWN, words[index + 2 :]))
+                    self.add(words[index + 1].source, Binding(BindingKind.PRINTED, words[index + 2 :]))
 
     def _unset(self, words: tuple[ast.Word, ...]) -> None:
         """`unset NAME...` and `unset -v NAME...` remove variables; `-f` (functions) and `-n` (a name
@@ -332,11 +360,21 @@ def _assignment_binding(assignment: ast.Assignment) -> Binding | None:
         return Binding(BindingKind.UNKNOWN, written)
     if assignment.items is not None:
         return Binding(BindingKind.ARRAY, assignment.items)
-    return Binding(BindingKind.VALUE, written) if assignment.value is not None else None
+    return Binding(BindingKind.VALUE, (assigned_value(assignment.value),)) if assignment.value is not None else None
 
 
-def _read_targets(builtin: str, words: tuple[ast.Word, ...]) -> list[str]:
-    """The variable names `read`/`mapfile` assign (REPLY/MAPFILE by default), read from the words as written."""
-    reading = read_command(builtin, tuple(Arg((word.source,), word.source, word.span, False, word) for word in words))
+def _reading(builtin: str, words: tuple[ast.Word, ...]) -> Reading:
+    """`read`/`mapfile`'s command line, read from the words as written."""
+    return read_command(builtin, tuple(Arg((word.source,), word.source, word.span, False, word) for word in words))
+
+
+def _read_targets(builtin: str, reading: Reading) -> list[str]:
+    """The variable names `read`/`mapfile` assign (REPLY/MAPFILE by default)."""
     names = [arg.source for arg in (*reading.values("-a"), *reading.operands)]
     return names or ["REPLY" if builtin == "read" else "MAPFILE"]
+
+
+def _reads_a_raw_line(reading: Reading) -> bool:
+    """Whether `read` takes one line as written: `-r` (a backslash is kept), and no option that
+    changes where the line ends or where it comes from."""
+    return reading.has("-r") and not reading.has("-d", "-n", "-N", "-a", "-u", "-t")

@@ -151,7 +151,7 @@ def path_is(arg: Arg, entries: tuple[str, ...], cwd: str | None = None) -> str |
     table = _path_table(entries)
     values = arg.values
     if not values:
-        return _shape_names(arg, table.entries)
+        return _shape_names(arg, table.entries, cwd)
     key = (values, arg.pattern, cwd)
     named = table.named
     if key in named:  # the answer may be None: membership, not get()
@@ -198,14 +198,18 @@ def run_time_shape(arg: Arg) -> str | None:
     return "".join(part.text if type(part) is ast.Literal else RUN_TIME for part in arg.word.parts)
 
 
-def _shape_names(arg: Arg, entries: tuple[str, ...]) -> str | None:
+def _shape_names(arg: Arg, entries: tuple[str, ...], cwd: str | None = None) -> str | None:
     """A run-time path (`/proc/$$/environ`) names an entry when each run-time
     segment stands where the entry has a wildcard segment; other entries are
     not assumed (`/etc/$f` is not /etc/shadow). A run-time directory followed
-    by CLIMB_TO_ROOT or more `..` (`$DIR/../../../..`) is taken to reach `/`."""
+    by CLIMB_TO_ROOT or more `..` (`$DIR/../../../..`) is taken to reach `/`.
+    A relative one is in `cwd` when that is a known absolute directory (`cd /home
+    && rm -rf "$USER"` names /home/*)."""
     shape = run_time_shape(arg)
     if shape is None:
         return None
+    if not shape.startswith(("/", HOME)) and cwd is not None and cwd.startswith("/"):
+        shape = cwd.rstrip("/") + "/" + shape
     segments = shape.split("/")
     climbed = _climbed_past_run_time(segments)
     if climbed is not None:

@@ -14,7 +14,7 @@ from .._named_tuple import NamedTuple
 from .._syntax import ast
 from .._tables import Tables
 from ..programs import EXEC_ACTIONS, downloaded_files, find_scope
-from ._bindings import DECLARATION_BUILTINS, array_literal_items, exports, split_assignment_word
+from ._bindings import DECLARATION_BUILTINS, array_literal_items, assigned_value, exports, split_assignment_word
 from ._command_globs import expand_command_name, glob_candidates
 from ._listings import ls_globs, ls_names, tracked_files
 from ._located_names import located_program
@@ -212,7 +212,7 @@ def declared_assignments(
         if split is not None:
             name, value_word = split
             # An array literal has no single value (its elements are bound in `_bindings`).
-            fields = normalize_word(value_word, env) if array_literal_items(value_word) is None else []
+            fields = normalize_word(assigned_value(value_word), env) if array_literal_items(value_word) is None else []
             value = fields[0] if len(fields) == 1 else None
             subjects.append(AssignmentSubject(name, value, exported, builtin, word.span, location))
         elif exported and not word.source.startswith("-"):

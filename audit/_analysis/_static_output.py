@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 
 from .._syntax import ast
 from .._syntax._words import ansi_c_decode
-from ._normalize import HOME
+from ._normalize import HOME, as_held
 
 # Compiled on first use (re's own cache), not at import: only some commands need these patterns.
 _ECHO_FLAGS = r"^-[neE]+$"
@@ -26,6 +26,10 @@ def static_output(argv: list[str]) -> str | None:
     if not argv:
         return None
     name, args = argv[0].rsplit("/", 1)[-1], argv[1:]
+    if name in ("echo", "printf"):
+        # They print the text bash holds: a literal `~` (normalised as `./~`) is printed as `~`,
+        # which a shell reading the output expands as the home (`echo rm -rf '~' | sh`).
+        args = [as_held(arg) for arg in args]
     if name == "echo":
         return _echo(args)
     if name == "printf" and args and args[0] != "-v":

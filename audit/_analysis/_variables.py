@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from .._budget import Budget
 from .._syntax import ast
 from ._bindings import Binding, BindingKind, collect_bindings, is_name
+from ._computed_values import computed_value
 from ._fields import DEFAULT_IFS
 from ._normalize import (
     HOME,
@@ -323,6 +324,12 @@ class Env:
                 if any(field.is_dynamic for field in fields):
                     return None
                 values.extend(fields[0].values if fields else ("",))
+                continue
+            if binding.kind is BindingKind.READ or binding.kind is BindingKind.PRINTED:
+                computed = computed_value(binding, self)
+                if computed is None:
+                    return None
+                values.append(computed)
                 continue
             if binding.kind not in (BindingKind.VALUE, BindingKind.ITEMS):
                 return None

@@ -14,6 +14,7 @@ from typing import Self
 
 from .._model import Position, Span
 from .._syntax import Origin, Visitor, ast
+from ._bindings import assigned_value
 from ._normalize import is_unresolved, normalize_word, parameter_values, part_source
 from ._prompt import prompt_parts
 from ._resolve import arithmetic_operands, redirect_subject, stdin_of
@@ -208,7 +209,7 @@ class WordWalker(Visitor[Frame, frozenset[Risk]]):
             if assignment.value is not None:
                 risks = risks | self.parts(assignment.value.parts, frame, Position.VALUE)
                 if self.reporting:
-                    fields = normalize_word(assignment.value, frame.env)
+                    fields = normalize_word(assigned_value(assignment.value), frame.env)
                     value = fields[0] if len(fields) == 1 else None
             for item in assignment.items or ():
                 risks = risks | self.parts(item.parts, frame, Position.VALUE)
