@@ -16,6 +16,7 @@ from .._model import CommandRecord, Position, Span
 from .._named_tuple import NamedTuple
 from .._syntax import Origin, ParseResult, ast
 from .._tables import Tables
+from ..programs import read_command
 from ._normalize import resolve_path
 from ._risks import RiskAnswers
 from ._secret_search import WalkView, Written
@@ -171,6 +172,7 @@ class WalkState:
         "moved",
         "records",
         "reporting",
+        "root_owned",
         "runs",
         "sink",
         "trees",
@@ -208,6 +210,8 @@ class WalkState:
         self.written: dict[str, WrittenScript] = {}
         # The arguments of the commands run so far, by program name (`CommandSubject.earlier`).
         self.runs: dict[str, list[tuple[Arg, ...]]] = {}
+        # Files a `chown` of this command string gave to root, by clean path (`CommandSubject.root_owned`).
+        self.root_owned: dict[str, Span] = {}
 
     def silenced(self) -> WalkState:
         """A copy for a silent walk: nothing it finds is reported, nothing it changes leaks back."""
@@ -229,6 +233,7 @@ class WalkState:
         silent.writes = []  # only senders read them, and a silent walk reports none
         silent.written = dict(self.written)
         silent.runs = {}  # only reported commands are told what ran before them
+        silent.root_owned = self.root_owned.copy()
         return silent
 
     def record_run(self, name: str | None, args: tuple[Arg, ...]) -> tuple[tuple[Arg, ...], ...]:
@@ -239,6 +244,17 @@ class WalkState:
         earlier = tuple(runs)
         runs.append(args)
         return earlier
+
+    def remember_owner(self, name: str | None, args: tuple[Arg, ...]) -> None:
+        """After `chown root FILE...` (or `0`, `root:GROUP`): the files now root's, by clean path."""
+        if name != "chown":
+            return
+        operands = read_command("chown", args).operands
+        if not operands or (operands[0].value or "").partition(":")[0].partition(".")[0] not in ("root", "0"):
+            return
+        for target in operands[1:]:
+            for value in target.values:
+                self.root_owned[resolve_path(self.cwd, value)] = target.span
 
     def change_directory(self, cwd: str | None, entered: str | None = None) -> None:
         """After `cd`, `pushd` or `popd`: the working directory it leads to (None: unknown), and the

@@ -141,6 +141,9 @@ class CommandSubject(NamedTuple):
     earlier: tuple[tuple[Arg, ...], ...] = ()
     """The arguments of the commands of the same name an earlier part of the string ran, in order:
     what they set up for this one (`git remote add x URL` before `git push x`)."""
+    root_owned: tuple[str, ...] = ()
+    """Files an earlier `chown root` of the same string gave to root, as clean paths (`chown root ./x &&
+    chmod u+s ./x` makes a setuid-root program)."""
     loop_listings: tuple[tuple[Span, ast.Word], ...] = ()
     """The arguments that are a loop variable taking the items of a substitution (`"$b"` in `for b in
     $(git branch -r); do ...`), by their place, with that substitution."""

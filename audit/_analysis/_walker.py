@@ -330,8 +330,10 @@ class Walker(WordWalker):
             argv, index, each, name.source, name.evidence, wrappers, span, frame.location, stdin,
             frame.piped_on, frame.background, state.cwd,
             tuple((path, script.text) for path, script in state.written.items()) if state.written else (),
-            state.moved, environment, state.record_run(each, argv[index + 1 :]), loop_listings(argv, frame.env),
+            state.moved, environment, state.record_run(each, argv[index + 1 :]), tuple(state.root_owned),
+            loop_listings(argv, frame.env),
         )  # fmt: skip
+        state.remember_owner(each, argv[index + 1 :])
         self.sink.command(subject)
         if state.functions or state.loops:
             state.track_call(each, span, in_pipeline=frame.in_pipeline, background=frame.background)

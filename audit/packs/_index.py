@@ -69,7 +69,9 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         "containers.host-escape",
         ".containers.host_escape",
         True,
-        frozenset(("ctr", "docker", "incus", "kubectl", "lxc", "nerdctl", "nsenter", "oc", "podman", "systemd-nspawn")),
+        frozenset(
+            ("ctr", "curl", "docker", "incus", "kubectl", "lxc", "nerdctl", "nsenter", "oc", "podman", "systemd-nspawn")
+        ),
     ),
     PackEntry("containers.podman", ".containers.podman", True, frozenset(("podman",))),
     PackEntry("database.cassandra", ".database.cassandra", True, frozenset(("cqlsh",))),

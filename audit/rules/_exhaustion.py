@@ -24,8 +24,13 @@ from ._rule import Hit, Inspects, rule
 
 # Per language: a loop with no condition that can turn false, and the calls that start a process
 # (or a thread of work) without waiting for it.
+# Python's iterators that never run out: `iter(int, 1)` (int() is never 1), `itertools.count()`,
+# `cycle(...)`, `repeat(x)` without a count.
+_PYTHON_ENDLESS_ITERATOR = (
+    r"(iter\(\s*int\s*,\s*[1-9]\d*\s*\)|(itertools\.)?(count\(\s*\d*\s*\)|cycle\(|repeat\(\s*[^,()]*\)))"
+)
 _ENDLESS_LOOPS = {
-    "python": r"\bwhile\s*\(?\s*(True|1)\s*\)?\s*:",
+    "python": rf"\bwhile\s*\(?\s*(True|1)\s*\)?\s*:|\bfor\s+[\w, ]+\s+in\s+{_PYTHON_ENDLESS_ITERATOR}",
     "perl": r"\bwhile\s*\(?\s*1\s*\)?|\bfor\s*\(\s*;\s*;\s*\)|\bloop\b|\bwhile\s*\(\s*\)|\buntil\s*\(?\s*0\s*\)?",
     "ruby": r"\bloop\b|\bwhile\s+(true|1)\b|\buntil\s+(false|nil)\b",
     "javascript": r"\bwhile\s*\(\s*(true|1|!0)\s*\)|\bfor\s*\(\s*;\s*;\s*\)|\bsetInterval\s*\(",
@@ -42,6 +47,8 @@ _SPAWNS = {
 _BOUNDED = re.compile(r"\b(wait\w*|join|sleep|usleep|break|last|exit|return|die|raise|throw|waitpid|Process\.wait)\b")
 # Growth without end: appending to a collection or a string.
 _GROWS = re.compile(r"\.(append|extend|push|concat)\s*\(|<<|\+=|\bpush\s*@|\.=")
+# A Python list built by a comprehension over an endless iterator: `[bytearray(10**9) for _ in iter(int, 1)]`.
+_PYTHON_ENDLESS_LIST = rf"\[[^\]]*\bfor\s+[\w, ]+\s+in\s+{_PYTHON_ENDLESS_ITERATOR}"
 _READS_INPUT = re.compile(r"\b(input|readline|read|recv|gets|STDIN|stdin|accept|get)\b")
 
 
@@ -112,7 +119,8 @@ def processes_spawned_endlessly(subject: CommandSubject, tables: Tables) -> Iter
     severity=Severity.MEDIUM,
     summary=(
         "Code given to an interpreter grows a list or a string in a loop that never ends and reads "
-        "nothing: `python3 -c 'a=[]\\nwhile True: a.append(\" \" * 10**8)'`."
+        "nothing (`python3 -c 'a=[]\\nwhile True: a.append(\" \" * 10**8)'`), or builds a list from an iterator "
+        "that never ends (`python3 -c 'a = [bytearray(10**9) for _ in iter(int, 1)]'`)."
     ),
     rationale=(
         "The process takes memory until the machine swaps and the kernel kills something, not always "
@@ -121,10 +129,17 @@ def processes_spawned_endlessly(subject: CommandSubject, tables: Tables) -> Iter
     safer_alternative="Bound the loop, or measure memory with a fixed size (`bytearray(10**8)`).",
     inspects=Inspects.COMMAND,
     commands=_interpreter_names,
-    must_match=("python3 -c 'a=[]\nwhile True: a.append(\" \" * 10**8)'", "node -e 'let a=[]; for(;;) a.push(1)'"),
+    must_match=(
+        "python3 -c 'a=[]\nwhile True: a.append(\" \" * 10**8)'",
+        "node -e 'let a=[]; for(;;) a.push(1)'",
+        "python3 -c 'a = [bytearray(10**9) for _ in iter(int, 1)]'",
+        "python3 -c 'import itertools\nb=[]\nfor i in itertools.count(): b.append(i)'",
+    ),
     must_not_match=(
         "python3 -c 'while True:\n    line = input()\n    lines.append(line)'",
         "python3 -c 'a=[]\nfor i in range(10): a.append(i)'",
+        "python3 -c 'import itertools\nprint(list(itertools.islice(itertools.count(), 5)))'",
+        "python3 -c 'print([x for x in zip(range(3), itertools.repeat(0, 3))])'",
     ),
 )
 def memory_filled_endlessly(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
@@ -132,7 +147,8 @@ def memory_filled_endlessly(subject: CommandSubject, tables: Tables) -> Iterator
     if found is None:
         return
     code, language = found
-    if re.search(_ENDLESS_LOOPS[language], code) is None or _GROWS.search(code) is None:
+    endless_list = language == "python" and re.search(_PYTHON_ENDLESS_LIST, code) is not None
+    if not endless_list and (re.search(_ENDLESS_LOOPS[language], code) is None or _GROWS.search(code) is None):
         return
     if _BOUNDED.search(code) is None and _READS_INPUT.search(code) is None:
         yield Hit(subject.span, f"`{subject.name}` grows its memory in a loop that never ends")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .._analysis import Arg, CommandSubject, basename
+from .._analysis import Arg, CommandSubject, basename, resolve_path
 from .._model import Severity
 from .._named_tuple import NamedTuple
 from .._tables import Tables
@@ -313,9 +313,12 @@ def _setuid_files(subject: CommandSubject) -> tuple[Arg, ...]:
     return access_change(subject).targets
 
 
-def _shell_or_temp(target: Arg, tables: Tables, cwd: str | None) -> str | None:
+def _shell_or_temp(target: Arg, tables: Tables, subject: CommandSubject) -> str | None:
+    cwd = subject.cwd
     if path_under(target, TEMP_DIRECTORIES, cwd, strictly=True) is not None:
         return "a file in a directory every user may write"
+    if subject.root_owned and any(resolve_path(cwd, value) in subject.root_owned for value in target.values):
+        return "a file an earlier `chown` gave to root"
     names = (basename(value) for value in target.values)
     shell = next((name for name in names if tables.interpreter(name) is not None), None)
     return None if shell is None else f"the interpreter `{shell}`"
@@ -327,7 +330,8 @@ def _shell_or_temp(target: Arg, tables: Tables, cwd: str | None) -> str | None:
     severity=Severity.HIGH,
     summary=(
         "Sets the setuid bit on a shell or interpreter (`chmod u+s /bin/bash`, `install -m 4755 /bin/bash "
-        "/tmp/x`) or on a file in /tmp, /var/tmp or /dev/shm (`chmod +s /tmp/b`)."
+        "/tmp/x`), on a file in /tmp, /var/tmp or /dev/shm (`chmod +s /tmp/b`), or on a file the same command "
+        "gave to root (`chown root ./x && chmod +s ./x`)."
     ),
     rationale=(
         "A setuid shell or interpreter runs any code with its owner's rights: owned by root, it is a "
@@ -343,6 +347,8 @@ def _shell_or_temp(target: Arg, tables: Tables, cwd: str | None) -> str | None:
         "chmod 4755 /tmp/rootsh",
         "install -m 4755 -o root /bin/bash /tmp/rootsh",
         "sudo chmod 4755 /usr/bin/python3",
+        "chown root ./x && chmod +s ./x",
+        "sudo chown root:root bin/helper; sudo chmod 4755 bin/helper",
     ),
     must_not_match=(
         "chmod 4755 ./tool",
@@ -350,13 +356,16 @@ def _shell_or_temp(target: Arg, tables: Tables, cwd: str | None) -> str | None:
         "chmod +x /tmp/run.sh",
         "install -m 755 /bin/bash ./sandbox/bin/bash",
         "chmod 2775 shared/",
+        "chown root ./x && chmod g+s ./x",
+        "chown me ./x && chmod u+s ./x",
+        "chown root ./a && chmod u+s ./b",
     ),
 )
 def setuid_shell_or_temp_file(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     if not any(mode.value is not None and sets_setuid(mode.value) for mode in mode_words(subject)):
         return
     for target in _setuid_files(subject):
-        what = _shell_or_temp(target, tables, subject.cwd)
+        what = _shell_or_temp(target, tables, subject)
         if what is not None:
             yield Hit(target.span, f"`{subject.name}` makes {what} setuid: it runs with its owner's rights")
             return

@@ -248,14 +248,46 @@ def _nspawn_host_root(found: Found) -> Arg | None:
     return next((value for value in found.reading.values("--directory") if path_is(value, ("/",)) is not None), None)
 
 
+def _host_path_among(paths: list[str], found: Found) -> bool:
+    """Whether one of the host paths given to a container is /, a protected or system directory, a
+    kernel interface or a container engine's socket."""
+    tables = found.tables
+    host = (*tables.protected_directories, *tables.system_directories, *_HOST_INTERFACES, *_ENGINE_SOCKETS)
+    return any(path_is(Arg((path,), path, found.subject.span), host) is not None for path in paths)
+
+
+# The Docker Engine API's container settings that give it the host (`"Privileged": true`, `"PidMode":
+# "host"`), and the host side of each bind in its `"Binds": ["/:/host"]`.
+_API_HOST_SETTING = re.compile(r'"(?:Privileged"\s*:\s*true|PidMode"\s*:\s*"host")')
+_API_BINDS = re.compile(r'"Binds"\s*:\s*\[([^\]]*)\]')
+_API_BIND_SOURCE = re.compile(r'"([^":]+):')
+_REQUEST_BODIES = ("--data", "--data-raw", "--data-binary", "--data-ascii", "--json")
+
+
+def _engine_api_gives_host(found: Found) -> Arg | None:
+    """`curl --unix-socket /var/run/docker.sock -d '{"HostConfig":{"Privileged":true}}'
+    http://localhost/containers/create`: the engine's own API asked for a container with the host's
+    privileges, process namespace or files, as `docker run` would be (CT301, CT302)."""
+    read = found.reading
+    if not any(path_is(socket, _ENGINE_SOCKETS) is not None for socket in read.values("--unix-socket")):
+        return None
+    for body in read.values(*_REQUEST_BODIES):
+        text = body.value or ""
+        binds = [source for listed in _API_BINDS.findall(text) for source in _API_BIND_SOURCE.findall(listed)]
+        if _API_HOST_SETTING.search(text) is not None or _host_path_among(binds, found):
+            return body
+    return None
+
+
 OTHER_RUNTIMES_HOST = pack_rule(
     id="CT106",
     name="container-runtime-gives-host",
     severity=Severity.HIGH,
     summary=(
-        "Gives a container of containerd, LXD/Incus or systemd-nspawn the host: `ctr run --privileged`, "
-        "`ctr run --mount src=/...`, `lxc config set C security.privileged true`, `lxc config device add C "
-        "NAME disk source=/`, `systemd-nspawn -D /`."
+        "Gives the host to a container of containerd, LXD/Incus, systemd-nspawn or the Docker Engine API: "
+        "`ctr run --privileged`, `ctr run --mount src=/...`, `lxc config set C security.privileged true`, "
+        "`systemd-nspawn -D /`, or `curl --unix-socket /var/run/docker.sock` creating a privileged "
+        "container or one bound to a host directory."
     ),
     rationale=(
         "These runtimes escape as docker's do (CT301, CT302): a privileged LXD container or ctr task is "
@@ -268,6 +300,7 @@ OTHER_RUNTIMES_HOST = pack_rule(
         command("ctr", "run", where=_ctr_mounts_host),
         command(("lxc", "incus"), "config", where=_lxc_gives_host),
         command("systemd-nspawn", where=_nspawn_host_root),
+        command("curl", where=_engine_api_gives_host),
     ),
     message="the container gets the host's privileges or files",
     must_match=(
@@ -276,6 +309,8 @@ OTHER_RUNTIMES_HOST = pack_rule(
         "lxc config set c1 security.privileged true",
         "lxc config device add c1 host disk source=/ path=/mnt/root recursive=true",
         "systemd-nspawn -D / --bind=/root",
+        "curl --unix-socket /var/run/docker.sock -H 'Content-Type: application/json' "
+        """-d '{"Image":"alpine","HostConfig":{"Binds":["/:/host"]}}' http://localhost/containers/create""",
     ),
     must_not_match=(
         "ctr run --rm docker.io/library/alpine:latest x echo hi",
@@ -283,6 +318,9 @@ OTHER_RUNTIMES_HOST = pack_rule(
         "lxc config device add c1 src disk source=/home/me/project path=/src",
         "systemd-nspawn -D ./rootfs",
         "ctr images ls",
+        "curl --unix-socket /var/run/docker.sock http://localhost/containers/json",
+        "curl --unix-socket /var/run/docker.sock "
+        """-d '{"Image":"alpine","HostConfig":{"Binds":["/home/me/app:/app"]}}' http://localhost/containers/create""",
     ),
 )
 
@@ -296,13 +334,7 @@ _POD_HOST_PATH = re.compile(
 
 
 def _pod_gives_host(text: str, found: Found) -> bool:
-    if _POD_HOST_SETTING.search(text) is not None:
-        return True
-    tables = found.tables
-    host = (*tables.protected_directories, *tables.system_directories, *_HOST_INTERFACES, *_ENGINE_SOCKETS)
-    return any(
-        path_is(Arg((path,), path, found.subject.span), host) is not None for path in _POD_HOST_PATH.findall(text)
-    )
+    return _POD_HOST_SETTING.search(text) is not None or _host_path_among(_POD_HOST_PATH.findall(text), found)
 
 
 def _overrides_give_host(found: Found) -> Arg | None:

@@ -344,9 +344,8 @@ TURN_SHELL_HISTORY_OFF = pack_rule(
     rationale=(
         "The shell's history is how a person finds out later what was run in a session; clearing it is "
         "a step of hiding what was done, and no build or task needs it. It warns: these change only the "
-        "running shell, and the history file stays as it was (deleting or emptying the file blocks, "
-        "SV002, SY012, SY013, and so does writing the cleared list over it, `history -c; history -w`, "
-        "SY013; turning the audit system off blocks, SC003)."
+        "running shell, and the history file stays (deleting, emptying or overwriting it blocks: SV002, "
+        "SY012, SY013, `history -c; history -w` too; turning the audit system off blocks, SC003)."
     ),
     safer_alternative=_HISTORY_SAFER,
     matches=(

@@ -310,13 +310,10 @@ LIFELINE_SERVICE_STOPPED = pack_rule(
     name="remote-access-service-stopped",
     severity=Severity.MEDIUM,
     summary=(
-        "Stops, disables or masks the service that keeps the machine reachable or runs its containers "
-        "(`systemctl stop sshd`, `NetworkManager`, `docker`...), kills its processes by name (`killall "
-        "-9 sshd`, `kill $(pgrep sshd)`), ends every login of a user (`loginctl terminate-user`), takes "
-        "the network interface down (`ip link set eth0 down`, `ifdown eth0`, `nmcli networking off`) or "
-        "the default route away (`ip route del default`), or has the firewall drop ssh from everyone "
-        "(`iptables -I INPUT -p tcp --dport 22 -j DROP`, `ufw deny ssh`) or DNS, the web or everything "
-        "going out (`iptables -A OUTPUT -p tcp --dport 443 -j DROP`)."
+        "Stops the service that keeps the machine reachable or runs its containers (`systemctl stop sshd`, "
+        "`killall -9 sshd`), ends a user's logins (`loginctl terminate-user`), takes the network interface "
+        "or the default route away (`ip link set eth0 down`, `ip route del default`), or has the firewall "
+        "drop ssh from everyone or the web going out (`iptables -I INPUT -p tcp --dport 22 -j DROP`)."
     ),
     rationale=(
         "On a remote machine, stopping ssh or the network ends every session and nobody can log in "
