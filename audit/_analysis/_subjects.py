@@ -144,6 +144,9 @@ class CommandSubject(NamedTuple):
     root_owned: tuple[str, ...] = ()
     """Files an earlier `chown root` of the same string gave to root, as clean paths (`chown root ./x &&
     chmod u+s ./x` makes a setuid-root program)."""
+    loop_listings: tuple[tuple[Span, ast.Word], ...] = ()
+    """The arguments that are a loop variable taking the items of a substitution (`"$b"` in `for b in
+    $(git branch -r); do ...`), by their place, with that substitution."""
 
     def setting(self, *names: str) -> str | None:
         """The value the program gets for the first of `names` the command sets (the last assignment

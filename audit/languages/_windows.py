@@ -31,6 +31,8 @@ HOME = "$HOME"
 ENVIRONMENT_PATHS = {
     "userprofile": HOME,
     "home": HOME,
+    "appdata": f"{HOME}\\AppData\\Roaming",
+    "localappdata": f"{HOME}\\AppData\\Local",
     "systemroot": "C:\\Windows",
     "windir": "C:\\Windows",
     "systemdrive": "C:",

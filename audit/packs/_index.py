@@ -36,8 +36,9 @@ class PackEntry(NamedTuple):
 
 # system.macos's programs; the readers are MA108's (the user's private data read or copied).
 _MACOS_COMMANDS = frozenset((
-    "base64", "cat", "cp", "defaults", "ditto", "head", "hexdump", "less", "more", "networksetup", "od", "osascript",
-    "plutil", "rsync", "scp", "security", "sqlite3", "strings", "tail", "tar", "tccutil", "xattr", "xxd", "zip",
+    "base64", "cat", "cp", "defaults", "ditto", "dscl", "dseditgroup", "head", "hexdump", "less", "more",
+    "networksetup", "od", "osascript", "plutil", "rsync", "scp", "security", "sqlite3", "strings", "sysadminctl",
+    "tail", "tar", "tccutil", "xattr", "xxd", "zip",
 ))  # fmt: skip
 
 PACK_INDEX: tuple[PackEntry, ...] = (

@@ -31,7 +31,7 @@ from ..errors import ProgramError, RegistryError
 from ..programs import KNOWN, Arg, Option, OptionUse, Program, Reading, Takes, asks_for_help
 from ..rules._paths import keep_last, may_be_device, per_subject, reading
 from ..rules._rule import Applies, Example, Hit, Inspects, Rule, rule
-from ._listings import listing_stage, literal_commands
+from ._listings import listing_stage, literal_commands, substituted_listings
 
 
 class Found(NamedTuple):
@@ -268,7 +268,10 @@ def listed_by(*programs: str, selects_all: Callable[[list[str]], bool] | None = 
 
     def selected(found: Found) -> Arg | None:
         for word in found.reading.operands:
-            if any(_lists_everything(commands, wanted, everything) for commands in substituted_commands(word)):
+            if any(
+                _lists_everything(commands, wanted, everything)
+                for commands in substituted_listings(word, found.subject)
+            ):
                 return word
         subject = found.subject
         stdin = subject.stdin
@@ -293,7 +296,10 @@ def named_operand(*programs: str) -> Predicate:
             (
                 word
                 for word in found.reading.operands
-                if not any(_lists_everything(commands, wanted, _unfiltered) for commands in substituted_commands(word))
+                if not any(
+                    _lists_everything(commands, wanted, _unfiltered)
+                    for commands in substituted_listings(word, found.subject)
+                )
             ),
             None,
         )

@@ -1,12 +1,12 @@
-"""The commands of a pipeline as literal words, and the stage of a pipe that makes the listing a
-command reads (past the stages that only drop a few lines or reformat them)."""
+"""The commands of a pipeline as literal words, and the stage of a pipe or of a command substitution
+that makes the listing a command reads (past the stages that only drop a few lines or reformat them)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
 
-from .._analysis import Stdin
+from .._analysis import Arg, CommandSubject, Stdin
 from .._syntax import ast
 
 
@@ -21,6 +21,36 @@ def literal_commands(nodes: Iterable[object]) -> Iterator[list[str]]:
             pending.extend(node.commands)
         elif isinstance(node, ast.Redirected | ast.Statement):
             pending.append(node.command)
+
+
+def listing_commands(nodes: Iterable[object]) -> Iterator[list[str]]:
+    """The commands whose output a substitution's listing is, as literal words: of a pipeline, the last stage
+    but those that keep every line (`$(git branch -r | sed 's#origin/##')`: git branch); of anything else,
+    every command (`$(git tag; git branch)`)."""
+    for node in nodes:
+        while isinstance(node, ast.Statement | ast.Redirected):
+            node = node.command
+        if not isinstance(node, ast.Pipeline):
+            yield from literal_commands((node,))
+            continue
+        for stage in reversed(node.commands):
+            words = next(literal_commands((stage,)), None)
+            if words is None or not _keeps_every_line(words):
+                if words is not None:
+                    yield words
+                break
+
+
+def substituted_listings(word: Arg, subject: CommandSubject) -> Iterator[list[list[str]]]:
+    """Each command substitution of a word known only at run time, or of the listing a loop variable
+    takes its items from (`for b in $(git tag); do ... "$b"`), as the commands whose lines it lists
+    (`listing_commands`: past the pipe stages that keep every line)."""
+    if not word.is_dynamic or word.word is None:
+        return
+    syntax = next((listing for span, listing in subject.loop_listings if span == word.span), word.word)
+    for part in syntax.parts:
+        if type(part) is ast.CommandSubstitution:
+            yield list(listing_commands(part.body.statements))
 
 
 # Pipe stages that keep every listed line but a few, and pass each on in its place: a listing

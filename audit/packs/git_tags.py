@@ -70,7 +70,8 @@ DELETE_LISTED_REFS = pack_rule(
     severity=Severity.HIGH,
     summary=(
         "Deletes on the remote every tag or branch a git listing gives "
-        "(`git tag -l | xargs -n 1 git push --delete origin`, `git push origin --delete $(git branch -r)`)."
+        "(`git tag -l | xargs -n 1 git push --delete origin`, `git push origin --delete $(git branch -r)`, "
+        "a `for` loop over such a listing), through stages that keep every line (`grep -v HEAD`, `sed 's#origin/##'`)."
     ),
     rationale=(
         "The listing holds every release tag and every branch, `main` and the release branches included: "

@@ -220,7 +220,11 @@ LAZY_FAMILIES: tuple[Family, ...] = (
             "icacls",
         ),
     ),
-    Family(".macos", "MACOS_PROGRAMS", ("xattr", "networksetup", "osascript", "tccutil")),
+    Family(
+        ".macos",
+        "MACOS_PROGRAMS",
+        ("xattr", "networksetup", "osascript", "tccutil", "dscl", "dseditgroup", "sysadminctl"),
+    ),
 )
 
 FAMILY_OF: Mapping[str, Family] = MappingProxyType({name: family for family in LAZY_FAMILIES for name in family.names})

@@ -1,6 +1,7 @@
 """macOS's own tools the system.macos pack reads: `xattr` (a file's extended attributes, among them the
 quarantine Gatekeeper checks), `networksetup` (the network services' settings, among them the web
-proxies), `tccutil` (the privacy permissions) and `osascript` read as a program (its `-e` lines are
+proxies), `tccutil` (the privacy permissions), the directory tools (`dscl`, `dseditgroup`,
+`sysadminctl`: accounts and groups) and `osascript` read as a program (its `-e` lines are
 AppleScript: the pack looks at what they ask of the system; the shell commands they run are audited by audit/languages/_shell_calls.py).
 """
 
@@ -28,4 +29,10 @@ OSASCRIPT = interpreter_program("applescript", ("osascript",))
 # tccutil's verb and service are operands (`reset All [BUNDLE_ID]`).
 TCCUTIL = Program(("tccutil",), options=(flag("-h", "--help"),), operands=("ARG...",))
 
-MACOS_PROGRAMS: tuple[Program, ...] = (XATTR, NETWORKSETUP, OSASCRIPT, TCCUTIL)
+# The directory tools' verbs are single-dash words (`dscl . -append PATH KEY VALUE`, `sysadminctl -addUser
+# NAME -admin`, `dseditgroup -o edit -a NAME admin`): every word is an operand.
+DIRECTORY_TOOLS = Program(
+    ("dscl", "dseditgroup", "sysadminctl"), syntax=Syntax(permute=False, signs="+"), operands=("ARG...",)
+)
+
+MACOS_PROGRAMS: tuple[Program, ...] = (XATTR, NETWORKSETUP, OSASCRIPT, TCCUTIL, DIRECTORY_TOOLS)

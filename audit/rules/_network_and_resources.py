@@ -188,7 +188,8 @@ def background_spawn_loop(subject: LoopSubject, tables: Tables) -> Iterator[Hit]
             yield Hit(span, f"an endless loop starts `{name}` in the background")
 
 
-_POWER_COMMANDS = frozenset({"shutdown", "reboot", "halt", "poweroff"})
+# With PowerShell's cmdlets, which its analyser reports as the programs they are.
+_POWER_COMMANDS = frozenset({"shutdown", "reboot", "halt", "poweroff", "stop-computer", "restart-computer"})
 _POWER_UNITS = frozenset({"poweroff", "reboot", "halt", "kexec", "emergency", "rescue", "suspend", "hibernate"})
 _POWER_RUNLEVELS = frozenset({"0", "1", "6"})
 _POWER_TARGETS = _POWER_UNITS | {"runlevel0", "runlevel1", "runlevel6", "shutdown", "kexec"}
@@ -227,7 +228,8 @@ def _signal_all(subject: CommandSubject) -> bool:
     name="shutdown-or-kill-everything",
     severity=Severity.HIGH,
     summary=(
-        "Shuts down or reboots the machine, drops it to rescue mode (`systemctl isolate rescue.target`), "
+        "Shuts down or reboots the machine (PowerShell's `Stop-Computer` and `Restart-Computer` too), drops it to "
+        "rescue mode (`systemctl isolate rescue.target`), "
         "or kills every process (kill -1, killall5)."
     ),
     rationale="The agent loses its own environment and every other service on the machine goes down with it.",

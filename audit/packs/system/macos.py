@@ -4,7 +4,8 @@ The quarantine stripped from a download, so Gatekeeper never checks it (MA101); 
 every login through a login item or a login hook (MA102); a dialog that asks for the user's password
 with a hidden answer (MA103); the web proxies pointed at another host (MA104); the keychain's secrets
 printed in clear wholesale or a browser's master key read (MA105); privacy permissions reset, the Trash
-emptied and the user's private data read (MA106-MA108) are in macos_privacy.py. Gatekeeper, System Integrity
+emptied and the user's private data read (MA106-MA108) are in macos_privacy.py; an account made an
+administrator (MA109). Gatekeeper, System Integrity
 Protection and the quarantine turned off for good are system.controls' SC013; a launch agent loaded
 is the core persistence rule's; a password read from the keychain by name warns (SE006).
 """
@@ -241,17 +242,80 @@ KEYCHAIN_DUMPED = pack_rule(
     ),
 )
 
+
+def _joins_admin_group(found: Found) -> Arg | None:
+    """`dseditgroup -o edit -a USER [-t user] admin`, `dscl . -append /Groups/admin GroupMembership USER`:
+    the word that names the admin group, when a member is added to it."""
+    words = [(word.value or "").lower() for word in found.reading.args]
+    adds = "-a" in words if found.subject.name == "dseditgroup" else "-append" in words or "-merge" in words
+    if not adds:
+        return None
+    return next((word for word, value in zip(found.reading.args, words, strict=True) if value in _ADMIN_GROUP), None)
+
+
+_ADMIN_GROUP = frozenset({"admin", "/groups/admin"})
+
+
+def _made_admin(found: Found) -> Arg | None:
+    """`sysadminctl -addUser NAME ... -admin`: an account created with administrator rights."""
+    words = found.reading.args
+    return (
+        next((word for word in words if (word.value or "").lower() == "-admin"), None)
+        if any((word.value or "").lower() == "-adduser" for word in words)
+        else None
+    )
+
+
+ADMIN_ACCOUNT = pack_rule(
+    id="MA109",
+    name="macos-admin-account",
+    severity=Severity.HIGH,
+    summary=(
+        "Makes an account an administrator of the Mac: added to the `admin` group (`dseditgroup -o edit -a NAME "
+        "-t user admin`, `dscl . -append /Groups/admin GroupMembership NAME`) or created as one (`sysadminctl "
+        "-addUser NAME -admin`)."
+    ),
+    rationale=(
+        "An administrator can do anything on the machine with `sudo`, for as long as the account lasts: a "
+        "backdoor that outlives the agent's task. No build or test needs a new administrator."
+    ),
+    safer_alternative="Leave accounts to the user, in System Settings.",
+    matches=(
+        command(("dseditgroup", "dscl"), where=_joins_admin_group),
+        command("sysadminctl", where=_made_admin),
+    ),
+    message="makes an account an administrator of the Mac",
+    must_match=(
+        "sudo dseditgroup -o edit -a eve -t user admin",
+        "sudo dscl . -append /Groups/admin GroupMembership eve",
+        "sudo sysadminctl -addUser eve -fullName Eve -password x -admin",
+    ),
+    must_not_match=(
+        "dseditgroup -o checkmember -m eve admin",
+        "dscl . -read /Groups/admin GroupMembership",
+        "sudo sysadminctl -addUser ci -password x",
+    ),
+)
+
 PACK = Pack(
     name="system.macos",
     summary=(
         "macOS's own tools used as intruders use them: the quarantine stripped, login items and hooks, fake "
         "password dialogs, the web proxies pointed elsewhere, the keychain dumped, privacy permissions reset, the "
-        "Trash emptied, the user's messages, mail and history read."
+        "Trash emptied, the user's messages, mail and history read, an account made an administrator."
     ),
     default=True,
     reason=(
         "Each takes a protection of the Mac away, stays after the task, or hands over the user's secrets; none "
         "is a step of building, testing or shipping code."
     ),
-    rules=(QUARANTINE_REMOVED, LOGIN_PERSISTENCE, PASSWORD_PROMPT, PROXY_SET, KEYCHAIN_DUMPED, *PRIVACY_RULES),
+    rules=(
+        QUARANTINE_REMOVED,
+        LOGIN_PERSISTENCE,
+        PASSWORD_PROMPT,
+        PROXY_SET,
+        KEYCHAIN_DUMPED,
+        *PRIVACY_RULES,
+        ADMIN_ACCOUNT,
+    ),
 )

@@ -47,7 +47,7 @@ VOLUME_FORMATTED = pack_rule(
     message="formats a drive or wipes a disk",
     must_match=(
         "cmd.exe /c 'format D: /FS:NTFS /Q /Y'",
-        "FORMAT.COM e: /q",
+        "format.com e: /q",
         "pwsh -c 'Format-Volume -DriveLetter D -FileSystem NTFS'",
         "powershell -c 'Clear-Disk -Number 1 -RemoveData -Confirm:$false'",
     ),
