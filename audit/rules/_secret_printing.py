@@ -6,7 +6,8 @@ grep -i token`) or a Kubernetes secret's data (`kubectl get secret db -o yaml`, 
 Piped into the tool that needs it (`aws ecr get-login-password | docker login --password-stdin`)
 or captured by a substitution (`-H "Authorization: Bearer $(gh auth token)"`), the secret is used
 and not shown, unless `echo` or `printf` prints what the substitution captured (`echo "$(gh auth
-token)"`, the analysis marks that location `shown`). Sending what they print is SE005's. `echo $SECRET` is not reported: a command does
+token)"`, the analysis marks that location `shown`). Piped into a command that prints what it
+reads (`| jq -r .token`, `| head`, `| cut -d: -f2`), it is shown all the same. Sending what they print is SE005's. `echo $SECRET` is not reported: a command does
 not see where its output is redirected, and writing a token into a file is how CI sets one up."""
 
 from __future__ import annotations
@@ -87,6 +88,12 @@ _SHOWN: Mapping[str, tuple[_Shown, ...]] = {
 _DECODERS = frozenset({"base64", "openssl"})
 _DECODE = frozenset({"-d", "--decode", "-D"})
 _FILTERS = frozenset({"grep", "egrep", "fgrep", "rg", "awk", "sed"})
+# What prints part or all of what it reads: a stored secret piped in is shown all the same
+# (`aws secretsmanager get-secret-value ... | jq -r .SecretString`, `vault kv get ... | grep password`).
+# A JSON or YAML query shows the secret when it prints the whole document (`.`) or a field named
+# like one; a field like `.data.data.user` is not taken for a secret.
+_PASSERS = frozenset({"head", "tail", "cut", "tr", "cat", "column", "fold", "less", "more"})
+_QUERIES = frozenset({"jq", "yq", "gojq", "jaq"})
 _SECRET_WORDS = re.compile(r"key|token|secret|passw|pwd|credential|auth", re.IGNORECASE)
 # kubectl's output formats that print a secret's data (`-o name`, `-o wide` print names).
 _DATA_FORMATS = re.compile(r"(json|yaml|jsonpath|go-template|template)\b")
@@ -94,7 +101,7 @@ _NOWHERE = Span(0, 0)
 
 
 def _shown_printers(tables: Tables) -> frozenset[str]:
-    return frozenset((*_SHOWN, "printenv", *_DECODERS, *_FILTERS))
+    return frozenset((*_SHOWN, "printenv", *_DECODERS, *_FILTERS, *_PASSERS, *_QUERIES))
 
 
 def literal_words(command: ast.Command | None) -> list[str]:
@@ -128,7 +135,14 @@ def _piped_secret(subject: CommandSubject, tables: Tables) -> str | None:
     """What secret an earlier stage prints that this decoder or filter shows: a secret's data decoded,
     or the environment filtered for secret names (`env | grep -iE 'key|token'`; `grep ^PYTHON` is not)."""
     name = subject.name or ""
+    passes_on = (
+        name in _PASSERS
+        or (name in _QUERIES and _queries_a_secret(subject.args))
+        or (name in _FILTERS and keeps_input(name, read_command(name, subject.args)))
+    )
     for words in _upstream_words(subject.stdin):
+        if passes_on and words and (printed := _stored_secret(words)) is not None:
+            return f"the secret `{printed}` prints"
         if name in _DECODERS and any(arg.value in _DECODE for arg in subject.args) and _secret_data(words):
             return "a Kubernetes secret's data, decoded,"
         if (
@@ -203,14 +217,35 @@ def show_stored_secret(subject: CommandSubject, tables: Tables) -> Iterator[Hit]
         printed = f"${variable}" if variable is not None else "a Kubernetes secret's data"
         yield Hit(subject.span, f"`{name}` prints {printed} where the transcript keeps it")
         return
-    reading = read_command(name, subject.args)
+    printed = _printed_secret(name, subject.args)
+    if printed is not None:
+        yield Hit(subject.span, f"`{printed}` prints a secret where the transcript keeps it")
+
+
+def _printed_secret(name: str, args: tuple[Arg, ...]) -> str | None:
+    """The subcommand (`aws secretsmanager get-secret-value`) by which `name ARGS` prints a stored
+    secret in clear; None when it prints none."""
+    reading = read_command(name, args)
     for shown in _SHOWN.get(name, ()):
         if not reading.selects(shown.words) or (shown.elsewhere and reading.has(*shown.elsewhere)):
             continue
         if not shown.clear or reading.has(*shown.clear):
-            printed = " ".join((name, *shown.words))
-            yield Hit(subject.span, f"`{printed}` prints a secret where the transcript keeps it")
-            return
+            return " ".join((name, *shown.words))
+    return None
+
+
+def _queries_a_secret(args: tuple[Arg, ...]) -> bool:
+    """Whether a jq-style query prints the whole document or a field named like a secret."""
+    query = next((arg.value for arg in args if not (arg.value or "-").startswith("-")), ".")
+    return query is not None and (query.strip() == "." or bool(_SECRET_WORDS.search(query)))
+
+
+def _stored_secret(words: list[str]) -> str | None:
+    """What stored secret the literal words of an earlier stage print (`gh auth token`), if any."""
+    name = words[0].rpartition("/")[2]
+    if name not in _SHOWN:
+        return None
+    return _printed_secret(name, tuple(Arg((word,), word, _NOWHERE) for word in words[1:]))
 
 
 SECRET_PRINTING_RULES = (show_stored_secret,)
