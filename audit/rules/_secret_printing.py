@@ -125,9 +125,15 @@ def _secret_data(words: list[str]) -> bool:
 
 
 def _upstream_words(stdin: Stdin | None) -> Iterator[list[str]]:
-    """The literal words of each earlier stage of the pipeline, nearest first."""
+    """The literal words of each earlier stage of the pipeline, nearest first; for a stage that is a
+    group or subshell, of each command in it (`{ a; b; } | cat`: both print into the pipe)."""
     while stdin is not None and stdin.kind is StdinKind.PIPE:
-        yield literal_words(stdin.writer)
+        writer = stdin.writer
+        if isinstance(writer, ast.Group | ast.Subshell):
+            for statement in writer.body.statements:
+                yield literal_words(statement.command)
+        else:
+            yield literal_words(writer)
         stdin = stdin.upstream
 
 
