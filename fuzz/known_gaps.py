@@ -92,7 +92,8 @@ KNOWN_GAPS += (
         reason="`bash -c \"$1\" x 'rm -rf ~'` blocks: the agent shell's unknown $1 is judged as if it were bash's "
         "own first argument (a finding rather than a miss); inside a shell whose $1 is known to be empty the "
         "same text runs nothing, and passes",
-        pattern=re.compile(r'-c\s+"\$[1-9@*]"'),
+        # Also as written inside an outer double-quoted string (`sh -c "bash -c \"\$1\" ..."`).
+        pattern=re.compile(r'-c\s+\\*"\\*\$[1-9@*]\\*"'),
         pinned={STAYS_BLOCKED: (frozenset({"FS001"}), """bash -c 'bash -c "$1" x '\\''rm -rf ~'\\'''""")},
     ),
 )
