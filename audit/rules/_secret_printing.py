@@ -138,33 +138,27 @@ def _upstream_words(stdin: Stdin | None) -> Iterator[list[str]]:
 
 
 def _piped_secret(subject: CommandSubject, tables: Tables) -> str | None:
-    """What secret an earlier stage prints that this decoder or filter shows: a secret's data decoded,
-    or the environment filtered for secret names (`env | grep -iE 'key|token'`; `grep ^PYTHON` is not)."""
+    """What secret an earlier stage prints that this command shows: a stored secret printed on, a
+    secret's data decoded, or the environment filtered for secret names (`env | grep -iE 'key|token'`;
+    `grep ^PYTHON` is not)."""
     name = subject.name or ""
-    passes_on = (
-        name in _PASSERS
-        or (name in _QUERIES and _queries_a_secret(subject.args))
-        or (name in _FILTERS and keeps_input(name, read_command(name, subject.args)))
-    )
+    filters = name in _FILTERS and keeps_input(name, read_command(name, subject.args))
+    passes_on = filters or name in _PASSERS or (name in _QUERIES and _queries_a_secret(subject.args))
     for words in _upstream_words(subject.stdin):
-        if passes_on and words and (printed := _stored_secret(words)) is not None:
+        if not words:
+            continue
+        stage, stage_args = words[0].rpartition("/")[2], tuple(Arg((word,), word, _NOWHERE) for word in words[1:])
+        if passes_on and stage in _SHOWN and (printed := _printed_secret(stage, stage_args)) is not None:
             return f"the secret `{printed}` prints"
         if name in _DECODERS and any(arg.value in _DECODE for arg in subject.args) and _secret_data(words):
             return "a Kubernetes secret's data, decoded,"
         if (
-            name in _FILTERS
-            and keeps_input(name, read_command(name, subject.args))
-            and words
-            and _prints_environment(words)
+            filters
+            and prints_environment(stage, read_command(stage, stage_args))
             and any(_SECRET_WORDS.search(arg.value or arg.source) for arg in subject.args)
         ):
             return "the environment's secret variables"
     return None
-
-
-def _prints_environment(words: list[str]) -> bool:
-    args = tuple(Arg((word,), word, _NOWHERE) for word in words[1:])
-    return prints_environment(words[0].rpartition("/")[2], read_command(words[0].rpartition("/")[2], args))
 
 
 def _printed_variable(subject: CommandSubject, tables: Tables) -> str | None:
@@ -244,14 +238,6 @@ def _queries_a_secret(args: tuple[Arg, ...]) -> bool:
     """Whether a jq-style query prints the whole document or a field named like a secret."""
     query = next((arg.value for arg in args if not (arg.value or "-").startswith("-")), ".")
     return query is not None and (query.strip() == "." or bool(_SECRET_WORDS.search(query)))
-
-
-def _stored_secret(words: list[str]) -> str | None:
-    """What stored secret the literal words of an earlier stage print (`gh auth token`), if any."""
-    name = words[0].rpartition("/")[2]
-    if name not in _SHOWN:
-        return None
-    return _printed_secret(name, tuple(Arg((word,), word, _NOWHERE) for word in words[1:]))
 
 
 SECRET_PRINTING_RULES = (show_stored_secret,)
