@@ -17,7 +17,7 @@ from collections.abc import Callable
 from ..._model import Span
 from ..._syntax import Origin, ast
 from ...programs import InterpreterSpec
-from .._bindings import exports, split_assignment_word
+from .._bindings import assigned_value, exports, split_assignment_word
 from .._normalize import (
     as_held,
     basename,
@@ -135,9 +135,10 @@ def prefix_assignments(
     node: ast.SimpleCommand, unwrapped: Unwrapped | None, wanted: Callable[[str], bool]
 ) -> list[tuple[str, ast.Word]]:
     """The variables `wanted` names that the command sets for the program it runs, or the shell
-    for itself with no program (`BASH_ENV=FILE cmd`, `env ENV=FILE cmd`, `PAGER=CMD`), with their values."""
+    for itself with no program (`BASH_ENV=FILE cmd`, `env ENV=FILE cmd`, `PAGER=CMD`), with their values
+    (a shell assignment's as bash expands it, unsplit; `env`'s argument as bash split it)."""
     found = [
-        (assignment.name, assignment.value)
+        (assignment.name, assigned_value(assignment.value))
         for assignment in node.assignments
         if wanted(assignment.name) and assignment.value is not None and assignment.subscript is None
     ]
