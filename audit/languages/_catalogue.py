@@ -12,7 +12,20 @@ from dataclasses import replace
 
 from ._blobs import decode_blob
 from ._facts import DataSource, FileOperation, SourceKind
-from ._values import HOME, UNKNOWN, Call, Command, Entry, FileChange, Request, Value, opaque, outside_value, sources_of
+from ._values import (
+    HOME,
+    UNKNOWN,
+    Call,
+    Command,
+    Entry,
+    FileChange,
+    Request,
+    Value,
+    listed_in,
+    opaque,
+    outside_value,
+    sources_of,
+)
 
 
 def shell(position: int | None = 0, keyword: str | None = None) -> Entry:
@@ -335,7 +348,7 @@ def passes(position: int = 0, *, name: str | None = None) -> Entry:
         value = call.arg(position) or UNKNOWN
         if name is None:
             return value
-        return Value(text=value.text, name=name, sources=value.sources)
+        return listed_in((value,), Value(text=value.text, name=name, sources=value.sources))
 
     return Entry(returns=returns)
 
@@ -351,7 +364,9 @@ def joined_path(parts: Sequence[Value], *, restarts_at_absolute: bool, name: str
             path = part.text
         else:
             path = path.rstrip("/") + "/" + part.text.lstrip("/")
-    return Value(text=path if parts else None, name=name, sources=sources_of(parts))
+    if path is None or not parts:
+        return Value(name=name, sources=sources_of(parts))
+    return listed_in(parts, Value(text=path, name=name, sources=sources_of(parts)))
 
 
 def joins_paths(*, restarts_at_absolute: bool) -> Entry:
@@ -371,7 +386,7 @@ def passes_receiver(name: str | None = None) -> Entry:
 
     def returns(call: Call) -> Value:
         receiver = call.receiver or UNKNOWN
-        return Value(text=receiver.text, name=name, sources=receiver.sources)
+        return listed_in((receiver,), Value(text=receiver.text, name=name, sources=receiver.sources))
 
     return Entry(returns=returns)
 

@@ -95,16 +95,15 @@ class CallEffects:
         if entry.file_changes is not None:
             for change in entry.file_changes(call):
                 path = change.path
-                fact = DestructiveCall(change.operation, path.text, via, span, change.operand, path.pattern)
+                operation = change.operation
+                if path.recursive and operation is FileOperation.DELETE_FILE:
+                    operation = FileOperation.DELETE_TREE  # each file at any depth: the tree emptied
+                fact = DestructiveCall(operation, path.text, via, span, change.operand, path.pattern)
                 self._facts.append(fact)
-                if (
-                    change.operation in _DELETES
-                    and change.path.text is None
-                    and change.path.has_source(SourceKind.ARGUMENT)
-                ):
+                if operation in _DELETES and change.path.text is None and change.path.has_source(SourceKind.ARGUMENT):
                     # Like a shell string built from them: what the command hands the code to delete is unknown here
                     # (a write is not, as `> "$OUT"` is not in the shell).
-                    reason = f"{change.operation.value} of a path taken from command-line arguments not known here"
+                    reason = f"{operation.value} of a path taken from command-line arguments not known here"
                     self._facts.append(Unresolved(UnresolvedKind.DYNAMIC_PATH, reason, span))
         if entry.code is not None:
             code = entry.code(call)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import ClassVar
 
 from tree_sitter import Node
@@ -36,8 +36,9 @@ from ._catalogue import (
 )
 from ._facts import DataSource, FileOperation, SourceKind
 from ._interpreter import Interpreter
+from ._python_listings import listings
 from ._strings import decode_escapes
-from ._values import HOME, UNKNOWN, Call, Command, Entry, Value, interpolated, joined, opaque
+from ._values import HOME, UNKNOWN, Call, Command, Entry, Value, element, interpolated, joined, opaque
 
 _UPLOAD_METHODS = frozenset({"POST", "PUT", "PATCH"})
 # The `stat` module's mode bits, for a mode spelled with them (`os.chmod(p, stat.S_ISUID | 0o755)`).
@@ -132,6 +133,12 @@ def _joins_path() -> Entry:
     return Entry(returns=returns)
 
 
+def _unpacked(whole: Value, index: int, count: int) -> Value:
+    """One name of `a, b = whole`: its item, when `whole` is a tuple of that many."""
+    items = whole.items
+    return items[index] if items is not None and len(items) == count else opaque((whole,))
+
+
 # long: one table literal, one row per call the analyser knows: long as data, not as logic.
 def _build_catalogue() -> dict[str, Entry]:
     catalogue: dict[str, Entry] = {
@@ -178,6 +185,7 @@ def _build_catalogue() -> dict[str, Entry]:
         "pathlib.Path().lchmod": changes_mode((0, "mode"), receiver_path),
         "pathlib.Path().rename": moves(receiver_path, (0, "target")),
         "pathlib.Path().replace": moves(receiver_path, (0, "target")),
+        **listings(_PATH),
         "pathlib.Path().read_text": _path_read(),
         "pathlib.Path().read_bytes": _path_read(),
         "open": opens((0, "file"), (1, "mode")),
@@ -296,7 +304,7 @@ class PythonInterpreter(Interpreter):
             if left is not None and left.type == "identifier":
                 self.assign(self.text(left), lambda: opaque((self.value(right),)))
         elif kind in _LOOP_TARGETS:
-            self._bind_target(node.child_by_field_name("left"), None)
+            self._bind_each(node.child_by_field_name("left"), node.child_by_field_name("right"))
         elif kind == "as_pattern":
             target = node.child_by_field_name("alias")
             if target is not None and target.type == "as_pattern_target" and target.named_children:
@@ -355,6 +363,24 @@ class PythonInterpreter(Interpreter):
             if child.type == "identifier":
                 self.assign(self.text(child), UNKNOWN)
                 break
+
+    def _bind_each(self, target: Node | None, iterable: Node | None) -> None:
+        """A loop's names: what each step of the iteration yields (`for f in glob.glob(p)`)."""
+        if target is None or iterable is None:
+            self._bind_target(target, None)
+            return
+        self._bind_yielded(target, lambda: element(self.value(iterable)))
+
+    def _bind_yielded(self, target: Node, value: Callable[[], Value]) -> None:
+        if target.type == "identifier":
+            self.assign(self.text(target), value)
+        elif target.type in _PATTERNS:
+            # `for root, dirs, files in os.walk(top)`: each name is its part of the step's tuple.
+            targets = [child for child in target.named_children if child.type != "comment"]
+            for index, part in enumerate(targets):
+                self._bind_yielded(part, lambda index=index: _unpacked(value(), index, len(targets)))
+        else:
+            self._bind_target(target, None)
 
     # ----- values
 

@@ -34,6 +34,11 @@ class Value:
     """An integer literal (a file mode, a user id)."""
     pattern: bool = False
     """`text` is a wildcard pattern, expanded to the paths it matches (Perl's `glob`, Ruby's `Dir.glob`)."""
+    recursive: bool = False
+    """The paths stand for every path at any depth under that directory (an `os.walk`, a `rglob`):
+    deleting each one empties the tree, as `rm -r DIR/*` does."""
+    each: Value | None = None
+    """What each step of iterating it yields, when the value is a listing (`os.walk`, `os.listdir`)."""
 
     def entry(self, key: str) -> Value | None:
         for entry_key, value in self.entries or ():
@@ -124,14 +129,36 @@ def joined(parts: Iterable[Value]) -> Value:
     sources = sources_of(parts)
     if any(text is None for text in texts):
         return Value(sources=sources)
-    return Value(text="".join(text for text in texts if text is not None), sources=sources)
+    return listed_in(parts, Value(text="".join(text for text in texts if text is not None), sources=sources))
+
+
+def listed_in(parts: Iterable[Value], value: Value) -> Value:
+    """`value`, built from `parts`, as a pattern or a walk when one of them is: `os.path.join(root,
+    name)` in an `os.walk` stands for every file of the tree."""
+    pattern = recursive = False
+    for part in parts:
+        pattern = pattern or part.pattern
+        recursive = recursive or part.recursive
+    return replace(value, pattern=pattern, recursive=recursive) if pattern or recursive else value
+
+
+def element(value: Value) -> Value:
+    """What one step of iterating `value` yields: a listing's element, each path a pattern stands
+    for, the items of a list when they are all one value; else nothing known but its origins."""
+    if value.each is not None:
+        return value.each
+    if value.pattern:
+        return value
+    if value.items:
+        return merged(value.items)
+    return opaque((value,))
 
 
 def interpolated(value: Value) -> Value:
     """A value interpolated into a string (`f"{x}"`, `"$x"`): its text when that is known
     (how a list or an object renders is not)."""
     if value.text is not None and value.items is None and value.entries is None:
-        return Value(text=value.text, sources=value.sources)
+        return Value(text=value.text, sources=value.sources, pattern=value.pattern, recursive=value.recursive)
     return opaque((value,))
 
 

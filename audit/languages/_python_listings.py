@@ -1,0 +1,82 @@
+"""Python's listings: the calls whose result a loop iterates path by path (`glob.glob`,
+`os.walk`, `Path.rglob`), so a delete inside the loop is judged for the paths it yields."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ._catalogue import joined_path, wildcard_pattern
+from ._values import UNKNOWN, Call, Entry, Value, opaque, sources_of
+
+# Any name in a directory, for a listing that yields names (`os.listdir`, `os.walk`'s files).
+_ANY_NAME = Value(text="*", pattern=True)
+
+
+def _every_depth(found: Value) -> Value:
+    """A pattern whose `**` parts match any depth, as one level's pattern standing for every level
+    (`/srv/**/*.log` is `/srv/*.log` at any depth; a trailing `**` matches every path)."""
+    text = found.text or ""
+    parts = [part for part in text.split("/") if part != "**"]
+    if text.endswith("**"):
+        parts.append("*")
+    return replace(found, text="/".join(parts), recursive=True)
+
+
+def _globs() -> Entry:
+    """`glob.glob(p)`: the paths the pattern matches; `**` at any depth with `recursive=True`."""
+
+    def returns(call: Call) -> Value:
+        found = wildcard_pattern(call.arg(0, "pathname") or UNKNOWN, call.all_values())
+        recursive = call.arg(None, "recursive")
+        if found.pattern and "**" in (found.text or "") and recursive is not None and recursive.truthy():
+            return _every_depth(found)
+        return found
+
+    return Entry(returns=returns)
+
+
+def _path_globs(path_object: str, *, every_depth: bool, pattern: str | None = None) -> Entry:
+    """`Path(d).glob(p)` (`**` at any depth), `rglob(p)` (at any depth), `iterdir()` (`*`): path objects."""
+
+    def returns(call: Call) -> Value:
+        spelled = Value(text=pattern) if pattern is not None else call.arg(0, "pattern") or UNKNOWN
+        path = joined_path((call.receiver or UNKNOWN, spelled), restarts_at_absolute=False)
+        found = wildcard_pattern(path, call.all_values())
+        if not found.pattern:
+            return found
+        deep = every_depth or "**" in (spelled.text or "")
+        return replace(_every_depth(found) if deep else found, name=path_object)
+
+    return Entry(returns=returns)
+
+
+def _lists_names() -> Entry:
+    """`os.listdir(d)`: the names in a directory (not their paths)."""
+    return Entry(returns=lambda call: Value(each=_ANY_NAME, sources=sources_of(call.all_values())))
+
+
+def _walks() -> Entry:
+    """`os.walk(top)`: for each directory of the tree, the directory and its entries' names."""
+
+    def returns(call: Call) -> Value:
+        top = call.arg(0, "top") or UNKNOWN
+        if top.text is None:
+            return opaque(call.all_values())
+        directory = Value(text=top.text, sources=top.sources, recursive=True)
+        names = Value(each=_ANY_NAME)
+        return Value(each=Value(items=(directory, names, names)), sources=top.sources)
+
+    return Entry(returns=returns)
+
+
+def listings(path_object: str) -> dict[str, Entry]:
+    """The catalogue rows of the listings; `path_object` names what `pathlib.Path(...)` makes."""
+    return {
+        "glob.glob": _globs(),
+        "glob.iglob": _globs(),
+        "os.listdir": _lists_names(),
+        "os.walk": _walks(),
+        f"{path_object}.glob": _path_globs(path_object, every_depth=False),
+        f"{path_object}.rglob": _path_globs(path_object, every_depth=True),
+        f"{path_object}.iterdir": _path_globs(path_object, every_depth=False, pattern="*"),
+    }
