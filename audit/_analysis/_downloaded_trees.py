@@ -7,23 +7,52 @@ from __future__ import annotations
 
 from .._model import Span
 from ..programs import Arg, extraction_directories, read_command, tar_archive, tar_extracts
-from ._state import WalkState
+from ._contexts._call import ContextWalk
+from ._normalize import resolve_path
+from ._state import Frame, WalkState
 from ._subjects import ContextKind, ExecContextSubject, Location, Risk, Stdin
 
 # What a repository URL looks like: a scheme git fetches over the network, or scp-like `user@host:path`.
 _REMOTE_SCHEMES = ("https://", "http://", "git://", "ssh://", "git+ssh://", "ssh+git://")
 _HERE = Arg((".",), ".", Span(0, 0))
 """The working directory, where an archive unpacks without `-C`/`-d`."""
+# Directories of installed packages, whose code the project's tools import without asking.
+_PACKAGE_DIRECTORIES = frozenset({"node_modules", "site-packages", "dist-packages"})
 
 
 def note_downloaded_tree(
-    state: WalkState, name: str | None, args: tuple[Arg, ...], stdin: Stdin | None, fetchers: frozenset[str]
+    walk: ContextWalk,
+    state: WalkState,
+    name: str | None,
+    args: tuple[Arg, ...],
+    stdin: Stdin | None,
+    frame: Frame,
+    downloaded_to: list[Arg] | None,
 ) -> None:
-    """Remember the directory `name ARGS` fills with downloaded code, if it does (`fetchers`: the
-    programs whose output is a download, for `curl URL | tar x`)."""
-    tree = _tree_of(name, args, stdin, state, fetchers)
+    """Remember the directory `name ARGS` fills with downloaded code, if it does; report downloaded
+    code it writes among installed packages (`downloaded_to`: the files its own download goes to)."""
+    tree = _tree_of(name, args, stdin, state, walk.tables.fetchers)
     if tree is not None:
         state.remember_tree(*tree)
+    filled = [tree] if tree is not None else []
+    filled.extend((target, target.span) for target in downloaded_to or ())
+    for target, download in filled:
+        subject = _into_installed_packages(target, download, state.cwd, frame.location)
+        if subject is not None:
+            walk.emit(subject)
+
+
+def _into_installed_packages(
+    target: Arg, download: Span, cwd: str | None, location: Location
+) -> ExecContextSubject | None:
+    """Downloaded code written among installed packages (`curl URL | tar xz -C node_modules/x`,
+    `curl -o node_modules/x/index.js URL`), which the project's tools load as a dependency."""
+    for value in target.values:
+        if not _PACKAGE_DIRECTORIES.isdisjoint(resolve_path(cwd, value).split("/")):
+            return ExecContextSubject(
+                ContextKind.INTO_INSTALLED_PACKAGES, value, "file", target.span, location, (), download
+            )
+    return None
 
 
 def _tree_of(

@@ -186,6 +186,9 @@ class ContextKind(str, Enum):
     DOWNLOADED_FILE = "downloaded-file"
     DOWNLOADED_TREE = "downloaded-tree"
     """A file in a directory the same command string filled with downloaded code (a clone, an unpacked download)."""
+    INTO_INSTALLED_PACKAGES = "into-installed-packages"
+    """A directory of installed packages (`node_modules`, `site-packages`) the command fills with downloaded
+    code, or a file there it downloads: `feeder` is the download."""
     ARITHMETIC = "arithmetic"
     RUNS_LATER = "runs-later"
     """A file that runs by itself later (a git hook, a unit, a cron job...), written with

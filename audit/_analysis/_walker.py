@@ -276,7 +276,7 @@ class Walker(WordWalker):
                     state.remember_downloads(downloaded_to)
             if reporting:
                 risks = risks | record_writes(self, each, args, redirects, stdin, frame, downloaded_to)
-                note_downloaded_tree(state, each, args, stdin, self.tables.fetchers)
+                note_downloaded_tree(self, state, each, args, stdin, frame, downloaded_to)
         code_frame = frame.under_accounts(wrappers, self.tables.privilege)
         found = self.code_contexts(index < len(argv), args, name, unwrapped, span, code_frame, stdin)
         if found:

