@@ -404,7 +404,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         "system.trust",
         ".system.trust",
         True,
-        frozenset(("git", "go", "npm", "pip", "pip3", "pnpm", "python", "python3", "yarn")),
+        frozenset(("gem", "git", "go", "npm", "pip", "pip3", "pnpm", "python", "python3", "yarn")),
     ),
     PackEntry(
         "system.windows",

@@ -62,7 +62,7 @@ from .find import EXEC_ACTIONS, FindScope, deletes_what_it_finds, find_scope, na
 from .interpreters import INTERPRETERS, MODULE_PROGRAMS, InterpreterSpec
 from .kubernetes import KINDS, resource_kind
 from .network import curl_prints_only_numbers, downloaded_files, windows_download
-from .packages import installs_only_the_lock_file, installs_the_project, package_binary
+from .packages import forces_major_upgrades, installs_only_the_lock_file, installs_the_project, package_binary
 from .remote import (
     ANSIBLE_COMMAND_MODULES,
     ANSIBLE_RUNS_NOTHING,
@@ -127,6 +127,7 @@ __all__ = [
     "extraction_directories",
     "find_scope",
     "flag",
+    "forces_major_upgrades",
     "installs_only_the_lock_file",
     "installs_the_project",
     "lex",

@@ -68,6 +68,11 @@ _NODE_PUBLISH_OPTIONS = (
 )  # fmt: skip
 # npm pkg and set-script edit the project's package.json (`-w` picks a workspace's).
 _NODE_PKG_OPTIONS = (valued("-w", "--workspace"), flag("--workspaces"), flag("-f", "--force"), flag("--json"))
+# npm audit: what it reports, and whether `audit fix` only says what it would change.
+_NODE_AUDIT_OPTIONS = (
+    flag("--dry-run"), flag("--json"), valued("--audit-level"), valued("--omit"), flag("--production"),
+    valued("-w", "--workspace"), flag("--workspaces"),
+)  # fmt: skip
 NPM = Program(
     ("npm",),
     subcommands=(
@@ -88,6 +93,11 @@ NPM = Program(
             ),
         ),
         Subcommand(("set-script",), options=_NODE_PKG_OPTIONS, operands=("NAME", "COMMAND")),
+        Subcommand(
+            ("audit",),
+            subcommands=(Subcommand(("fix",), options=(*_NODE_AUDIT_OPTIONS, flag("-f", "--force"))),),
+            options=_NODE_AUDIT_OPTIONS,
+        ),
     ),
 )
 PNPM = Program(
@@ -276,6 +286,12 @@ def installs_the_project(reading: Reading) -> bool:
     if reading.program.name == "pip" and reading.has("--upgrade") and [word.value for word in named] == ["pip"]:
         return True
     return all(_is_the_project(word) for word in (*named, *reading.values("--editable")))
+
+
+def forces_major_upgrades(reading: Reading) -> bool:
+    """`npm audit fix --force`: installs whatever versions fix the advisories, past the ranges the
+    project's manifest declares (breaking upgrades, and downgrades), and rewrites the manifest."""
+    return reading.path == ("audit", "fix") and reading.has("--force") and not reading.has("--dry-run")
 
 
 def _turned_on(value: Arg | None) -> bool:

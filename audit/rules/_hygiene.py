@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from .._analysis import Arg, CommandSubject
 from .._model import Severity
 from .._tables import Tables
-from ..programs import installs_only_the_lock_file, installs_the_project
+from ..programs import forces_major_upgrades, installs_only_the_lock_file, installs_the_project
 from ._installs import install_of, installer_names
 from ._paths import reading
 from ._rule import Hit, Inspects, rule
@@ -154,7 +154,7 @@ def setuid_bit(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     id="PK001",
     name="package-install",
     severity=Severity.MEDIUM,
-    summary="Installs packages it names (pip, apt, npm, gem, cargo...), or fetches one to run it (`pipx run`, `go run PKG@VERSION`); installing what the project declares (`npm install`, `pip install -r requirements.txt`, `pip install -e .`, `go install ./...`) or what a lock file pins passes.",
+    summary="Installs packages it names (pip, apt, npm, gem, cargo...), fetches one to run it (`pipx run`, `go run PKG@VERSION`), or installs versions past the ones the project declares (`npm audit fix --force`); installing what the project declares (`npm install`, `pip install -r requirements.txt`, `pip install -e .`, `go install ./...`) or what a lock file pins passes.",
     rationale="Installing runs the package's install hooks with the agent's rights and changes the environment; typosquatted names are a common attack. The project's own dependency files were chosen by its maintainers, not typed by the agent.",
     safer_alternative="Pin the package in the project's dependency file and install from a lock file, or install inside the sandbox.",
     inspects=Inspects.COMMAND,
@@ -170,6 +170,7 @@ def setuid_bit(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
         "brew install jq",
         "pip install -r requirements.txt --extra-index-url https://pypi.example.com/simple",
         "go run golang.org/x/vuln/cmd/govulncheck@latest ./...",
+        "npm audit fix --force",
     ),
     must_not_match=(
         "pip list",
@@ -188,9 +189,14 @@ def setuid_bit(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
         "pip install -e '.[dev]'",
         "go install ./...",
         "go run ./cmd/migrate up",
+        "npm audit fix",
+        "npm audit fix --force --dry-run",
     ),
 )
 def package_install(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    if subject.name == "npm" and forces_major_upgrades(reading(subject)):
+        yield Hit(subject.span, "`npm audit fix --force` installs versions past the ones the project declares")
+        return
     install = install_of(subject, tables)
     if install is None or installs_only_the_lock_file(install.reading) or installs_the_project(install.reading):
         return

@@ -69,6 +69,8 @@ def _config_settings(subject: CommandSubject) -> tuple[Setting, ...]:
         args = subject.args
         module = len(args) >= 2 and args[0].value == "-m" and args[1].value == "pip"
         return _pip_settings(read_command("pip", args[2:])) if module else ()
+    if name == "gem":
+        return _gem_sources(subject.args)
     return ()
 
 
@@ -116,6 +118,21 @@ def _go_settings(args: tuple[Arg, ...]) -> tuple[Setting, ...]:
     return tuple(Setting("go", key, value, word) for word, (key, equals, value) in pairs if equals)
 
 
+def _gem_sources(args: tuple[Arg, ...]) -> tuple[Setting, ...]:
+    """`gem sources --add URL` (`-a URL`, `--add=URL`): a source every later `gem install` searches."""
+    if not args or args[0].value != "sources":
+        return ()
+    found: list[Setting] = []
+    previous = None
+    for word in args[1:]:
+        if word.value is not None and previous in ("-a", "--add"):
+            found.append(Setting("gem", "source", word.value, word))
+        elif word.value is not None and word.value.startswith("--add="):
+            found.append(Setting("gem", "source", word.value.removeprefix("--add="), word))
+        previous = word.value
+    return tuple(found)
+
+
 def _pip_settings(read: Reading) -> tuple[Setting, ...]:
     return tuple(_pairs("pip", read.operands[:2])) if read.path == ("config", "set") else ()
 
@@ -126,7 +143,7 @@ def _pairs(tool: str, words: tuple[Arg, ...]) -> Iterator[Setting]:
 
 
 _FALSE = frozenset({"false", "no", "off", "0", ""})
-_SETTINGS_TOOLS = (*sorted(_NODE), *sorted(_PIP), *sorted(_PYTHON), "git", "go")
+_SETTINGS_TOOLS = (*sorted(_NODE), *sorted(_PIP), *sorted(_PYTHON), "gem", "git", "go")
 
 
 def _turns_certificate_check_off(setting: Setting) -> bool:
@@ -225,6 +242,8 @@ def _package_index(setting: Setting) -> bool:
     key = setting.key.lower()
     if setting.tool == "pip":
         return key.endswith((".index-url", ".extra-index-url", ".find-links"))
+    if setting.tool == "gem":
+        return True  # its only setting read here is a source
     return key in ("registry", "npmregistryserver") or key.endswith(":registry")  # `@scope:registry`
 
 
@@ -261,8 +280,8 @@ def _redirect(setting: Setting) -> str | None:
         "Sends what a tool downloads somewhere else in its settings: `git config url.<X>.insteadOf <Y>` "
         "to another host or repository (or to plain HTTP), a package registry or index over plain "
         "`http://` on another machine (`npm config set registry http://...`, `pip config set "
-        "global.index-url http://...`, `go env -w GOPROXY=http://...`), or a proxy on another machine "
-        "(`git config http.proxy URL`)."
+        "global.index-url http://...`, `go env -w GOPROXY=http://...`, `gem sources --add http://...`), or a "
+        "proxy on another machine (`git config http.proxy URL`)."
     ),
     rationale=(
         "Every later clone, fetch or install takes its code from the new place: a URL rewrite sends "
@@ -288,9 +307,12 @@ def _redirect(setting: Setting) -> str | None:
         "git config --global http.proxy http://proxy.example.net:8080",
         "npm config set https-proxy http://proxy.example.net:8080",
         "go env -w GOPROXY=http://goproxy.example.net,direct",
+        "gem sources --add http://gems.example.net/",
     ),
     must_not_match=(
         "git config --global http.proxy http://127.0.0.1:3128",
+        "gem sources --add https://gems.example.net/",
+        "gem sources --list",
         'git config --global url."git@github.com:".insteadOf https://github.com/',
         "git config --global url.https://github.com/.insteadOf gh:",
         "npm config set registry https://registry.npmjs.org/",
@@ -453,7 +475,7 @@ def tool_setting_runs_program(subject: CommandSubject, _tables: Tables) -> Itera
 PACK = Pack(
     name="system.trust",
     summary=(
-        "What git, npm, pnpm, yarn and pip trust: their certificate checks, where and through what they "
+        "What git, npm, pnpm, yarn, pip, go and gem trust: their certificate checks, where and through what they "
         "download, and the commands their settings make them run."
     ),
     default=True,
