@@ -2,7 +2,8 @@
 to the terminal, where it lands in the agent's transcript and logs (`security find-generic-password
 -w`, `gpg --export-secret-keys`, `kubectl config view --raw`, `gcloud auth print-access-token`, `op
 read`, `vault kv get`), a secret variable (`printenv GITHUB_TOKEN`), the environment filtered for secrets (`env |
-grep -i token`) or a Kubernetes secret's data (`kubectl get secret db -o yaml`, `... | base64 -d`).
+grep -i token`), a Kubernetes secret's data (`kubectl get secret db -o yaml`, `... | base64 -d`) or a
+project's dotenv file (`cat .env`).
 Piped into the tool that needs it (`aws ecr get-login-password | docker login --password-stdin`)
 or captured by a substitution (`-H "Authorization: Bearer $(gh auth token)"`), the secret is used
 and not shown, unless `echo` or `printf` prints what the substitution captured (`echo "$(gh auth
@@ -100,8 +101,25 @@ _DATA_FORMATS = re.compile(r"(json|yaml|jsonpath|go-template|template)\b")
 _NOWHERE = Span(0, 0)
 
 
+# What prints a file it names: a project's dotenv file printed so lands in the transcript.
+_FILE_PRINTERS = frozenset({"cat", "head", "tail", "less", "more", "bat", "batcat", "nl"})
+
+
 def _shown_printers(tables: Tables) -> frozenset[str]:
-    return frozenset((*_SHOWN, "printenv", *_DECODERS, *_FILTERS, *_PASSERS, *_QUERIES))
+    return frozenset((*_SHOWN, "printenv", *_DECODERS, *_FILTERS, *_PASSERS, *_QUERIES, *_FILE_PRINTERS))
+
+
+def _printed_dotenv(subject: CommandSubject, tables: Tables) -> str | None:
+    """`cat .env`, `head config/.env.production`: a project's secrets file printed whole (the policy's
+    secret file names decide, so `.env.example` is not one)."""
+    if subject.name not in _FILE_PRINTERS:
+        return None
+    for operand in read_command(subject.name, subject.args).operands:
+        for value in operand.values:
+            name = value.rpartition("/")[2]
+            if (name == ".env" or name.startswith(".env.")) and tables.is_secret_file_name(name):
+                return value
+    return None
 
 
 def literal_words(command: ast.Command | None) -> list[str]:
@@ -175,7 +193,8 @@ def _printed_variable(subject: CommandSubject, tables: Tables) -> str | None:
     summary=(
         "Prints a stored password, token or private key (`security find-generic-password -w`, "
         "`gpg --export-secret-keys`, `op read`, `vault kv get`), a secret variable (`printenv GITHUB_TOKEN`), the environment "
-        "filtered for secrets (`env | grep -i token`) or a Kubernetes secret's data (`... | base64 -d`)."
+        "filtered for secrets (`env | grep -i token`), a Kubernetes secret's data (`... | base64 -d`) or a project's "
+        "dotenv file (`cat .env`; not `.env.example`)."
     ),
     rationale="What a command prints lands in the agent's transcript, its logs and the model provider's records; a secret shown there has left the keychain.",
     safer_alternative="Pipe the secret into the tool that needs it (`| docker login --password-stdin`) or pass it in a substitution; never print it.",
@@ -190,6 +209,7 @@ def _printed_variable(subject: CommandSubject, tables: Tables) -> str | None:
         "env | grep -i token",
         "kubectl get secret db -o jsonpath='{.data.password}' | base64 -d",
         'echo "token: $(gh auth token)"',
+        "cat .env",
     ),
     must_not_match=(
         "security find-generic-password -s github.com",
@@ -199,6 +219,8 @@ def _printed_variable(subject: CommandSubject, tables: Tables) -> str | None:
         'GH_TOKEN="$(gh auth token)" ./release.sh',
         "env | grep -i ^PYTHON",
         "env | grep -i token | wc -l",
+        "cat .env.example",
+        "cat .env | wc -l",
     ),
 )
 def show_stored_secret(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
@@ -216,6 +238,10 @@ def show_stored_secret(subject: CommandSubject, tables: Tables) -> Iterator[Hit]
     if variable is not None or (name == "kubectl" and _secret_data([name, *(a.value or "" for a in subject.args)])):
         printed = f"${variable}" if variable is not None else "a Kubernetes secret's data"
         yield Hit(subject.span, f"`{name}` prints {printed} where the transcript keeps it")
+        return
+    dotenv = _printed_dotenv(subject, tables)
+    if dotenv is not None:
+        yield Hit(subject.span, f"`{name}` prints the secrets of `{dotenv}` where the transcript keeps it")
         return
     printed = _printed_secret(name, subject.args)
     if printed is not None:

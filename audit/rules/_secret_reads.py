@@ -158,6 +158,46 @@ def read_credential_file(subject: CommandSubject, tables: Tables) -> Iterator[Hi
         yield Hit(arg.span, f"`{subject.name}` reads the credential file {matched}")
 
 
+# The files where browsers keep saved logins (Chromium's `Login Data`, Firefox's logins and the key
+# that decrypts them), among the policy's credential files.
+_BROWSER_LOGIN_STORES = frozenset({"Login Data", "Login Data For Account", "logins.json", "key4.db"})
+
+
+@rule(
+    id="SE011",
+    name="browser-saved-logins-read",
+    severity=Severity.HIGH,
+    summary=(
+        "Reads or copies the database where a browser keeps its saved logins (Chrome's, Chromium's, "
+        "Edge's and Brave's `Login Data`, Firefox's `logins.json` and `key4.db`): `sqlite3 '.../Login Data' "
+        "'select ... from logins'`, `cp \".../Login Data\" /tmp/ld`."
+    ),
+    rationale=(
+        "These files hold the user's passwords for every site they saved one for, and the key that "
+        "decrypts them is in reach of the same account: copying them out is what an info-stealer does "
+        "first. No coding task reads them; other credential files only warn (SE004) because tools "
+        "and their debugging do."
+    ),
+    safer_alternative="Leave the browser's profile alone; use the browser's own password export if the user asks for it.",
+    inspects=Inspects.COMMAND,
+    applies=_reads_paths,
+    must_match=(
+        "sqlite3 ~/.config/google-chrome/Default/'Login Data' 'select origin_url, password_value from logins'",
+        "cp ~/.mozilla/firefox/abcd.default-release/logins.json /tmp/",
+        "cat ~/.mozilla/firefox/x.default/key4.db | base64",
+    ),
+    must_not_match=(
+        "ls ~/.config/google-chrome/Default/",
+        "cat ~/.aws/credentials",
+        "sqlite3 ~/.mozilla/firefox/x.default/places.sqlite 'select url from moz_places'",
+    ),
+)
+def browser_saved_logins_read(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    for arg, matched in _reads(subject, tables.credential_files):
+        if matched.rpartition("/")[2] in _BROWSER_LOGIN_STORES:
+            yield Hit(arg.span, f"`{subject.name}` reads the browser's saved logins ({matched})")
+
+
 @rule(
     id="SE003",
     name="read-secret-by-redirect",
@@ -184,5 +224,6 @@ SECRET_READ_RULES = (
     read_password_hashes,
     read_process_environment,
     read_credential_file,
+    browser_saved_logins_read,
     read_secret_by_redirect,
 )
