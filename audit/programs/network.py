@@ -259,9 +259,42 @@ _QUIET_CURL_FLAGS = frozenset({
 # Declared options that put what the server sends elsewhere than the output file, add a URL, or read more options.
 _CURL_OUTPUT_OPTIONS = ("--dump-header", "--cookie-jar", "--config", "--remote-name", "--remote-name-all", "--url")
 
+# Relayed transfers: the files go through a public relay to whoever types the code they print
+# (magic-wormhole, croc) or opens the link (ffsend).
+WORMHOLE = Program(
+    ("wormhole",),
+    options=(valued("--relay-url"), valued("--transit-helper"), valued("--appid"), valued("--dump-timing")),
+    subcommands=(
+        Subcommand(
+            ("send", "tx"),
+            options=(valued("--text"), valued("--code"), valued("-c", "--code-length"), flag("--hide-progress")),
+            operands=("FILE",),
+        ),
+    ),
+)
+CROC = Program(
+    ("croc",),
+    options=(valued("--relay"), valued("--relay6"), valued("--pass"), valued("--curve"), flag("--yes")),
+    subcommands=(
+        Subcommand(
+            ("send",), options=(valued("--code", "-c"), valued("--text", "-t"), flag("--zip")), operands=("FILE...",)
+        ),
+    ),
+)
+FFSEND = Program(
+    ("ffsend",),
+    options=(valued("-H", "--host"), flag("-y", "--yes"), flag("-q", "--quiet")),
+    subcommands=(
+        Subcommand(
+            ("upload", "up", "u"),
+            options=(valued("-p", "--password"), valued("-d", "--downloads"), valued("-e", "--expiry-time")),
+            operands=("FILE...",),
+        ),
+    ),
+)
 NETWORK_PROGRAMS: tuple[Program, ...] = (
     CURL, WGET, NETCAT, HTTPIE, SOCAT, TELNET, OPENSSL, SCP, SFTP, DIG, NSLOOKUP, HOST, PING, MAIL, SENDMAIL,
-    TRACEROUTE, TFTP, FTP, LFTP, SMBCLIENT, ARIA2C,
+    TRACEROUTE, TFTP, FTP, LFTP, SMBCLIENT, ARIA2C, WORMHOLE, CROC, FFSEND,
 )  # fmt: skip
 
 

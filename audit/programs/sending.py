@@ -75,9 +75,13 @@ _GIT_NETWORK = frozenset({"clone", "fetch", "pull", "push", "ls-remote", "archiv
 _SOCAT_STDIN = frozenset({"-", "stdin", "stdio", "fd:0", "/dev/stdin"})
 _SOCAT_FILES = frozenset({"file", "open", "gopen", "pipe"})
 
+# Relayed transfers and the subcommand that sends: the files reach whoever holds the code or link.
+RELAYED_SENDERS = {"wormhole": ("send", "tx"), "croc": ("send",), "ffsend": ("upload", "up", "u")}
+
 SENDERS: frozenset[str] = frozenset(
     {"curl", "wget", *NETCATS, "socat", "telnet", "openssl", "ssh", "scp", "rsync", *_LOOKUPS, *_TRACEROUTES,
-     "getent", "az", "ping", "ping6", *_MAILERS, *_SENDMAILS, "gh", *HTTPIES, *_STORAGE_COPIES, *_TRANSFERS, "git"}
+     "getent", "az", "ping", "ping6", *_MAILERS, *_SENDMAILS, "gh", *HTTPIES, *_STORAGE_COPIES, *_TRANSFERS, "git",
+     *RELAYED_SENDERS}
 )  # fmt: skip
 """The commands `sent_data` reads."""
 
@@ -140,7 +144,20 @@ def sent_data(name: str, args: tuple[Arg, ...]) -> Sending | None:
         return _storage_copy(name, reading)
     if name == "git":
         return _git(reading)
+    if name in RELAYED_SENDERS:
+        return _relayed(name, reading)
     return _mail(name, reading)
+
+
+def _relayed(name: str, reading: Reading) -> Sending | None:
+    """`wormhole send FILE`, `croc send FILE...`, `ffsend upload FILE`: the files (a directory with
+    everything in it) and `--text`, to whoever holds the code or the link."""
+    if not reading.path or reading.path[0] not in RELAYED_SENDERS[name]:
+        return None
+    label = f"{name} {reading.path[0]}"
+    files = tuple(SentFile(arg, label, recursive=True) for arg in reading.operands)
+    words = tuple(SentWord(text, Slot.DATA, f"{label} --text") for text in reading.values("--text"))
+    return Sending(words, files, anyone=True)
 
 
 def _socket_client(name: str, hosts: Iterable[Arg], form: Form) -> Sending:
