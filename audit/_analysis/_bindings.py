@@ -29,6 +29,16 @@ class BindingKind(Enum):
     UNKNOWN = "unknown"
 
 
+class LineField(NamedTuple):
+    """Which part of one line `read NAME...` gives a name: the name's `position` among the
+    `names` given (0 when none is, REPLY taking the line as it is), and whether backslashes
+    are kept (`-r`)."""
+
+    position: int
+    names: int
+    raw: bool
+
+
 class Binding(NamedTuple):
     """One way a name gets a value.
 
@@ -49,9 +59,9 @@ class Binding(NamedTuple):
     feeders: tuple[ast.Command, ...] = ()
     redirects: tuple[ast.Redirect, ...] = ()
     associative: bool = False
-    whole_line: bool = False
-    """READ: a `read -r` into one name, whose value is the first line of what feeds it,
-    without the whitespace around it."""
+    line_field: LineField | None = None
+    """READ: the part of the first line of what feeds it the name gets; None when the read's
+    options make the value unknowable (another delimiter, a count, an array, a file descriptor)."""
 
 
 def is_name(text: str) -> bool:
@@ -331,11 +341,11 @@ class _Collector(Visitor[_Input, None]):
         elif name in ("read", "mapfile", "readarray"):
             reading = _reading(name, words[1:])
             targets = _read_targets(name, reading)
-            whole_line = name == "read" and len(targets) == 1 and _reads_a_raw_line(reading)
+            one_line = name == "read" and _reads_one_line(reading)
             redirects = stdin.redirects + command.redirects
-            binding = Binding(BindingKind.READ, (), stdin.feeders, redirects, whole_line=whole_line)
-            for target in targets:
-                self.add(target, binding)
+            for position, target in enumerate(targets):
+                field = LineField(position, len(reading.operands), reading.has("-r")) if one_line else None
+                self.add(target, Binding(BindingKind.READ, (), stdin.feeders, redirects, line_field=field))
         elif name == "printf":
             for index, word in enumerate(words[1:-1], start=1):
                 if word.source == "-v":
@@ -376,7 +386,7 @@ def _read_targets(builtin: str, reading: Reading) -> list[str]:
     return names or ["REPLY" if builtin == "read" else "MAPFILE"]
 
 
-def _reads_a_raw_line(reading: Reading) -> bool:
-    """Whether `read` takes one line as written: `-r` (a backslash is kept), and no option that
-    changes where the line ends or where it comes from."""
-    return reading.has("-r") and not reading.has("-d", "-n", "-N", "-a", "-u", "-t")
+def _reads_one_line(reading: Reading) -> bool:
+    """Whether `read` takes one line of its input into names: no option that changes where the
+    line ends or where it comes from, or that makes an array."""
+    return not reading.has("-d", "-n", "-N", "-a", "-u", "-t")
