@@ -32,9 +32,11 @@ def note_downloaded_tree(
     """Remember the directory `name ARGS` fills with downloaded code, if it does; report downloaded
     code it writes among installed packages (`downloaded_to`: the files its own download goes to)."""
     tree = _tree_of(name, args, stdin, state, walk.tables.fetchers)
+    if tree is None and not downloaded_to:
+        return  # most commands download nothing
+    filled = [tree] if tree is not None else []
     if tree is not None:
         state.remember_tree(*tree)
-    filled = [tree] if tree is not None else []
     filled.extend((target, target.span) for target in downloaded_to or ())
     for target, download in filled:
         subject = _into_installed_packages(target, download, state.cwd, frame.location)

@@ -112,8 +112,8 @@ def _shown_printers(tables: Tables) -> frozenset[str]:
 def _printed_dotenv(subject: CommandSubject, tables: Tables) -> str | None:
     """`cat .env`, `head config/.env.production`: a project's secrets file printed whole (the policy's
     secret file names decide, so `.env.example` is not one)."""
-    if subject.name not in _FILE_PRINTERS:
-        return None
+    if subject.name not in _FILE_PRINTERS or not any(".env" in arg.source for arg in subject.args):
+        return None  # most files printed are no dotenv file: the arguments are not read
     for operand in read_command(subject.name, subject.args).operands:
         for value in operand.values:
             name = value.rpartition("/")[2]

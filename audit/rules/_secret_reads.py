@@ -11,7 +11,7 @@ from .._analysis import Arg, CommandSubject, RedirectSubject, read_arguments
 from .._model import Severity
 from .._tables import Tables
 from ..programs.readers import CREDENTIAL_USERS, PATH_ONLY
-from ._paths import path_is, per_subject, reading
+from ._paths import keep_last, path_is, per_subject, reading
 from ._rule import Hit, Inspects, rule
 
 
@@ -53,6 +53,12 @@ def _reads_paths(subject: CommandSubject) -> bool:
 def _reads(subject: CommandSubject, files: tuple[str, ...]) -> list[tuple[Arg, str]]:
     cwd = subject.cwd
     return [(arg, matched) for arg in _read_paths(subject) if (matched := path_is(arg, files, cwd)) is not None]
+
+
+@keep_last
+def _credential_reads(subject: CommandSubject, tables: Tables) -> list[tuple[Arg, str]]:
+    """The credential files the command reads (SE004 and SE011 ask it of one command)."""
+    return _reads(subject, tables.credential_files)
 
 
 def _redirect_reads(subject: RedirectSubject, files: tuple[str, ...]) -> str | None:
@@ -154,7 +160,7 @@ def read_process_environment(subject: CommandSubject, tables: Tables) -> Iterato
 def read_credential_file(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     if subject.name in CREDENTIAL_USERS:
         return
-    for arg, matched in _reads(subject, tables.credential_files):
+    for arg, matched in _credential_reads(subject, tables):
         yield Hit(arg.span, f"`{subject.name}` reads the credential file {matched}")
 
 
@@ -193,7 +199,7 @@ _BROWSER_LOGIN_STORES = frozenset({"Login Data", "Login Data For Account", "logi
     ),
 )
 def browser_saved_logins_read(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
-    for arg, matched in _reads(subject, tables.credential_files):
+    for arg, matched in _credential_reads(subject, tables):
         if matched.rpartition("/")[2] in _BROWSER_LOGIN_STORES:
             yield Hit(arg.span, f"`{subject.name}` reads the browser's saved logins ({matched})")
 

@@ -134,7 +134,7 @@ def _rewritten_to_repository(subject: CommandSubject) -> Arg | None:
     id="PK002",
     name="package-from-outside-a-registry",
     severity=Severity.MEDIUM,
-    summary="Installs or runs a package from a URL or a repository instead of a registry (`pip install https://...`, `pip install git+https://...`, `npm install github:o/r`, `cargo install --git URL`, `npx https://...`, `deno run -A https://...`), or from an index reached over plain HTTP; or rewrites a dependency package.json declares by version to a repository or URL (`sed -i` on it, `npm pkg set dependencies.x=github:o/r`).",
+    summary="Installs or runs a package from a URL or a repository instead of a registry (`pip install https://...`, `pip install git+https://...`, `npm install github:o/r`, `cargo install --git URL`, `npx https://...`, `deno run -A URL`), or an index over plain HTTP; or rewrites a dependency of package.json to a repository or URL (`npm pkg set dependencies.x=github:o/r`, `sed -i`).",
     rationale="An archive or repository at a URL is whatever its owner put there today, with no registry's name, version or checksum behind it, and its install hooks or code run as the agent: the same as `curl URL | sh` (EX001). Over plain HTTP anyone on the way can replace it.",
     safer_alternative="Install a released version from the registry (`pip install name==1.2`), pin a commit and review it (`git+https://...@SHA`, cloned and read first), and use HTTPS for every index.",
     inspects=Inspects.COMMAND,

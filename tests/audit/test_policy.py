@@ -53,7 +53,7 @@ def test_name_tables_can_be_extended(tmp_path: Path) -> None:
     text = """
 [names]
 fetchers = ["fetch-secrets"]
-secret_files = ["/srv/app/.env"]
+secret_files = ["/srv/app/secrets.yml"]
 system_directories = ["/opt/app"]
 protected_directories = ["/srv"]
 privilege = ["become"]
@@ -62,13 +62,13 @@ decoders = [{ name = "unrot", flags = [] }]
 """
     policy = load_policy(_write(tmp_path, text))
     assert audit_command("$(fetch-secrets x)", policy=policy).decision is Decision.BLOCK
-    assert audit_command("cat /srv/app/.env", policy=policy).decision is Decision.BLOCK
+    assert audit_command("cat /srv/app/secrets.yml", policy=policy).decision is Decision.BLOCK
     assert audit_command("cp x /opt/app/bin", policy=policy).decision is Decision.BLOCK
     assert audit_command("rm -rf /srv", policy=policy).decision is Decision.BLOCK
     assert audit_command("become ls", policy=policy).decision is Decision.WARN
     assert audit_command("pkgx install foo", policy=policy).decision is Decision.WARN
     assert audit_command("$(unrot blob)", policy=policy).decision is Decision.BLOCK
-    assert audit_command("cat /srv/app/.env").decision is Decision.PASS
+    assert audit_command("cat /srv/app/secrets.yml").decision is Decision.PASS
 
 
 def test_interpreters_and_wrappers_can_be_added(tmp_path: Path) -> None:

@@ -280,8 +280,8 @@ def _redirect(setting: Setting) -> str | None:
         "Sends what a tool downloads somewhere else in its settings: `git config url.<X>.insteadOf <Y>` "
         "to another host or repository (or to plain HTTP), a package registry or index over plain "
         "`http://` on another machine (`npm config set registry http://...`, `pip config set "
-        "global.index-url http://...`, `go env -w GOPROXY=http://...`, `gem sources --add http://...`), or a "
-        "proxy on another machine (`git config http.proxy URL`)."
+        "global.index-url ...`, `go env -w GOPROXY=...`, `gem sources --add ...`), or a "
+        "proxy elsewhere (`git config http.proxy URL`)."
     ),
     rationale=(
         "Every later clone, fetch or install takes its code from the new place: a URL rewrite sends "
