@@ -170,14 +170,11 @@ def _build_catalogue() -> dict[str, Entry]:
         "HTTP::Tiny.new().post_form": posts(),
         "HTTP::Tiny.new().put": posts(),
         "socket": socket(),
-        "IO::Socket::INET.new": socket(),
-        "IO::Socket::IP.new": socket(),
-        "IO::Socket::SSL.new": socket(),
         "STDIN.fdopen": reopens_stdin(),
     }
     # `new IO::Socket::INET(...)`, the indirect-object constructor, reads as a call of the class.
     for module in ("IO::Socket::INET", "IO::Socket::IP", "IO::Socket::SSL"):
-        catalogue[module] = socket()
+        catalogue[module] = catalogue[f"{module}.new"] = socket()
     for writer in ("LWP::Simple::getstore", "LWP::Simple::mirror"):
         catalogue[writer] = Entry(
             request=catalogue[writer].request,

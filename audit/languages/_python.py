@@ -132,7 +132,6 @@ def _joins_path() -> Entry:
     return Entry(returns=returns)
 
 
-# long: one table literal, one row per call the analyser knows: long as data, not as logic.
 def _dup2() -> Entry:
     """`os.dup2(fd, 0)`: the descriptor becomes the standard input."""
 
@@ -143,6 +142,7 @@ def _dup2() -> Entry:
     return Entry(rebinds_stdin=rebinds)
 
 
+# long: one table literal, one row per call the analyser knows: long as data, not as logic.
 def _build_catalogue() -> dict[str, Entry]:
     catalogue: dict[str, Entry] = {
         "os.system": shell(0, "command"),
