@@ -30,7 +30,8 @@ def _names_the_hooks_path(subject: CommandSubject) -> bool:
     rationale=(
         "Every executable file there runs at each later commit, checkout, merge or push, in this "
         "repository or (with `--global`) in all of them: a directory nobody reviews becomes code that "
-        "runs on its own."
+        "runs on its own. A hook the same command wrote into that directory is audited as it will run "
+        "(`printf '...curl ... | sh' > ~/.githooks/post-checkout` then blocks)."
     ),
     safer_alternative="Keep hooks in the repository (`git config core.hooksPath .githooks`) where they are reviewed.",
     inspects=Inspects.COMMAND,
