@@ -2,7 +2,7 @@
 quick tunnels, localtunnel, bore, relay services, VS Code's remote tunnels, `ssh -R`, chisel's
 reverse remotes, a socat relay from a listener to a local port), those that hand out its remote login
 or a SOCKS proxy into its network (NE024: `ngrok tcp 22`, `ssh -R 0.0.0.0:2222:localhost:22`,
-chisel's `R:socks`) and
+chisel's `R:socks`), local forwards that bring a production host's port here (NE026) and
 control services started with no authentication on every address (NE005: dockerd on plain TCP,
 Jupyter with an empty token, `kubectl proxy` accepting every host). Serving files is NE003's."""
 
@@ -16,6 +16,7 @@ from .._model import Severity
 from .._tables import Tables
 from ..programs import read_command
 from ..programs.destinations import loopback_host
+from ._paths import names_production
 from ._rule import Hit, Inspects, rule
 
 _NGROK_TUNNELS = frozenset({"http", "tcp", "tls", "start", "tunnel"})
@@ -244,6 +245,58 @@ def _on_every_address(address: str) -> bool:
     return not loopback_host(host.lower())
 
 
+def _production_forward(subject: CommandSubject) -> str | None:
+    """An `ssh -L` (or `LocalForward`) whose far end is a host named for production (`prod-db.internal`),
+    or this side of a host named so (`localhost` through `prod-bastion`), in a finding's words."""
+    read = read_command(subject.name or "ssh", subject.args)
+    specs = [arg.value or "" for arg in read.values("-L")]
+    specs += [
+        value
+        for arg in subject.args
+        for key, _, value in [(arg.value or "").partition("=")]
+        if key.lower() == "localforward"
+    ]
+    destination = (read.operands[0].value or "") if read.operands else ""
+    for spec in specs:
+        parts = _FORWARD_PARTS.split(spec.replace(" ", ":"))
+        if len(parts) < 3 or parts[-2].startswith("/"):
+            continue
+        host = parts[-2].strip("[]")
+        far = destination.rpartition("@")[2] if loopback_host(host) else host
+        if names_production(far):
+            return f"`ssh -L {spec}` brings a port of `{far}` to this machine"
+    return None
+
+
+@rule(
+    id="NE026",
+    name="production-port-forwarded",
+    severity=Severity.MEDIUM,
+    summary="Forwards a port of a host named for production to this machine: `ssh -L 5432:prod-db.internal:5432 bastion`, or a local port through `prod-bastion` (`ssh -L 6379:localhost:6379 prod-cache`).",
+    rationale=(
+        "The production database or service then answers on a local port, where every later command takes it for "
+        "a local one: a migration, a test suite or a clean-up meant for development runs against production. "
+        "It warns: reaching production this way is sometimes the job; the same forward to a development host passes."
+    ),
+    safer_alternative="Use a read-only replica or the organisation's access tool, and bind the forward to a port no local tool uses by default.",
+    inspects=Inspects.COMMAND,
+    commands=("ssh", "autossh"),
+    must_match=(
+        "ssh -N -L 5432:prod-db.internal:5432 bastion.example.com",
+        "ssh -fN -L 6379:localhost:6379 deploy@prod-cache-1",
+    ),
+    must_not_match=(
+        "ssh -N -L 5432:db.internal:5432 bastion.example.com",
+        "ssh -L 8080:localhost:80 -N staging",
+        "ssh prod-web-1 uptime",
+    ),
+)
+def production_port_forwarded(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    forwarded = _production_forward(subject)
+    if forwarded is not None:
+        yield Hit(subject.span, forwarded)
+
+
 def _open_control(subject: CommandSubject) -> str | None:
     name = subject.name
     words = _words(subject)
@@ -305,4 +358,9 @@ def unauthenticated_remote_control(subject: CommandSubject, tables: Tables) -> I
         yield Hit(subject.span, opened)
 
 
-TUNNEL_RULES = (publish_local_port, remote_access_opened_to_others, unauthenticated_remote_control)
+TUNNEL_RULES = (
+    publish_local_port,
+    remote_access_opened_to_others,
+    production_port_forwarded,
+    unauthenticated_remote_control,
+)
