@@ -22,7 +22,6 @@ from ._values import (
     Request,
     Value,
     listed_in,
-    opaque,
     outside_value,
     sources_of,
 )
@@ -297,21 +296,6 @@ def produces(kind: SourceKind, position: int | None = None, keyword: str | None 
     return Entry(returns=returns)
 
 
-def wildcard_pattern(pattern: Value, all_values: Iterable[Value]) -> Value:
-    """What a glob call returns for one pattern: the pattern itself, standing for the paths it
-    matches (`glob("/etc/*")` is the shell's `/etc/*`) when it is known and has a wildcard; a pattern
-    with braces or blanks (several patterns) is not known."""
-    text = pattern.text
-    if text is None or any(char in text for char in "{ ") or not any(char in text for char in "*?["):
-        return opaque(all_values)
-    return Value(text=text, sources=pattern.sources, pattern=True)
-
-
-def globs() -> Entry:
-    """Returns the paths a wildcard pattern matches (Ruby's `Dir.glob`)."""
-    return Entry(returns=lambda call: wildcard_pattern(call.arg(0) or UNKNOWN, call.all_values()))
-
-
 def home(name: str | None = None) -> Entry:
     """Returns the home directory (`os.homedir()`), named `name` if given (a path object's type)."""
     value = HOME if name is None else replace(HOME, name=name)
@@ -458,6 +442,11 @@ def socket() -> Entry:
     return Entry(socket=True)
 
 
+def reopens_stdin(position: int = 0) -> Entry:
+    """`$stdin.reopen(io)`, `STDIN->fdopen($fh, "r")`: the argument at `position` becomes the standard input."""
+    return Entry(rebinds_stdin=lambda call: call.arg(position))
+
+
 def merge(*entries: Entry) -> Entry:
     """One entry with the facets of several (a call that both runs a command and reads a URL)."""
     result = Entry()
@@ -471,6 +460,7 @@ def merge(*entries: Entry) -> Entry:
             returns=entry.returns or result.returns,
             imports=entry.imports or result.imports,
             calls_named=entry.calls_named or result.calls_named,
+            rebinds_stdin=entry.rebinds_stdin or result.rebinds_stdin,
         )
     return result
 

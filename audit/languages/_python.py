@@ -36,7 +36,7 @@ from ._catalogue import (
 )
 from ._facts import DataSource, FileOperation, SourceKind
 from ._interpreter import Interpreter
-from ._python_listings import listings
+from ._python_listings import listings, unpacked
 from ._strings import decode_escapes
 from ._values import HOME, UNKNOWN, Call, Command, Entry, Value, element, interpolated, joined, opaque
 
@@ -133,10 +133,14 @@ def _joins_path() -> Entry:
     return Entry(returns=returns)
 
 
-def _unpacked(whole: Value, index: int, count: int) -> Value:
-    """One name of `a, b = whole`: its item, when `whole` is a tuple of that many."""
-    items = whole.items
-    return items[index] if items is not None and len(items) == count else opaque((whole,))
+def _dup2() -> Entry:
+    """`os.dup2(fd, 0)`: the descriptor becomes the standard input."""
+
+    def rebinds(call: Call) -> Value | None:
+        target = call.arg(1, "fd2")
+        return call.arg(0, "fd") if target is not None and target.number == 0 else None
+
+    return Entry(rebinds_stdin=rebinds)
 
 
 # long: one table literal, one row per call the analyser knows: long as data, not as logic.
@@ -208,6 +212,7 @@ def _build_catalogue() -> dict[str, Entry]:
         "os.environ.get": produces(SourceKind.ENVIRONMENT, 0, "key"),
         "socket.socket": socket(),
         "socket.create_connection": socket(),
+        "os.dup2": _dup2(),
         "urllib.request.urlopen": fetches((0, "url"), [(1, "data")]),
         "urllib.request.Request": fetches((0, "url"), [(1, "data")]),
         "urllib.request.urlretrieve": fetches((0, "url")),
@@ -304,7 +309,9 @@ class PythonInterpreter(Interpreter):
             if left is not None and left.type == "identifier":
                 self.assign(self.text(left), lambda: opaque((self.value(right),)))
         elif kind in _LOOP_TARGETS:
-            self._bind_each(node.child_by_field_name("left"), node.child_by_field_name("right"))
+            target, iterable = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if target is not None:  # `for f in glob.glob(p)`: what each step of the iteration yields
+                self._bind_yielded(target, lambda: element(self.value(iterable)))
         elif kind == "as_pattern":
             target = node.child_by_field_name("alias")
             if target is not None and target.type == "as_pattern_target" and target.named_children:
@@ -364,13 +371,6 @@ class PythonInterpreter(Interpreter):
                 self.assign(self.text(child), UNKNOWN)
                 break
 
-    def _bind_each(self, target: Node | None, iterable: Node | None) -> None:
-        """A loop's names: what each step of the iteration yields (`for f in glob.glob(p)`)."""
-        if target is None or iterable is None:
-            self._bind_target(target, None)
-            return
-        self._bind_yielded(target, lambda: element(self.value(iterable)))
-
     def _bind_yielded(self, target: Node, value: Callable[[], Value]) -> None:
         if target.type == "identifier":
             self.assign(self.text(target), value)
@@ -378,7 +378,7 @@ class PythonInterpreter(Interpreter):
             # `for root, dirs, files in os.walk(top)`: each name is its part of the step's tuple.
             targets = [child for child in target.named_children if child.type != "comment"]
             for index, part in enumerate(targets):
-                self._bind_yielded(part, lambda index=index: _unpacked(value(), index, len(targets)))
+                self._bind_yielded(part, lambda index=index: unpacked(value(), index, len(targets)))
         else:
             self._bind_target(target, None)
 

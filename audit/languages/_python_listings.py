@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ._catalogue import joined_path, wildcard_pattern
+from ._catalogue import joined_path
+from ._patterns import wildcard_pattern
 from ._values import UNKNOWN, Call, Entry, Value, opaque, sources_of
 
 # Any name in a directory, for a listing that yields names (`os.listdir`, `os.walk`'s files).
@@ -67,6 +68,12 @@ def _walks() -> Entry:
         return Value(each=Value(items=(directory, names, names)), sources=top.sources)
 
     return Entry(returns=returns)
+
+
+def unpacked(whole: Value, index: int, count: int) -> Value:
+    """One name of `a, b = whole` (a loop's `root, dirs, files`): its item, when `whole` is a tuple of that many."""
+    items = whole.items
+    return items[index] if items is not None and len(items) == count else opaque((whole,))
 
 
 def listings(path_object: str) -> dict[str, Entry]:

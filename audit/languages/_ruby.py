@@ -16,7 +16,6 @@ from ._catalogue import (
     changes_receiver,
     decodes,
     fetches,
-    globs,
     home,
     is_url,
     joins_paths,
@@ -31,12 +30,14 @@ from ._catalogue import (
     posts,
     produces,
     receiver_path,
+    reopens_stdin,
     runs_code,
     shell,
     socket,
 )
 from ._facts import DataSource, FileOperation, SourceKind
 from ._interpreter import Interpreter
+from ._patterns import globs
 from ._strings import decode_escapes
 from ._values import UNKNOWN, Call, Command, Entry, FileChange, Request, Value, joined, opaque
 
@@ -155,6 +156,8 @@ def _build_catalogue() -> dict[str, Entry]:
         "TCPSocket.new": socket(),
         "TCPSocket.open": socket(),
         "Socket.tcp": socket(),
+        "$stdin.reopen": reopens_stdin(),
+        "STDIN.reopen": reopens_stdin(),
         "ENV.fetch": produces(SourceKind.ENVIRONMENT, 0),
         "URI": passes(0),
         "File.expand_path": passes(0),

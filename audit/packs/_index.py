@@ -199,6 +199,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "install",
                 "mv",
                 "remove_directory",
+                "rimraf",
                 "rm",
                 "shred",
                 "srm",
@@ -222,6 +223,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "install",
                 "mv",
                 "remove_directory",
+                "rimraf",
                 "rm",
                 "shred",
                 "srm",
@@ -236,7 +238,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         "filesystem.workspace",
         ".filesystem.workspace",
         True,
-        frozenset(("find", "mv", "remove_directory", "rm", "srm", "tar", "wipe")),
+        frozenset(("find", "mv", "remove_directory", "rimraf", "rm", "srm", "tar", "wipe")),
     ),
     PackEntry(
         "flags.launchdarkly", ".vendors", False, frozenset(("curl", "http", "https", "ldcli", "wget", "xh", "xhs"))

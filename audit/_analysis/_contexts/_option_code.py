@@ -5,7 +5,8 @@ pager), gdb's `-ex 'shell CMD'` and `-ex '!CMD'`, the recipes of `make --eval='T
 the makefile make reads from standard input (`make -f - <<EOF`),
 less's `+'!CMD'`, a terminal's `-e CMD` (`xterm -e 'CMD'`), the commands a
 sed script runs (`e CMD`, `s/.../CMD/e`), and git's settings that hold a command
-(`git -c core.pager=CMD log`, `git config core.fsmonitor CMD`: run now or by a later git),
+(`git -c core.pager=CMD log`, `git config core.fsmonitor CMD`: run now or by a later git, and the
+files written earlier into the directory `core.hooksPath` makes git's hooks),
 and the scripts npm writes into package.json (`npm pkg set scripts.postinstall=CMD`).
 The command is audited as shell code one level deeper, labelled with what runs it."""
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 from ..._model import Span
 from ..._syntax import Origin
 from ...programs import Arg, read_command, sed_effects, sed_scripts
-from ...programs.git_settings import git_setting_commands
+from ...programs.git_settings import git_setting_commands, git_settings
 from .._normalize import quoted_for_shell
 from .._resolve import known_input
 from .._risks import NO_RISKS
@@ -23,6 +24,7 @@ from .._variables import STDIN_PATHS
 from ._call import Call, ContextWalk
 from ._code import code_string
 from ._makefile import recipe_lines
+from ._written import hooks_directory_code
 
 # Per declared program: the options whose value is a command line, and the prefix the value
 # carries when it is one (tar's `--checkpoint-action` runs a command only as `exec=CMD`).
@@ -53,10 +55,15 @@ _TERMINAL_NAMES = frozenset({"xterm", "uxterm", "rxvt", "urxvt", "x-terminal-emu
 
 
 def option_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
-    """The commands `call`'s options make its program run, judged as shell code."""
+    """The commands `call`'s options make its program run, judged as shell code; for git, also the
+    files written earlier that a `core.hooksPath` it sets makes its hooks."""
     risks = NO_RISKS
     for label, command in option_commands(call.name, call.args):
         risks = risks | code_string(walk, ContextKind.RUNNER, label, (command,), "shell", call.frame)
+    if call.name == "git" and walk.written_files:
+        for setting in git_settings(read_command("git", call.args)):
+            if setting.key.lower() == "core.hookspath":
+                risks = risks | hooks_directory_code(walk, setting.value, call.frame)
     if call.name in _MAKE_NAMES:
         risks = risks | _stdin_makefile(call, walk)
     return risks
