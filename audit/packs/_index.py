@@ -36,8 +36,8 @@ class PackEntry(NamedTuple):
 
 # system.macos's programs; the readers are MA108's (the user's private data read or copied).
 _MACOS_COMMANDS = frozenset((
-    "base64", "cat", "cp", "defaults", "ditto", "dscl", "dseditgroup", "head", "hexdump", "less", "more",
-    "networksetup", "od", "osascript", "plutil", "rsync", "scp", "security", "sqlite3", "strings", "sysadminctl",
+    "base64", "cat", "cp", "defaults", "ditto", "dscl", "dseditgroup", "head", "hexdump", "launchctl", "less",
+    "more", "networksetup", "od", "osascript", "plutil", "rsync", "scp", "security", "sqlite3", "strings", "sysadminctl",
     "tail", "tar", "tccutil", "xattr", "xxd", "zip",
 ))  # fmt: skip
 
@@ -312,6 +312,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "auditctl",
                 "csrutil",
                 "defaults",
+                "fdesetup",
                 "firewall-cmd",
                 "history",
                 "ip6tables",

@@ -63,6 +63,7 @@ LAZY_FAMILIES: tuple[Family, ...] = (
             "service",
             "spctl",
             "csrutil",
+            "fdesetup",
             "nvram",
             "defaults",
             "socketfilterfw",
@@ -223,7 +224,7 @@ LAZY_FAMILIES: tuple[Family, ...] = (
     Family(
         ".macos",
         "MACOS_PROGRAMS",
-        ("xattr", "networksetup", "osascript", "tccutil", "dscl", "dseditgroup", "sysadminctl"),
+        ("xattr", "networksetup", "osascript", "tccutil", "dscl", "dseditgroup", "sysadminctl", "launchctl"),
     ),
 )
 
