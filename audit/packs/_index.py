@@ -41,6 +41,13 @@ _MACOS_COMMANDS = frozenset((
     "tail", "tar", "tccutil", "xattr", "xxd", "zip",
 ))  # fmt: skip
 
+# system.machine's programs: kernel modules, mounts, kills, the network and the firewall, service managers.
+_MACHINE_COMMANDS = frozenset((
+    "fuser", "ifconfig", "ifdown", "insmod", "ip", "ip6tables", "ip6tables-legacy", "ip6tables-nft", "iptables",
+    "iptables-legacy", "iptables-nft", "kexec", "kill", "killall", "loginctl", "modprobe", "mount", "nmcli",
+    "pkill", "rmmod", "service", "stop-process", "systemctl", "taskkill", "ufw", "umount",
+))  # fmt: skip
+
 PACK_INDEX: tuple[PackEntry, ...] = (
     PackEntry("backup.borg", ".vendors", False, frozenset(("borg",))),
     PackEntry("backup.restic", ".vendors", False, frozenset(("restic",))),
@@ -340,38 +347,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
             )
         ),
     ),
-    PackEntry(
-        "system.machine",
-        ".system.machine",
-        True,
-        frozenset(
-            (
-                "ifconfig",
-                "ifdown",
-                "insmod",
-                "ip",
-                "ip6tables",
-                "ip6tables-legacy",
-                "ip6tables-nft",
-                "iptables",
-                "iptables-legacy",
-                "iptables-nft",
-                "kexec",
-                "kill",
-                "killall",
-                "loginctl",
-                "modprobe",
-                "mount",
-                "nmcli",
-                "pkill",
-                "rmmod",
-                "service",
-                "systemctl",
-                "ufw",
-                "umount",
-            )
-        ),
-    ),
+    PackEntry("system.machine", ".system.machine", True, _MACHINE_COMMANDS),
     PackEntry(
         "system.packages",
         ".system.packages",

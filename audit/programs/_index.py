@@ -219,6 +219,8 @@ LAZY_FAMILIES: tuple[Family, ...] = (
             "wslconfig",
             "set-executionpolicy",
             "icacls",
+            "taskkill",
+            "stop-process",
         ),
     ),
     Family(

@@ -5,7 +5,8 @@ Kernel code loaded from a file or forced in (SC007), the running kernel replaced
 file system mounted over a system directory or the root file system unmounted (SC010), the
 services that keep the machine reachable or run its containers stopped or the web going out dropped
 by its firewall (SC011), its operators locked out by ssh stopped, the network taken down or ssh
-dropped by its firewall (SC017, `lockout.py`), and init or every process a `ps` lists killed (SC012). `kill -1`, `killall5`, powering off and writing to /proc/sysrq-trigger are core
+dropped by its firewall (SC017, `lockout.py`), init or every process a `ps` lists killed (SC012), and
+every process of a runtime or whatever holds a service's port killed (SC018, SC019, `broad_kills.py`). `kill -1`, `killall5`, powering off and writing to /proc/sysrq-trigger are core
 rules (DO003, DO004), older than this pack, and a redirect names no program.
 """
 
@@ -18,6 +19,7 @@ from ...programs import Arg
 from ...rules._pack import Pack
 from ...rules._paths import cleaned_values, path_is
 from .._invocation import Found, any_operand, command, listed_by, operand, pack_rule
+from .broad_kills import BROAD_KILLS
 from .controls import IPTABLES_NAMES, stops_service
 from .interfaces import firewall_cuts_outbound
 from .lockout import REMOTE_ACCESS_CUT
@@ -450,5 +452,6 @@ PACK = Pack(
         LIFELINE_SERVICE_STOPPED,
         REMOTE_ACCESS_CUT,
         INIT_OR_EVERY_LISTED_PROCESS_KILLED,
+        *BROAD_KILLS,
     ),
 )
