@@ -29,6 +29,16 @@ class BindingKind(Enum):
     UNKNOWN = "unknown"
 
 
+class LineField(NamedTuple):
+    """Which part of one line `read NAME...` gives a name: the name's `position` among the
+    `names` given (0 when none is, REPLY taking the line as it is), and whether backslashes
+    are kept (`-r`)."""
+
+    position: int
+    names: int
+    raw: bool
+
+
 class Binding(NamedTuple):
     """One way a name gets a value.
 
@@ -49,9 +59,9 @@ class Binding(NamedTuple):
     feeders: tuple[ast.Command, ...] = ()
     redirects: tuple[ast.Redirect, ...] = ()
     associative: bool = False
-    whole_line: bool = False
-    """READ: a `read -r` into one name, whose value is the first line of what feeds it,
-    without the whitespace around it."""
+    line_field: LineField | None = None
+    """READ: the part of the first line of what feeds it the name gets; None when the read's
+    options make the value unknowable (another delimiter, a count, an array, a file descriptor)."""
 
 
 def is_name(text: str) -> bool:
@@ -331,11 +341,11 @@ class _Collector(Visitor[_Input, None]):
         elif name in ("read", "mapfile", "readarray"):
             reading = _reading(name, words[1:])
             targets = _read_targets(name, reading)
-            whole_line = name == "read" and len(targets) == 1 and _reads_a_raw_line(reading)
+            one_line = name == "read" and _reads_one_line(reading)
             redirects = stdin.redirects + command.redirects
-            binding = Binding(BindingKind.READ, (), stdin.feeders, redirects, whole_line=whole_line)
-            for target in targets:
-                self.add(target, binding)
+            for position, target in enumerate(targets):
+                field = LineField(position, len(reading.operands), reading.has("-r")) if one_line else None
+                self.add(target, Binding(BindingKind.READ, (), stdin.feeders, redirects, line_field=field))
         elif name == "printf":
             for index, word in enumerate(words[1:-1], start=1):
                 if word.source == "-v":
@@ -376,7 +386,39 @@ def _read_targets(builtin: str, reading: Reading) -> list[str]:
     return names or ["REPLY" if builtin == "read" else "MAPFILE"]
 
 
-def _reads_a_raw_line(reading: Reading) -> bool:
-    """Whether `read` takes one line as written: `-r` (a backslash is kept), and no option that
-    changes where the line ends or where it comes from."""
-    return reading.has("-r") and not reading.has("-d", "-n", "-N", "-a", "-u", "-t")
+def _reads_one_line(reading: Reading) -> bool:
+    """Whether `read` takes one line of its input into names: no option that changes where the
+    line ends or where it comes from, or that makes an array."""
+    return not reading.has("-d", "-n", "-N", "-a", "-u", "-t")
+
+
+def keyed_item(word: ast.Word) -> tuple[str, ast.Word] | None:
+    """`[KEY]=value` inside an array literal -> the key and the value word.
+
+    The opening `[` and the closing `]=` are unquoted; the key between them may be quoted
+    (`["k"]=v`: the key k). In code whose spans only approximate the original, the parser gives
+    unquoted text as several literals (`[`, `3`, `]`, `=rm`): runs of them are read as one.
+    """
+    parts = word.parts
+    if not parts or type(parts[0]) is not ast.Literal or parts[0].quoted or not parts[0].text.startswith("["):
+        return None
+    key: list[str] = []
+    unquoted = ""  # the run of unquoted literals read so far, less what the key took
+    for index, part in enumerate(parts):
+        if type(part) is not ast.Literal:
+            return None  # a key known only at run time
+        if part.quoted:
+            key.append(unquoted)
+            key.append(part.text)
+            unquoted = ""
+            continue
+        unquoted += part.text[1:] if index == 0 else part.text
+        closing = unquoted.find("]=")
+        if closing >= 0:
+            key.append(unquoted[:closing])
+            rest = unquoted[closing + 2 :]
+            value_parts: tuple[ast.WordPart, ...] = parts[index + 1 :]
+            if rest:
+                value_parts = (part._replace(text=rest), *value_parts)
+            return "".join(key), ast.Word(value_parts, word.span, word.source)
+    return None

@@ -15,7 +15,7 @@ questions) is `WordWalker` in `_word_walker.py`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from .._budget import Budget, command_steps
 from .._model import CommandRecord, Position, Span
@@ -435,8 +435,8 @@ class Walker(WordWalker):
                 self.sink.context(context)
 
     @property
-    def knows_written(self) -> bool:
-        return bool(self.state.written)
+    def written_files(self) -> Mapping[str, WrittenScript]:
+        return self.state.written
 
     def remember_written(self, target: Arg, script: WrittenScript | None, append: bool) -> None:
         self.state.remember_written(target, script, append)

@@ -17,12 +17,20 @@ from typing import TextIO
 
 from .. import Decision, Policy, PolicyError, Verdict, audit_command, default_policy, load_policy
 from .._escape import plain_one_line
-from ._base import DISTRIBUTION, EXIT_CLEAN, EXIT_FINDINGS, PROGRAM, STDIN, CommandLineError, Parser
+from ._base import (
+    DISTRIBUTION,
+    EXIT_CLEAN,
+    EXIT_FINDINGS,
+    EXPLAIN,
+    HOOK,
+    PROGRAM,
+    RULES,
+    STDIN,
+    CommandLineError,
+    Parser,
+)
 from ._streams import Streams
 
-RULES = "rules"
-EXPLAIN = "explain"
-HOOK = "hook"
 THRESHOLDS = {"block": Decision.BLOCK, "warn": Decision.WARN}
 
 USAGE = f"""\

@@ -6,6 +6,10 @@ import argparse
 from typing import NoReturn
 
 PROGRAM = "audit-cmd"
+# The subcommands; any other first argument is the command to audit.
+RULES = "rules"
+EXPLAIN = "explain"
+HOOK = "hook"
 DISTRIBUTION = "agent-shell-guard"
 
 EXIT_CLEAN = 0

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from .._catalogue import RuleCatalogue, RuleExplanation, lookup_rule
 from .._escape import plain_one_line
 from ..rules import REGISTRY
-from ._audit import EXPLAIN, RULES, policy_from_file
-from ._base import EXIT_CLEAN, PROGRAM, CommandLineError, Parser, subcommand_parser
+from ._audit import policy_from_file
+from ._base import EXIT_CLEAN, EXPLAIN, PROGRAM, RULES, CommandLineError, Parser, subcommand_parser
 from ._streams import Streams
 
 

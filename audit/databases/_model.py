@@ -38,6 +38,10 @@ class StatementKind(str, Enum):
     """An account given the run of the server: PostgreSQL `CREATE/ALTER ROLE ... SUPERUSER` or
     membership of a role that reads, writes or runs anything on it (`GRANT pg_execute_server_program
     TO x`), MySQL `GRANT ALL|SUPER|FILE ON *.*` or a global `WITH GRANT OPTION`; the target is the account."""
+    GRANT_APP_ADMIN = "grant-app-admin"
+    """An UPDATE that makes rows of an application's accounts administrators: a role or permission column
+    set to an admin value (`SET role = 'admin'`), or an admin flag set (`SET is_admin = true`); the target
+    is the table. The application's own privileges, not the server's (GRANT_SUPERUSER)."""
     SET_PASSWORD = "set-password"
     """An existing account's password or authentication changed (`ALTER USER ... PASSWORD`, `ALTER USER
     ... IDENTIFIED BY`, MySQL `SET PASSWORD`): whoever used it is locked out; the target is the account."""

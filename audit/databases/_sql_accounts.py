@@ -1,4 +1,5 @@
-"""Statements that change who may do what: superuser grants and password changes.
+"""Statements that change who may do what: superuser grants, password changes, and UPDATEs that make an
+application's users administrators (`UPDATE users SET role = 'admin' WHERE email LIKE '%@x.com'`).
 
 PostgreSQL gives a role the run of the server with `SUPERUSER` (`CREATE ROLE
 ... SUPERUSER`, `ALTER ROLE ... WITH SUPERUSER`) or with membership of a role
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from ._model import StatementKind
 from ._sql_lexer import TokenKind
-from ._sql_tokens import Tokens, first_at_depth0, word_at
+from ._sql_tokens import Tokens, comma_separated, first_at_depth0, split_at_depth0, word_at
 
 Effect = tuple[StatementKind, str | None]
 """What an account statement does, and to which account (None: not written as a name)."""
@@ -71,6 +72,49 @@ def set_password(tokens: Tokens) -> Effect | None:
     if word_at(tokens, 1) != "PASSWORD":
         return None
     return StatementKind.SET_PASSWORD, _account(tokens, 3) if word_at(tokens, 2) == "FOR" else None
+
+
+# An application's columns that say what a user may do, and the values among theirs that make an admin.
+_ROLE_COLUMNS = frozenset({"role", "roles", "user_role", "user_type", "account_type", "access_level", "permission",
+                           "permissions", "privilege", "privileges", "group", "groups", "rank"})  # fmt: skip
+_ADMIN_VALUES = ("admin", "superuser", "super_user", "root", "owner", "sysadmin")
+_ADMIN_FLAGS = frozenset({"is_admin", "admin", "is_superuser", "superuser", "is_staff", "is_root", "is_owner",
+                          "is_super_admin", "super_admin", "site_admin", "is_site_admin"})  # fmt: skip
+_TRUE = frozenset({"TRUE", "1", "T", "Y", "YES"})
+
+
+def makes_admins(tokens: Tokens, set_index: int) -> bool:
+    """Whether an UPDATE's `SET` (at `set_index`) makes administrators of the application out of rows a
+    pattern, a range or a list selects (or all of them): `role = 'admin'` (`'super_admin'`, `'owner'`...),
+    `is_admin = true` (`1`, `'t'`). One row picked by an equality (`WHERE id = 7`) is a routine promotion."""
+    where = first_at_depth0(tokens, {"WHERE"}, set_index + 1)
+    if where is not None and _picks_by_equality(tokens[where + 1 :]):
+        return False
+    end = first_at_depth0(tokens, {"WHERE", "FROM", "RETURNING", "OUTPUT"}, set_index + 1) or len(tokens)
+    for assignment in comma_separated(tokens[:end], set_index + 1):
+        if len(assignment) < 3 or not assignment[-2].is_symbol("=") or assignment[-1].kind is TokenKind.SYMBOL:
+            continue
+        column = assignment[-3].text.lower()
+        value = assignment[-1].text
+        if column in _ROLE_COLUMNS and any(admin in value.lower() for admin in _ADMIN_VALUES):
+            return True
+        if column in _ADMIN_FLAGS and value.upper() in _TRUE:
+            return True
+    return False
+
+
+def _picks_by_equality(condition: Tokens) -> bool:
+    """`id = 7`, `email = 'a@x.com' AND active`: a condition with no OR, one of whose conjuncts is a column
+    equal to one literal."""
+    if first_at_depth0(condition, {"OR"}, 0) is not None:
+        return False
+    return any(
+        len(conjunct) == 3
+        and conjunct[1].is_symbol("=")
+        and conjunct[0].kind in (TokenKind.WORD, TokenKind.NAME)
+        and conjunct[2].kind in (TokenKind.STRING, TokenKind.NUMBER)
+        for conjunct in split_at_depth0(condition, lambda token: token.word == "AND")
+    )
 
 
 def _account(tokens: Tokens, index: int) -> str | None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from .._model import Span
 from ._model import UNKNOWN, SqlDialect, StatementFinding, StatementKind, evidence_of
-from ._sql_accounts import Effect, account_change, grant, set_password
+from ._sql_accounts import Effect, account_change, grant, makes_admins, set_password
 from ._sql_lexer import TokenKind, lexer_for
 from ._sql_split import Mode, split_statements
 from ._sql_tokens import (
@@ -129,11 +129,14 @@ def _delete(tokens: Tokens, context: Context) -> Iterator[StatementFinding]:
 
 
 def _update(tokens: Tokens, context: Context) -> Iterator[StatementFinding]:
-    if first_at_depth0(tokens, {"SET"}, 1) is None:
+    set_index = first_at_depth0(tokens, {"SET"}, 1)
+    if set_index is None:
         return  # not a row update: T-SQL's UPDATE STATISTICS
     index = _skip_row_limits(tokens, skip_words(tokens, 1, {"LOW_PRIORITY", "IGNORE", "ONLY"}))
     if not _filtered(tokens, 1):
         yield _finding(tokens, context, StatementKind.UPDATE_WITHOUT_WHERE, True, name_at(tokens, index))
+    if makes_admins(tokens, set_index):
+        yield _finding(tokens, context, StatementKind.GRANT_APP_ADMIN, False, name_at(tokens, index))
 
 
 # ALTER TABLE ... DROP <word>: dropping these loses no rows; anything else (COLUMN, PARTITION, a bare column

@@ -318,10 +318,10 @@ class AwkAnalyser:
         index = 0
         while index < len(tokens):
             token = tokens[index]
-            environment = _environment_read(tokens, index)
-            index += 4 if environment is not None else 1
-            if environment is not None:
-                parts.append(environment)
+            element = self._element_read(tokens, index)
+            index += 4 if element is not None else 1
+            if element is not None:
+                parts.append(element)
             elif token.kind is _Kind.STRING and token.value is not None:
                 parts.append(token.value)
             elif token.kind is _Kind.NUMBER:
@@ -334,6 +334,22 @@ class AwkAnalyser:
             else:
                 return None
         return "".join(parts)
+
+    def _element_read(self, tokens: list[_Token], index: int) -> str | None:
+        """`ENVIRON["HOME"]` at `index`: the variable, spelled `$HOME` as the other languages spell it;
+        `ARGV[1]`: the program's argument, when the command spells it out."""
+        window = tokens[index : index + 4]
+        if len(window) < 4 or window[1].text != "[" or window[3].text != "]":
+            return None
+        array, key = window[0].text, window[2]
+        if array == "ENVIRON" and key.kind is _Kind.STRING:
+            return f"${key.value}" if key.value is not None and key.value.isidentifier() else None
+        known = self.run.arguments
+        if array == "ARGV" and key.kind is _Kind.NUMBER and key.text.isdigit() and known is not None:
+            # ARGV[0] is awk's own name; the arguments after the program start at ARGV[1].
+            position = int(key.text) - 1
+            return known[position] if 0 <= position < len(known) else None
+        return None
 
     def _variable(self, name: str) -> str | None:
         bindings = self._bindings.get(name, [])
@@ -395,12 +411,3 @@ class AwkAnalyser:
                 span = Span(min(socket.start, shell.span.start), max(socket.end, shell.span.end))
                 self._facts.append(ReverseShell(f"/inet socket + {shell.via}", span))
                 return
-
-
-def _environment_read(tokens: list[_Token], index: int) -> str | None:
-    """`ENVIRON["HOME"]` at `index`: the variable, spelled `$HOME` as the other languages spell it."""
-    window = tokens[index : index + 4]
-    if len(window) < 4 or window[0].text != "ENVIRON" or window[1].text != "[" or window[3].text != "]":
-        return None
-    name = window[2].value if window[2].kind is _Kind.STRING else None
-    return f"${name}" if name is not None and name.isidentifier() else None

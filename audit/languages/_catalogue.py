@@ -443,6 +443,11 @@ def socket() -> Entry:
     return Entry(socket=True)
 
 
+def reopens_stdin(position: int = 0) -> Entry:
+    """`$stdin.reopen(io)`, `STDIN->fdopen($fh, "r")`: the argument at `position` becomes the standard input."""
+    return Entry(rebinds_stdin=lambda call: call.arg(position))
+
+
 def merge(*entries: Entry) -> Entry:
     """One entry with the facets of several (a call that both runs a command and reads a URL)."""
     result = Entry()
@@ -456,6 +461,7 @@ def merge(*entries: Entry) -> Entry:
             returns=entry.returns or result.returns,
             imports=entry.imports or result.imports,
             calls_named=entry.calls_named or result.calls_named,
+            rebinds_stdin=entry.rebinds_stdin or result.rebinds_stdin,
         )
     return result
 

@@ -5,7 +5,8 @@ into facts through its callee's catalogue entry: a shell-out, a file change,
 code run (analysed again, one level deeper), a request that sends local data;
 a command or code runner passed by reference runs on data the analysis cannot
 see. Once every call is seen, a socket and a shell it feeds (or an
-interactive shell) are a reverse shell.
+interactive shell) are a reverse shell, as are a socket made the standard input
+and a command only known at run time (read from that input).
 """
 
 from __future__ import annotations
@@ -57,6 +58,9 @@ class CallEffects:
         self._facts: list[Fact] = []
         self._sockets: list[Call] = []
         self._shells: list[tuple[ShellOut, bool]] = []
+        # Whether the snippet made a socket its standard input (`STDIN->fdopen($socket, "r")`): then a
+        # command it reads at run time comes from the socket.
+        self._stdin_on_socket = False
 
     # ----- what the interpreter provides
 
@@ -116,6 +120,9 @@ class CallEffects:
                 self._request(request, via, span)
         if entry.socket:
             self._sockets.append(call)
+        if entry.rebinds_stdin is not None:
+            stdin = entry.rebinds_stdin(call)
+            self._stdin_on_socket |= stdin is not None and stdin.has_source(SourceKind.SOCKET)
 
     def _callback_effects(self, call: Call, argument: Value) -> None:
         """A command or code runner passed by reference runs on data the analysis cannot see."""
@@ -206,7 +213,8 @@ class CallEffects:
         socket = self._sockets[0]
         socket_span = self.outer(socket.span)
         for shell, socket_fed in self._shells:
-            if socket_fed or starts_interactive_shell(shell):
+            reads_socket = self._stdin_on_socket and shell.command is None
+            if socket_fed or reads_socket or starts_interactive_shell(shell):
                 start = min(socket_span.start, shell.span.start)
                 end = max(socket_span.end, shell.span.end)
                 via = f"{self._via_prefix}{socket.callee} + {shell.via.removeprefix(self._via_prefix)}"

@@ -30,6 +30,7 @@ from ._catalogue import (
     piped_command,
     posts,
     produces,
+    reopens_stdin,
     runs_code,
     shell,
     socket,
@@ -109,7 +110,14 @@ def _open() -> Entry:
             return (FileChange(FileOperation.WRITE_FILE, target),)
         return ()
 
-    return Entry(command=command, file_changes=file_changes)
+    def rebinds_stdin(call: Call) -> Value | None:
+        """`open(STDIN, "<&", $socket)`: the handle duplicated becomes the standard input."""
+        handle, mode = call.arg(0), call.arg(1)
+        if handle is None or handle.name != "STDIN" or mode is None or not (mode.text or "").startswith("<&"):
+            return None
+        return call.arg(2)
+
+    return Entry(command=command, file_changes=file_changes, rebinds_stdin=rebinds_stdin)
 
 
 def _glob() -> Entry:
@@ -162,10 +170,11 @@ def _build_catalogue() -> dict[str, Entry]:
         "HTTP::Tiny.new().post_form": posts(),
         "HTTP::Tiny.new().put": posts(),
         "socket": socket(),
-        "IO::Socket::INET.new": socket(),
-        "IO::Socket::IP.new": socket(),
-        "IO::Socket::SSL.new": socket(),
+        "STDIN.fdopen": reopens_stdin(),
     }
+    # `new IO::Socket::INET(...)`, the indirect-object constructor, reads as a call of the class.
+    for module in ("IO::Socket::INET", "IO::Socket::IP", "IO::Socket::SSL"):
+        catalogue[module] = catalogue[f"{module}.new"] = socket()
     for writer in ("LWP::Simple::getstore", "LWP::Simple::mirror"):
         catalogue[writer] = Entry(
             request=catalogue[writer].request,
@@ -227,6 +236,11 @@ class PerlInterpreter(Interpreter):
         elif kind == "for_statement":
             for name in self._variables(node.child_by_field_name("variable")):
                 self.assign(name, UNKNOWN)
+        elif kind in ("loop_statement", "postfix_loop_expression"):
+            condition = node.child_by_field_name("condition")
+            if condition is not None and condition.type == "readline_expression":
+                # `while (<$socket>) {...}`, `... while <>`: each line read is `$_`.
+                self.assign("$_", condition)
 
     def _declared(self, left: Node | None) -> str | None:
         """The one variable an assignment sets (`$x = ...`, `my @a = ...`)."""
@@ -256,6 +270,12 @@ class PerlInterpreter(Interpreter):
             return self.lookup(self.text(node))
         if kind in ("bareword", "autoquoted_bareword", "package"):
             return self.lookup(self.text(node))
+        if kind == "filehandle":
+            return self.lookup(self.text(node))  # `STDIN`, or a handle in a variable (`$socket`)
+        if kind == "readline_expression":
+            # A line read carries where its handle reads from (a socket); `<>` reads what nothing here shows.
+            handle = node.named_children
+            return opaque((self.value(handle[0]),)) if handle else UNKNOWN
         if kind == "quoted_word_list":
             content = [child for child in node.named_children if child.type == "string_content"]
             words = self.text(content[0]).split() if content else []

@@ -132,6 +132,16 @@ def _joins_path() -> Entry:
     return Entry(returns=returns)
 
 
+def _dup2() -> Entry:
+    """`os.dup2(fd, 0)`: the descriptor becomes the standard input."""
+
+    def rebinds(call: Call) -> Value | None:
+        target = call.arg(1, "fd2")
+        return call.arg(0, "fd") if target is not None and target.number == 0 else None
+
+    return Entry(rebinds_stdin=rebinds)
+
+
 # long: one table literal, one row per call the analyser knows: long as data, not as logic.
 def _build_catalogue() -> dict[str, Entry]:
     catalogue: dict[str, Entry] = {
@@ -200,6 +210,7 @@ def _build_catalogue() -> dict[str, Entry]:
         "os.environ.get": produces(SourceKind.ENVIRONMENT, 0, "key"),
         "socket.socket": socket(),
         "socket.create_connection": socket(),
+        "os.dup2": _dup2(),
         "urllib.request.urlopen": fetches((0, "url"), [(1, "data")]),
         "urllib.request.Request": fetches((0, "url"), [(1, "data")]),
         "urllib.request.urlretrieve": fetches((0, "url")),

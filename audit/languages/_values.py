@@ -232,3 +232,6 @@ class Entry:
     """Returns the module named by the second value, or that member of the first (`__import__`, `getattr`)."""
     calls_named: Callable[[Call], tuple[Value, tuple[Value, ...]] | None] | None = None
     """Calls the function named by a value, with these arguments (`call_user_func`, `send`)."""
+    rebinds_stdin: Callable[[Call], Value | None] | None = None
+    """Makes the value it returns the snippet's standard input (`os.dup2(fd, 0)`, Perl's
+    `STDIN->fdopen($fh, "r")`, Ruby's `$stdin.reopen(io)`); None when this call does not."""

@@ -15,12 +15,12 @@ import re
 
 from .._analysis import CommandSubject
 from .._named_tuple import NamedTuple
-from ..programs import Arg, Reading
+from ..programs import Arg
+from ..programs.http_requests import HTTP_CLIENTS, last_method, request_method_and_urls
 from ..rules._paths import per_subject, reading
 from ._invocation import Found, Invocation, Predicate, command, gate_commands
 
-_CLIENTS = ("curl", "wget", "http", "https", "xh", "xhs")
-_METHOD_WORD = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+_CLIENTS = HTTP_CLIENTS
 
 
 class _Request(NamedTuple):
@@ -32,7 +32,7 @@ class _Request(NamedTuple):
 @per_subject
 def _request(subject: CommandSubject) -> _Request:
     """The request an HTTP client's command sends (several API rules ask about one command)."""
-    return _Request(*_method_and_urls(subject.name, reading(subject)))
+    return _Request(*request_method_and_urls(subject.name, reading(subject)))
 
 
 def request_urls(subject: CommandSubject) -> tuple[Arg, ...]:
@@ -43,29 +43,6 @@ def request_urls(subject: CommandSubject) -> tuple[Arg, ...]:
 # Methods some API rule is about: a request with another (most are GETs) needs no rule's look.
 _WANTED_METHODS: set[str] = set()
 gate_commands(_CLIENTS, lambda subject: _request(subject).method in _WANTED_METHODS)
-
-
-def _method_and_urls(name: str | None, read: Reading) -> tuple[str, tuple[Arg, ...]]:
-    """The request method (upper case; "" when only known at run time) and the URL words."""
-    if name == "curl":
-        methods = read.values("--request")
-        sent_data = read.has("--data", "--data-raw", "--data-binary", "--data-urlencode", "--json", "--form")
-        default = "POST" if sent_data else "PUT" if read.has("--upload-file") else "GET"
-        return _last_method(methods, default), (*read.operands, *read.values("--url"))
-    if name == "wget":
-        default = "POST" if read.has("--post-data", "--post-file") else "GET"
-        return _last_method(read.values("--method"), default), read.operands
-    operands = read.operands
-    first = operands[0].value if operands else None
-    if first is not None and first.upper() in _METHOD_WORD and len(operands) > 1:
-        return first.upper(), operands[1:2]
-    return "GET", operands[:1]
-
-
-def _last_method(words: tuple[Arg, ...], default: str) -> str:
-    if not words:
-        return default
-    return (words[-1].value or "").upper()
 
 
 def url_path(url: str, relative_to: str | None = None) -> str:
@@ -172,7 +149,7 @@ def host_api_calls(
     def sends(found: Found) -> Arg | None:
         read = found.reading
         fields = read.has("--raw-field", "--field", "--input")
-        method = _last_method(read.values("--method"), "POST" if fields else "GET")
+        method = last_method(read.values("--method"), "POST" if fields else "GET")
         return urls.first_match(read.operand("ENDPOINT"), api_root) if method in wanted else None
 
     return command(cli, "api", where=(sends, *where))

@@ -206,6 +206,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "install",
                 "mv",
                 "remove_directory",
+                "rimraf",
                 "rm",
                 "shred",
                 "srm",
@@ -229,6 +230,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "install",
                 "mv",
                 "remove_directory",
+                "rimraf",
                 "rm",
                 "shred",
                 "srm",
@@ -243,7 +245,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         "filesystem.workspace",
         ".filesystem.workspace",
         True,
-        frozenset(("find", "mv", "remove_directory", "rm", "srm", "tar", "wipe")),
+        frozenset(("find", "mv", "remove_directory", "rimraf", "rm", "srm", "tar", "wipe")),
     ),
     PackEntry(
         "flags.launchdarkly", ".vendors", False, frozenset(("curl", "http", "https", "ldcli", "wget", "xh", "xhs"))

@@ -7,6 +7,7 @@ from .._model import Severity
 from ..programs import Arg, resource_kind
 from ..rules._pack import Pack
 from ._invocation import Found, Predicate, command, option_value, option_values, pack_rule
+from .kubernetes_production import PRODUCTION_RULES
 from .kubernetes_workloads import WORKLOAD_RULES
 
 _KUBECTL = ("kubectl", "oc")
@@ -334,7 +335,7 @@ APPLY_FROM_URL = pack_rule(
 
 PACK = Pack(
     name="kubernetes",
-    summary="kubectl (and oc), helm and local cluster tools: namespaces, storage, mass deletion, releases, drains, roles granted widely, manifests from URLs; workloads scaled to zero or evicted, privileged namespaces, long-lived tokens, volumes set to be deleted with their claims.",
+    summary="kubectl (and oc), helm and local cluster tools: namespaces, storage, mass deletion, releases, drains, roles granted widely, manifests from URLs; workloads scaled to zero or evicted, privileged namespaces, long-lived tokens, volumes set to be deleted with their claims; workloads changed in a namespace or context named for production.",
     default=True,
     reason="A deleted namespace, volume claim or release takes the cluster's workloads and data with it.",
     rules=(
@@ -350,5 +351,6 @@ PACK = Pack(
         ADMIN_TO_DEFAULT_ACCOUNT,
         APPLY_FROM_URL,
         *WORKLOAD_RULES,
+        *PRODUCTION_RULES,
     ),
 )

@@ -39,7 +39,7 @@ AWS_OPERATIONS: dict[str, tuple[str, ...]] = {
     "ec2": ("terminate-instances", "delete-volume", "delete-snapshot", "deregister-image", "delete-vpc",
             "delete-security-group", "delete-key-pair", "describe-instances", "stop-instances"),
     "rds": ("delete-db-instance", "delete-db-cluster", "delete-db-snapshot", "delete-db-cluster-snapshot",
-            "describe-db-instances"),
+            "describe-db-instances", "stop-db-instance", "stop-db-cluster"),
     "docdb": ("delete-db-cluster", "delete-db-instance"),
     "neptune": ("delete-db-cluster", "delete-db-instance"),
     "dynamodb": ("delete-table", "delete-backup", "list-tables"),
@@ -190,7 +190,7 @@ GCLOUD_PATHS = (
     "functions delete", "run services delete", "app services delete", "iam service-accounts delete",
     "iam roles delete", "dns managed-zones delete", "logging buckets delete", "artifacts repositories delete",
     "secrets delete", "kms keys versions destroy", "compute instances list", "config list", "auth list",
-    "projects list",
+    "projects list", "compute instances stop", "compute instances suspend",
 )  # fmt: skip
 _GCLOUD_STORAGE = (
     leaf("storage rm", flag("-r", "-R", "--recursive"), flag("-a", "--all-versions"), operands=("URL...",)),
@@ -297,6 +297,7 @@ AZ_PATHS = (
     "functionapp delete", "network vnet delete", "keyvault delete", "keyvault purge", "keyvault secret delete",
     "keyvault secret purge", "storage account delete", "storage container delete", "storage blob delete",
     "storage blob delete-batch", "storage blob sync", "storage share delete", "group list", "account show", "vm list",
+    "vm stop", "vm deallocate", "vmss stop", "vmss deallocate",
 )  # fmt: skip
 
 # Where an upload goes: the account (`ACCOUNT.blob.core.windows.net`), or a connection string or SAS URL.

@@ -80,6 +80,7 @@ GH = Program(
             leaf("issue comment", *_GH_BODY, flag("--edit-last"), operands=("ISSUE",)),
             leaf("pr create|new", *_GH_BODY, *_GH_ISSUE_FIELDS, valued("-B", "--base"), valued("-H", "--head"), valued("-r", "--reviewer"), flag("-d", "--draft"), flag("-f", "--fill")),
             leaf("pr comment", *_GH_BODY, flag("--edit-last"), operands=("PR",)),
+            leaf("pr merge", flag("--admin"), flag("--auto"), flag("--disable-auto"), flag("-d", "--delete-branch"), flag("-m", "--merge"), flag("-r", "--rebase"), flag("-s", "--squash"), valued("-b", "--body"), valued("-F", "--body-file"), valued("-t", "--subject"), valued("--match-head-commit"), valued("-A", "--author-email"), operands=("PR",)),
             # Access and settings the platform.github pack judges: keys, names, workflows, secrets.
             leaf("ssh-key add", valued("-t", "--title"), valued("--type"), operands=("KEY_FILE",)),
             leaf("repo deploy-key add", flag("-w", "--allow-write"), valued("-t", "--title"), operands=("KEY_FILE",)),

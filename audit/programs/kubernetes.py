@@ -166,6 +166,21 @@ KUBECTL = Program(
             options=(valued("-c", "--container"), flag("-i", "--stdin"), flag("-t", "--tty")),
             operands=("POD", "COMMAND..."),
         ),
+        # What changes running workloads in place (the kubernetes pack's KU018 in a production namespace).
+        Subcommand(
+            ("rollout",),
+            subcommands=tuple(
+                Subcommand((verb,), options=(_FILENAME, _SELECTOR, _DRY_RUN, valued("--to-revision"), valued("-o", "--output"), flag("-R", "--recursive")), operands=("TYPE", "NAME..."))
+                for verb in ("restart", "undo", "pause", "resume", "status", "history")
+            ),
+        ),
+        Subcommand(("set",), subcommands=tuple(
+            Subcommand((what,), options=(_FILENAME, _SELECTOR, _DRY_RUN, flag("--all"), valued("-c", "--containers"), valued("-o", "--output")), operands=("TYPE", "NAME..."))
+            for what in ("image", "env", "resources", "selector", "serviceaccount", "subject")
+        )),
+        Subcommand(("edit",), options=(_FILENAME, valued("-o", "--output"), attached("--validate")), operands=("TYPE", "NAME...")),
+        Subcommand(("attach",), options=(valued("-c", "--container"), flag("-i", "--stdin"), flag("-t", "--tty")), operands=("POD",)),
+        Subcommand(("cp",), options=(valued("-c", "--container"), flag("--no-preserve"), valued("--retries")), operands=("SOURCE", "DEST")),
         # `run NAME --image=IMAGE -- CMD...` and `debug TARGET -- CMD...`: the command runs in the cluster.
         Subcommand(
             ("run",),
@@ -190,6 +205,14 @@ KUBECTL = Program(
             operands=("TARGET", "COMMAND..."),
         ),
     ),
+)  # fmt: skip
+
+_HELM_RELEASE_OPTIONS = (
+    valued("-f", "--values"), valued("--set"), valued("--set-string"), valued("--set-file"), valued("--set-json"),
+    valued("--version"), valued("--timeout"), valued("--description"), valued("-o", "--output"),
+    valued("--post-renderer"), valued("--repo"), flag("-i", "--install"), flag("--atomic"), flag("--wait"),
+    flag("--force"), flag("--reset-values"), flag("--reuse-values"), flag("--create-namespace"), flag("--devel"),
+    flag("--cleanup-on-fail"), flag("--skip-crds"), flag("--generate-name"),
 )  # fmt: skip
 
 HELM = Program(
@@ -222,6 +245,20 @@ HELM = Program(
             operands=("RELEASE...",),
         ),
         leaf("list|ls", _ALL_NAMESPACES, flag("-a", "--all"), valued("-o", "--output"), valued("-f", "--filter")),
+        # Releases deployed or rolled back (the kubernetes pack's KU018 in a production namespace).
+        *(
+            leaf(verb, _DRY_RUN, *_HELM_RELEASE_OPTIONS, operands=("RELEASE", "CHART"))
+            for verb in ("upgrade", "install")
+        ),
+        leaf(
+            "rollback",
+            _DRY_RUN,
+            flag("--wait"),
+            flag("--force"),
+            flag("--cleanup-on-fail"),
+            valued("--timeout"),
+            operands=("RELEASE", "REVISION"),
+        ),
     ),
 )
 

@@ -1,4 +1,4 @@
-"""Network shells and resource exhaustion (NE and DO families)."""
+"""Network shells, HTTP deletions for each line of a list, and resource exhaustion (NE and DO families)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from .._model import Severity
 from .._tables import Tables
 from ..programs import WRITERS
 from ..programs.destinations import loopback_host
+from ..programs.http_requests import HTTP_CLIENTS, request_method_and_urls
 from ..programs.sending import NETCATS
 from ._paths import literal_prefix, reading, redirect_writes_file, written_paths
 from ._rule import Hit, Inspects, rule
@@ -331,9 +332,45 @@ def sysrq_trigger_by_redirect(subject: RedirectSubject, tables: Tables) -> Itera
         yield Hit(subject.span, f"redirect writes a kernel command to {SYSRQ_TRIGGER}")
 
 
+@rule(
+    id="NE025",
+    name="http-delete-per-input-line",
+    severity=Severity.MEDIUM,
+    summary=(
+        "Sends an HTTP `DELETE` for each line of its input through xargs: `xargs -n1 curl -X DELETE < urls.txt`, "
+        "`cut -d, -f1 ids.csv | xargs -I{} curl -X DELETE https://api.example.com/users/{}`."
+    ),
+    rationale=(
+        "Each line is one resource deleted at an API, as many as the list holds, with no undo and no look at "
+        "what the list selected: a wrong file or filter deletes the wrong set. One `curl -X DELETE URL` is an "
+        "ordinary API call and passes; this warns, as a batch clean-up is sometimes the job."
+    ),
+    safer_alternative="Run the batch against a staging API first, print the requests (`xargs echo curl ...`), or use the API's bulk endpoint with a dry run.",
+    inspects=Inspects.COMMAND,
+    commands=HTTP_CLIENTS,
+    must_match=(
+        "xargs -n1 curl -X DELETE < urls.txt",
+        "cat ids.txt | xargs -I{} curl -s -X DELETE https://api.example.com/v1/users/{}",
+        "xargs -I{} http DELETE api.example.com/items/{} < ids",
+    ),
+    must_not_match=(
+        "curl -X DELETE https://api.example.com/v1/users/42",
+        "xargs -n1 curl -sO < urls.txt",
+        "cat ids.txt | xargs -I{} curl -s https://api.example.com/v1/users/{}",
+    ),
+)
+def http_delete_per_input_line(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    if "xargs" not in subject.wrappers:
+        return
+    method, _urls = request_method_and_urls(subject.name, reading(subject))
+    if method == "DELETE":
+        yield Hit(subject.span, f"`{subject.name}` sends a DELETE for each line xargs reads")
+
+
 NETWORK_AND_RESOURCE_RULES = (
     dev_tcp_redirection,
     network_shell,
+    http_delete_per_input_line,
     fork_bomb,
     background_spawn_loop,
     shutdown_or_kill_everything,

@@ -45,6 +45,7 @@ __all__ = [
     "keep_last",
     "kept_file_name",
     "literal_prefix",
+    "names_production",
     "names_working_directory",
     "path_is",
     "path_is_anywhere",
@@ -262,6 +263,20 @@ def is_device(arg: Arg) -> bool:
         if arg.pattern and value.startswith("/dev/") and any(fnmatchcase(name, value) for name in _DEVICE_NAMES):
             return True
     return False
+
+
+# `prod-eu`, `app.settings.production`, `arn:aws:eks:...:cluster/prod`: the separators of a name's words.
+_NAME_WORDS = re.compile(r"[._/:@-]")
+
+
+def names_production(value: str) -> bool:
+    """`production`, `prod`, `app.settings.prod`, `prod-eu`, `gke_acme_prd`: a word of the value names
+    production (`preprod`, `nonprod`, `non-prod` and `pre-prod` do not)."""
+    words = _NAME_WORDS.split(value.lower().replace("_", "-"))
+    return any(
+        word in ("prod", "production", "prd") and (index == 0 or words[index - 1] not in ("non", "pre"))
+        for index, word in enumerate(words)
+    )
 
 
 def may_be_device(arg: Arg) -> bool:

@@ -31,6 +31,23 @@ def test_python_dash_m_audit_is_the_same_program() -> None:
     assert json.loads(process.stdout) == audit_command("sudo ls").to_dict()
 
 
+def test_the_process_entry_audits_with_the_garbage_collector_off_and_keeps_the_exit_code() -> None:
+    # `run` is what `audit-cmd` and `python -m audit` call: the collector is off for the whole
+    # process (its passes free nothing the engine made), and main's exit code is returned as is.
+    script = (
+        "import gc, sys; sys.argv = ['audit-cmd', '--json', 'rm -rf /']; from audit.cli import run; "
+        "code = run(); print(code, gc.isenabled(), file=sys.stderr)"
+    )
+    process = subprocess.run([sys.executable, "-c", script], cwd=REPOSITORY, capture_output=True, check=False)
+    assert process.stderr.decode().split() == ["1", "False"]
+    assert json.loads(process.stdout)["decision"] == "block"
+
+
+def test_the_installed_command_is_the_process_entry() -> None:
+    pyproject = (REPOSITORY / "pyproject.toml").read_text()
+    assert 'audit-cmd = "audit.cli:run"' in pyproject
+
+
 def test_stdin_is_read_through_the_real_process() -> None:
     process = run_process("--json", "-", stdin=b"rm -rf /\n")
     assert process.returncode == 1

@@ -22,7 +22,7 @@ def test_every_sql_kind_appears_in_the_tables_both_ways() -> None:
         StatementKind.TRUNCATE, StatementKind.DELETE_WITHOUT_WHERE, StatementKind.UPDATE_WITHOUT_WHERE,
         StatementKind.ALTER_DROP, StatementKind.SHUTDOWN, StatementKind.SHELL_OUT, StatementKind.INCLUDE_FILE,
         StatementKind.DYNAMIC_SQL, StatementKind.MODULE_LOAD, StatementKind.UNREADABLE,
-        StatementKind.GRANT_SUPERUSER, StatementKind.SET_PASSWORD,
+        StatementKind.GRANT_SUPERUSER, StatementKind.SET_PASSWORD, StatementKind.GRANT_APP_ADMIN,
     }  # fmt: skip
     found = {kind for case in SQL_CASES for kind, _, _ in case.expect}
     assert {kind.value for kind in sql_kinds} <= found

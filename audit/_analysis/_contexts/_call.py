@@ -3,7 +3,7 @@ and what it may ask of the walk (`ContextWalk`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from ..._budget import Budget
@@ -100,8 +100,8 @@ class ContextWalk(Protocol):
         """Running a file this command string downloaded or decoded."""
 
     @property
-    def knows_written(self) -> bool:
-        """Whether this command string wrote any file whose content is known."""
+    def written_files(self) -> Mapping[str, WrittenScript]:
+        """The files this command string wrote with known content, by clean path (empty: none)."""
         ...
 
     def remember_written(self, target: Arg, script: WrittenScript | None, append: bool) -> None:

@@ -1,24 +1,30 @@
 """Options of ordinary programs whose value is a command the program runs: `rsync -e CMD`
 (its remote shell), `tar --to-command=CMD` and `--checkpoint-action=exec=CMD`, `zip -TT CMD`
 (its test command), vim's `-c '!CMD'` (an Ex command that starts a shell), `man -P CMD` (its
-pager), gdb's `-ex 'shell CMD'` and `-ex '!CMD'`, the recipes of `make --eval='T: ; CMD'`,
+pager), gdb's `-ex 'shell CMD'` and `-ex '!CMD'`, the recipes of `make --eval='T: ; CMD'` and of
+the makefile make reads from standard input (`make -f - <<EOF`),
 less's `+'!CMD'`, a terminal's `-e CMD` (`xterm -e 'CMD'`), the commands a
 sed script runs (`e CMD`, `s/.../CMD/e`), and git's settings that hold a command
-(`git -c core.pager=CMD log`, `git config core.fsmonitor CMD`: run now or by a later git),
+(`git -c core.pager=CMD log`, `git config core.fsmonitor CMD`: run now or by a later git, and the
+files written earlier into the directory `core.hooksPath` makes git's hooks),
 and the scripts npm writes into package.json (`npm pkg set scripts.postinstall=CMD`).
 The command is audited as shell code one level deeper, labelled with what runs it."""
 
 from __future__ import annotations
 
 from ..._model import Span
+from ..._syntax import Origin
 from ...programs import Arg, read_command, sed_effects, sed_scripts
-from ...programs.git_settings import git_setting_commands
+from ...programs.git_settings import git_setting_commands, git_settings
 from .._normalize import quoted_for_shell
+from .._resolve import known_input
 from .._risks import NO_RISKS
-from .._subjects import ContextKind, Risk
+from .._subjects import ContextKind, ExecContextSubject, Risk, StdinKind
+from .._variables import STDIN_PATHS
 from ._call import Call, ContextWalk
 from ._code import code_string
 from ._makefile import recipe_lines
+from ._written import hooks_directory_code
 
 # Per declared program: the options whose value is a command line, and the prefix the value
 # carries when it is one (tar's `--checkpoint-action` runs a command only as `exec=CMD`).
@@ -41,6 +47,7 @@ _GDB_NAMES = frozenset({"gdb", "gdb-multiarch"})
 # make reads `--eval=TEXT` as a makefile line before the others: its recipes run in a shell.
 _MAKE_EVAL = ("--eval", "-E")
 _MAKE_NAMES = frozenset({"make", "gmake"})
+_MAKE_FILE_OPTIONS = ("-f", "--file", "--makefile")
 # less runs a `+CMD` given on its command line as its own command; `!CMD` is a shell command.
 _LESS_NAMES = frozenset({"less"})
 # Terminal emulators run the words after `-e` in the new window (one word: a shell command line).
@@ -48,10 +55,41 @@ _TERMINAL_NAMES = frozenset({"xterm", "uxterm", "rxvt", "urxvt", "x-terminal-emu
 
 
 def option_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
-    """The commands `call`'s options make its program run, judged as shell code."""
+    """The commands `call`'s options make its program run, judged as shell code; for git, also the
+    files written earlier that a `core.hooksPath` it sets makes its hooks."""
     risks = NO_RISKS
     for label, command in option_commands(call.name, call.args):
         risks = risks | code_string(walk, ContextKind.RUNNER, label, (command,), "shell", call.frame)
+    if call.name == "git" and walk.written_files:
+        for setting in git_settings(read_command("git", call.args)):
+            if setting.key.lower() == "core.hookspath":
+                risks = risks | hooks_directory_code(walk, setting.value, call.frame)
+    if call.name in _MAKE_NAMES:
+        risks = risks | _stdin_makefile(call, walk)
+    return risks
+
+
+def _stdin_makefile(call: Call, walk: ContextWalk) -> frozenset[Risk]:
+    """`make -f - <<EOF`, `printf ... | make -f /dev/stdin`: the recipes of the makefile make reads
+    from its standard input; a makefile piped from elsewhere (`curl u | make -f -`) runs unseen, as with `sh`."""
+    stdin = call.stdin
+    if stdin is None or not any(file.value in STDIN_PATHS for file in _values_after(call.args, _MAKE_FILE_OPTIONS)):
+        return NO_RISKS
+    label = f"{call.name} -f -"
+    text = known_input(stdin, call.frame.env)
+    if text is None:
+        if stdin.kind is StdinKind.PIPE:
+            whole = Span(stdin.span.start, call.span.end)
+            subject = ExecContextSubject(
+                ContextKind.STDIN_PIPE, f"{stdin.label} {label}", "shell", whole, call.frame.location, (), stdin.span
+            )
+            walk.emit(subject)
+        return NO_RISKS
+    # make's expansion of the recipe keeps no offsets into the source: findings point at the input.
+    origin = Origin.derived_from(stdin.span)
+    risks = NO_RISKS
+    for line in recipe_lines(text):
+        risks = risks | walk.nested_code(line, origin, f"{label}: a recipe", stdin.span, call.frame)
     return risks
 
 

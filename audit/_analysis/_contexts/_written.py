@@ -16,7 +16,9 @@ A file that runs by itself later (a git hook, a cron job, a systemd unit, an
 autostart entry: the policy's `autorun_*` tables; a settings file whose values
 a tool runs, `_settings_files`) is audited when it is written, as it will run;
 content that downloads or decodes there, or a download saved there, is handed
-to the rules (SY009).
+to the rules (SY009). Files written into a directory that a later `git config
+core.hooksPath DIR` (or `git -c core.hooksPath=DIR`) of the same string makes git's
+hooks directory are audited there, when the setting names them.
 """
 
 from __future__ import annotations
@@ -84,7 +86,7 @@ def record_writes(
     content = _printed(name, args, stdin, frame.env) or _copied(walk, name, args)
     # `sed -i` edits a file whose other lines are not known: what it puts there is audited, not remembered.
     edit = sed_edit(name, args) if content is None else None
-    if content is None and edit is None and not walk.knows_written:
+    if content is None and edit is None and not walk.written_files:
         return NO_RISKS  # unknown content only makes the walk forget what it knew, and it knows nothing
     risks = NO_RISKS
     for target, append in _targets(name, args, redirects, frame.env):
@@ -140,7 +142,7 @@ _COPIERS = frozenset({"cp", "mv", "install"})
 
 def _copied(walk: ContextWalk, name: str | None, args: tuple[Arg, ...]) -> WrittenScript | None:
     """`cp FILE DEST` (or `mv`, `install`) of a file this command string wrote: DEST holds its text."""
-    if name not in _COPIERS or not walk.knows_written:
+    if name not in _COPIERS or not walk.written_files:
         return None
     reading = read_command(name, args)
     if len(reading.operands) != 2 or reading.has("--target-directory", "--directory"):
@@ -161,6 +163,23 @@ def _stdin_text(stdin: Stdin | None, env: Env) -> WrittenScript | None:
         if printed is not None:
             return WrittenScript(*printed, stdin.span)
     return None
+
+
+def hooks_directory_code(walk: ContextWalk, directory: Arg, frame: Frame) -> frozenset[Risk]:
+    """`git config core.hooksPath DIR` after this command string wrote files into DIR: git runs them
+    as its hooks from now on, so they are audited as they will run, like a file written into
+    `.git/hooks` (the autorun tables)."""
+    risks = NO_RISKS
+    for value in directory.values:
+        for path, content in list(walk.written_files.items()):
+            name = path.rpartition("/")[2]
+            # Asked through the walk, the directory resolves as the writes did (the working directory).
+            if walk.written_script(f"{value.rstrip('/')}/{name}") is content:
+                target = Arg((path,), path, directory.span)
+                risks = risks | _audit_later(
+                    walk, target, Autorun(AutorunFormat.SCRIPT, "core.hooksPath"), content, frame
+                )
+    return risks
 
 
 # -- auditing the content ----------------------------------------------------------------------

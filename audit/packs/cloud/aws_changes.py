@@ -95,23 +95,28 @@ STOP_SERVICE = pack_rule(
     id="CL110",
     name="aws-scale-to-zero",
     severity=Severity.MEDIUM,
-    summary="Scales a service to nothing: an Auto Scaling group's desired or maximum size 0, an ECS service's `--desired-count 0`, a Lambda function's reserved concurrency 0.",
-    rationale="Every instance, task or invocation stops at once and the service is down until someone scales it back; nothing is deleted, so the command runs and the warning says what stops.",
+    summary="Scales a service to nothing or stops it: an Auto Scaling group's desired or maximum size 0, an ECS service's `--desired-count 0`, a Lambda function's reserved concurrency 0, instances stopped (`ec2 stop-instances`), a database stopped (`rds stop-db-instance`, `stop-db-cluster`).",
+    rationale="Every instance, task or invocation stops at once and the service is down until someone scales it back or starts it again, and an instance's instance-store disks are wiped when it stops; nothing else is deleted, so the command runs and the warning says what stops.",
     safer_alternative="Check the account and the target first (`aws sts get-caller-identity`, `describe-services`); scale down in steps, or change the size through the infrastructure code.",
     matches=(
         command("aws", "autoscaling update-auto-scaling-group", where=option_values({"--desired-capacity": ("0",), "--max-size": ("0",)})),
         command("aws", "autoscaling set-desired-capacity", where=option_value("--desired-capacity", "0")),
         command("aws", "ecs update-service", where=option_value("--desired-count", "0")),
         command("aws", "lambda put-function-concurrency", where=option_value("--reserved-concurrent-executions", "0")),
+        command("aws", "ec2 stop-instances", unless=("--dry-run",)),
+        command("aws", "rds stop-db-instance"),
+        command("aws", "rds stop-db-cluster"),
     ),
-    message="scales a service to zero",
+    message="scales a service to zero or stops it",
     must_match=(
         "aws autoscaling update-auto-scaling-group --auto-scaling-group-name prod --desired-capacity 0 --min-size 0",
         "aws ecs update-service --cluster prod --service api --desired-count 0",
+        "aws ec2 stop-instances --instance-ids i-0abc123def4567890",
     ),
     must_not_match=(
         "aws ecs update-service --cluster prod --service api --desired-count 3",
         "aws autoscaling update-auto-scaling-group --auto-scaling-group-name prod --min-size 0 --desired-capacity 2",
+        "aws ec2 stop-instances --instance-ids i-0abc123def4567890 --dry-run",
     ),
 )  # fmt: skip
 

@@ -86,6 +86,19 @@ DELETE_RESOURCE = pack_rule(
     ),
 )
 
+STOP_VMS = pack_rule(
+    id="CL119",
+    name="azure-stop-vms",
+    severity=Severity.MEDIUM,
+    summary="Stops or deallocates virtual machines or a scale set's instances (`az vm stop`, `az vm deallocate`, `az vmss stop`, `az vmss deallocate`).",
+    rationale="What the VMs serve is down until someone starts them again, and a deallocated VM loses its temporary disk and, unless it is static, its public IP address; nothing is deleted, so the command runs and the warning says what stops.",
+    safer_alternative="Check the subscription and the target first (`az account show`, `az vm show`); stop through the infrastructure code or a schedule a person set.",
+    matches=tuple(command("az", path) for path in ("vm stop", "vm deallocate", "vmss stop", "vmss deallocate")),
+    message="stops Azure virtual machines",
+    must_match=("az vm stop -g rg -n web-1", "az vm deallocate --ids $(az vm list -g rg --query '[].id' -o tsv)", "az vmss deallocate -g rg -n workers"),
+    must_not_match=("az vm list -g rg", "az vm start -g rg -n web-1"),
+)  # fmt: skip
+
 # The roles that can do everything or grant anything, by name and by their built-in ids.
 _ADMIN_ROLES = (
     "owner", "user access administrator", "role based access control administrator",
@@ -206,12 +219,13 @@ OPEN_TO_THE_INTERNET = pack_rule(
 
 PACK = Pack(
     name="cloud.azure",
-    summary="The az CLI: resource groups, databases, disks and clusters, other infrastructure, owner rights granted; VM sign-in changed, service principal secrets, diagnostic settings deleted, databases and ports opened to the internet.",
+    summary="The az CLI: resource groups, databases, disks and clusters, other infrastructure, VMs stopped, owner rights granted; VM sign-in changed, service principal secrets, diagnostic settings deleted, databases and ports opened to the internet.",
     default=True,
     reason="A deleted resource group or database cannot be restored by the agent, owner rights given away are used before they are taken back, and the subscription may be production.",
     rules=(
         DELETE_DATA,
         DELETE_RESOURCE,
+        STOP_VMS,
         GRANT_ADMIN,
         SIGN_IN_BACKDOOR,
         CREATE_CREDENTIALS,

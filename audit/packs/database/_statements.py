@@ -199,7 +199,7 @@ def statement_rules(
         id=medium,
         name=f"{label}-risky-statement",
         severity=Severity.MEDIUM,
-        summary=f"A {database} statement that removes something rebuilt from its definition (a view, an index, a function, a role), stops the server, changes an account's password, or runs a shell command from the client.",
+        summary=f"A {database} statement that removes something rebuilt from its definition (a view, an index, a function, a role), stops the server, changes an account's password, makes an application's users administrators (`UPDATE users SET role = 'admin' WHERE ...`), or runs a shell command from the client.",
         rationale="These can be undone by recreating what was dropped, restarting what stopped or setting the password back, but they break whatever depends on it meanwhile. A shell command run from the client is also audited as a command of its own (`psql -c '\\! rm -rf ~'` is judged as `rm -rf ~`).",
         safer_alternative="Check the target first (`\\d name`, `SHOW CREATE`), create a new account rather than change the password of one in use, and run shell commands directly rather than through the database client.",
         inspects=Inspects.COMMAND,

@@ -5,11 +5,10 @@ Liquibase)."""
 
 from __future__ import annotations
 
-import re
-
 from ..._model import Severity
 from ...programs import Arg
 from ...rules._pack import Pack
+from ...rules._paths import names_production
 from .._invocation import Found, Predicate, any_operand, command, pack_rule
 
 _DJANGO = ("manage.py",)
@@ -66,15 +65,9 @@ def _in_production(predicate: Predicate, variables: tuple[str, ...]) -> Predicat
 
     def named_production(found: Found) -> Arg | None:
         named = _named_environment(found, variables)
-        return predicate(found) if named is not None and _names_production(named) else None
+        return predicate(found) if named is not None and names_production(named) else None
 
     return named_production
-
-
-def _names_production(value: str) -> bool:
-    """`production`, `prod`, `app.settings.prod`, `prod-eu`: a word of the value names production
-    (`preprod` and `nonprod` do not)."""
-    return any(word in ("prod", "production") for word in re.split(r"[._/-]", value.lower()))
 
 
 def _production_settings(found: Found) -> Arg | None:
@@ -85,7 +78,7 @@ def _production_settings(found: Found) -> Arg | None:
         if name != "--settings":
             continue
         module = given if equals else (args[index + 1].value or "" if index + 1 < len(args) else "")
-        if _names_production(module):
+        if names_production(module):
             return word
     return None
 

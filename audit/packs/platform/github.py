@@ -174,17 +174,22 @@ CHANGE_REPOSITORY = pack_rule(
     id="PL107",
     name="github-change-repository",
     severity=Severity.MEDIUM,
-    summary="Changes what others rely on in a repository: renames it (`gh repo rename`), disables a workflow (`gh workflow disable`) or adds a read-only deploy key. Setting a secret (`gh secret set`) passes: storing one is what the secret store is for.",
-    rationale="A rename breaks every clone's remote and every link, a disabled workflow may be the security scan or the release, and a deploy key reads the whole repository; each is routine in some workflows, so the command runs and the warning says what changed.",
+    summary="Changes what others rely on in a repository: renames it (`gh repo rename`), disables a workflow (`gh workflow disable`), adds a read-only deploy key, or merges a pull request past its branch protection (`gh pr merge --admin`). Setting a secret (`gh secret set`) passes: storing one is what the secret store is for.",
+    rationale="A rename breaks every clone's remote and every link, a disabled workflow may be the security scan or the release, a deploy key reads the whole repository, and an admin merge skips the required reviews and checks for that change; each is routine in some workflows, so the command runs and the warning says what changed.",
     safer_alternative="Check the target first (`gh workflow list`, `gh repo deploy-key list`), and make repository settings changes through a person or the organisation's settings as code.",
     matches=(
         command("gh", "repo rename"),
         command("gh", "workflow disable"),
         command("gh", "repo deploy-key add", unless=("--allow-write",)),
+        command("gh", "pr merge", requires=("--admin",)),
     ),
-    message="changes a repository's name, workflows or keys",
-    must_match=("gh repo rename newname --yes", "gh workflow disable security-scan.yml"),
-    must_not_match=("gh workflow list", "gh secret set NPM_TOKEN --body x"),
+    message="changes a repository's name, workflows or keys, or merges past its protection",
+    must_match=(
+        "gh repo rename newname --yes",
+        "gh workflow disable security-scan.yml",
+        "gh pr merge 482 --admin --squash",
+    ),
+    must_not_match=("gh workflow list", "gh secret set NPM_TOKEN --body x", "gh pr merge 482 --squash --delete-branch"),
 )
 
 _PUBLIC_GIST = option_values(dict.fromkeys(("--raw-field", "--field"), ("public=true",)))
@@ -207,7 +212,7 @@ PUBLIC_GIST = pack_rule(
 
 PACK = Pack(
     name="platform.github",
-    summary="GitHub through `gh` and its REST API: repository deletion, transfer, exposure and public creation, releases, secrets, issues and other data; keys, collaborators and webhooks added, branch protection removed, renames and disabled workflows; files published as public gists.",
+    summary="GitHub through `gh` and its REST API: repository deletion, transfer, exposure and public creation, releases, secrets, issues and other data; keys, collaborators and webhooks added, branch protection removed, renames, disabled workflows and merges past branch protection; files published as public gists.",
     default=True,
     reason="A deleted repository, release or secret cannot be restored by the agent, and a public repository cannot be unpublished.",
     rules=(
