@@ -144,9 +144,8 @@ _LOG_WRITERS = tuple(name for name in WRITERS if name not in ("touch", "truncate
     severity=Severity.HIGH,
     summary=(
         "A program overwrites, replaces or edits the system's record of logins, authentication or the "
-        "audit system (`cp /dev/null /var/log/wtmp`, `sed -i '/ADDRESS/d' /var/log/auth.log`, `dd of=`), "
-        "edits any live log below /var/log in place (`sed -i '/ADDRESS/d' /var/log/nginx/access.log`), "
-        "or the shell's history file (`ln -sf /dev/null ~/.bash_history`, or `history -c; history -w`, "
+        "audit system (`cp /dev/null /var/log/wtmp`, `dd of=`), edits any live log below /var/log in place "
+        "(`sed -i '/ADDRESS/d' /var/log/nginx/access.log`), or the shell's history file (`ln -sf /dev/null ~/.bash_history`, or `history -c; history -w`, "
         "which writes the list it just emptied over it)."
     ),
     rationale=(

@@ -31,12 +31,10 @@ REMOTE_ACCESS_CUT = pack_rule(
     name="remote-access-cut",
     severity=Severity.HIGH,
     summary=(
-        "Cuts the machine off from its operators: stops, disables, masks or kills the ssh server "
-        "(`systemctl stop sshd`, `killall -9 sshd`, `kill $(pgrep sshd)`), stops the service that "
-        "brings the network up (`service networking stop`), takes the machine's wired or wireless "
-        "interface or its default route away (`ip link set eth0 down`, `ifconfig ens33 down`, `nmcli "
-        "networking off`, `ip route del default`), or has the firewall drop ssh from everyone "
-        "(`iptables -I INPUT -p tcp --dport 22 -j DROP`, `ufw deny ssh`)."
+        "Cuts the machine off from its operators: stops, masks or kills the ssh server (`systemctl stop "
+        "sshd`, `killall -9 sshd`), stops the networking service, takes the machine's interface or default "
+        "route away (`ip link set eth0 down`, `nmcli networking off`, `ip route del default`), or has the "
+        "firewall drop ssh from everyone (`iptables -I INPUT -p tcp --dport 22 -j DROP`, `ufw deny ssh`)."
     ),
     rationale=(
         "On a remote machine this ends every session, the agent's own included, and nobody can log "

@@ -313,11 +313,10 @@ LIFELINE_SERVICE_STOPPED = pack_rule(
         "going out (`iptables -A OUTPUT -p tcp --dport 443 -j REJECT`)."
     ),
     rationale=(
-        "Stopping the network manager, the resolver or a VPN daemon can cut the machine off the network "
-        "or from its operators, and stopping docker stops every container on the machine. It warns "
-        "rather than blocks: these daemons leave the interfaces configured when they stop, freeing the "
-        "resolver's port for a local DNS server is a common step, and a local machine survives it. "
-        "Stopping ssh or taking the interface down is SC017's, a lock-out."
+        "Stopping the network manager, the resolver or a VPN daemon can cut the machine off, and stopping "
+        "docker stops every container. It warns: these daemons leave the interfaces configured when they "
+        "stop, freeing the resolver's port for a local DNS server is common, and a local machine survives "
+        "it. Stopping ssh or taking the interface down is SC017's, a lock-out."
     ),
     safer_alternative=(
         "`systemctl restart` or `reload` the service after a change (`sshd -t` checks its configuration "
