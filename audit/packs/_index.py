@@ -36,9 +36,16 @@ class PackEntry(NamedTuple):
 
 # system.macos's programs; the readers are MA108's (the user's private data read or copied).
 _MACOS_COMMANDS = frozenset((
-    "base64", "cat", "cp", "defaults", "ditto", "dscl", "dseditgroup", "head", "hexdump", "less", "more",
-    "networksetup", "od", "osascript", "plutil", "rsync", "scp", "security", "sqlite3", "strings", "sysadminctl",
+    "base64", "cat", "cp", "defaults", "ditto", "dscl", "dseditgroup", "head", "hexdump", "launchctl", "less",
+    "more", "networksetup", "od", "osascript", "plutil", "rsync", "scp", "security", "sqlite3", "strings", "sysadminctl",
     "tail", "tar", "tccutil", "xattr", "xxd", "zip",
+))  # fmt: skip
+
+# system.machine's programs: kernel modules, mounts, kills, the network and the firewall, service managers.
+_MACHINE_COMMANDS = frozenset((
+    "fuser", "ifconfig", "ifdown", "insmod", "ip", "ip6tables", "ip6tables-legacy", "ip6tables-nft", "iptables",
+    "iptables-legacy", "iptables-nft", "kexec", "kill", "killall", "loginctl", "modprobe", "mount", "nmcli",
+    "pkill", "rmmod", "service", "stop-process", "systemctl", "taskkill", "ufw", "umount",
 ))  # fmt: skip
 
 PACK_INDEX: tuple[PackEntry, ...] = (
@@ -314,6 +321,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "auditctl",
                 "csrutil",
                 "defaults",
+                "fdesetup",
                 "firewall-cmd",
                 "history",
                 "ip6tables",
@@ -341,38 +349,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
             )
         ),
     ),
-    PackEntry(
-        "system.machine",
-        ".system.machine",
-        True,
-        frozenset(
-            (
-                "ifconfig",
-                "ifdown",
-                "insmod",
-                "ip",
-                "ip6tables",
-                "ip6tables-legacy",
-                "ip6tables-nft",
-                "iptables",
-                "iptables-legacy",
-                "iptables-nft",
-                "kexec",
-                "kill",
-                "killall",
-                "loginctl",
-                "modprobe",
-                "mount",
-                "nmcli",
-                "pkill",
-                "rmmod",
-                "service",
-                "systemctl",
-                "ufw",
-                "umount",
-            )
-        ),
-    ),
+    PackEntry("system.machine", ".system.machine", True, _MACHINE_COMMANDS),
     PackEntry(
         "system.packages",
         ".system.packages",

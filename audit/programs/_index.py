@@ -63,6 +63,7 @@ LAZY_FAMILIES: tuple[Family, ...] = (
             "service",
             "spctl",
             "csrutil",
+            "fdesetup",
             "nvram",
             "defaults",
             "socketfilterfw",
@@ -218,12 +219,14 @@ LAZY_FAMILIES: tuple[Family, ...] = (
             "wslconfig",
             "set-executionpolicy",
             "icacls",
+            "taskkill",
+            "stop-process",
         ),
     ),
     Family(
         ".macos",
         "MACOS_PROGRAMS",
-        ("xattr", "networksetup", "osascript", "tccutil", "dscl", "dseditgroup", "sysadminctl"),
+        ("xattr", "networksetup", "osascript", "tccutil", "dscl", "dseditgroup", "sysadminctl", "launchctl"),
     ),
 )
 

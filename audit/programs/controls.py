@@ -155,6 +155,8 @@ SPCTL = Program(
     operands=("ARGUMENT...",),
 )  # fmt: skip
 CSRUTIL = Program(("csrutil",), syntax=POSIX, operands=("COMMAND", "ARGUMENT..."))
+# FileVault's fdesetup: `fdesetup disable` decrypts the startup disk.
+FDESETUP = Program(("fdesetup",), syntax=POSIX, operands=("COMMAND", "ARGUMENT..."))
 # macOS's firmware variables: `nvram NAME=VALUE` sets one (`boot-args`), `-p` prints, `-d` deletes.
 NVRAM = Program(
     ("nvram",),
@@ -201,6 +203,7 @@ CONTROL_PROGRAMS: tuple[Program, ...] = (
     SERVICE,
     SPCTL,
     CSRUTIL,
+    FDESETUP,
     NVRAM,
     DEFAULTS,
     SOCKETFILTERFW,

@@ -1,13 +1,13 @@
 """macOS's own tools the system.macos pack reads: `xattr` (a file's extended attributes, among them the
 quarantine Gatekeeper checks), `networksetup` (the network services' settings, among them the web
 proxies), `tccutil` (the privacy permissions), the directory tools (`dscl`, `dseditgroup`,
-`sysadminctl`: accounts and groups) and `osascript` read as a program (its `-e` lines are
+`sysadminctl`: accounts and groups), `launchctl` (launchd's jobs) and `osascript` read as a program (its `-e` lines are
 AppleScript: the pack looks at what they ask of the system; the shell commands they run are audited by audit/languages/_shell_calls.py).
 """
 
 from __future__ import annotations
 
-from ._grammar import Syntax, flag
+from ._grammar import Syntax, flag, valued
 from ._program import Program
 from .interpreters import interpreter_program
 
@@ -35,4 +35,15 @@ DIRECTORY_TOOLS = Program(
     ("dscl", "dseditgroup", "sysadminctl"), syntax=Syntax(permute=False, signs="+"), operands=("ARG...",)
 )
 
-MACOS_PROGRAMS: tuple[Program, ...] = (XATTR, NETWORKSETUP, OSASCRIPT, TCCUTIL, DIRECTORY_TOOLS)
+# launchctl's verb comes first and its options after it (`load -w PATH`, `bootstrap gui/501 PATH`,
+# `submit -l LABEL -- PROGRAM`).
+LAUNCHCTL = Program(
+    ("launchctl",),
+    options=(
+        flag("-w"), flag("-F"), valued("-S"), valued("-D"), valued("-l"), valued("-p"), valued("-o"), valued("-e"),
+        flag("-h", "--help"),
+    ),
+    operands=("SUBCOMMAND", "ARG..."),
+)  # fmt: skip
+
+MACOS_PROGRAMS: tuple[Program, ...] = (XATTR, NETWORKSETUP, OSASCRIPT, TCCUTIL, DIRECTORY_TOOLS, LAUNCHCTL)

@@ -1,4 +1,4 @@
-"""System administration: processes (pkill, killall), accounts (getent, passwd, chpasswd, usermod),
+"""System administration: processes (pkill, killall, fuser), accounts (getent, passwd, chpasswd, usermod),
 scheduled jobs (crontab), the sudoers editors (visudo, sudoedit), access beyond the mode bits
 (setcap, setfacl, chattr), the kernel's settings (sysctl) and the journal (journalctl)."""
 
@@ -34,6 +34,18 @@ KILLALL = Program(
         valued("-y", "--younger-than"), valued("-n", "--ns"), valued("-Z", "--context"), flag("-e", "--exact"),
         flag("-g", "--process-group"), flag("-i", "--interactive"), flag("-l", "--list"), flag("-q", "--quiet"),
         flag("-r", "--regexp"), flag("-v", "--verbose"), flag("-w", "--wait"), flag("-I", "--ignore-case"),
+    ),
+    operands=("NAME...",),
+)  # fmt: skip
+
+# fuser: which processes hold a file or port open (`fuser 5432/tcp`), and with `-k` kills them.
+FUSER = Program(
+    ("fuser",),
+    syntax=_PROCPS,
+    options=(
+        flag("-k", "--kill"), valued("-n", "--namespace"), flag("-a", "--all"), flag("-i", "--interactive"),
+        flag("-m", "--mount"), flag("-M", "--ismountpoint"), flag("-s", "--silent"), flag("-u", "--user"),
+        flag("-v", "--verbose"), flag("-w", "--writeonly"), flag("-4", "--ipv4"), flag("-6", "--ipv6"),
     ),
     operands=("NAME...",),
 )  # fmt: skip
@@ -204,6 +216,6 @@ SSH_COPY_ID = Program(
 )  # fmt: skip
 
 SYSTEM_PROGRAMS: tuple[Program, ...] = (
-    PKILL, KILLALL, GETENT, CRONTAB, VISUDO, SUDOEDIT, SETCAP, SETFACL, CHATTR, PASSWD, CHPASSWD, USERMOD, SYSCTL,
+    PKILL, KILLALL, FUSER, GETENT, CRONTAB, VISUDO, SUDOEDIT, SETCAP, SETFACL, CHATTR, PASSWD, CHPASSWD, USERMOD, SYSCTL,
     JOURNALCTL, FALLOCATE, SSH_COPY_ID,
 )  # fmt: skip

@@ -54,4 +54,6 @@ WINDOWS_PROGRAMS = (
     _tool("wslconfig"),
     _tool("set-executionpolicy"),
     _tool("icacls"),
+    _tool("taskkill"),
+    _tool("stop-process"),
 )

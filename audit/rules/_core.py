@@ -37,6 +37,7 @@ from ._resources import RESOURCE_RULES
 from ._rule import Registry, RetiredRule, Rule
 from ._secret_printing import SECRET_PRINTING_RULES
 from ._secret_reads import SECRET_READ_RULES
+from ._shared_directories import SHARED_DIRECTORY_RULES
 from ._supply_chain import SUPPLY_CHAIN_RULES
 from ._system import SYSTEM_RULES
 from ._system_logs import SYSTEM_LOG_RULES
@@ -51,6 +52,7 @@ CORE = Registry(
     + CONTEXT_RULES
     + CODE_RULES
     + FILESYSTEM_RULES
+    + SHARED_DIRECTORY_RULES
     + EMPTY_VARIABLE_RULES
     + EMPTIED_FILE_RULES
     + SECRET_READ_RULES

@@ -99,7 +99,7 @@ def traffic_intercepted(subject: CommandSubject, tables: Tables) -> Iterator[Hit
         yield Hit(subject.span, f"`{name}` rewrites this machine's connections to `{target}`")
 
 
-_PROXY_VARIABLES = frozenset({"http_proxy", "https_proxy", "all_proxy", "ftp_proxy", "rsync_proxy"})
+PROXY_VARIABLES = frozenset({"http_proxy", "https_proxy", "all_proxy", "ftp_proxy", "rsync_proxy"})
 
 
 def _with_scheme(address: str) -> str:
@@ -137,7 +137,7 @@ def _with_scheme(address: str) -> str:
 )
 def proxy_at_public_address(subject: AssignmentSubject, tables: Tables) -> Iterator[Hit]:
     value = subject.value
-    if subject.name.lower() not in _PROXY_VARIABLES or value is None or value.value is None:
+    if subject.name.lower() not in PROXY_VARIABLES or value is None or value.value is None:
         return
     if any(public_address(host, tables) for host in url_hosts(_with_scheme(value.value))):
         yield Hit(subject.span, f"`{subject.name}` sends requests through `{value.value}`")

@@ -29,6 +29,8 @@ _LOADERS = {
     "JAVA_TOOL_OPTIONS": "start-up options", "_JAVA_OPTIONS": "start-up options", "JDK_JAVA_OPTIONS": "start-up options",
     "BASH_ENV": "start-up file", "ENV": "start-up file", "PYTHONSTARTUP": "start-up file",
 }  # fmt: skip
+LOADING_VARIABLES = frozenset(_LOADERS)
+"""The variables that make an interpreter or a shell load code (what an append to a startup file may not set)."""
 # Where a path stands in such a value: between spaces, the `:` of a search path or of
 # `-javaagent:F`, and the `=` of `--require=F`.
 _SEPARATORS = re.compile(r"[\s:=]+")

@@ -31,6 +31,7 @@ from ._paths import (
     written_paths,
 )
 from ._rule import Hit, Inspects, rule
+from ._startup_settings import appends_only_settings
 
 
 def _changes_files(subject: CommandSubject) -> bool:
@@ -187,7 +188,45 @@ def write_startup_file(subject: CommandSubject, tables: Tables) -> Iterator[Hit]
     must_not_match=("cat ~/.bashrc > backup.txt", "echo x >> ~/.bashrc.bak"),
 )
 def redirect_startup_file(subject: RedirectSubject, tables: Tables) -> Iterator[Hit]:
-    yield from _redirect_hit(subject, tables.shell_startup_files, under=False)
+    hits = list(_redirect_hit(subject, tables.shell_startup_files, under=False))
+    if hits and not appends_only_settings(subject, tables):
+        yield from hits
+
+
+@rule(
+    id="SY032",
+    name="redirect-settings-into-shell-startup-file",
+    severity=Severity.MEDIUM,
+    summary=(
+        "A redirect appends only settings to a shell startup file, printed with known words: `export NAME=VALUE` "
+        "lines with plain values (`echo 'export PATH=\"$HOME/.local/bin:$PATH\"' >> ~/.bashrc`)."
+    ),
+    rationale=(
+        "It changes every future shell of the user, but only by variables it shows: no command, no substitution, "
+        "no variable that loads code (LD_PRELOAD, NODE_OPTIONS, PROMPT_COMMAND), a proxy or the history's, and a "
+        "PATH that keeps the current one and adds no temporary or relative directory. It warns; anything else "
+        "written there blocks (SY004)."
+    ),
+    safer_alternative="Set the variable for the project (a .envrc) or the one command, or let the user add it.",
+    inspects=Inspects.REDIRECT,
+    applies=writes_a_file,
+    must_match=(
+        "echo 'export PATH=\"$HOME/.local/bin:$PATH\"' >> ~/.bashrc",
+        "echo 'export GOPATH=$HOME/go' >> ~/.zshrc",
+        "printf 'export EDITOR=vim\\nexport LANG=en_US.UTF-8\\n' >> ~/.profile",
+    ),
+    must_not_match=(
+        "echo 'export PATH=/tmp/bin:$PATH' >> ~/.bashrc",
+        "echo 'eval \"$(pyenv init -)\"' >> ~/.bashrc",
+        "echo 'export PROMPT_COMMAND=x' >> ~/.bashrc",
+        "echo 'export GOPATH=$HOME/go' > ~/.zshrc",
+        "echo 'export X=1' >> notes.txt",
+    ),
+)
+def redirect_settings_startup_file(subject: RedirectSubject, tables: Tables) -> Iterator[Hit]:
+    hits = list(_redirect_hit(subject, tables.shell_startup_files, under=False))
+    if hits and appends_only_settings(subject, tables):
+        yield from hits
 
 
 @rule(
@@ -405,6 +444,7 @@ SYSTEM_RULES = (
     redirect_system_directory,
     write_startup_file,
     redirect_startup_file,
+    redirect_settings_startup_file,
     write_authorized_keys,
     redirect_authorized_keys,
     crontab_change,

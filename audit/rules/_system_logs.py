@@ -35,6 +35,12 @@ _AUDIT_TRAIL_FILES = (
     "/var/log/messages*",
 )
 AUDIT_DIRECTORIES = ("/var/log/audit", "/var/log/journal")
+# `syslog.1`, `auth.log.2.gz`, `messages-20240101.xz`: the archives log rotation deletes on its own
+# schedule; deleting them sooner frees the disk and leaves the live records in place.
+ROTATED_ARCHIVE = re.compile(r"(\.\d+|-\d{8})(\.(gz|xz|bz2|zst))?$|\.(gz|xz|bz2|zst|old)$")
+# The programs that edit a file in place (`sed -i`, `perl -i`): nothing rewrites a live log that way
+# but someone deleting its lines.
+_IN_PLACE_EDITORS = frozenset({"sed", "perl", "ruby"})
 # Where bash, zsh, ksh, tcsh and fish save the commands typed. The REPLs' histories
 # (`.psql_history`, `.mysql_history`) are not among them: deleting one to drop a typed
 # password is ordinary hygiene.
@@ -102,6 +108,7 @@ def names_history_variable(arg: Arg) -> bool:
         "echo 'sshd: accepted' >> /var/log/auth.log",
         "sudo sh -c ': > /var/log/btmp'",
         "cat /dev/null > ~/.bash_history",
+        "find /var/log -type f -exec sh -c ': > \"$1\"' _ {} \\;",
     ),
     must_not_match=(
         ": > /var/log/myapp/app.log",
@@ -110,13 +117,17 @@ def names_history_variable(arg: Arg) -> bool:
         "cat /var/log/syslog 2>&1",
         ": > ./var/log/wtmp",
         "history > ~/history-backup.txt",
+        "echo x > /var/log/myapp/x.log",
     ),
 )
 def redirect_onto_system_log(subject: RedirectSubject, _tables: Tables) -> Iterator[Hit]:
     target = redirect_writes_file(subject)
     if target is None:
         return
-    record = audit_trail(target, subject.cwd)
+    # A redirect onto /var/log itself writes nothing unless it stands for every file a `find` hands
+    # over (`find /var/log -type f -exec sh -c ': > "$1"' _ {} ;`).
+    whole = path_is(target, SYSTEM_LOG_DIRECTORY, subject.cwd) is not None
+    record = audit_trail(target, subject.cwd) or (SYSTEM_LOGS if whole else None)
     if record is not None:
         verb = "appends to" if subject.operator.endswith(">>") else "overwrites"
         yield Hit(subject.span, f"redirect {verb} `{target.display()}`, {record}")
@@ -133,8 +144,8 @@ _LOG_WRITERS = tuple(name for name in WRITERS if name not in ("touch", "truncate
     severity=Severity.HIGH,
     summary=(
         "A program overwrites, replaces or edits the system's record of logins, authentication or the "
-        "audit system (`cp /dev/null /var/log/wtmp`, `sed -i '/ADDRESS/d' /var/log/auth.log`, `dd of=`), "
-        "or the shell's history file (`ln -sf /dev/null ~/.bash_history`, or `history -c; history -w`, "
+        "audit system (`cp /dev/null /var/log/wtmp`, `dd of=`), edits any live log below /var/log in place "
+        "(`sed -i '/ADDRESS/d' /var/log/nginx/access.log`), or the shell's history file (`ln -sf /dev/null ~/.bash_history`, or `history -c; history -w`, "
         "which writes the list it just emptied over it)."
     ),
     rationale=(
@@ -158,12 +169,14 @@ _LOG_WRITERS = tuple(name for name in WRITERS if name not in ("touch", "truncate
         "ln -sf /dev/null /var/log/auth.log",
         "tee /var/log/secure < /dev/null",
         "ln -sf /dev/null ~/.bash_history",
+        "sed -i '/198.51.100.20/d' /var/log/nginx/access.log",
     ),
     must_not_match=(
         "cp /var/log/auth.log ./incident/",
         "tee -a /var/log/myapp/deploy.log",
         "touch /var/log/wtmp",
         "sed -n '/sshd/p' /var/log/auth.log",
+        "sed -i 's/x/y/' /var/log/nginx/access.log.1",
         "cp ~/.bash_history ./history-backup.txt",
         "history -w",
         "history -cw",
@@ -175,9 +188,17 @@ def overwrite_system_log(subject: CommandSubject, _tables: Tables) -> Iterator[H
         yield from _history_written_empty(subject)
         return
     for target in written_paths(subject):
-        record = audit_trail(target, subject.cwd)
+        record = audit_trail(target, subject.cwd) or _live_log_edited(subject, target)
         if record is not None:
             yield Hit(target.span, f"`{subject.name}` overwrites or edits `{target.display()}`, {record}")
+
+
+def _live_log_edited(subject: CommandSubject, target: Arg) -> str | None:
+    """Any live log below /var/log edited in place (`sed -i '/ADDRESS/d' /var/log/nginx/access.log`);
+    a rotated archive (`access.log.1`) is not the record being kept."""
+    if subject.name not in _IN_PLACE_EDITORS or path_under(target, SYSTEM_LOG_DIRECTORY, subject.cwd) is None:
+        return None
+    return SYSTEM_LOGS if not any(ROTATED_ARCHIVE.search(value) for value in target.values) else None
 
 
 def _history_written_empty(subject: CommandSubject) -> Iterator[Hit]:

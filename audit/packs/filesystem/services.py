@@ -10,7 +10,6 @@ the core rule FS001's.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from fnmatch import fnmatchcase
 
@@ -21,7 +20,13 @@ from ...programs import find_scope
 from ...rules._pack import Pack
 from ...rules._paths import contents_glob, path_is, path_under, reading
 from ...rules._rule import Hit, Inspects, rule
-from ...rules._system_logs import AUDIT_DIRECTORIES, SYSTEM_LOG_DIRECTORY, SYSTEM_LOGS, audit_trail
+from ...rules._system_logs import (
+    AUDIT_DIRECTORIES,
+    ROTATED_ARCHIVE,
+    SYSTEM_LOG_DIRECTORY,
+    SYSTEM_LOGS,
+    audit_trail,
+)
 from ._deleted import DELETERS, REMOVERS, deleted_targets, home_relative, may_concern
 
 
@@ -86,9 +91,6 @@ def delete_service_data(subject: CommandSubject, tables: Tables) -> Iterator[Hit
             yield Hit(arg.span, f"deletes `{arg.display()}`, service data ({directory})")
 
 
-# `syslog.1`, `auth.log.2.gz`, `messages-20240101.xz`: the archives log rotation deletes on its own
-# schedule; deleting them sooner frees the disk and leaves the live records in place.
-_ROTATED_ARCHIVE = re.compile(r"(\.\d+|-\d{8})(\.(gz|xz|bz2|zst))?$|\.(gz|xz|bz2|zst|old)$")
 # The names of the records, for a `find -name` pattern to be tested against.
 _RECORD_NAMES = (
     "auth.log", "secure", "wtmp", "btmp", "lastlog", "faillog", "syslog", "messages", "audit.log", ".bash_history",
@@ -161,10 +163,12 @@ def delete_system_logs(subject: CommandSubject, tables: Tables) -> Iterator[Hit]
         return
     if subject.name == "find" and not _find_may_reach_records(subject):
         return
-    for arg, values, recursive in deleted_targets(subject):
-        if values and all(_ROTATED_ARCHIVE.search(value) for value in values):
+    for arg, values, _ in deleted_targets(subject):
+        if values and all(ROTATED_ARCHIVE.search(value) for value in values):
             continue
-        whole = recursive and path_is(arg, SYSTEM_LOG_DIRECTORY, cwd) is not None
+        # `rm -f /var/log` deletes nothing unless it stands for every file a `find` hands over
+        # (`find /var/log -type f -exec sh -c 'rm -f "$1"' _ {} ;`).
+        whole = path_is(arg, SYSTEM_LOG_DIRECTORY, cwd) is not None
         in_logs = whole or contents_glob(arg, (*SYSTEM_LOG_DIRECTORY, *AUDIT_DIRECTORIES), cwd) is not None
         record = audit_trail(arg, cwd) or (SYSTEM_LOGS if in_logs else None)
         if record is not None:

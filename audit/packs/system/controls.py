@@ -384,13 +384,15 @@ MACOS_PROTECTION_OFF = pack_rule(
     summary=(
         "Turns a macOS protection off: Gatekeeper (`spctl --master-disable`, `--global-disable`), System "
         "Integrity Protection (`csrutil disable`), the quarantine of downloads (`defaults write "
-        "com.apple.LaunchServices LSQuarantine -bool NO`), or code signing at the next boot (`nvram "
-        'boot-args="amfi_get_out_of_my_way=1"`, `cs_enforcement_disable=1`).'
+        "com.apple.LaunchServices LSQuarantine -bool NO`), code signing at the next boot (`nvram "
+        'boot-args="amfi_get_out_of_my_way=1"`, `cs_enforcement_disable=1`), or FileVault\'s disk '
+        "encryption (`fdesetup disable`)."
     ),
     rationale=(
         "Gatekeeper and the quarantine are what stop a downloaded program from running unsigned and "
-        "unannounced; System Integrity Protection keeps even root out of the system's files. With them "
-        "off, whatever is downloaded next runs unchecked, for every later session. It blocks."
+        "unannounced; System Integrity Protection keeps even root out of the system's files; FileVault "
+        "keeps the disk unreadable to whoever takes the machine. With them off, whatever is downloaded "
+        "next runs unchecked, and a lost laptop gives its data away. It blocks."
     ),
     safer_alternative=(
         "Allow the one program you trust (`spctl --add PATH`, or open it once from Finder), or ask a human."
@@ -398,6 +400,7 @@ MACOS_PROTECTION_OFF = pack_rule(
     matches=(
         command("spctl", requires=("--master-disable",)),
         command("csrutil", where=operand("COMMAND", "disable")),
+        command("fdesetup", where=operand("COMMAND", "disable")),
         command("nvram", where=_boot_args_unprotect),
         command(
             "defaults",
@@ -407,9 +410,10 @@ MACOS_PROTECTION_OFF = pack_rule(
             ),
         ),
     ),
-    message="turns a macOS protection off (Gatekeeper, System Integrity Protection or the quarantine)",
+    message="turns a macOS protection off (Gatekeeper, System Integrity Protection, the quarantine or FileVault)",
     must_match=(
         "spctl --master-disable",
+        "sudo fdesetup disable",
         "sudo spctl --global-disable",
         "csrutil disable",
         "defaults write com.apple.LaunchServices LSQuarantine -bool NO",
@@ -421,6 +425,7 @@ MACOS_PROTECTION_OFF = pack_rule(
         "spctl --status",
         "spctl --assess -v /Applications/App.app",
         "csrutil status",
+        "fdesetup status",
         "defaults read com.apple.LaunchServices LSQuarantine",
         "defaults write com.apple.dock autohide -bool true",
     ),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from ..._named_tuple import NamedTuple
 from ...programs import Arg
 from .._invocation import Found
 
@@ -81,12 +82,18 @@ _OUTBOUND_LIFELINES = frozenset({"22", "ssh", "53", "domain", "80", "http", "443
 _DROPPING = frozenset({"DROP", "REJECT"})
 
 
-def firewall_cuts_access(found: Found) -> Arg | None:
-    """An iptables rule that drops or rejects, from every address, ssh coming in (`-I INPUT -p tcp
-    --dport 22 -j DROP`; every port only when inserted first, `-I INPUT -j DROP`: appended, that is
-    the usual last rule of a firewall), or ssh, DNS, the web or everything going out (`-A OUTPUT -p
-    tcp --dport 443 -j DROP`). A rule for one address (`-s`, `-d`), another port, a connection state
-    or another interface bans or blocks only that."""
+class _DroppingRule(NamedTuple):
+    """An iptables rule that drops or rejects: its jump word, its chain, whether it is inserted first."""
+
+    jump: Arg
+    chain: str
+    inserted: bool
+
+
+def _dropping_rule(found: Found) -> _DroppingRule | None:
+    """An iptables rule of the filter table, appended or inserted, that drops or rejects on the
+    machine's own link. A rule only for some connections' state (`--ctstate INVALID`) or for
+    another interface (`-i docker0`) is None."""
     read = found.reading
     jumps = read.values("--jump")
     if not jumps or not _DROPPING.intersection(jumps[-1].values) or read.values("--table"):
@@ -95,12 +102,32 @@ def firewall_cuts_access(found: Found) -> Arg | None:
         return None
     inserted = read.values("--insert")
     chain = (inserted or read.values("--append"))[-1:]
-    port = _destination_port(read.args)
-    if chain and "INPUT" in chain[0].values and not read.values("--source"):
-        return jumps[-1] if (port in _SSH_PORTS or (port is None and inserted)) else None
-    if chain and "OUTPUT" in chain[0].values and not read.values("--destination"):
-        return jumps[-1] if port is None or port in _OUTBOUND_LIFELINES else None
-    return None
+    if not chain:
+        return None
+    name = next((value for value in ("INPUT", "OUTPUT") if value in chain[0].values), "")
+    return _DroppingRule(jumps[-1], name, bool(inserted))
+
+
+def firewall_drops_ssh(found: Found) -> Arg | None:
+    """An iptables rule that drops or rejects ssh coming in from every address (`-I INPUT -p tcp
+    --dport 22 -j DROP`), or every connection coming in when inserted first (`-I INPUT -j DROP`;
+    appended, that is the usual last rule of a firewall). A rule for one address (`-s`) or another
+    port bans or blocks only that."""
+    dropping = _dropping_rule(found)
+    if dropping is None or dropping.chain != "INPUT" or found.reading.values("--source"):
+        return None
+    port = _destination_port(found.reading.args)
+    return dropping.jump if port in _SSH_PORTS or (port is None and dropping.inserted) else None
+
+
+def firewall_cuts_outbound(found: Found) -> Arg | None:
+    """An iptables rule that drops or rejects ssh, DNS, the web or everything going out to every
+    address (`-A OUTPUT -p tcp --dport 443 -j DROP`); a rule for one destination (`-d`) blocks only that."""
+    dropping = _dropping_rule(found)
+    if dropping is None or dropping.chain != "OUTPUT" or found.reading.values("--destination"):
+        return None
+    port = _destination_port(found.reading.args)
+    return dropping.jump if port is None or port in _OUTBOUND_LIFELINES else None
 
 
 def _narrowed(args: tuple[Arg, ...], interfaces: tuple[Arg, ...]) -> bool:

@@ -3,8 +3,10 @@
 Kernel code loaded from a file or forced in (SC007), the running kernel replaced by kexec
 (SC008), kernel modules the machine's security, storage or network rely on removed (SC009), a
 file system mounted over a system directory or the root file system unmounted (SC010), the
-services that keep the machine reachable stopped, its network interface or default route taken
-away or ssh dropped by its firewall (SC011), and init or every process a `ps` lists killed (SC012). `kill -1`, `killall5`, powering off and writing to /proc/sysrq-trigger are core
+services that keep the machine reachable or run its containers stopped or the web going out dropped
+by its firewall (SC011), its operators locked out by ssh stopped, the network taken down or ssh
+dropped by its firewall (SC017, `lockout.py`), init or every process a `ps` lists killed (SC012), and
+every process of a runtime or whatever holds a service's port killed (SC018, SC019, `broad_kills.py`). `kill -1`, `killall5`, powering off and writing to /proc/sysrq-trigger are core
 rules (DO003, DO004), older than this pack, and a redirect names no program.
 """
 
@@ -17,16 +19,10 @@ from ...programs import Arg
 from ...rules._pack import Pack
 from ...rules._paths import cleaned_values, path_is
 from .._invocation import Found, any_operand, command, listed_by, operand, pack_rule
+from .broad_kills import BROAD_KILLS
 from .controls import IPTABLES_NAMES, stops_service
-from .interfaces import (
-    default_route_removed,
-    firewall_cuts_access,
-    ifconfig_down,
-    ifdown_main,
-    ip_link_down,
-    nmcli_off,
-    ufw_denies_ssh,
-)
+from .interfaces import firewall_cuts_outbound
+from .lockout import REMOTE_ACCESS_CUT
 from .processes import killed_by_listing, killed_by_name
 
 
@@ -292,14 +288,15 @@ MOUNTED_OVER_SYSTEM = pack_rule(
     ),
 )
 
-# Units whose loss cuts the machine off the network or from its operators, or stops its containers.
+# Units whose loss may cut the machine off the network, or stops its containers (the ssh server and
+# the services that take every interface down are SC017's, a lock-out).
 _LIFELINE_UNITS = (
-    "ssh", "sshd", "ssh.socket", "sshd.socket", "systemd-networkd", "NetworkManager", "networking", "network",
-    "systemd-resolved", "wpa_supplicant", "dhcpcd", "tailscaled", "docker", "docker.socket", "containerd",
+    "systemd-networkd", "NetworkManager", "systemd-resolved", "wpa_supplicant", "dhcpcd", "tailscaled", "docker",
+    "docker.socket", "containerd",
 )  # fmt: skip
 # The processes of those services, by the names a kill by name matches.
 _LIFELINE_PROCESSES = (
-    "sshd", "systemd-networkd", "NetworkManager", "networkd-dispatcher", "systemd-resolved", "wpa_supplicant",
+    "systemd-networkd", "NetworkManager", "networkd-dispatcher", "systemd-resolved", "wpa_supplicant",
     "dhcpcd", "dhclient", "tailscaled", "dockerd", "containerd",
 )  # fmt: skip
 # loginctl commands that end every process of a user's logins or of a session.
@@ -310,16 +307,16 @@ LIFELINE_SERVICE_STOPPED = pack_rule(
     name="remote-access-service-stopped",
     severity=Severity.MEDIUM,
     summary=(
-        "Stops the service that keeps the machine reachable or runs its containers (`systemctl stop sshd`, "
-        "`killall -9 sshd`), ends a user's logins (`loginctl terminate-user`), takes the network interface "
-        "or the default route away (`ip link set eth0 down`, `ip route del default`), or has the firewall "
-        "drop ssh from everyone or the web going out (`iptables -I INPUT -p tcp --dport 22 -j DROP`)."
+        "Stops a service the machine is reached through or that runs its containers (`systemctl stop "
+        "NetworkManager`, `systemctl stop systemd-resolved`, `pkill tailscaled`, `systemctl stop docker`), "
+        "ends a user's logins (`loginctl terminate-user`), or has the firewall drop the web or everything "
+        "going out (`iptables -A OUTPUT -p tcp --dport 443 -j REJECT`)."
     ),
     rationale=(
-        "On a remote machine, stopping ssh or the network ends every session and nobody can log in "
-        "again without a console; stopping docker stops every container on the machine. It warns "
-        "rather than blocks: restarting these after a configuration change is routine, and a local "
-        "machine survives it."
+        "Stopping the network manager, the resolver or a VPN daemon can cut the machine off, and stopping "
+        "docker stops every container. It warns: these daemons leave the interfaces configured when they "
+        "stop, freeing the resolver's port for a local DNS server is common, and a local machine survives "
+        "it. Stopping ssh or taking the interface down is SC017's, a lock-out."
     ),
     safer_alternative=(
         "`systemctl restart` or `reload` the service after a change (`sshd -t` checks its configuration "
@@ -330,56 +327,26 @@ LIFELINE_SERVICE_STOPPED = pack_rule(
         command(("pkill", "killall"), where=killed_by_name(*_LIFELINE_PROCESSES)),
         command("kill", unless=("-l", "-L"), where=killed_by_listing(*_LIFELINE_PROCESSES)),
         command("loginctl", where=operand("COMMAND", *_SESSION_ENDINGS)),
-        command("ip", where=ip_link_down),
-        command("ifconfig", where=ifconfig_down),
-        command("ifdown", where=ifdown_main),
-        command("nmcli", where=nmcli_off),
-        command("ip", where=default_route_removed),
-        command(IPTABLES_NAMES, where=firewall_cuts_access),
-        command("ufw", "deny", unless=("--dry-run",), where=ufw_denies_ssh),
-        command("ufw", "reject", unless=("--dry-run",), where=ufw_denies_ssh),
+        command(IPTABLES_NAMES, where=firewall_cuts_outbound),
     ),
-    message="stops a service that keeps the machine reachable or runs its containers, or ends every login",
+    message="stops a service the machine is reached through or that runs its containers, or ends every login",
     must_match=(
-        "killall -9 sshd",
-        "kill -9 $(pgrep sshd)",
         "pkill -x NetworkManager",
         "loginctl terminate-user $USER",
-        "systemctl stop sshd",
-        "sudo systemctl disable --now ssh",
         "systemctl stop systemd-networkd",
         "systemctl mask NetworkManager.service",
-        "service networking stop",
         "systemctl stop docker",
-        "ip link set dev eth0 down",
-        "ifconfig ens33 down",
-        "nmcli networking off",
-        "ip route del default",
-        "iptables -I INPUT -p tcp --dport 22 -j DROP",
         "iptables -A OUTPUT -p tcp --dport 443 -j REJECT",
-        "ufw deny ssh",
     ),
     must_not_match=(
-        "systemctl status sshd",
         "systemctl restart nginx",
-        "systemctl restart sshd",
-        "systemctl reload ssh",
         "systemctl stop nginx",
         "service ssh status",
-        "pkill -f 'ssh -L 8080'",
-        "killall ssh-agent",
         "kill $(pgrep -f 'node server.js')",
         "loginctl list-sessions",
-        "ip link set veth-test down",
-        "ip link set eth0 up",
-        "ifconfig eth0",
-        "nmcli connection down corp-vpn",
-        "ip route del 10.8.0.0/24",
-        "ip route flush cache",
         "iptables -A INPUT -j DROP",
-        "iptables -A INPUT -s 203.0.113.9 -j DROP",
         "iptables -A OUTPUT -p tcp --dport 25 -j DROP",
-        "ufw deny from 203.0.113.9",
+        "systemctl stop sshd",
     ),
 )
 
@@ -482,6 +449,8 @@ PACK = Pack(
         KERNEL_MODULE_REMOVED,
         MOUNTED_OVER_SYSTEM,
         LIFELINE_SERVICE_STOPPED,
+        REMOTE_ACCESS_CUT,
         INIT_OR_EVERY_LISTED_PROCESS_KILLED,
+        *BROAD_KILLS,
     ),
 )

@@ -5,7 +5,7 @@ every login through a login item or a login hook (MA102); a dialog that asks for
 with a hidden answer (MA103); the web proxies pointed at another host (MA104); the keychain's secrets
 printed in clear wholesale or a browser's master key read (MA105); privacy permissions reset, the Trash
 emptied and the user's private data read (MA106-MA108) are in macos_privacy.py; an account made an
-administrator (MA109). Gatekeeper, System Integrity
+administrator (MA109); a launchd job loaded under Apple's name from outside /System (MA110). Gatekeeper, System Integrity
 Protection and the quarantine turned off for good are system.controls' SC013; a launch agent loaded
 is the core persistence rule's; a password read from the keychain by name warns (SE006).
 """
@@ -297,12 +297,66 @@ ADMIN_ACCOUNT = pack_rule(
     ),
 )
 
+# launchctl's verbs that start a job now and, with `-w` or from a LaunchAgents directory, at every login.
+_LAUNCHCTL_STARTS = frozenset({"load", "bootstrap", "submit"})
+
+
+def _job_imitates_apple(found: Found) -> Arg | None:
+    """A job file named `com.apple.*.plist` loaded from anywhere but the system's own
+    /System/Library (Apple installs its jobs only there), or a job submitted under an Apple label
+    (`submit -l com.apple.x -- PROGRAM`)."""
+    operands = found.reading.operands
+    if not operands or operands[0].value not in _LAUNCHCTL_STARTS:
+        return None
+    for label in found.reading.values("-l"):
+        if (label.value or "").startswith("com.apple."):
+            return label
+    for word in operands[1:]:
+        for value in word.values:
+            name = value.rpartition("/")[2]
+            if name.startswith("com.apple.") and name.endswith(".plist") and not value.startswith("/System/"):
+                return word
+    return None
+
+
+JOB_IMITATES_APPLE = pack_rule(
+    id="MA110",
+    name="macos-job-imitates-apple",
+    severity=Severity.HIGH,
+    summary=(
+        "Loads a launchd job under Apple's name from outside the system's own directory (`launchctl load -w "
+        "~/Library/LaunchAgents/com.apple.softwareupdated.plist`, `launchctl bootstrap gui/501 "
+        "/Library/LaunchDaemons/com.apple.x.plist`), or submits one under an Apple label."
+    ),
+    rationale=(
+        "Apple's own jobs live in /System/Library, which System Integrity Protection keeps read-only; a "
+        "`com.apple.` job anywhere else was put there by someone else and named to pass for the system's "
+        "in a listing. Loading it starts the program now and at every login or boot: persistence in "
+        "disguise. It blocks; loading a job of the user's own under its own name warns (SY016)."
+    ),
+    safer_alternative="Name the job after its owner (`com.example.tool`), or ask a human to install it.",
+    matches=(command("launchctl", where=_job_imitates_apple),),
+    message="loads a launchd job named to pass for one of Apple's",
+    must_match=(
+        "launchctl load -w ~/Library/LaunchAgents/com.apple.softwareupdated.plist",
+        "sudo launchctl bootstrap system /Library/LaunchDaemons/com.apple.securityd-helper.plist",
+        "launchctl submit -l com.apple.mdworker.shared -- /Users/Shared/.x/run",
+    ),
+    must_not_match=(
+        "launchctl load -w ~/Library/LaunchAgents/com.example.backup.plist",
+        "sudo launchctl load -w /System/Library/LaunchDaemons/com.apple.smbd.plist",
+        "launchctl list com.apple.Finder",
+        "launchctl unload ~/Library/LaunchAgents/com.apple.fake.plist",
+    ),
+)
+
 PACK = Pack(
     name="system.macos",
     summary=(
         "macOS's own tools used as intruders use them: the quarantine stripped, login items and hooks, fake "
         "password dialogs, the web proxies pointed elsewhere, the keychain dumped, privacy permissions reset, the "
-        "Trash emptied, the user's messages, mail and history read, an account made an administrator."
+        "Trash emptied, the user's messages, mail and history read, an account made an administrator, a launchd "
+        "job passed off as Apple's."
     ),
     default=True,
     reason=(
@@ -317,5 +371,6 @@ PACK = Pack(
         KEYCHAIN_DUMPED,
         *PRIVACY_RULES,
         ADMIN_ACCOUNT,
+        JOB_IMITATES_APPLE,
     ),
 )

@@ -1,0 +1,89 @@
+"""Directories that are not protected but hold what other programs are using (FS family): the
+machine's shared temporary directories emptied (FS009), and an application's or site's whole
+directory below /srv, /opt or /var/www deleted (FS010). Both warn: each is routine somewhere, and
+what FS001 blocks (the directories themselves, data roots) is left to it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .._analysis import CommandSubject, cleaned_values
+from .._model import Severity
+from .._tables import Tables
+from ..programs import TREE_REMOVERS, removed_trees
+from ._paths import path_is, reading
+from ._rule import Hit, Inspects, rule
+
+# Every user's and program's temporary files: sockets of the X server, ssh-agent, tmux and
+# databases, locks, and other sessions' work.
+_SHARED_TEMP = ("/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/dev/shm")
+# The globs that name every entry of a directory.
+_EVERYTHING = frozenset({"*", ".*", "*.*"})
+# Where deployed applications and sites live: each entry is one of them whole.
+_APPLICATION_ROOTS = ("/srv", "/opt", "/var/www")
+
+
+@rule(
+    id="FS009",
+    name="delete-shared-temp-directory",
+    severity=Severity.MEDIUM,
+    summary="Recursively deletes a shared temporary directory or everything in it (`rm -rf /tmp/*`, `rm -rf /var/tmp`).",
+    rationale=(
+        "/tmp holds what running programs rely on: the X server's and ssh-agent's sockets, tmux's, a "
+        "database's socket and lock files, other users' and sessions' work. Emptying it breaks them until "
+        "they restart. It warns: the files are temporary, and a reboot clears them anyway."
+    ),
+    safer_alternative='Delete the files your own program made (`rm -rf /tmp/myapp-*`, `rm -rf "$TMPDIR/build"`).',
+    inspects=Inspects.COMMAND,
+    commands=TREE_REMOVERS,
+    must_match=("rm -rf /tmp/*", "sudo rm -rf /var/tmp/*", "rm -rf /tmp/.*", "rm -rf /dev/shm/*"),
+    must_not_match=("rm -rf /tmp/build", "rm -rf /tmp/myapp-*", "rm -f /tmp/x.txt", "ls /tmp/*", "rm -rf /*"),
+)
+def delete_shared_temp(subject: CommandSubject, _tables: Tables) -> Iterator[Hit]:
+    if any(label.startswith("find -") for label in subject.location.path):
+        return  # what a find hands over is picked by tests read elsewhere (`-mtime +7`: routine clean-up)
+    for arg in removed_trees(reading(subject)):
+        for value in cleaned_values(arg, subject.cwd):
+            head, _, tail = value.rstrip("/").rpartition("/")
+            directory = value if value in _SHARED_TEMP else head if tail in _EVERYTHING else None
+            if directory in _SHARED_TEMP:
+                yield Hit(arg.span, f"recursive delete of `{arg.display()}`: what running programs keep in {directory}")
+                break
+
+
+@rule(
+    id="FS010",
+    name="delete-application-directory",
+    severity=Severity.MEDIUM,
+    summary=(
+        "Recursively deletes a whole entry of /srv, /opt or /var/www: a deployed application or a site "
+        "(`rm -rf /srv/app`, `rm -rf /opt/service`, `rm -rf /var/www/html`)."
+    ),
+    rationale=(
+        "An application's directory holds more than its code: its configuration and `.env`, uploads, a "
+        "local database, its logs. It warns: removing an old deployment is routine, and one a deployment "
+        "tool can put back is often all it is. The entries named for backups, data or archives "
+        "(`/srv/backups`, `/opt/app/data`) are data roots and block (FS001)."
+    ),
+    safer_alternative=(
+        "Delete the release or cache you mean (`rm -rf /srv/app/releases/2023-01-01`, `rm -rf "
+        "/var/www/html/cache`), or move the directory aside first (`mv /srv/app /srv/app.old`)."
+    ),
+    inspects=Inspects.COMMAND,
+    commands=TREE_REMOVERS,
+    must_match=("rm -rf /srv/app", "sudo rm -rf /opt/myservice", "rm -rf /var/www/html/"),
+    must_not_match=("rm -rf /srv/app/releases/old", "rm -rf /var/www/html/cache", "rm -rf /srv/backups", "rm -rf /srv"),
+)
+def delete_application_directory(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    cwd = subject.cwd
+    for arg in removed_trees(reading(subject)):
+        if path_is(arg, tables.data_directories, cwd) is not None:
+            continue  # FS001's
+        for value in cleaned_values(arg, cwd):
+            parent, _, name = value.rstrip("/").rpartition("/")
+            if parent in _APPLICATION_ROOTS and name not in _EVERYTHING:
+                yield Hit(arg.span, f"recursive delete of `{arg.display()}`, a whole application or site in {parent}")
+                break
+
+
+SHARED_DIRECTORY_RULES = (delete_shared_temp, delete_application_directory)
