@@ -16,7 +16,7 @@ from types import MappingProxyType
 
 from ..databases import CLIENTS, DatabaseClient, OptionStyle
 from ._grammar import GNU, Option, Syntax, attached, flag, valued
-from ._program import Program, Subcommand
+from ._program import HelpForms, Program, Subcommand
 from ._tree import leaf, tree
 from .interpreters import interpreter_program
 
@@ -248,8 +248,18 @@ FRAMEWORK_TOOLS: tuple[Program, ...] = (
         ("supabase",),
         options=(valued("--workdir"),),
         global_options_anywhere=True,
+        help_forms=HelpForms(("-h", "--help")),
         subcommands=tree(
-            leaf("db reset", flag("--linked"), flag("--local"), valued("--db-url")), leaf("db push"), leaf("start")
+            leaf("db reset", flag("--linked"), flag("--local"), valued("--db-url")),
+            leaf("db push"),
+            leaf("start"),
+            # The hosted platform: the platform.supabase pack's.
+            leaf("projects delete", operands=("REF",)),
+            leaf("projects list"),
+            leaf("branches delete", operands=("BRANCH",)),
+            leaf("branches list"),
+            leaf("storage rm", flag("-r", "--recursive"), flag("--experimental"), operands=("PATH...",)),
+            leaf("storage ls", flag("-r", "--recursive"), flag("--experimental"), operands=("PATH",)),
         ),
     ),
     Program(("flyway",), syntax=Syntax(clusters=False), subcommands=tree(leaf("clean"), leaf("migrate"), leaf("info"))),

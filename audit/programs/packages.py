@@ -218,6 +218,9 @@ PACKAGE_BINARIES: Mapping[str, str] = {
     "@sentry/cli": "sentry-cli",
     "twilio-cli": "twilio",
     "@cloudflare/wrangler": "wrangler",
+    "firebase-tools": "firebase",
+    "@railway/cli": "railway",
+    "@upstash/cli": "upstash",
 }
 """npm packages whose binary has another name than the package (the runners name the package)."""
 
