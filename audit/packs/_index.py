@@ -117,22 +117,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         ".database.others",
         True,
         frozenset(
-            (
-                "curl",
-                "cypher-shell",
-                "http",
-                "https",
-                "influx",
-                "neon",
-                "neonctl",
-                "pscale",
-                "snowsql",
-                "turso",
-                "upstash",
-                "wget",
-                "xh",
-                "xhs",
-            )
+            (*_HTTP_CLIENTS, "cypher-shell", "influx", "neon", "neonctl", "pscale", "snowsql", "turso", "upstash")
         ),
     ),
     PackEntry(
@@ -261,7 +246,23 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         "packages.publish",
         ".packages.publish",
         True,
-        frozenset(("cargo", "gem", "npm", "pnpm", "poetry", "twine", "uv", "yarn")),
+        frozenset(
+            (
+                "cargo",
+                "dotnet",
+                "gem",
+                "gradle",
+                "gradlew",
+                "mvn",
+                "mvnw",
+                "npm",
+                "pnpm",
+                "poetry",
+                "twine",
+                "uv",
+                "yarn",
+            )
+        ),
     ),
     PackEntry("payments.stripe", ".vendors", False, frozenset((*_HTTP_CLIENTS, "stripe"))),
     PackEntry("platform.cloudflare-workers", ".platforms", True, frozenset((*_HTTP_CLIENTS, "wrangler"))),

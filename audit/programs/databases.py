@@ -242,6 +242,29 @@ FRAMEWORK_TOOLS: tuple[Program, ...] = (
         subcommands=tree(
             leaf("ef database drop", _FORCE, flag("--dry-run"), valued("-c", "--context"), valued("-p", "--project")),
             leaf("ef database update", valued("-c", "--context"), valued("-p", "--project"), operands=("MIGRATION",)),
+            # Packages pushed to and deleted from a NuGet feed: the packages.publish pack's.
+            leaf(
+                "nuget push",
+                valued("-s", "--source"),
+                valued("-k", "--api-key"),
+                valued("-ss", "--symbol-source"),
+                valued("-sk", "--symbol-api-key"),
+                valued("-t", "--timeout"),
+                flag("--skip-duplicate"),
+                flag("-n", "--no-symbols"),
+                flag("--interactive"),
+                flag("--force-english-output"),
+                operands=("PACKAGE",),
+            ),
+            leaf(
+                "nuget delete",
+                valued("-s", "--source"),
+                valued("-k", "--api-key"),
+                flag("--non-interactive"),
+                flag("--interactive"),
+                flag("--force-english-output"),
+                operands=("PACKAGE", "VERSION"),
+            ),
         ),
     ),
     Program(
