@@ -88,6 +88,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         frozenset(
             (
                 "alembic",
+                "dbt",
                 "dotnet",
                 "flyway",
                 "knex",

@@ -143,6 +143,7 @@ LAZY_FAMILIES: tuple[Family, ...] = (
             "flyway",
             "liquibase",
             "mix",
+            "dbt",
         ),
     ),
     Family(

@@ -288,6 +288,25 @@ FRAMEWORK_TOOLS: tuple[Program, ...] = (
     Program(("flyway",), syntax=Syntax(clusters=False), subcommands=tree(leaf("clean"), leaf("migrate"), leaf("info"))),
     Program(("liquibase",), subcommands=tree(leaf("dropAll|drop-all"), leaf("update"), leaf("status"))),
     Program(("mix",), operands=("TASK...",)),
+    # dbt builds a warehouse's tables from its models; `--full-refresh` drops and rebuilds them.
+    Program(
+        ("dbt",),
+        options=(valued("--profiles-dir"), valued("--project-dir")),
+        global_options_anywhere=True,
+        subcommands=tree(
+            *("run", "build", "seed", "snapshot", "test", "compile"),
+            options=(
+                flag("--full-refresh"),
+                valued("-t", "--target"),
+                valued("-s", "--select"),
+                valued("--exclude"),
+                valued("--vars"),
+                valued("--threads"),
+                flag("-x", "--fail-fast"),
+                flag("--empty"),
+            ),
+        ),
+    ),
 )
 
 DATABASE_PROGRAMS: tuple[Program, ...] = (*CLIENT_PROGRAMS, *DATABASE_TOOLS, *FRAMEWORK_TOOLS)
