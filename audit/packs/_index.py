@@ -140,7 +140,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         ),
     ),
     PackEntry("database.redis", ".database.redis", True, frozenset(("redis-cli", "valkey-cli"))),
-    PackEntry("database.sqlite", ".database.sqlite", True, frozenset(("duckdb", "sqlite3"))),
+    PackEntry("database.sqlite", ".database.sqlite", True, frozenset(("duckdb", "sqlite3", "wrangler"))),
     PackEntry("database.sqlserver", ".database.sqlserver", True, frozenset(("sqlcmd",))),
     PackEntry(
         "disks",

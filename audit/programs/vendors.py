@@ -45,8 +45,13 @@ VENDOR_PROGRAMS: tuple[Program, ...] = (
     _cli(("sam",), "delete", "deploy", "build", "validate", options=("--stack-name", "--region", "--profile", "--config-env"), flags=("--no-prompts",)),
     # Services.
     _cli(("stripe",), "customers delete", "products delete", "prices update", "subscriptions cancel", "webhook_endpoints delete", "customers list", options=("--api-key",), flags=("--live",)),
-    _cli(("wrangler",), "delete", "kv namespace delete", "kv:namespace delete", "r2 bucket delete", "r2 object delete", "d1 delete", "queues delete",
-         "vectorize delete", "pages project delete", "deploy", "dev", options=("--name", "-c", "--config", "--env")),
+    # D1's SQL (`d1 execute`): the statements are the database packs' (audit.databases.CLIENTS), with --remote only.
+    Program(("wrangler",), syntax=_ANYWHERE, options=(valued("--name"), valued("-c", "--config"), valued("-e", "--env")), global_options_anywhere=True,
+            help_forms=_HELP,
+            subcommands=tree("delete", "kv namespace delete", "kv:namespace delete", "r2 bucket delete", "r2 object delete", "d1 delete", "queues delete",
+                             "vectorize delete", "pages project delete", "deploy", "dev",
+                             leaf("d1 execute", valued("--command"), valued("--file"), valued("--persist-to"), flag("--remote"), flag("--local"),
+                                  flag("--preview"), flag("--json"), operands=("DATABASE",)), options=_YES)),
     _cli(("fastly",), "service delete", "purge", "service list", options=("-s", "--service-id", "--token"), flags=("--all",)),
     _cli(("ldcli",), "flags delete", "projects delete", "flags list", options=("--project", "--access-token")),
     _cli(("twilio",), "phone-numbers:remove", "api:core:messages:remove", "api:core:incoming-phone-numbers:remove", "phone-numbers:list", options=("-p", "--profile")),
