@@ -390,3 +390,35 @@ def _reads_one_line(reading: Reading) -> bool:
     """Whether `read` takes one line of its input into names: no option that changes where the
     line ends or where it comes from, or that makes an array."""
     return not reading.has("-d", "-n", "-N", "-a", "-u", "-t")
+
+
+def keyed_item(word: ast.Word) -> tuple[str, ast.Word] | None:
+    """`[KEY]=value` inside an array literal -> the key and the value word.
+
+    The opening `[` and the closing `]=` are unquoted; the key between them may be quoted
+    (`["k"]=v`: the key k). In code whose spans only approximate the original, the parser gives
+    unquoted text as several literals (`[`, `3`, `]`, `=rm`): runs of them are read as one.
+    """
+    parts = word.parts
+    if not parts or type(parts[0]) is not ast.Literal or parts[0].quoted or not parts[0].text.startswith("["):
+        return None
+    key: list[str] = []
+    unquoted = ""  # the run of unquoted literals read so far, less what the key took
+    for index, part in enumerate(parts):
+        if type(part) is not ast.Literal:
+            return None  # a key known only at run time
+        if part.quoted:
+            key.append(unquoted)
+            key.append(part.text)
+            unquoted = ""
+            continue
+        unquoted += part.text[1:] if index == 0 else part.text
+        closing = unquoted.find("]=")
+        if closing >= 0:
+            key.append(unquoted[:closing])
+            rest = unquoted[closing + 2 :]
+            value_parts: tuple[ast.WordPart, ...] = parts[index + 1 :]
+            if rest:
+                value_parts = (part._replace(text=rest), *value_parts)
+            return "".join(key), ast.Word(value_parts, word.span, word.source)
+    return None

@@ -19,6 +19,7 @@ from ._command_globs import expand_command_name, glob_candidates
 from ._listings import ls_globs, ls_names, tracked_files
 from ._located_names import located_program
 from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words, uses_default
+from ._static_output import filtered_output
 from ._subjects import (
     OUTPUT_REDIRECTS,
     Arg,
@@ -351,13 +352,31 @@ def recursing_like_find(argv: tuple[Arg, ...], index: int, span: Span) -> tuple[
     return (*argv[: index + 1], Arg(("-r",), "-r", span), *argv[index + 1 :])
 
 
+def piped_output(stdin: Stdin, env: Env) -> str | None:
+    """What the command before writes into a pipe or `< <(...)`, when known: what echo/printf print
+    (`Env.command_output`), and known text through the filter stages of a pipe (`echo TEXT | tr a-z
+    n-za-m | sh`, `printf ... | rev | bash`)."""
+    writer = stdin.writer
+    if writer is None:
+        return None
+    printed = env.command_output(writer)
+    upstream = stdin.upstream
+    if printed is not None or upstream is None or type(writer) is not ast.SimpleCommand:
+        return printed
+    if writer.redirects or writer.assignments:
+        return None
+    argv = env.literal_argv(writer.words)
+    before = piped_output(upstream, env) if argv is not None else None
+    return None if argv is None or before is None else filtered_output(argv, before)
+
+
 def known_input(stdin: Stdin | None, env: Env) -> str | None:
     """What a command reads on stdin when that is known without running
     anything: echo/printf piped in or read from `< <(...)`, a here-string or heredoc of literal text."""
     if stdin is None:
         return None
     if stdin.kind is StdinKind.PIPE or stdin.kind is StdinKind.PROCESS_SUBSTITUTION:
-        return env.command_output(stdin.writer) if stdin.writer is not None else None
+        return piped_output(stdin, env)
     if stdin.kind not in (StdinKind.HERESTRING, StdinKind.HEREDOC):
         return None
     text = env.literal_text(stdin.parts)

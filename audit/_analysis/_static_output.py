@@ -1,12 +1,13 @@
-"""The output of `echo`, `printf`, `dirname` and `basename` with literal
-arguments, computed without running them: `$(echo rm)` and
-`$(printf '\\x72\\x6d')` are spellings of `rm`, `$(dirname /x)` is `/`, and
-they are judged as such. So are the usual ways of printing a directory:
+"""The output of `echo`, `printf`, `dirname`, `basename`, `realpath`, `readlink -f`
+and `ls -d` with literal arguments, computed without running them: `$(echo rm)` and
+`$(printf '\\x72\\x6d')` are spellings of `rm`, `$(dirname /x)` is `/`, `$(realpath ~)`
+the home, and they are judged as such. So are the usual ways of printing a directory:
 `$(cd DIR && pwd)` is DIR, `$(getent passwd $USER | cut -d: -f6)` the home,
 and known text through `tr` or `rev` (`$(echo ql | tr a-z b-za)` is `rm`)."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Callable, Iterable
 
@@ -38,7 +39,48 @@ def static_output(argv: list[str]) -> str | None:
         return "".join(_dirname(arg) + "\n" for arg in args)
     if name == "basename" and 1 <= len(args) <= 2 and not any(arg.startswith("-") for arg in args):
         return _basename(*args) + "\n"
+    if name in _CANONICAL_OPTIONS:
+        return _canonical_paths(name, args)
+    if name == "ls" and len(args) == 2 and args[0] in _LS_ONE_DIRECTORY and not args[1].startswith("-"):
+        return args[1] + "\n"
     return None
+
+
+# Options of the programs that print the absolute form of the paths they are given; readlink
+# prints a link's target unless one of its canonicalising options is there.
+_CANONICAL_OPTIONS = {
+    "realpath": frozenset({"-e", "-m", "-s", "-q", "-L", "-P", "--canonicalize-existing", "--canonicalize-missing",
+                           "--no-symlinks", "--strip", "--quiet", "--logical", "--physical"}),
+    "readlink": frozenset({"-f", "-e", "-m", "-q", "-s", "-v", "--canonicalize", "--canonicalize-existing",
+                           "--canonicalize-missing", "--quiet", "--silent", "--verbose"}),
+}  # fmt: skip
+_READLINK_CANONICAL = frozenset(
+    {"-f", "-e", "-m", "--canonicalize", "--canonicalize-existing", "--canonicalize-missing"}
+)
+# `ls -d DIR`: the directory's own name, not its entries.
+_LS_ONE_DIRECTORY = frozenset({"-d", "--directory", "-d1", "-1d"})
+# The home stands for a directory under /home while `..` is resolved against it.
+_HOME_STAND_IN = "/home/\0home"
+
+
+def _canonical_paths(name: str, args: list[str]) -> str | None:
+    """`realpath PATH...`, `readlink -f PATH...`: each absolute path with `.` and `..` resolved (symbolic
+    links are not known here: a path is taken to name itself); None for a relative path."""
+    options = [arg for arg in args if arg.startswith("-")]
+    paths = [arg for arg in args if not arg.startswith("-")]
+    if not paths or not all(option in _CANONICAL_OPTIONS[name] for option in options):
+        return None
+    if name == "readlink" and not _READLINK_CANONICAL.intersection(options):
+        return None
+    printed: list[str] = []
+    for path in paths:
+        if path != HOME and not path.startswith(("/", HOME + "/")):
+            return None
+        resolved = posixpath.normpath(_HOME_STAND_IN + path[1:] if path.startswith(HOME) else path)
+        if resolved == _HOME_STAND_IN or resolved.startswith(_HOME_STAND_IN + "/"):
+            resolved = HOME + resolved[len(_HOME_STAND_IN) :]
+        printed.append(resolved.replace("//", "/") + "\n")
+    return "".join(printed)
 
 
 def _dirname(path: str) -> str:
@@ -156,11 +198,11 @@ def pipeline_output(
         if output is None or type(part) is not ast.SimpleCommand or part.assignments or part.redirects:
             return None
         argv = literal_argv(part.words)
-        output = None if argv is None else _filtered(argv, output)
+        output = None if argv is None else filtered_output(argv, output)
     return output
 
 
-def _filtered(argv: list[str], text: str) -> str | None:
+def filtered_output(argv: list[str], text: str) -> str | None:
     """What `tr` (translating or deleting) or `rev` prints for `text`; None for any other command."""
     name, args = argv[0].rsplit("/", 1)[-1], argv[1:]
     if name == "rev" and not args:

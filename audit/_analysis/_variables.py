@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from .._budget import Budget
 from .._syntax import ast
-from ._bindings import Binding, BindingKind, collect_bindings, is_name
+from ._bindings import Binding, BindingKind, collect_bindings, is_name, keyed_item
 from ._computed_values import computed_value
 from ._fields import DEFAULT_IFS
 from ._normalize import (
@@ -24,7 +24,7 @@ from ._normalize import (
     normalize_words,
     parameter_values,
 )
-from ._static_output import pipeline_output, static_output
+from ._static_output import filtered_output, pipeline_output, static_output
 from ._subjects import Arg
 
 _ALL_POSITIONAL = frozenset({"@", "*", "#"})
@@ -207,7 +207,7 @@ class Env:
         entries: dict[str, str] = {}
         next_index = 0
         for word in binding.words:
-            keyed = _keyed_item(word)
+            keyed = keyed_item(word)
             key = str(next_index)
             if keyed is not None:
                 key, word = keyed
@@ -318,7 +318,7 @@ class Env:
         for binding in bindings:
             if binding.kind is BindingKind.ARRAY:
                 # `$a` of an array is its first element (element 0: unknown here when keys are written).
-                if any(_keyed_item(word) is not None for word in binding.words):
+                if any(keyed_item(word) is not None for word in binding.words):
                     return None
                 fields = normalize_words(binding.words, self)
                 if any(field.is_dynamic for field in fields):
@@ -391,9 +391,10 @@ class Env:
         argv = self.literal_argv(command.words)
         if argv is None:
             return None
-        if argv == ["cat"] and len(command.redirects) == 1:
-            # `cat <<'EOF' ... EOF`, `cat <<< 'text'`: the document, read back.
-            return self.document_text(command.redirects[0])
+        if len(command.redirects) == 1:
+            # `cat <<'EOF' ... EOF`, `tr a-z n-za-m <<< 'text'`: the document, read back or filtered.
+            text = self.document_text(command.redirects[0])
+            return text if text is None or argv == ["cat"] else filtered_output(argv, text)
         return None if command.redirects else static_output(argv)
 
     def literal_argv(self, words: Iterable[ast.Word]) -> list[str] | None:
@@ -462,38 +463,6 @@ def _all_known(values: Iterable[str | None]) -> tuple[str, ...] | None:
             return None
         known.append(value)
     return tuple(known)
-
-
-def _keyed_item(word: ast.Word) -> tuple[str, ast.Word] | None:
-    """`[KEY]=value` inside an array literal -> the key and the value word.
-
-    The opening `[` and the closing `]=` are unquoted; the key between them may be quoted
-    (`["k"]=v`: the key k). In code whose spans only approximate the original, the parser gives
-    unquoted text as several literals (`[`, `3`, `]`, `=rm`): runs of them are read as one.
-    """
-    parts = word.parts
-    if not parts or type(parts[0]) is not ast.Literal or parts[0].quoted or not parts[0].text.startswith("["):
-        return None
-    key: list[str] = []
-    unquoted = ""  # the run of unquoted literals read so far, less what the key took
-    for index, part in enumerate(parts):
-        if type(part) is not ast.Literal:
-            return None  # a key known only at run time
-        if part.quoted:
-            key.append(unquoted)
-            key.append(part.text)
-            unquoted = ""
-            continue
-        unquoted += part.text[1:] if index == 0 else part.text
-        closing = unquoted.find("]=")
-        if closing >= 0:
-            key.append(unquoted[:closing])
-            rest = unquoted[closing + 2 :]
-            value_parts: tuple[ast.WordPart, ...] = parts[index + 1 :]
-            if rest:
-                value_parts = (part._replace(text=rest), *value_parts)
-            return "".join(key), ast.Word(value_parts, word.span, word.source)
-    return None
 
 
 def _as_script(command: ast.Command) -> ast.Script:

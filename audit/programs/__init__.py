@@ -57,7 +57,8 @@ from ._known import (
     written_files,
 )
 from ._program import HelpForms, Program, Reading, Subcommand, read
-from .files import emptied_files, sed_scripts, tar_archive, tar_extracts
+from .archives import tar_archive, tar_extracts
+from .files import emptied_files, sed_scripts
 from .find import EXEC_ACTIONS, FindScope, deletes_what_it_finds, find_scope, named_finds
 from .interpreters import INTERPRETERS, MODULE_PROGRAMS, InterpreterSpec
 from .kubernetes import KINDS, resource_kind

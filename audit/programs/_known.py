@@ -10,6 +10,7 @@ from ..errors import ProgramError
 from ._arg import Arg
 from ._index import FAMILY_OF, LAZY_FAMILIES, Family
 from ._program import Program, Reading, read
+from .archives import ARCHIVE_PROGRAMS
 from .builtins import BUILTIN_PROGRAMS
 from .disks import DISK_PROGRAMS
 from .files import FILE_PROGRAMS
@@ -27,6 +28,7 @@ _UNDECLARED = Program(("<undeclared>",))
 _CORE_PROGRAMS = (
     *BUILTIN_PROGRAMS,
     *FILE_PROGRAMS,
+    *ARCHIVE_PROGRAMS,
     FIND,
     *NETWORK_PROGRAMS,
     *SYSTEM_PROGRAMS,

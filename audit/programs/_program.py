@@ -42,6 +42,16 @@ class HelpForms(NamedTuple):
 Writes = Callable[["Reading"], Sequence[Arg]]
 """Paths a command changes, given its reading: the files it writes, deletes, or unpacks into."""
 
+
+def option_values(*spellings: str) -> Writes:
+    """A writer whose output files are the values of these options (`sort -o F`, `unzip -d DIR`)."""
+
+    def written(reading: Reading) -> tuple[Arg, ...]:
+        return reading.values(*spellings)
+
+    return written
+
+
 Aliases = Callable[[tuple[Arg, ...]], tuple[Arg, ...]]
 """The words of a command line with an alias it defines itself replaced by the alias's definition
 (`git -c alias.nuke='reset --hard' nuke` reads as `git ... reset --hard`); the same tuple when none."""

@@ -3,17 +3,16 @@
 `writes` says which arguments a command writes (`cp`'s destination, `sed
 -i`'s files, `dd of=`...); the writer rules (SY001, SY003, SY005, DO003) ask
 `written_files`, and every program declared with `writes` is a writer.
-`removes` says which it deletes (`rm`, `rmdir`, `unlink`, `shred -u`, what
-`mv` moves away) and `extracts` where it unpacks an archive (`tar -x -C`,
-`unzip -d`, `7z x -o`): SY001 asks `removed_files` and
-`extraction_directories`.
+`removes` says which it deletes (`rm`, `rimraf`, `rmdir`, `unlink`, `shred
+-u`, what `mv` moves away): SY001 asks `removed_files`. The archivers, and
+where they unpack, are in `archives`.
 """
 
 from __future__ import annotations
 
 from ._arg import Arg
 from ._grammar import attached, flag, valued
-from ._program import Program, Reading, Subcommand, Writes
+from ._program import Program, Reading, option_values
 from .interpreters import interpreter_program
 from .sed_script import sed_effects
 
@@ -128,47 +127,6 @@ def emptied_files(reading: Reading) -> tuple[Arg, ...]:
     return ()
 
 
-def _values_of(*spellings: str) -> Writes:
-    """A writer whose output files are the values of these options (`curl -o F`, `sort -o F`)."""
-
-    def written(reading: Reading) -> tuple[Arg, ...]:
-        return reading.values(*spellings)
-
-    return written
-
-
-def _old_style_letters(reading: Reading) -> str:
-    """`tar xzf a.tgz`: the bundled letters of an old-style first word ("" when there are none)."""
-    first = (reading.args[0].value or "") if reading.args else ""
-    return "" if first.startswith("-") else first
-
-
-def tar_extracts(reading: Reading) -> bool:
-    """`tar -x`, also with old-style bundled letters first (`tar xzf a.tgz`)."""
-    return "x" in _old_style_letters(reading) or reading.has("--extract")
-
-
-def tar_archive(reading: Reading) -> Arg | None:
-    """The archive `tar -f FILE` reads or writes; old style, the word after the letters (`tar xzf FILE`)."""
-    files = reading.values("--file")
-    if files:
-        return files[-1]
-    operands = reading.operands
-    if "f" in _old_style_letters(reading) and len(operands) >= 2:
-        return operands[1]
-    return None
-
-
-def _tar_extraction(reading: Reading) -> tuple[Arg, ...]:
-    """`tar -x -C DIR` (`tar xzf a.tgz -C DIR`): DIR."""
-    return reading.values("--directory") if tar_extracts(reading) else ()
-
-
-def _seven_zip_extraction(reading: Reading) -> tuple[Arg, ...]:
-    """`7z x -oDIR` and `7z e -oDIR` unpack into DIR."""
-    return reading.values("-o") if reading.path[:1] in (("x",), ("e",)) else ()
-
-
 def _script_in_place(reading: Reading) -> tuple[Arg, ...]:
     """`perl -i`/`ruby -i` edit the files after the program (the -e code, or the script)."""
     if not reading.has("-i"):
@@ -227,6 +185,19 @@ WIPE = Program(
     operands=("FILE...",),
     removes=_operands,
     removes_trees=_recursive_operands,
+)  # fmt: skip
+
+# npm's rimraf (`npx rimraf dist`, in package scripts): each path or glob it is given, with everything in it.
+RIMRAF = Program(
+    ("rimraf",),
+    options=(
+        flag("-v", "--verbose"), flag("-i", "--interactive"), flag("-G", "--no-glob"), flag("-g", "--glob"),
+        flag("--preserve-root"), flag("--no-preserve-root"), attached("--impl"), attached("--tmp"),
+        attached("--max-retries"), attached("--retry-delay"), attached("--backoff"), attached("--max-backoff"),
+    ),
+    operands=("PATH...",),
+    removes=_operands,
+    removes_trees=_operands,
 )  # fmt: skip
 
 # `cmake -E remove_directory DIR...` (the wrapper `cmake -E` runs it): each directory with everything in it.
@@ -387,7 +358,7 @@ SORT = Program(
         valued("--sort"), attached("--check"),
     ),
     operands=("FILE...",),
-    writes=_values_of("--output"),
+    writes=option_values("--output"),
 )  # fmt: skip
 
 SPONGE = Program(("sponge",), options=(flag("-a"),), operands=("FILE",), writes=_operands)
@@ -420,60 +391,6 @@ PATCH = Program(
 )  # fmt: skip
 
 
-def _thrown_away(reading: Reading) -> tuple[Arg, ...]:
-    """`tar -cf /dev/null --remove-files DIR`: the files archived into nothing, then removed. Into a
-    real archive, `--remove-files` moves them there; into /dev/null, it is `rm -r`."""
-    if not reading.has("--remove-files") or not reading.has("--create", "--append", "--update"):
-        return ()
-    archives = reading.values("--file")
-    if not archives or archives[-1].value != "/dev/null":
-        return ()
-    return reading.operands
-
-
-TAR = Program(
-    ("tar",),
-    options=(
-        flag("-x", "--extract", "--get"), flag("-c", "--create"), flag("-t", "--list"), flag("-r", "--append"),
-        flag("-u", "--update"), valued("-f", "--file"), valued("-C", "--directory"), valued("-T", "--files-from"),
-        valued("-X", "--exclude-from"), valued("--exclude"), valued("-b", "--blocking-factor"),
-        valued("-H", "--format"), valued("-g", "--listed-incremental"), valued("-I", "--use-compress-program"),
-        valued("--transform", "--xform"), valued("--owner"), valued("--group"), valued("--mode"),
-        valued("--strip-components"), valued("-N", "--newer", "--after-date"), valued("-K", "--starting-file"),
-        valued("-L", "--tape-length"), valued("-V", "--label"), valued("--to-command"),
-        valued("-F", "--info-script", "--new-volume-script"), valued("--rsh-command"), valued("--checkpoint-action"),
-        attached("--checkpoint"), flag("--remove-files"),
-    ),
-    writes=_tar_extraction,
-    extracts=_tar_extraction,
-    removes=_thrown_away,
-    removes_trees=_thrown_away,
-)  # fmt: skip
-
-UNZIP = Program(
-    ("unzip",),
-    options=(valued("-d"), valued("-P"), valued("-O"), valued("-I")),
-    operands=("ARCHIVE", "FILE..."),
-    writes=_values_of("-d"),
-    extracts=_values_of("-d"),
-)
-
-_SEVEN_ZIP_COMMANDS = ("a", "b", "d", "e", "h", "i", "l", "rn", "t", "u", "x")
-# 7-Zip's switches are one word each, their value attached (`-o/out`, `-pSECRET`, `-aoa`,
-# `-tzip`); read as clusters, a switch with a value still takes the rest of its word.
-SEVEN_ZIP = Program(
-    ("7z", "7za", "7zr", "7zz"),
-    options=(
-        attached("-o"), attached("-p"), attached("-a"), attached("-t"), attached("-m"), attached("-v"),
-        attached("-w"), attached("-x"), attached("-i"), attached("-r"), attached("-s"), attached("-b"),
-        attached("-u"), flag("-y"),
-    ),
-    subcommands=tuple(Subcommand((command,), operands=("ARCHIVE", "FILE...")) for command in _SEVEN_ZIP_COMMANDS),
-    global_options_anywhere=True,
-    writes=_seven_zip_extraction,
-    extracts=_seven_zip_extraction,
-)  # fmt: skip
-
 _MODE_CHANGE = (
     flag("-R", "--recursive"), flag("-c", "--changes"), flag("-f", "--silent", "--quiet"), _VERBOSE,
     valued("--reference"), *_ROOT_GUARDS,
@@ -493,6 +410,6 @@ RUBY = interpreter_program("ruby", ("ruby",), _script_in_place)
 AWK = interpreter_program("awk", ("awk", "gawk"), _awk_in_place)
 
 FILE_PROGRAMS: tuple[Program, ...] = (
-    RM, SRM, WIPE, CMAKE_REMOVE_DIRECTORY, RMDIR, UNLINK, CP, MV, INSTALL, LN, RSYNC, TEE, TOUCH, TRUNCATE, DD,
-    SHRED, SED, SORT, SPONGE, TAR, UNZIP, SEVEN_ZIP, CHMOD, CHOWN, CHGRP, PERL, RUBY, AWK, PATCH,
+    RM, SRM, WIPE, RIMRAF, CMAKE_REMOVE_DIRECTORY, RMDIR, UNLINK, CP, MV, INSTALL, LN, RSYNC, TEE, TOUCH, TRUNCATE, DD,
+    SHRED, SED, SORT, SPONGE, CHMOD, CHOWN, CHGRP, PERL, RUBY, AWK, PATCH,
 )  # fmt: skip

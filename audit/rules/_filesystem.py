@@ -56,6 +56,7 @@ from ._rule import Hit, Inspects, rule
         "cmake -E remove_directory /",
         "srm -r ~",
         "wipe -rf /home",
+        "npx rimraf ~",
     ),
     must_not_match=(
         "rm -rf ./build /tmp/cache",

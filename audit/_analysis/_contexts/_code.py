@@ -27,7 +27,7 @@ from .._normalize import (
     parameter_values,
     part_source,
 )
-from .._resolve import known_input
+from .._resolve import known_input, piped_output
 from .._risks import NO_RISKS
 from .._state import Frame
 from .._subjects import Arg, ContextKind, DynamicPart, ExecContextSubject, Risk, Stdin, StdinKind
@@ -356,10 +356,11 @@ def code_text(
 
 
 def piped_text(stdin: Stdin, env: Env) -> tuple[str, Origin] | None:
-    """What `echo`/`printf` with literal words print into a pipe (None for any other writer), and
-    where each character came from: in the words `echo` prints as written, else the writing command."""
+    """What `echo`/`printf` with literal words print into a pipe, directly or through filters (None for
+    any other writer), and where each character came from: in the words `echo` prints as written, else
+    the writing command."""
     writer = stdin.writer
-    printed = env.command_output(writer) if writer is not None else None
+    printed = piped_output(stdin, env)
     if printed is None:
         return None
     if not isinstance(writer, ast.SimpleCommand):  # `{ echo ls; echo pwd; }`
