@@ -79,7 +79,7 @@ VENDOR_PROGRAMS: tuple[Program, ...] = (
     _cli(("ibmcloud",), "resource service-instance-delete", "is instance-delete", "is volume-delete", "ks cluster rm", "cos bucket-delete",
          "resource service-instances", options=("-r", "-g")),
     _cli(("vultr-cli",), "instance delete", "database delete", "kubernetes delete", "block-storage delete", "object-storage delete", "bare-metal delete",
-         "instance list"),
+         "instance list", "database list"),
     _cli(("scw",), "instance server delete", "instance server terminate", "instance volume delete", "rdb instance delete", "k8s cluster delete",
          "object bucket delete", "instance server list", options=("-p", "--profile")),
     _cli(("upstash",), "redis delete", "kafka cluster delete", "kafka topic delete", "redis list", options=("--email", "--api-key")),

@@ -103,7 +103,7 @@ VULTR = vendor_pack(
     ),
     api=("api.vultr.com/v2/**",),
     must_match=("vultr-cli instance delete cb676a46-66fd-4dfb", "vultr-cli database delete 5a2c"),
-    must_not_match=("vultr-cli instance list",),
+    must_not_match=("vultr-cli instance list", "vultr-cli database list"),
     default=True,
     reason=_CLOUD_REASON,
 )
