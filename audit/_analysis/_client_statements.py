@@ -46,8 +46,11 @@ class Statements(NamedTuple):
 def client_statements(
     client: DatabaseClient, read: Reading, stdin: Stdin | None, written: WrittenText
 ) -> list[Statements]:
-    """Every text the client's command line (`read`) makes it run, in order; none under a dry run."""
+    """Every text the client's command line (`read`) makes it run, in order; none under a dry run, nor
+    on a local development copy (a client with `live_options`, none of them given)."""
     if client.dry_run_options and read.has(*client.dry_run_options):
+        return []
+    if client.live_options and not read.has(*client.live_options):
         return []
     given = list(_given(client, read))
     given.extend(_from_files(client, read, written))

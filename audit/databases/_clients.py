@@ -92,6 +92,9 @@ class DatabaseClient:
     """Options that turn the client's shell commands off (`sqlite3 -safe`)."""
     dry_run_options: tuple[str, ...] = ()
     """Options under which the statements are checked, not run (`bq query --dry_run`)."""
+    live_options: tuple[str, ...] = ()
+    """When given, the options without one of which the statements run on a local development copy,
+    not judged (`wrangler d1 execute` runs on the deployed database only with `--remote`)."""
     declared_in: str = ""
     """The module of `audit/programs` that declares the program, when it is a subcommand of a tool
     declared with its family (`bq query`: cloud.py); empty when the declaration is built from this table."""
@@ -360,6 +363,25 @@ CLIENTS: tuple[DatabaseClient, ...] = (
             "The query is the operands joined with spaces (one quoted word as a rule), or standard "
             "input when there are none. bq's flags are absl's (`--flag=value`, `--noflag`); bq and its options "
             "are declared with the cloud CLIs."
+        ),
+    ),
+    DatabaseClient(
+        name="wrangler d1 execute",
+        invocations=(("wrangler", "d1", "execute"),),
+        reads=Reads.SQL,
+        dialect=SqlDialect.SQLITE,
+        option_style=OptionStyle.YARGS,
+        statement_options=("--command",),
+        file_options=("--file",),
+        value_options=("-c", "--config", "-e", "--env", "--persist-to"),
+        operands=(OperandRole.DATABASE,),
+        reads_stdin=False,
+        live_options=("--remote",),
+        declared_in="vendors",
+        notes=(
+            "Cloudflare D1, SQLite's dialect. Since wrangler 3 the statements run on a local copy unless "
+            "`--remote` is given (`--local` is the default), so only remote runs are judged. wrangler and its "
+            "options are declared with the vendor CLIs."
         ),
     ),
 )  # fmt: skip

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..rules._pack import Pack
-from . import disks, git, kubernetes
-from .cloud import aws, azure, gcp, infrastructure
+from . import disks, git, kubernetes, platforms
+from .cloud import aws, azure, gcp, infrastructure, providers
 from .containers import docker, host_escape, podman
 from .database import (
     cassandra,
@@ -71,4 +71,6 @@ PACKS: tuple[Pack, ...] = (
     publish.PACK,
     *VENDOR_PACKS,
     *infrastructure.VENDOR_PACKS,
+    *providers.VENDOR_PACKS,
+    *platforms.VENDOR_PACKS,
 )

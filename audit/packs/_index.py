@@ -47,25 +47,28 @@ _MACHINE_COMMANDS = frozenset((
     "iptables-legacy", "iptables-nft", "kexec", "kill", "killall", "loginctl", "modprobe", "mount", "nmcli",
     "pkill", "rmmod", "service", "stop-process", "systemctl", "taskkill", "ufw", "umount",
 ))  # fmt: skip
+# The HTTP clients the API rules of the vendor packs read (`curl -X DELETE https://api...`).
+_HTTP_CLIENTS = ("curl", "http", "https", "wget", "xh", "xhs")
 
 PACK_INDEX: tuple[PackEntry, ...] = (
     PackEntry("backup.borg", ".vendors", False, frozenset(("borg",))),
     PackEntry("backup.restic", ".vendors", False, frozenset(("restic",))),
-    PackEntry(
-        "cdn.cloudflare", ".vendors", False, frozenset(("curl", "http", "https", "wget", "wrangler", "xh", "xhs"))
-    ),
-    PackEntry("cdn.fastly", ".vendors", False, frozenset(("curl", "fastly", "http", "https", "wget", "xh", "xhs"))),
-    PackEntry("ci.circleci", ".vendors", False, frozenset(("circleci", "curl", "http", "https", "wget", "xh", "xhs"))),
+    PackEntry("cdn.cloudflare", ".vendors", False, frozenset(_HTTP_CLIENTS)),
+    PackEntry("cdn.fastly", ".vendors", False, frozenset((*_HTTP_CLIENTS, "fastly"))),
+    PackEntry("ci.circleci", ".vendors", False, frozenset((*_HTTP_CLIENTS, "circleci"))),
     PackEntry("cloud.aws", ".cloud.aws", True, frozenset(("aws", "eksctl"))),
     PackEntry("cloud.azure", ".cloud.azure", True, frozenset(("az",))),
     PackEntry("cloud.consul", ".cloud.infrastructure", True, frozenset(("consul",))),
-    PackEntry(
-        "cloud.digitalocean", ".vendors", True, frozenset(("curl", "doctl", "http", "https", "wget", "xh", "xhs"))
-    ),
+    PackEntry("cloud.digitalocean", ".vendors", True, frozenset((*_HTTP_CLIENTS, "doctl"))),
     PackEntry("cloud.gcp", ".cloud.gcp", True, frozenset(("bq", "firebase", "gcloud"))),
     PackEntry("cloud.hetzner", ".cloud.infrastructure", True, frozenset(("hcloud",))),
+    PackEntry("cloud.ibm", ".cloud.providers", True, frozenset(("ibmcloud",))),
+    PackEntry("cloud.linode", ".cloud.providers", True, frozenset((*_HTTP_CLIENTS, "linode", "linode-cli"))),
     PackEntry("cloud.nomad", ".cloud.infrastructure", True, frozenset(("nomad",))),
+    PackEntry("cloud.oci", ".cloud.providers", True, frozenset(("oci",))),
     PackEntry("cloud.openstack", ".cloud.infrastructure", True, frozenset(("openstack",))),
+    PackEntry("cloud.scaleway", ".cloud.providers", True, frozenset(("scw",))),
+    PackEntry("cloud.vultr", ".cloud.providers", True, frozenset((*_HTTP_CLIENTS, "vultr-cli"))),
     PackEntry(
         "containers.docker",
         ".containers.docker",
@@ -91,6 +94,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         frozenset(
             (
                 "alembic",
+                "dbt",
                 "dotnet",
                 "flyway",
                 "knex",
@@ -120,21 +124,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         ".database.others",
         True,
         frozenset(
-            (
-                "curl",
-                "cypher-shell",
-                "http",
-                "https",
-                "influx",
-                "neon",
-                "neonctl",
-                "pscale",
-                "snowsql",
-                "turso",
-                "wget",
-                "xh",
-                "xhs",
-            )
+            (*_HTTP_CLIENTS, "cypher-shell", "influx", "neon", "neonctl", "pscale", "snowsql", "turso", "upstash")
         ),
     ),
     PackEntry(
@@ -156,7 +146,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         ),
     ),
     PackEntry("database.redis", ".database.redis", True, frozenset(("redis-cli", "valkey-cli"))),
-    PackEntry("database.sqlite", ".database.sqlite", True, frozenset(("duckdb", "sqlite3"))),
+    PackEntry("database.sqlite", ".database.sqlite", True, frozenset(("duckdb", "sqlite3", "wrangler"))),
     PackEntry("database.sqlserver", ".database.sqlserver", True, frozenset(("sqlcmd",))),
     PackEntry(
         "disks",
@@ -189,8 +179,8 @@ PACK_INDEX: tuple[PackEntry, ...] = (
             )
         ),
     ),
-    PackEntry("email.mailgun", ".vendors", False, frozenset(("curl", "http", "https", "wget", "xh", "xhs"))),
-    PackEntry("email.sendgrid", ".vendors", False, frozenset(("curl", "http", "https", "wget", "xh", "xhs"))),
+    PackEntry("email.mailgun", ".vendors", False, frozenset(_HTTP_CLIENTS)),
+    PackEntry("email.sendgrid", ".vendors", False, frozenset(_HTTP_CLIENTS)),
     PackEntry(
         "filesystem.home",
         ".filesystem.home",
@@ -247,59 +237,57 @@ PACK_INDEX: tuple[PackEntry, ...] = (
         True,
         frozenset(("find", "mv", "remove_directory", "rimraf", "rm", "srm", "tar", "wipe")),
     ),
-    PackEntry(
-        "flags.launchdarkly", ".vendors", False, frozenset(("curl", "http", "https", "ldcli", "wget", "xh", "xhs"))
-    ),
-    PackEntry("gateway.kong", ".vendors", False, frozenset(("curl", "deck", "http", "https", "wget", "xh", "xhs"))),
+    PackEntry("flags.launchdarkly", ".vendors", False, frozenset((*_HTTP_CLIENTS, "ldcli"))),
+    PackEntry("gateway.kong", ".vendors", False, frozenset((*_HTTP_CLIENTS, "deck"))),
     PackEntry("git", ".git", True, frozenset(("git",))),
-    PackEntry("iac.stacks", ".iac.stacks", True, frozenset(("cdk", "cdktf", "pulumi", "serverless", "sls"))),
+    PackEntry("iac.stacks", ".iac.stacks", True, frozenset(("cdk", "cdktf", "pulumi", "sam", "serverless", "sls"))),
     PackEntry("iac.terraform", ".iac.terraform", True, frozenset(("terraform", "terragrunt", "tofu"))),
     PackEntry("kubernetes", ".kubernetes", True, frozenset(("helm", "k3d", "kind", "kubectl", "minikube", "oc"))),
     PackEntry("kubernetes.etcd", ".cloud.infrastructure", True, frozenset(("etcdctl",))),
     PackEntry("messaging.kafka", ".vendors", False, frozenset(("kafka-topics", "kafka-topics.sh"))),
-    PackEntry(
-        "messaging.rabbitmq",
-        ".vendors",
-        False,
-        frozenset(("curl", "http", "https", "rabbitmqadmin", "rabbitmqctl", "wget", "xh", "xhs")),
-    ),
-    PackEntry(
-        "messaging.twilio", ".vendors", False, frozenset(("curl", "http", "https", "twilio", "wget", "xh", "xhs"))
-    ),
-    PackEntry("monitoring.datadog", ".vendors", False, frozenset(("curl", "http", "https", "wget", "xh", "xhs"))),
-    PackEntry("monitoring.grafana", ".vendors", False, frozenset(("curl", "http", "https", "wget", "xh", "xhs"))),
-    PackEntry("monitoring.pagerduty", ".vendors", False, frozenset(("curl", "http", "https", "wget", "xh", "xhs"))),
-    PackEntry(
-        "monitoring.sentry", ".vendors", False, frozenset(("curl", "http", "https", "sentry-cli", "wget", "xh", "xhs"))
-    ),
+    PackEntry("messaging.rabbitmq", ".vendors", False, frozenset((*_HTTP_CLIENTS, "rabbitmqadmin", "rabbitmqctl"))),
+    PackEntry("messaging.twilio", ".vendors", False, frozenset((*_HTTP_CLIENTS, "twilio"))),
+    PackEntry("monitoring.datadog", ".vendors", False, frozenset(_HTTP_CLIENTS)),
+    PackEntry("monitoring.grafana", ".vendors", False, frozenset(_HTTP_CLIENTS)),
+    PackEntry("monitoring.pagerduty", ".vendors", False, frozenset(_HTTP_CLIENTS)),
+    PackEntry("monitoring.sentry", ".vendors", False, frozenset((*_HTTP_CLIENTS, "sentry-cli"))),
     PackEntry(
         "packages.publish",
         ".packages.publish",
         True,
-        frozenset(("cargo", "gem", "npm", "pnpm", "poetry", "twine", "uv", "yarn")),
+        frozenset(
+            (
+                "cargo",
+                "dotnet",
+                "gem",
+                "gradle",
+                "gradlew",
+                "mvn",
+                "mvnw",
+                "npm",
+                "pnpm",
+                "poetry",
+                "twine",
+                "uv",
+                "yarn",
+            )
+        ),
     ),
-    PackEntry(
-        "payments.stripe", ".vendors", False, frozenset(("curl", "http", "https", "stripe", "wget", "xh", "xhs"))
-    ),
-    PackEntry(
-        "platform.fly", ".vendors", True, frozenset(("curl", "fly", "flyctl", "http", "https", "wget", "xh", "xhs"))
-    ),
-    PackEntry(
-        "platform.github", ".platform.github", True, frozenset(("curl", "gh", "http", "https", "wget", "xh", "xhs"))
-    ),
-    PackEntry(
-        "platform.gitlab", ".platform.gitlab", True, frozenset(("curl", "glab", "http", "https", "wget", "xh", "xhs"))
-    ),
-    PackEntry("platform.heroku", ".vendors", True, frozenset(("curl", "heroku", "http", "https", "wget", "xh", "xhs"))),
-    PackEntry(
-        "platform.netlify", ".vendors", True, frozenset(("curl", "http", "https", "netlify", "wget", "xh", "xhs"))
-    ),
-    PackEntry("platform.vercel", ".vendors", True, frozenset(("curl", "http", "https", "vercel", "wget", "xh", "xhs"))),
+    PackEntry("payments.stripe", ".vendors", False, frozenset((*_HTTP_CLIENTS, "stripe"))),
+    PackEntry("platform.cloudflare-workers", ".platforms", True, frozenset((*_HTTP_CLIENTS, "wrangler"))),
+    PackEntry("platform.firebase", ".platforms", True, frozenset(("firebase",))),
+    PackEntry("platform.fly", ".vendors", True, frozenset((*_HTTP_CLIENTS, "fly", "flyctl"))),
+    PackEntry("platform.github", ".platform.github", True, frozenset((*_HTTP_CLIENTS, "gh"))),
+    PackEntry("platform.gitlab", ".platform.gitlab", True, frozenset((*_HTTP_CLIENTS, "glab"))),
+    PackEntry("platform.heroku", ".vendors", True, frozenset((*_HTTP_CLIENTS, "heroku"))),
+    PackEntry("platform.netlify", ".vendors", True, frozenset((*_HTTP_CLIENTS, "netlify"))),
+    PackEntry("platform.railway", ".platforms", True, frozenset(("railway",))),
+    PackEntry("platform.render", ".platforms", True, frozenset((*_HTTP_CLIENTS, "render"))),
+    PackEntry("platform.supabase", ".platforms", True, frozenset((*_HTTP_CLIENTS, "supabase"))),
+    PackEntry("platform.vercel", ".vendors", True, frozenset((*_HTTP_CLIENTS, "vercel"))),
     PackEntry("remote.rsync", ".remote.rsync", True, frozenset(("rsync",))),
-    PackEntry(
-        "search.algolia", ".vendors", False, frozenset(("algolia", "curl", "http", "https", "wget", "xh", "xhs"))
-    ),
-    PackEntry("search.elasticsearch", ".vendors", False, frozenset(("curl", "http", "https", "wget", "xh", "xhs"))),
+    PackEntry("search.algolia", ".vendors", False, frozenset((*_HTTP_CLIENTS, "algolia"))),
+    PackEntry("search.elasticsearch", ".vendors", False, frozenset(_HTTP_CLIENTS)),
     PackEntry("secrets.cloud", ".secrets.cloud", True, frozenset(("aws", "az", "gcloud"))),
     PackEntry("secrets.vault", ".secrets.vault", True, frozenset(("bao", "vault"))),
     PackEntry(

@@ -1,6 +1,6 @@
 """kubernetes, continued: what stops workloads, weakens a namespace's pod security, hands out
-long-lived tokens or lets a volume be deleted, without a `kubectl delete`. The pack is declared
-in `kubernetes.py`."""
+long-lived tokens or lets a volume be deleted, without a `kubectl delete`; and the kubeconfig's
+entries deleted. The pack is declared in `kubernetes.py`."""
 
 from __future__ import annotations
 
@@ -123,4 +123,20 @@ RECLAIM_DELETE = pack_rule(
     ),
 )  # fmt: skip
 
-WORKLOAD_RULES = (STOP_WORKLOADS, PRIVILEGED_NAMESPACE, LONG_LIVED_TOKEN, RECLAIM_DELETE)
+KUBECONFIG_ENTRY_DELETED = pack_rule(
+    id="KU022",
+    name="kubeconfig-entry-deleted",
+    severity=Severity.MEDIUM,
+    summary="Deletes a context, cluster or user from the kubeconfig (`kubectl config delete-context`, `delete-cluster`, `delete-user`, `unset users.NAME`).",
+    rationale="The cluster is untouched, but the way to it is gone: a user entry may hold the only copy of a client certificate or token, and whoever relies on the context meets errors until someone fetches the credentials again. It warns: nothing in the cluster is lost.",
+    safer_alternative="Switch contexts instead (`kubectl config use-context dev`), or back the file up first (`cp ~/.kube/config ~/.kube/config.bak`).",
+    matches=(
+        *(command(_KUBECTL, f"config {action}") for action in ("delete-context", "delete-cluster", "delete-user")),
+        command(_KUBECTL, "config unset", where=any_operand("contexts.*", "clusters.*", "users.*")),
+    ),
+    message="deletes an entry of the kubeconfig",
+    must_match=("kubectl config delete-context prod", "kubectl config delete-user admin@prod", "kubectl config unset users.prod-admin"),
+    must_not_match=("kubectl config use-context dev", "kubectl config get-contexts", "kubectl config unset current-context"),
+)  # fmt: skip
+
+WORKLOAD_RULES = (STOP_WORKLOADS, PRIVILEGED_NAMESPACE, LONG_LIVED_TOKEN, RECLAIM_DELETE, KUBECONFIG_ENTRY_DELETED)

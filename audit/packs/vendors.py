@@ -141,21 +141,13 @@ CLOUDFLARE = vendor_pack(
     name="cdn.cloudflare",
     id="CD101",
     vendor="Cloudflare",
-    what="Workers, KV namespaces, R2 buckets, D1 databases, zones and DNS records",
-    commands=(
-        command("wrangler", "delete"),
-        command("wrangler", "kv namespace delete"),
-        command("wrangler", "kv:namespace delete"),
-        command("wrangler", "r2 bucket delete"),
-        command("wrangler", "d1 delete"),
-    ),
+    what="zones, DNS records and other configuration through its API (wrangler's deletions of Workers, KV, R2 and D1 are the platform.cloudflare-workers pack's, on by default)",
     api=("api.cloudflare.com/client/v4/**",),
     must_match=(
-        "wrangler delete --name api-worker",
-        "wrangler r2 bucket delete assets",
         "curl -X DELETE https://api.cloudflare.com/client/v4/zones/023e1/dns_records/372e6",
+        'curl -X DELETE "https://api.cloudflare.com/client/v4/zones/023e1" -H "Authorization: Bearer $CF"',
     ),
-    must_not_match=("wrangler deploy", "wrangler dev", "curl https://api.cloudflare.com/client/v4/zones"),
+    must_not_match=("wrangler deploy", "curl https://api.cloudflare.com/client/v4/zones"),
 )
 FASTLY = vendor_pack(
     name="cdn.fastly",

@@ -278,11 +278,16 @@ FIREBASE = Program(
     syntax=_ARGPARSE,
     options=(valued("-P", "--project"), valued("--account"), flag("-f", "--force"), flag("--non-interactive"), flag("--debug"), flag("-j", "--json")),
     global_options_anywhere=True,
+    help_forms=_ARGPARSE_HELP,
     subcommands=tree(
         leaf("firestore:delete", flag("--all-collections"), flag("-r", "--recursive"), flag("--shallow"), flag("-y", "--yes"), valued("--database"), operands=("PATH",)),
         leaf("firestore:databases:delete", operands=("DATABASE",)),
         leaf("database:remove", valued("--instance"), flag("--disable-triggers"), operands=("PATH",)),
         leaf("projects:list"),
+        # Hosting and functions: the platform.firebase pack's.
+        leaf("hosting:disable", valued("-s", "--site")), leaf("hosting:sites:delete", operands=("SITE",)),
+        leaf("hosting:channel:delete", valued("--site"), operands=("CHANNEL",)), leaf("functions:delete", valued("--region"), operands=("FUNCTION...",)),
+        leaf("deploy", valued("--only"), valued("--except"), valued("-m", "--message")),
     ),
 )  # fmt: skip
 

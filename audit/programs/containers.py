@@ -95,6 +95,8 @@ _SUBCOMMANDS = tree(
     leaf("volume ls|list", _QUIET, _FILTER, valued("--format")),
     leaf("system prune", _FORCE, _ALL, _VOLUMES, _FILTER),
     leaf("system reset", _FORCE),
+    leaf("swarm leave", _FORCE),
+    leaf("swarm init", flag("--force-new-cluster"), valued("--advertise-addr")),
     leaf("image prune", _FORCE, _ALL, _FILTER),
     leaf("container prune", _FORCE, _FILTER),
     leaf("pod rm|remove", _FORCE, _ALL, operands=("POD...",)),

@@ -16,7 +16,7 @@ from types import MappingProxyType
 
 from ..databases import CLIENTS, DatabaseClient, OptionStyle
 from ._grammar import GNU, Option, Syntax, attached, flag, valued
-from ._program import Program, Subcommand
+from ._program import HelpForms, Program, Subcommand
 from ._tree import leaf, tree
 from .interpreters import interpreter_program
 
@@ -242,19 +242,71 @@ FRAMEWORK_TOOLS: tuple[Program, ...] = (
         subcommands=tree(
             leaf("ef database drop", _FORCE, flag("--dry-run"), valued("-c", "--context"), valued("-p", "--project")),
             leaf("ef database update", valued("-c", "--context"), valued("-p", "--project"), operands=("MIGRATION",)),
+            # Packages pushed to and deleted from a NuGet feed: the packages.publish pack's.
+            leaf(
+                "nuget push",
+                valued("-s", "--source"),
+                valued("-k", "--api-key"),
+                valued("-ss", "--symbol-source"),
+                valued("-sk", "--symbol-api-key"),
+                valued("-t", "--timeout"),
+                flag("--skip-duplicate"),
+                flag("-n", "--no-symbols"),
+                flag("--interactive"),
+                flag("--force-english-output"),
+                operands=("PACKAGE",),
+            ),
+            leaf(
+                "nuget delete",
+                valued("-s", "--source"),
+                valued("-k", "--api-key"),
+                flag("--non-interactive"),
+                flag("--interactive"),
+                flag("--force-english-output"),
+                operands=("PACKAGE", "VERSION"),
+            ),
         ),
     ),
     Program(
         ("supabase",),
         options=(valued("--workdir"),),
         global_options_anywhere=True,
+        help_forms=HelpForms(("-h", "--help")),
         subcommands=tree(
-            leaf("db reset", flag("--linked"), flag("--local"), valued("--db-url")), leaf("db push"), leaf("start")
+            leaf("db reset", flag("--linked"), flag("--local"), valued("--db-url")),
+            leaf("db push"),
+            leaf("start"),
+            # The hosted platform: the platform.supabase pack's.
+            leaf("projects delete", operands=("REF",)),
+            leaf("projects list"),
+            leaf("branches delete", operands=("BRANCH",)),
+            leaf("branches list"),
+            leaf("storage rm", flag("-r", "--recursive"), flag("--experimental"), operands=("PATH...",)),
+            leaf("storage ls", flag("-r", "--recursive"), flag("--experimental"), operands=("PATH",)),
         ),
     ),
     Program(("flyway",), syntax=Syntax(clusters=False), subcommands=tree(leaf("clean"), leaf("migrate"), leaf("info"))),
     Program(("liquibase",), subcommands=tree(leaf("dropAll|drop-all"), leaf("update"), leaf("status"))),
     Program(("mix",), operands=("TASK...",)),
+    # dbt builds a warehouse's tables from its models; `--full-refresh` drops and rebuilds them.
+    Program(
+        ("dbt",),
+        options=(valued("--profiles-dir"), valued("--project-dir")),
+        global_options_anywhere=True,
+        subcommands=tree(
+            *("run", "build", "seed", "snapshot", "test", "compile"),
+            options=(
+                flag("--full-refresh"),
+                valued("-t", "--target"),
+                valued("-s", "--select"),
+                valued("--exclude"),
+                valued("--vars"),
+                valued("--threads"),
+                flag("-x", "--fail-fast"),
+                flag("--empty"),
+            ),
+        ),
+    ),
 )
 
 DATABASE_PROGRAMS: tuple[Program, ...] = (*CLIENT_PROGRAMS, *DATABASE_TOOLS, *FRAMEWORK_TOOLS)

@@ -204,6 +204,14 @@ KUBECTL = Program(
             ),
             operands=("TARGET", "COMMAND..."),
         ),
+        # The kubeconfig's entries: the kubernetes pack's KU022 judges their deletion.
+        Subcommand(
+            ("config",),
+            subcommands=tuple(
+                Subcommand((action,), operands=("NAME",))
+                for action in ("delete-context", "delete-cluster", "delete-user", "unset", "use-context", "get-contexts", "current-context", "view")
+            ),
+        ),
     ),
 )  # fmt: skip
 

@@ -79,6 +79,7 @@ NPM = Program(
         Subcommand(("install", "i", "add"), options=_NODE_INSTALL_OPTIONS, operands=("PACKAGE...",)),
         Subcommand(("publish",), options=_NODE_PUBLISH_OPTIONS, operands=("PACKAGE",)),
         Subcommand(("unpublish",), options=_NODE_PUBLISH_OPTIONS, operands=("PACKAGE",)),
+        Subcommand(("deprecate",), options=_NODE_PUBLISH_OPTIONS, operands=("PACKAGE", "MESSAGE")),
         Subcommand(("ci",), options=_NODE_INSTALL_OPTIONS),
         _config(("config", "c"), _NODE_CONFIG_OPTIONS, _NODE_CONFIG_ACTIONS),
         Subcommand(("set",), options=_NODE_CONFIG_OPTIONS, operands=("SETTING...",)),
@@ -153,6 +154,11 @@ CARGO = Program(
                 flag("--allow-dirty"), flag("--no-verify"), flag("--workspace"), flag("--locked"),
             ),
         ),
+        Subcommand(
+            ("yank",),
+            options=(valued("--version", "--vers"), flag("--undo"), valued("--registry"), valued("--index"), valued("--token")),
+            operands=("CRATE",),
+        ),
     ),
 )  # fmt: skip
 _GEM_REMOTE = (valued("-k", "--key"), valued("--host"), valued("--otp"))
@@ -208,7 +214,35 @@ GO = Program(
     ),
 )
 
-PACKAGE_PROGRAMS: tuple[Program, ...] = (PIP, NPM, PNPM, YARN, TWINE, CARGO, GEM, POETRY, UV, GO)
+# The JVM build tools: tasks and phases are operands, in any number and order (`gradle clean build publish`,
+# `mvn -DskipTests clean deploy`); the packages.publish pack reads which of them publish.
+GRADLE = Program(
+    ("gradle", "gradlew"),
+    options=(
+        valued("-p", "--project-dir"), valued("-b", "--build-file"), valued("-c", "--settings-file"),
+        valued("-x", "--exclude-task"), valued("-P", "--project-prop"), valued("-D", "--system-prop"),
+        valued("-I", "--init-script"), valued("-g", "--gradle-user-home"), valued("--console"), valued("--max-workers"),
+        flag("-m", "--dry-run"), flag("--offline"), flag("-q", "--quiet"), flag("-i", "--info"), flag("-d", "--debug"),
+        flag("-s", "--stacktrace"), flag("-S", "--full-stacktrace"), flag("--no-daemon"), flag("--daemon"),
+        flag("--parallel"), flag("--continue"), flag("--scan"), flag("--build-cache"), flag("--refresh-dependencies"),
+        flag("--no-configuration-cache"), flag("--configuration-cache"), flag("-w", "--warn"),
+    ),
+    operands=("TASK...",),
+)  # fmt: skip
+MAVEN = Program(
+    ("mvn", "mvnw"),
+    options=(
+        valued("-f", "--file"), valued("-s", "--settings"), valued("-gs", "--global-settings"),
+        valued("-P", "--activate-profiles"), valued("-D", "--define"), valued("-T", "--threads"), valued("-rf", "--resume-from"),
+        valued("-pl", "--projects"), valued("-l", "--log-file"), flag("-B", "--batch-mode"), flag("-U", "--update-snapshots"),
+        flag("-o", "--offline"), flag("-q", "--quiet"), flag("-X", "--debug"), flag("-e", "--errors"), flag("-N", "--non-recursive"),
+        flag("-am", "--also-make"), flag("-amd", "--also-make-dependents"), flag("-ntp", "--no-transfer-progress"),
+        flag("-V", "--show-version"), flag("-fae", "--fail-at-end"), flag("-ff", "--fail-fast"),
+    ),
+    operands=("GOAL...",),
+)  # fmt: skip
+
+PACKAGE_PROGRAMS: tuple[Program, ...] = (PIP, NPM, PNPM, YARN, TWINE, CARGO, GEM, POETRY, UV, GO, GRADLE, MAVEN)
 
 LOCKED_INSTALLS: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("npm", "ci"): (),
@@ -228,6 +262,9 @@ PACKAGE_BINARIES: Mapping[str, str] = {
     "@sentry/cli": "sentry-cli",
     "twilio-cli": "twilio",
     "@cloudflare/wrangler": "wrangler",
+    "firebase-tools": "firebase",
+    "@railway/cli": "railway",
+    "@upstash/cli": "upstash",
 }
 """npm packages whose binary has another name than the package (the runners name the package)."""
 

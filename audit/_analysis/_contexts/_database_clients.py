@@ -25,7 +25,7 @@ from ._code import code_string
 DATABASE_CLIENT_NAMES = frozenset(
     {
         "psql", "mysql", "mariadb", "sqlite3", "duckdb", "sqlcmd", "clickhouse-client", "clickhouse",
-        "cockroach", "cockroach-sql", "cqlsh", "snowsql", "bq", "heroku",
+        "cockroach", "cockroach-sql", "cqlsh", "snowsql", "bq", "heroku", "wrangler",
     }
 )  # fmt: skip
 """The programs that start a SQL client (`audit.databases.CLIENTS`) or one with an option whose

@@ -27,6 +27,7 @@ from ...programs import (
     Reading,
     read_command,
 )
+from ...programs.ansible_modules import module_command
 from .._risks import NO_RISKS
 from .._subjects import ContextKind, Risk, Stdin
 from ._call import Call, ContextWalk
@@ -189,16 +190,28 @@ def lxc_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
 
 def ansible_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
     """`ansible PATTERN [-m command|shell|raw] -a CMD`: an ad hoc command on every host the pattern
-    selects (`command`, the module when none is named, runs it without a shell: read as one all the same)."""
+    selects (`command`, the module when none is named, runs it without a shell: read as one all the same);
+    `-m file -a 'path=X state=absent'` and the other modules that remove or stop things: the shell
+    command each equals (audit/programs/ansible_modules.py)."""
     reading = read_command(call.name, call.args)
     if not reading.operands or reading.has(*ANSIBLE_RUNS_NOTHING):
         return NO_RISKS
     modules = reading.values("--module-name")
     module = modules[-1].value if modules else "command"
-    if module not in ANSIBLE_COMMAND_MODULES:
+    arguments = reading.values("--args")[-1:]
+    if module is None:
         return NO_RISKS
     place = f"on hosts {reading.operands[0].display()} via ansible"
-    return remote_shell(walk, place, reading.values("--args")[-1:], call, None) if reading.has("--args") else NO_RISKS
+    if module in ANSIBLE_COMMAND_MODULES:
+        return remote_shell(walk, place, arguments, call, None) if arguments else NO_RISKS
+    # Another module's task: judged as the shell command it equals (`file state=absent` is `rm -rf`).
+    text = arguments[0].value if arguments else ""
+    argv = module_command(module, text) if text is not None else None
+    if argv is None:
+        return NO_RISKS
+    where = arguments[0] if arguments else modules[-1]
+    words = tuple(Arg((word,), where.source, where.span) for word in argv)
+    return remote_argv(walk, f"{place} -m {module}", words, call, None)
 
 
 def salt_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:

@@ -1,5 +1,5 @@
 """containers.docker: pruning, volume deletion and everything-selectors with the
-docker CLI and the clients that copy its commands (podman, nerdctl)."""
+docker CLI and the clients that copy its commands (podman, nerdctl), and a node forced out of its swarm."""
 
 from __future__ import annotations
 
@@ -95,10 +95,23 @@ REMOVE_EVERYTHING = pack_rule(
     must_not_match=("docker rm -f web", "docker stop api db", "docker ps -aq"),
 )
 
+SWARM_LEAVE_FORCED = pack_rule(
+    id="CT110",
+    name="docker-swarm-leave-forced",
+    severity=Severity.HIGH,
+    summary="Forces the node out of its swarm (`docker swarm leave --force`), which docker requires of a manager.",
+    rationale="A manager holds the swarm's state (services, secrets, configs, the other nodes' membership); forced out, it takes its share of the quorum with it, and the last manager's leaving deletes the swarm and every service in it.",
+    safer_alternative="Demote the node first (`docker node demote NODE` from another manager), then leave without `--force`.",
+    matches=(command(("docker", "podman"), "swarm leave", requires=("--force",)),),
+    message="forces a node, a manager when --force is needed, out of its swarm",
+    must_match=("docker swarm leave --force", "docker -H ssh://mgr1 swarm leave -f"),
+    must_not_match=("docker swarm leave", "docker swarm init --advertise-addr 10.0.0.5"),
+)
+
 PACK = Pack(
     name="containers.docker",
-    summary="The docker CLI (and podman, nerdctl for the same commands): prunes, volume deletion, removing every container.",
+    summary="The docker CLI (and podman, nerdctl for the same commands): prunes, volume deletion, removing every container, a node forced out of its swarm.",
     default=True,
     reason="Volumes hold databases and other services' data on the developer's machine; pruned state cannot be restored.",
-    rules=(PRUNE_VOLUMES, SYSTEM_PRUNE, REMOVE_ALL_VOLUMES, REMOVE_VOLUME, REMOVE_EVERYTHING),
+    rules=(PRUNE_VOLUMES, SYSTEM_PRUNE, REMOVE_ALL_VOLUMES, REMOVE_VOLUME, REMOVE_EVERYTHING, SWARM_LEAVE_FORCED),
 )

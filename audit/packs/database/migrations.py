@@ -1,15 +1,17 @@
 """database.migrations: the application frameworks' commands that drop, wipe or reset a
 database, or roll its schema back (Rails, Django, Laravel, Phoenix, Prisma,
 Sequelize, TypeORM, Knex, Alembic, Entity Framework, Supabase, Flyway,
-Liquibase)."""
+Liquibase), and dbt rebuilding a production warehouse's tables."""
 
 from __future__ import annotations
 
+from ..._analysis import StdinKind
 from ..._model import Severity
 from ...programs import Arg
 from ...rules._pack import Pack
 from ...rules._paths import names_production
 from .._invocation import Found, Predicate, any_operand, command, pack_rule
+from .._listings import literal_commands
 
 _DJANGO = ("manage.py",)
 _LARAVEL = ("artisan",)
@@ -34,6 +36,21 @@ def _migrates_to_zero(found: Found) -> Arg | None:
     if len(operands) < 4 or not _is_script(operands[0], _DJANGO) or operands[1].value != "migrate":
         return None
     return operands[3] if operands[3].value == "zero" else None
+
+
+def _runs_flush_statements(found: Found) -> Arg | None:
+    """`python manage.py sqlflush | python manage.py dbshell`: the statements `sqlflush` prints (a
+    TRUNCATE or DELETE of every table) run in the database shell, as `manage.py flush` would; through
+    the filters of the stages between too (`| grep -v auth |`)."""
+    shell = _script_task(_DJANGO, "dbshell")(found)
+    stdin = found.subject.stdin if shell is not None else None
+    while stdin is not None and stdin.kind is StdinKind.PIPE and stdin.writer is not None:
+        for words in literal_commands((stdin.writer,)):
+            script = next((index for index, word in enumerate(words) if word.rsplit("/", 1)[-1] in _DJANGO), None)
+            if script is not None and words[script + 1 : script + 2] == ["sqlflush"]:
+                return shell
+        stdin = stdin.upstream
+    return None
 
 
 def _unless_testing(predicate: Predicate, variables: tuple[str, ...], testing: str) -> Predicate:
@@ -111,7 +128,7 @@ DROP_DATABASE = pack_rule(
     id="DB001",
     name="framework-drops-database",
     severity=Severity.HIGH,
-    summary="A framework command that drops, wipes or resets the database (`rails db:drop`, `manage.py flush`, `artisan migrate:fresh`, `prisma migrate reset`...); not of the test environment the command names (`RAILS_ENV=test`, `MIX_ENV=test`, `APP_ENV=testing`).",
+    summary="A framework command that drops, wipes or resets the database (`rails db:drop`, `manage.py flush` or its statements piped into `manage.py dbshell`, `artisan migrate:fresh`, `prisma migrate reset`...); not of the test environment the command names (`RAILS_ENV=test`, `MIX_ENV=test`, `APP_ENV=testing`).",
     rationale="These delete every table or row of the configured database, which is whatever the environment points at, production included.",
     safer_alternative="Check which database the environment configures; reset only a disposable test database (`RAILS_ENV=test`).",
     matches=(
@@ -126,6 +143,7 @@ DROP_DATABASE = pack_rule(
             ),
         ),
         command(_PYTHON, where=_script_task(_DJANGO, "flush", "reset_db")),
+        command(_PYTHON, where=_runs_flush_statements),
         command(_PYTHON, where=_migrates_to_zero),
         command(
             "php",
@@ -213,10 +231,37 @@ PRODUCTION_SCHEMA = pack_rule(
     ),
 )
 
+
+def _production_target(found: Found) -> Arg | None:
+    """The `--target` word when it names a production warehouse (`prod`, `production`, `prd`, `live`,
+    `analytics_prod`); without one dbt uses the profile's default, which a command does not show."""
+    targets = found.reading.values("--target")
+    if not targets:
+        return None
+    name = targets[-1].value or ""
+    return targets[-1] if names_production(name) or name.lower() == "live" else None
+
+
+FULL_REFRESH = pack_rule(
+    id="DB907",
+    name="dbt-full-refresh-production",
+    severity=Severity.MEDIUM,
+    summary="Rebuilds a production warehouse's tables from scratch (`dbt run --full-refresh --target prod`, also `build`, `seed` and `snapshot`).",
+    rationale="Every incremental model selected is dropped and rebuilt from its sources: what the sources no longer hold (expired events, rotated logs) is gone from the table, and readers see missing or partial data while it runs. Full refreshes are also routine after a schema change, so the command runs and the warning says what it rebuilt.",
+    safer_alternative="Select the one model that needs it (`--select model_name`), run the refresh against a development target first, and check the sources still hold the full history.",
+    matches=tuple(
+        command("dbt", action, requires=("--full-refresh",), where=_production_target)
+        for action in ("run", "build", "seed", "snapshot")
+    ),
+    message="rebuilds production tables from scratch",
+    must_match=("dbt run --full-refresh --target prod", "dbt build -t production --full-refresh -s orders"),
+    must_not_match=("dbt run --target prod", "dbt run --full-refresh --target dev", "dbt run --full-refresh"),
+)
+
 PACK = Pack(
     name="database.migrations",
-    summary="Application frameworks' database commands: drops, wipes and resets; schema rollbacks; migrations of production.",
+    summary="Application frameworks' database commands: drops, wipes and resets; schema rollbacks; migrations of production; dbt's full refreshes of production.",
     default=True,
     reason="A framework reset deletes the configured database, which the agent cannot restore and may be production.",
-    rules=(DROP_DATABASE, ROLLBACK, PRODUCTION_SCHEMA),
+    rules=(DROP_DATABASE, ROLLBACK, PRODUCTION_SCHEMA, FULL_REFRESH),
 )

@@ -62,7 +62,7 @@ HOSTED_DATABASE_DELETE = pack_rule(
     id="DB008",
     name="hosted-database-deleted",
     severity=Severity.HIGH,
-    summary="Deletes a hosted database, project or branch with its CLI (`neonctl projects delete`, `pscale database delete`, `turso db destroy`).",
+    summary="Deletes a hosted database, project or branch with its CLI (`neonctl projects delete`, `pscale database delete`, `turso db destroy`, `upstash redis delete`).",
     rationale="The service deletes the database with its data; a deleted project or database is not kept to restore.",
     safer_alternative="Take a dump first, and delete only databases and branches made for the task.",
     matches=(
@@ -73,14 +73,18 @@ HOSTED_DATABASE_DELETE = pack_rule(
         command("pscale", "branch delete"),
         command("turso", "db destroy"),
         command("turso", "group destroy"),
+        command("upstash", "redis delete"),
+        command("upstash", "kafka cluster delete"),
+        command("upstash", "kafka topic delete"),
     ),
     message="deletes a hosted database",
     must_match=(
         "neonctl projects delete my-project",
         "pscale database delete prod --force",
         "turso db destroy prod --yes",
+        "upstash redis delete --db-id 8a2b",
     ),
-    must_not_match=("neonctl projects list", "pscale branch list prod", "turso db shell prod"),
+    must_not_match=("neonctl projects list", "pscale branch list prod", "turso db shell prod", "upstash redis list"),
 )
 
 # Whole stores by their REST paths: an Elasticsearch or OpenSearch index (on its port, on the

@@ -11,17 +11,23 @@ DESTROY = pack_rule(
     id="IC101",
     name="stack-destroy",
     severity=Severity.HIGH,
-    summary="Destroys a deployed stack: `pulumi destroy`, `cdk destroy`, `cdktf destroy`, `serverless remove`.",
+    summary="Destroys a deployed stack: `pulumi destroy`, `cdk destroy`, `cdktf destroy`, `serverless remove`, `sam delete`.",
     rationale="Every resource of the stack is deleted, with the data in its databases, buckets and queues.",
     safer_alternative="`pulumi destroy --preview-only` (or `cdk diff`) to see what goes; destroy only stacks you created for the task.",
     matches=(
         command("pulumi", "destroy", unless=("--preview-only",)),
         command(("cdk", "cdktf"), "destroy"),
         command(("serverless", "sls"), "remove"),
+        command("sam", "delete"),
     ),
     message="destroys a deployed stack and its resources",
-    must_match=("pulumi destroy --yes --stack prod", "cdk destroy --force MyStack", "sls remove --stage prod"),
-    must_not_match=("pulumi destroy --preview-only", "pulumi preview", "cdk diff MyStack"),
+    must_match=(
+        "pulumi destroy --yes --stack prod",
+        "cdk destroy --force MyStack",
+        "sls remove --stage prod",
+        "sam delete --stack-name api --no-prompts",
+    ),
+    must_not_match=("pulumi destroy --preview-only", "pulumi preview", "cdk diff MyStack", "sam deploy --guided"),
 )
 
 UNREVIEWED_UPDATE = pack_rule(

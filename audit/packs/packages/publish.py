@@ -1,5 +1,5 @@
-"""packages.publish: packages published to a public registry, or taken off it,
-with npm, pnpm, yarn, twine, cargo, gem, poetry and uv.
+"""packages.publish: packages published to a public registry, withdrawn or taken off it,
+with npm, pnpm, yarn, twine, cargo, gem, poetry, uv, dotnet nuget, Gradle and Maven.
 
 Pushing a container image (`docker push`) is left alone: CI pushes images on
 every build, to registries the team owns, and a tag is overwritten by the
@@ -64,11 +64,63 @@ def _leaves_the_machine(found: Found) -> Arg | None:
     return read.args[-1]
 
 
+# Gradle's tasks that publish: `publish`, `publishPlugins`, `publishToSonatype`,
+# `publishAllPublicationsToNexusRepository`, `:lib:publish` (a project's), the old `uploadArchives`;
+# not the ones that publish to the local Maven repository (`publishToMavenLocal`).
+_GRADLE_LOCAL = "ToMavenLocal"
+# Maven's goals that deploy: the `deploy` phase (the ones before it run first), the deploy plugin's goals, a release.
+_MAVEN_DEPLOYS = frozenset({"deploy", "deploy:deploy", "deploy:deploy-file", "release:perform"})
+_MAVEN_SKIPS = frozenset({"maven.deploy.skip=true", "maven.deploy.skip"})
+
+
+def _gradle_publishes(found: Found) -> Arg | None:
+    """A Gradle task that publishes to a remote repository, not in a dry run (`-m`)."""
+    if found.reading.has("--dry-run"):
+        return None
+    for task in found.reading.operands:
+        name = (task.value or "").rpartition(":")[2]
+        if (name.startswith("publish") and _GRADLE_LOCAL not in name) or name == "uploadArchives":
+            return task
+    return None
+
+
+def _maven_deploys(found: Found) -> Arg | None:
+    """Maven's deploy phase or goal, unless deploying is skipped or goes to a directory (a `file:` URL)."""
+    read = found.reading
+    goal = next((word for word in read.operands if word.value in _MAVEN_DEPLOYS), None)
+    if goal is None:
+        return None
+    for setting in read.values("--define"):
+        value = (setting.value or "").lower()
+        local = value.startswith(("altdeploymentrepository=", "url=")) and "file:" in value
+        if value in _MAVEN_SKIPS or local:
+            return None
+    return goal
+
+
+def _to_a_feed_elsewhere(found: Found) -> Arg | None:
+    """`dotnet nuget push|delete`: a feed named by a URL off this machine, or none (the configured
+    feed, nuget.org by default). A feed that is a directory (`-s ./packages`) or on the loopback is local."""
+    sources = found.reading.values("--source")
+    if not sources:
+        return found.reading.args[-1]
+    source = sources[-1].value
+    if source is None or ("://" in source and not on_the_loopback(source)):
+        return sources[-1]
+    return None
+
+
+def _deprecates(found: Found) -> Arg | None:
+    """`npm deprecate PKG MESSAGE` with a message: an empty one takes the deprecation back."""
+    messages = found.reading.operand("MESSAGE")
+    return messages[0] if messages and messages[0].value != "" else None
+
+
 PUBLISH = pack_rule(
     id="PU101",
     name="publish-package",
     severity=Severity.MEDIUM,
-    summary="Publishes a package to a registry (`npm publish`, `pnpm publish`, `yarn publish`, `yarn npm publish`, `twine upload`, `cargo publish`, `gem push`, `poetry publish`, `uv publish`), not as a dry run.",
+    summary="Publishes a package to a registry (`npm publish`, `pnpm publish`, `yarn publish`, `yarn npm publish`, `twine upload`, `cargo publish`, `gem push`, `poetry publish`, `uv publish`, `dotnet nuget push`, Gradle's `publish` tasks, Maven's `deploy`), not as a dry run.",
     rationale="A published version is public at once, installed by everyone who depends on the package, mirrored, and its number can never be published again (crates.io and PyPI keep it for ever); whether and when to release is the maintainers' call. Releasing is also an agent's legitimate job in a release workflow, so the command runs and the warning says what went out.",
     safer_alternative="Try the release on a local registry (`--registry http://localhost:4873` passes), run the dry run (`npm publish --dry-run`, `cargo publish --dry-run`, `poetry publish --dry-run`, `uv publish --dry-run`) or build the artefact (`npm pack`, `twine check dist/*`) and let a person publish it.",
     matches=(
@@ -76,6 +128,9 @@ PUBLISH = pack_rule(
         command("yarn", "npm publish", where=_leaves_the_machine),
         command("twine", "upload", where=_leaves_the_machine),
         command("gem", "push", where=_leaves_the_machine),
+        command("dotnet", "nuget push", where=_to_a_feed_elsewhere),
+        command(("gradle", "gradlew"), where=_gradle_publishes),
+        command(("mvn", "mvnw"), where=_maven_deploys),
     ),
     message="publishes a package to a registry",
     must_match=(
@@ -87,8 +142,16 @@ PUBLISH = pack_rule(
         "gem push mygem-1.0.0.gem",
         "poetry publish --build",
         "uv publish",
+        "dotnet nuget push bin/Release/Acme.1.2.0.nupkg -k $NUGET_KEY -s https://api.nuget.org/v3/index.json",
+        "./gradlew clean build publish",
+        "mvn -B -DskipTests clean deploy",
     ),
     must_not_match=(
+        "dotnet nuget push Acme.1.2.0.nupkg -s ./local-feed",
+        "./gradlew publishToMavenLocal",
+        "gradle build",
+        "mvn verify",
+        "mvn install",
         "npm publish --dry-run",
         "npm pack",
         "pnpm publish --dry-run",
@@ -109,19 +172,49 @@ UNPUBLISH = pack_rule(
     id="PU102",
     name="unpublish-package",
     severity=Severity.HIGH,
-    summary="Removes a published package or version from its registry (`npm unpublish`, `gem yank`).",
-    rationale="Every project and lock file that pins the version fails to install from then on, and the version number can never be published again; npm refuses to restore it.",
+    summary="Removes a published package or version from its registry (`npm unpublish`, `gem yank`, `dotnet nuget delete`).",
+    rationale="Every project and lock file that pins the version fails to install from then on, and the version number can never be published again; npm refuses to restore it, RubyGems no longer lets a yank be undone, and most NuGet feeds but nuget.org (which unlists) delete the package for good.",
     safer_alternative="Deprecate it (`npm deprecate PKG@VERSION 'reason'`) and publish a fixed version; `npm unpublish --dry-run` shows what would go.",
-    matches=(command("npm", "unpublish", unless=_DRY_RUN), command("gem", "yank")),
+    matches=(
+        command("npm", "unpublish", unless=_DRY_RUN),
+        command("gem", "yank"),
+        command("dotnet", "nuget delete", where=_to_a_feed_elsewhere),
+    ),
     message="removes a published package from its registry",
-    must_match=("npm unpublish mypkg@1.0.3", "npm unpublish mypkg --force", "gem yank mygem -v 1.0.0"),
-    must_not_match=("npm unpublish mypkg@1.0.3 --dry-run", "npm view mypkg versions"),
+    must_match=(
+        "npm unpublish mypkg@1.0.3",
+        "npm unpublish mypkg --force",
+        "gem yank mygem -v 1.0.0",
+        "dotnet nuget delete Acme 1.0.0 --non-interactive -k $NUGET_KEY",
+    ),
+    must_not_match=(
+        "npm unpublish mypkg@1.0.3 --dry-run",
+        "npm view mypkg versions",
+        "dotnet nuget delete Acme 1.0.0 -s ./local-feed",
+    ),
+)
+
+WITHDRAW = pack_rule(
+    id="PU103",
+    name="withdraw-package-version",
+    severity=Severity.MEDIUM,
+    summary="Yanks or deprecates a published version in a way that can be undone (`cargo yank`, `npm deprecate`).",
+    rationale="New projects can no longer pick a yanked crate version and every install of a deprecated npm version prints the message, for everyone who uses the package; lock files keep working and `cargo yank --undo` or `npm deprecate PKG@V ''` takes it back, so the command runs and the warning says what changed.",
+    safer_alternative="Leave withdrawing releases to the maintainers; publish a fixed version instead.",
+    matches=(command("cargo", "yank", unless=("--undo",)), command("npm", "deprecate", where=_deprecates)),
+    message="withdraws a published version from its users",
+    must_match=("cargo yank --version 1.0.0 mycrate", "npm deprecate mypkg@'<2.0.0' 'use 2.x'"),
+    must_not_match=(
+        "cargo yank --version 1.0.0 --undo mycrate",
+        "npm view mypkg deprecated",
+        "npm deprecate mypkg@1.x ''",
+    ),
 )
 
 PACK = Pack(
     name="packages.publish",
-    summary="Packages published to or removed from a registry: npm, pnpm, yarn, twine, cargo, gem, poetry and uv.",
+    summary="Packages published to, withdrawn from or removed from a registry: npm, pnpm, yarn, twine, cargo, gem, poetry, uv, dotnet nuget, Gradle and Maven.",
     default=True,
     reason="A published version goes to everyone who installs the package and its number cannot be reused, and an unpublished one breaks everyone who pinned it.",
-    rules=(PUBLISH, UNPUBLISH),
+    rules=(PUBLISH, UNPUBLISH, WITHDRAW),
 )
