@@ -7,13 +7,12 @@ and known text through `tr` or `rev` (`$(echo ql | tr a-z b-za)` is `rm`)."""
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Callable, Iterable
 
 from .._syntax import ast
 from .._syntax._words import ansi_c_decode
-from ._normalize import HOME, as_held
+from ._normalize import HOME, as_held, clean_path
 
 # Compiled on first use (re's own cache), not at import: only some commands need these patterns.
 _ECHO_FLAGS = r"^-[neE]+$"
@@ -59,8 +58,6 @@ _READLINK_CANONICAL = frozenset(
 )
 # `ls -d DIR`: the directory's own name, not its entries.
 _LS_ONE_DIRECTORY = frozenset({"-d", "--directory", "-d1", "-1d"})
-# The home stands for a directory under /home while `..` is resolved against it.
-_HOME_STAND_IN = "/home/\0home"
 
 
 def _canonical_paths(name: str, args: list[str]) -> str | None:
@@ -72,15 +69,9 @@ def _canonical_paths(name: str, args: list[str]) -> str | None:
         return None
     if name == "readlink" and not _READLINK_CANONICAL.intersection(options):
         return None
-    printed: list[str] = []
-    for path in paths:
-        if path != HOME and not path.startswith(("/", HOME + "/")):
-            return None
-        resolved = posixpath.normpath(_HOME_STAND_IN + path[1:] if path.startswith(HOME) else path)
-        if resolved == _HOME_STAND_IN or resolved.startswith(_HOME_STAND_IN + "/"):
-            resolved = HOME + resolved[len(_HOME_STAND_IN) :]
-        printed.append(resolved.replace("//", "/") + "\n")
-    return "".join(printed)
+    if not all(path == HOME or path.startswith(("/", HOME + "/")) for path in paths):
+        return None
+    return "".join(clean_path(path) + "\n" for path in paths)
 
 
 def _dirname(path: str) -> str:
