@@ -1,5 +1,6 @@
 """The machine's shared resources used up (SY025 to SY027): a disk filled by a file that grows until
-it is full or is allocated larger than a disk, and a cryptocurrency miner started.
+it is full or is allocated larger than a disk, and a cryptocurrency miner started (by name, by
+container image, or by the mining pool it joins).
 
 Fork bombs and endless loops of background shells are DO001 and DO002 (`_network_and_resources.py`);
 processes and memory used up by another language's code, floods and load are `_exhaustion.py`'s;
@@ -137,34 +138,99 @@ def endless_output_redirected(subject: RedirectSubject, tables: Tables) -> Itera
 
 
 # Cryptocurrency miners by program name.
-_MINERS = (
+_MINERS = frozenset({
     "xmrig", "xmr-stak", "xmr-stak-rx", "minerd", "cpuminer", "cpuminer-multi", "cpuminer-opt", "ccminer",
     "ethminer", "t-rex", "nbminer", "lolminer", "phoenixminer", "gminer", "teamredminer", "nanominer",
     "cgminer", "bfgminer", "srbminer-multi", "xmrig-cuda", "xmrig-nvidia",
-)  # fmt: skip
+})  # fmt: skip
+# The mining pools' protocol: a program told to connect to one mines, whatever it is called.
+_POOL_URL = re.compile(r"\bstratum2?\+(?:tcp|ssl|tls)://|\bstratum://", re.IGNORECASE)
+# Commands whose words name a container image, and the subcommands that start one.
+# The subcommands that start a container from an image, by the command that runs it.
+_STARTS_CONTAINERS = {
+    "docker": (("run",), ("create",), ("container", "run"), ("container", "create"), ("service", "create")),
+    "kubectl": (("run",), ("create", "deployment"), ("create", "job"), ("create", "cronjob")),
+}
+_STARTS_CONTAINERS["podman"] = _STARTS_CONTAINERS["nerdctl"] = _STARTS_CONTAINERS["docker"]
+# Where the system's own programs live: a program run from anywhere else by its path may be renamed.
+_SYSTEM_BINARIES = ("/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/")
+
+
+def _may_mine(subject: CommandSubject) -> bool:
+    """The cheap first test: a miner's name, an image runner, or a pool address among the words."""
+    return (
+        subject.name in _MINERS
+        or subject.name in _STARTS_CONTAINERS
+        or any("stratum" in arg.source.lower() for arg in subject.args)
+    )
+
+
+def _image_name(reference: str) -> str:
+    """The repository's last component of an image reference (`ghcr.io/x/xmrig:6.21@sha256:...` is
+    `xmrig`), or of a kubectl `--image=` value."""
+    reference = reference.rpartition("=")[2] if reference.startswith("--image") else reference
+    name = reference.partition("@")[0].rpartition("/")[2]
+    return name.partition(":")[0].lower()
+
+
+def _mining_evidence(subject: CommandSubject) -> str | None:
+    """Why the command mines: the program's name, the image it starts, or the pool it joins."""
+    if subject.name in _MINERS:
+        return f"`{subject.name}` mines cryptocurrency with the machine's processors"
+    program = subject.argv[subject.command_index].display()
+    if "/" in program and not program.startswith(_SYSTEM_BINARIES):
+        # A program run by its path from outside the system's directories (`./kworker`, `/tmp/.x/app`)
+        # and told to join a pool is a renamed miner; `grep` or `git commit -m` only handle the address.
+        pool = next((arg for arg in subject.args if _POOL_URL.search(arg.display())), None)
+        if pool is not None:
+            return f"`{program}` joins the mining pool `{pool.display()}`"
+    words = tuple(arg.value or "" for arg in subject.args)
+    starts = _STARTS_CONTAINERS.get(subject.name or "", ())
+    if any(words[: len(subcommand)] == subcommand for subcommand in starts):
+        miner = next((word for word in words if _image_name(word) in _MINERS), None)
+        if miner is not None:
+            return f"`{subject.name}` starts the miner image `{miner}`"
+    return None
 
 
 @rule(
     id="SY027",
     name="cryptocurrency-miner",
     severity=Severity.HIGH,
-    summary="Runs a cryptocurrency miner (`xmrig`, `minerd`, `cpuminer`, `ethminer`, `t-rex`...).",
+    summary=(
+        "Runs a cryptocurrency miner: a miner program (`xmrig`, `minerd`, `cpuminer`, `ethminer`, `t-rex`...), "
+        "a container of a miner's image, or any program told to join a mining pool (`stratum+tcp://`)."
+    ),
     rationale=(
         "A miner spends every core or GPU it can for someone's wallet: on a developer's machine or a "
-        "cloud account it is theft of compute, and the usual payload of a compromise. It blocks."
+        "cloud account it is theft of compute, and the usual payload of a compromise. A renamed miner "
+        "still speaks the pools' protocol, and a container image is a miner under another command. It blocks."
     ),
     safer_alternative="Do not run miners on shared or borrowed machines; ask a human.",
     inspects=Inspects.COMMAND,
-    commands=_MINERS,
+    applies=_may_mine,
     must_match=(
         "xmrig -o pool.minexmr.com:4444 -u 44wallet",
         "./xmrig --donate-level 1",
         "nohup minerd -a cryptonight &",
+        "./.cache/kworker -o stratum+tcp://pool.example.net:3333 -u wallet",
+        "docker run -d --restart always metal3d/xmrig",
+        "kubectl run helper --image=ghcr.io/someone/xmrig:latest",
     ),
-    must_not_match=("echo xmrig", "grep -r xmrig /var/log", "pip install xmr-tools"),
+    must_not_match=(
+        "echo xmrig",
+        "grep -r xmrig /var/log",
+        "pip install xmr-tools",
+        "grep -rn 'stratum+tcp://' src/",
+        "git commit -m 'block stratum+tcp:// pools in the proxy'",
+        "docker run --rm -it python:3.11 python -V",
+        "docker rm -f xmrig",
+    ),
 )
 def cryptocurrency_miner(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
-    yield Hit(subject.span, f"`{subject.name}` mines cryptocurrency with the machine's processors")
+    evidence = _mining_evidence(subject)
+    if evidence is not None:
+        yield Hit(subject.span, evidence)
 
 
 RESOURCE_RULES = (disk_filled, endless_output_redirected, cryptocurrency_miner)
