@@ -1,6 +1,7 @@
 """system.windows, the rules about the machine itself: a volume formatted or a disk wiped (WN115), a WSL
 distribution unregistered with its whole file system (WN116) or every distribution stopped (WN117),
-PowerShell's script policy loosened for good (WN118), and a folder opened to every user (WN119). Words
+PowerShell's script policy loosened for good (WN118), a folder opened to every user (WN119), and a
+registry hive, a whole top-level key or a security service's key deleted (WN120). Words
 are read in lower case, as Windows reads its switches (`_windows_words.py`)."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Callable
 from ..._model import Severity
 from ...programs import Arg
 from .._invocation import Found, command, pack_rule
-from ._windows_words import after, has, lowered_words
+from ._windows_words import after, all_of, has, lowered_words
 
 # A drive as `format` takes it: `D:`, `d:\`.
 _DRIVE = re.compile(r"[a-z]:\\?")
@@ -210,10 +211,88 @@ OPENED_TO_EVERY_USER = pack_rule(
     ),
 )
 
+# The registry's roots by their short names (`reg` and PowerShell's drives take both spellings).
+_HIVES = {
+    "hkey_local_machine": "hklm", "hkey_current_user": "hkcu", "hkey_users": "hku", "hkey_classes_root": "hkcr",
+    "hkey_current_config": "hkcc",
+}  # fmt: skip
+# Services whose keys hold the machine's defences: Defender, its network inspection and EDR sensor, the
+# Security Center, the firewall and its filtering engine, the event log.
+_SECURITY_SERVICES = frozenset({
+    "windefend", "wdnissvc", "wdfilter", "wdboot", "sense", "securityhealthservice", "wscsvc", "mpssvc", "bfe",
+    "eventlog",
+})  # fmt: skip
+_CONTROL_SET = re.compile(r"currentcontrolset|controlset\d{3}")
+
+
+def _registry_key(word: str) -> list[str] | None:
+    """A registry key's path in lower case, one entry a level (`HKLM:\\SOFTWARE` is `["hklm", "software"]`);
+    None for a word that names no key of the registry's roots."""
+    path = word.strip("'\"").removeprefix("registry::").replace("/", "\\").rstrip("\\")
+    levels = [level for level in path.split("\\") if level]
+    if not levels:
+        return None
+    root = levels[0].removesuffix(":")
+    root = _HIVES.get(root, root)
+    return [root, *levels[1:]] if root in _HIVES.values() else None
+
+
+def _critical_key(levels: list[str]) -> bool:
+    """A hive, a key right below one (`HKLM\\SOFTWARE`), a control set or its services or settings, or a
+    security service's key: Windows cannot run, or defend itself, without them."""
+    if len(levels) <= 2:
+        return True
+    if levels[:2] != ["hklm", "system"] or not _CONTROL_SET.fullmatch(levels[2]):
+        return False
+    return len(levels) <= 4 or (len(levels) == 5 and levels[3] == "services" and levels[4] in _SECURITY_SERVICES)
+
+
+def _critical_key_deleted(found: Found) -> Arg | None:
+    """`reg delete KEY` on a critical key."""
+    for word, arg in lowered_words(found):
+        levels = _registry_key(word)
+        if levels is not None and _critical_key(levels):
+            return arg
+    return None
+
+
+REGISTRY_KEY_DELETED = pack_rule(
+    id="WN120",
+    name="windows-registry-hive-deleted",
+    severity=Severity.HIGH,
+    summary=(
+        "Deletes a registry hive or a key right below one (`reg delete HKLM\\SOFTWARE /f`), a control set's "
+        "services or settings, or a security service's key (`...\\Services\\WinDefend`) with `reg delete`."
+    ),
+    rationale=(
+        "Every program's and service's settings under the key go at once, with no recycle bin: Windows may not "
+        "start again, and a deleted Defender, firewall or event log service stops defending or recording. An "
+        "application's own key is a narrower delete."
+    ),
+    safer_alternative=(
+        "Delete the application's own key (`reg delete HKCU\\Software\\MyApp /f`), after `reg export` of it."
+    ),
+    matches=(command("reg", where=all_of(has("delete"), _critical_key_deleted)),),
+    message="deletes a registry hive or a key Windows needs",
+    must_match=(
+        "cmd /c 'reg delete HKLM\\SOFTWARE /f'",
+        "reg.exe delete 'HKLM\\SYSTEM\\CurrentControlSet\\Services\\WinDefend' /f",
+        "cmd.exe /c 'reg delete HKLM\\SYSTEM\\CurrentControlSet\\Control /f'",
+        "reg delete 'HKEY_CURRENT_USER\\Software' /f",
+    ),
+    must_not_match=(
+        "reg delete 'HKCU\\Software\\MyApp' /f",
+        "reg query 'HKLM\\SOFTWARE\\Microsoft'",
+        "reg delete 'HKCU\\Software\\MyApp' /v Theme /f",
+        "reg delete 'HKLM\\SYSTEM\\CurrentControlSet\\Services\\MyAgent' /f",
+    ),
+)
+
 MACHINE_RULES = (
     VOLUME_FORMATTED,
     DISTRIBUTION_UNREGISTERED,
     DISTRIBUTIONS_STOPPED,
     EXECUTION_POLICY_OPENED,
     OPENED_TO_EVERY_USER,
+    REGISTRY_KEY_DELETED,
 )
