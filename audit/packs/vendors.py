@@ -14,6 +14,10 @@ from ._invocation import command
 from ._vendor import vendor_pack
 
 _PLATFORM_REASON = "A hosting platform holds deployed applications and their databases, which the agent cannot restore."
+_BROKER_REASON = (
+    "A message broker is self-run data infrastructure: a deleted topic, stream or queue takes the messages no "
+    "consumer has read with it, and the broker keeps no copy."
+)
 
 # -- hosting platforms (on by default) -----------------------------------------------------------
 
@@ -234,15 +238,21 @@ KAFKA = vendor_pack(
     id="MQ201",
     vendor="Kafka",
     what="topics and their messages",
-    commands=(command(("kafka-topics", "kafka-topics.sh"), requires=("--delete",)),),
+    commands=(
+        command(("kafka-topics", "kafka-topics.sh"), requires=("--delete",)),
+        command(("kafka-delete-records", "kafka-delete-records.sh")),
+    ),
     must_match=(
         "kafka-topics --bootstrap-server kafka:9092 --delete --topic orders",
         "kafka-topics.sh --delete --topic 'events.*' --bootstrap-server localhost:9092",
+        "kafka-delete-records --bootstrap-server kafka:9092 --offset-json-file offsets.json",
     ),
     must_not_match=(
         "kafka-topics --bootstrap-server kafka:9092 --list",
         "kafka-topics --describe --topic orders --bootstrap-server kafka:9092",
     ),
+    default=True,
+    reason=_BROKER_REASON,
 )
 RABBITMQ = vendor_pack(
     name="messaging.rabbitmq",
@@ -255,6 +265,7 @@ RABBITMQ = vendor_pack(
             for path in ("delete_queue", "purge_queue", "delete_vhost", "reset", "force_reset")
         ),
         command("rabbitmqadmin", "delete queue"),
+        command("rabbitmqadmin", "delete vhost"),
         command("rabbitmqadmin", "purge queue"),
     ),
     api=("*:15672/api/queues/**", "*:15672/api/vhosts/*"),
@@ -264,6 +275,25 @@ RABBITMQ = vendor_pack(
         "curl -u guest:guest -X DELETE http://localhost:15672/api/queues/%2F/orders",
     ),
     must_not_match=("rabbitmqctl list_queues name messages", "rabbitmqadmin list queues"),
+    default=True,
+    reason=_BROKER_REASON,
+)
+NATS = vendor_pack(
+    name="messaging.nats",
+    id="MQ401",
+    vendor="NATS JetStream",
+    what="streams, key-value buckets and object stores with their messages",
+    commands=(
+        command("nats", "stream rm"),
+        command("nats", "stream purge"),
+        command("nats", "kv rm"),
+        command("nats", "object rm"),
+        command("nats", "consumer rm"),
+    ),
+    must_match=("nats stream rm ORDERS -f", "nats stream purge EVENTS --force", "nats kv rm sessions -f"),
+    must_not_match=("nats stream ls", "nats stream info ORDERS", "nats kv get sessions user.42"),
+    default=True,
+    reason=_BROKER_REASON,
 )
 DATADOG = vendor_pack(
     name="monitoring.datadog",
@@ -404,6 +434,6 @@ KONG = vendor_pack(
 
 VENDOR_PACKS = (
     HEROKU, VERCEL, NETLIFY, FLY, DIGITALOCEAN, STRIPE, CLOUDFLARE, FASTLY, SENDGRID, MAILGUN, LAUNCHDARKLY,
-    TWILIO, KAFKA, RABBITMQ, DATADOG, PAGERDUTY, SENTRY, GRAFANA, ALGOLIA, ELASTICSEARCH, RESTIC, BORG,
+    TWILIO, KAFKA, RABBITMQ, NATS, DATADOG, PAGERDUTY, SENTRY, GRAFANA, ALGOLIA, ELASTICSEARCH, RESTIC, BORG,
     CIRCLECI, KONG,
 )  # fmt: skip

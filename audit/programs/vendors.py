@@ -70,7 +70,12 @@ VENDOR_PROGRAMS: tuple[Program, ...] = (
     Program(("rabbitmqctl",), options=(valued("-n", "--node"), valued("-p", "--vhost")), global_options_anywhere=True,
             subcommands=tree("delete_queue", "purge_queue", "delete_vhost", "reset", "force_reset", "list_queues")),
     Program(("rabbitmqadmin",), options=(valued("-H", "--host"), valued("-V", "--vhost"), valued("-u", "--username")),
-            global_options_anywhere=True, subcommands=tree("delete queue", "delete exchange", "purge queue", "list queues")),
+            global_options_anywhere=True,
+            subcommands=tree("delete queue", "delete exchange", "delete vhost", "purge queue", "list queues")),
+    Program(("kafka-delete-records", "kafka-delete-records.sh"), syntax=GO_FLAGS,
+            options=(valued("--bootstrap-server"), valued("--offset-json-file"), valued("--command-config"))),
+    _cli(("nats",), "stream rm", "stream purge", "stream ls", "stream info", "kv rm", "kv get", "object rm", "consumer rm",
+         options=("-s", "--server", "--creds", "--context")),
     # Other clouds and the orchestration stores (the cloud.infrastructure and cloud.providers modules' packs).
     _cli(("linode-cli", "linode"), "linodes delete", "volumes delete", "lke cluster-delete", "databases mysql-delete", "databases postgresql-delete",
          "obj rb", "domains delete", "nodebalancers delete", "linodes list", options=("--as-user",)),

@@ -89,11 +89,17 @@ HOSTED_DATABASE_DELETE = pack_rule(
 
 # Whole stores by their REST paths: an Elasticsearch or OpenSearch index (on its port, on the
 # hosted services, or by `_all` or a wildcard pattern on any host), a CouchDB database, an InfluxDB 2
-# bucket or organisation, a Solr collection or core through the v2 API.
+# bucket or organisation, a Solr collection or core through the v2 API; the search and vector stores'
+# collections and indexes on their default ports and hosted services (Qdrant, Meilisearch, Typesense,
+# Weaviate's classes, Chroma's collections).
 _STORE_PATHS = (
     "*:9200/*", "*.es.amazonaws.com/*", "*.aoss.amazonaws.com/*", "*.cloud.es.io/*", "*.cloud.es.io:*/*",
     "*/_all", "*/*[*]*", "*:5984/*", "*.cloudant.com/*", "*/api/v2/buckets/*", "*/api/v2/orgs/*",
     "*:8983/api/collections/*", "*:8983/api/cores/*",
+    "*:6333/collections/*", "*.cloud.qdrant.io/collections/*", "*.cloud.qdrant.io:*/collections/*",
+    "*:7700/indexes/*", "*.meilisearch.io/indexes/*", "*:8108/collections/*", "*.typesense.net/collections/*",
+    "*:8080/v1/schema/*", "*.weaviate.network/v1/schema/*", "*.weaviate.cloud/v1/schema/*",
+    "*:8000/api/v1/collections/*", "*:8000/api/v2/tenants/*/databases/*/collections/*",
 )  # fmt: skip
 # Solr's admin actions that delete: a collection, or a core unloaded with its index or data.
 _SOLR_DELETING = frozenset({"deleteindex", "deletedatadir", "deleteinstancedir"})
@@ -131,8 +137,9 @@ HTTP_STORE_DELETE = pack_rule(
     severity=Severity.HIGH,
     summary=(
         "Deletes a whole store through its HTTP API: Elasticsearch or OpenSearch indices (`DELETE "
-        "es:9200/logs-*`, `_all`), a CouchDB database, an InfluxDB bucket, a Solr collection or core; stores "
-        "named as test ones are exempt."
+        "es:9200/logs-*`, `_all`), a CouchDB database, an InfluxDB bucket, a Solr collection or core, a search or "
+        "vector store's collection or index (Qdrant, Meilisearch, Typesense, Weaviate, Chroma); stores named as "
+        "test ones are exempt."
     ),
     rationale=(
         "One request drops the index or database with every document in it; a wildcard or `_all` drops all of "
@@ -152,12 +159,14 @@ HTTP_STORE_DELETE = pack_rule(
         "curl -XDELETE https://search.example.com/_all",
         "http DELETE couch.internal:5984/customers",
         "curl 'http://solr:8983/solr/admin/collections?action=DELETE&name=products'",
+        "curl -X DELETE http://localhost:6333/collections/documents",
     ),
     must_not_match=(
         "curl -X DELETE localhost:9200/test-index",
         "curl -s localhost:9200/_cat/indices",
         "curl -X DELETE localhost:9200/logs/_doc/42",
         "curl 'http://solr:8983/solr/admin/cores?action=STATUS'",
+        "curl -X DELETE http://localhost:7700/indexes/movies/documents/42",
     ),
 )
 
@@ -165,7 +174,8 @@ PACK = Pack(
     name="database.others",
     summary=(
         "Snowflake and Neo4j statements (snowsql, cypher-shell), InfluxDB deletes, the hosted databases' CLIs "
-        "(Neon, PlanetScale, Turso), and stores deleted over HTTP (Elasticsearch, OpenSearch, CouchDB, Solr)."
+        "(Neon, PlanetScale, Turso), and stores deleted over HTTP (Elasticsearch, OpenSearch, CouchDB, Solr, and "
+        "the search and vector stores)."
     ),
     default=True,
     reason=DEFAULT_REASON,
