@@ -17,8 +17,10 @@ from ._normalize import HOME, as_held, clean_path
 # Compiled on first use (re's own cache), not at import: only some commands need these patterns.
 _ECHO_FLAGS = r"^-[neE]+$"
 _CONVERSION = r"%(?:%|[-+ #0]*\d*(?:\.\d+)?([sbdiuxXoc]))"
-# Longer printf output than this is not something a command name is built from.
-_MAX_OUTPUT = 4096
+# The most a printf or a tr set is expanded to. An input is at most 10,000 characters (IN003), so
+# printf's output outgrows it only by reusing its format for many arguments: the bound keeps that
+# from building megabytes, while any text written out in full (a script, a hook) stays known.
+_MAX_OUTPUT = 65536
 
 
 def static_output(argv: list[str]) -> str | None:
@@ -115,9 +117,11 @@ def _printf(format_string: str, args: list[str]) -> str | None:
         return None
     pieces: list[str] = []
     remaining = list(args)
+    length = 0  # of the pieces so far, kept as they grow: summing them at every pass is quadratic
     while True:
         consumed_any = False
         position = 0
+        start = len(pieces)
         for match in re.finditer(_CONVERSION, format_string):
             pieces.append(ansi_c_decode(format_string[position : match.start()]))
             position = match.end()
@@ -129,10 +133,10 @@ def _printf(format_string: str, args: list[str]) -> str | None:
             consumed_any = consumed_any or bool(args)
             pieces.append(ansi_c_decode(value) if conversion == "b" else value)
         pieces.append(ansi_c_decode(format_string[position:]))
-        if not remaining or not consumed_any or sum(map(len, pieces)) > _MAX_OUTPUT:
+        length += sum(len(piece) for piece in pieces[start:])
+        if not remaining or not consumed_any or length > _MAX_OUTPUT:
             break
-    output = "".join(pieces)
-    return output if len(output) <= _MAX_OUTPUT else None
+    return "".join(pieces) if length <= _MAX_OUTPUT else None
 
 
 LiteralArgv = Callable[[Iterable[ast.Word]], "list[str] | None"]

@@ -242,6 +242,9 @@ class AutorunFormat(str, Enum):
     EMACS_LISP = "emacs-lisp"
     """An Emacs startup file (~/.emacs, ~/.emacs.d/init.el): its `(shell-command "CMD")` and
     `(call-process "PROGRAM" ...)` run commands at every start of the editor."""
+    CI_PIPELINE = "ci-pipeline"
+    """A CI service's pipeline (`.github/workflows/*.yml`, `.gitlab-ci.yml`...): its steps run through a
+    shell on the next push, with the repository's secrets."""
 
 
 class Autorun(NamedTuple):

@@ -46,6 +46,7 @@ from .._subjects import (
 )
 from .._variables import Env
 from ._call import Call, ContextWalk
+from ._ci_pipelines import is_pipeline_file, pipeline_steps
 from ._code import audit_code, code_text, inert, piped_text, shebang_language, text_of_parts
 from ._justfile import just_recipe_lines
 from ._makefile import recipe_lines
@@ -197,11 +198,13 @@ def _audit_later(
     elif autorun.format is AutorunFormat.SCRIPT or autorun.format in _LANGUAGE_FILES:
         language = _LANGUAGE_FILES.get(autorun.format) or shebang_language(walk, content.text)
         risks = audit_code(walk, label, content.text, content.origin, language, content.span, frame)
-    elif autorun.format is AutorunFormat.PACKAGE_SCRIPTS or autorun.format in _RECIPE_FILES:
-        # JSON escapes, make's and just's expansion: no offset maps into the source.
+    elif autorun.format in _SHELL_LINE_FILES:
+        # JSON escapes, make's and just's expansion, YAML's quoting: no offset maps into the source.
         origin = Origin.derived_from(content.span)
         if autorun.format is AutorunFormat.PACKAGE_SCRIPTS:
             shell = [(f"{label}: script `{name}`", script) for name, script in _package_scripts(content.text)]
+        elif autorun.format is AutorunFormat.CI_PIPELINE:
+            shell = [(f"{label} in CI: a step", step) for step in pipeline_steps(content.text)]
         else:
             shell = [(f"{label}: a recipe", line) for line in _RECIPE_FILES[autorun.format](content.text)]
         risks = NO_RISKS
@@ -234,6 +237,8 @@ _LANGUAGE_FILES = {
     AutorunFormat.LUA: "lua",
 }
 _RECIPE_FILES = {AutorunFormat.MAKEFILE: recipe_lines, AutorunFormat.JUSTFILE: just_recipe_lines}
+# Files whose entries are shell code a tool hands to a shell (package scripts, recipes, CI steps).
+_SHELL_LINE_FILES = frozenset({AutorunFormat.PACKAGE_SCRIPTS, AutorunFormat.CI_PIPELINE, *_RECIPE_FILES})
 
 
 # Files of a project that its tools run: written with known content, they are audited as they
@@ -290,9 +295,13 @@ _PROJECT_FILES = {
 
 def _project_file(target: Arg) -> Autorun | None:
     value = target.values[0] if len(target.values) == 1 else None
-    name = value.rpartition("/")[2] if value is not None else None
-    found = _PROJECT_FILES.get(name) if name is not None else None
-    return Autorun(found, name) if found is not None and name is not None else None
+    if value is None:
+        return None
+    name = value.rpartition("/")[2]
+    found = _PROJECT_FILES.get(name)
+    if found is None and is_pipeline_file(value):
+        return Autorun(AutorunFormat.CI_PIPELINE, name)
+    return Autorun(found, name) if found is not None else None
 
 
 def _package_scripts(text: str) -> list[tuple[str, str]]:
