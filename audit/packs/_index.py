@@ -326,6 +326,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "iptables-nft",
                 "kill",
                 "killall",
+                "launchctl",
                 "nft",
                 "nvram",
                 "pfctl",

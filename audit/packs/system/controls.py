@@ -12,6 +12,7 @@ pack's (`trust.py`): git, npm and pip commands load that small module, not this 
 from __future__ import annotations
 
 from collections.abc import Callable
+from fnmatch import fnmatchcase
 from itertools import pairwise
 
 from ..._model import Severity
@@ -27,24 +28,32 @@ _SYSTEMCTL_STOPS = frozenset({"stop", "disable", "mask", "kill"})
 _SERVICE_STOPS = frozenset({"stop", "teardown"})
 
 
-def _names_unit(arg: Arg, units: frozenset[str]) -> bool:
-    """`firewalld` or `firewalld.service`."""
-    return any(value.removesuffix(".service") in units for value in arg.values)
+def _names_unit(arg: Arg, units: frozenset[str], patterns: tuple[str, ...]) -> bool:
+    """`firewalld` or `firewalld.service`, or a unit a pattern matches (`*crowdstrike*`)."""
+    for value in arg.values:
+        unit = value.removesuffix(".service")
+        if unit in units or any(fnmatchcase(unit.lower(), pattern) for pattern in patterns):
+            return True
+    return False
 
 
 def stops_service(*names: str) -> Callable[[Found], Arg | None]:
-    """`systemctl stop|disable|mask|kill UNIT...` or `service UNIT stop` for one of these units."""
-    units = frozenset(names)
+    """`systemctl stop|disable|mask|kill UNIT...` or `service UNIT stop` for one of these units (a name
+    with `*` is a pattern over the unit's name in lower case)."""
+    units = frozenset(name for name in names if "*" not in name)
+    patterns = tuple(name for name in names if "*" in name)
 
     def stops(found: Found) -> Arg | None:
         operands = found.reading.operands
         if found.subject.name == "service":
             unit, action = operands[:1], operands[1:2]
-            named = bool(unit and action) and action[0].value in _SERVICE_STOPS and _names_unit(unit[0], units)
+            named = (
+                bool(unit and action) and action[0].value in _SERVICE_STOPS and _names_unit(unit[0], units, patterns)
+            )
             return action[0] if named else None
         if not operands or operands[0].value not in _SYSTEMCTL_STOPS:
             return None
-        return next((word for word in operands[1:] if _names_unit(word, units)), None)
+        return next((word for word in operands[1:] if _names_unit(word, units, patterns)), None)
 
     return stops
 
@@ -263,16 +272,40 @@ _SYSTEM_LOGGERS = (
     "systemd-journald", "systemd-journald.socket", "systemd-journald-dev-log.socket", "rsyslog", "syslog-ng", "syslog",
 )  # fmt: skip
 
-# Endpoint detection, antivirus and host intrusion detection agents, as their units are named: with
-# them stopped nothing reports what runs on the machine (CrowdStrike Falcon, SentinelOne, Microsoft
-# Defender, Carbon Black, Elastic, Wazuh and OSSEC, osquery, Falco, ClamAV, Sophos, Trend Micro,
-# Tanium, Qualys, Cortex XDR). The signature updater (clamav-freshclam) is stopped to run it by hand.
+# Endpoint detection, antivirus and host intrusion detection and prevention agents, as their units are
+# named: with them stopped nothing reports or stops what runs on the machine (CrowdStrike Falcon,
+# SentinelOne, Microsoft Defender, Carbon Black, Elastic, Wazuh and OSSEC, osquery, Falco, ClamAV,
+# Sophos, Trend Micro, Tanium, Qualys, Cortex XDR, fail2ban, CrowdSec). The vendors' names are patterns:
+# packagers name the units differently (`crowdstrike-falcon-sensor`). The signature updater
+# (clamav-freshclam) is stopped to run it by hand.
 _SECURITY_AGENT_UNITS = (
-    "falcon-sensor", "falcond", "sentinelone", "sentinelagent", "mdatp", "cbagentd", "cbdaemon",
-    "elastic-agent", "elastic-endpoint", "ElasticEndpoint", "wazuh-agent", "wazuh-manager", "ossec", "osqueryd",
-    "falco", "falco-modern-bpf", "clamav-daemon", "clamd", "clamd@scan", "sophos-spl",
-    "ds_agent", "taniumclient", "qualys-cloud-agent", "traps_pmd", "cortex-xdr",
+    "falcond", "sentinelagent", "mdatp", "cbagentd", "cbdaemon",
+    "elastic-agent", "elastic-endpoint", "ElasticEndpoint", "osqueryd",
+    "falco", "falco-modern-bpf", "clamav-daemon", "clamd", "clamd@scan",
+    "ds_agent", "taniumclient", "qualys-cloud-agent", "traps_pmd", "cortex-xdr", "fail2ban", "crowdsec",
+    "*crowdstrike*", "*falcon-sensor*", "*sentinelone*", "*wazuh*", "*ossec*", "*carbonblack*", "*sophos*",
+    "*trendmicro*", "*tanium*",
 )  # fmt: skip
+# The same agents' launchd jobs on macOS, by words of their labels and property lists' names.
+_SECURITY_AGENT_JOBS = (
+    "crowdstrike", "sentinelone", "wdav", "carbonblack", "sophos", "jamf.protect", "elastic.endpoint",
+    "paloaltonetworks", "tanium", "qualys", "osquery", "wazuh",
+)  # fmt: skip
+# launchctl's verbs that stop a job, now or for good.
+_LAUNCHCTL_STOPS = frozenset({"unload", "bootout", "remove", "disable", "kill"})
+
+
+def _security_job_stopped(found: Found) -> Arg | None:
+    """`launchctl unload|bootout|remove|disable|kill ... JOB` for a security agent's job."""
+    operands = found.reading.operands
+    if not operands or operands[0].value not in _LAUNCHCTL_STOPS:
+        return None
+    for word in operands[1:]:
+        if any(agent in value.lower() for value in word.values for agent in _SECURITY_AGENT_JOBS):
+            return word
+    return None
+
+
 # Their processes, and those of the audit system and the system log, by the names a kill by name matches.
 _MONITOR_PROCESSES = (
     "falcon-sensor", "falcond", "sentinelone", "s1-agent", "s1-orchestrator", "wdavdaemon", "cbagentd", "cbdaemon",
@@ -304,6 +337,7 @@ AUDIT_OFF = pack_rule(
         command("auditctl", where=option_value("-e", "0")),
         command("auditctl", requires=("-D",), unless=("-k",)),
         command(_SERVICE_MANAGERS, where=stops_service("auditd", *_SYSTEM_LOGGERS, *_SECURITY_AGENT_UNITS)),
+        command("launchctl", where=_security_job_stopped),
         command(("pkill", "killall"), where=killed_by_name(*_MONITOR_PROCESSES)),
         command("kill", unless=("-l", "-L"), where=killed_by_listing(*_MONITOR_PROCESSES)),
     ),
@@ -317,6 +351,8 @@ AUDIT_OFF = pack_rule(
         "service rsyslog stop",
         "systemctl disable --now falcon-sensor",
         "pkill -9 osqueryd",
+        "systemctl disable --now crowdstrike-falcon-sensor",
+        "sudo launchctl bootout system/com.crowdstrike.falcond",
     ),
     must_not_match=(
         "auditctl -l",
@@ -326,6 +362,8 @@ AUDIT_OFF = pack_rule(
         "auditctl -w /etc/passwd -p wa -k passwd-watch",
         "systemctl status auditd",
         "systemctl restart rsyslog",
+        "systemctl stop clamav-freshclam",
+        "launchctl list | grep crowdstrike",
     ),
 )
 
