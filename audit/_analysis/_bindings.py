@@ -39,6 +39,13 @@ class LineField(NamedTuple):
     raw: bool
 
 
+class LinesRead(NamedTuple):
+    """How `mapfile`/`readarray` makes array elements of the lines of what feeds it: each line one
+    element, with its line break unless `-t` drops it."""
+
+    keep_breaks: bool
+
+
 class Binding(NamedTuple):
     """One way a name gets a value.
 
@@ -62,6 +69,10 @@ class Binding(NamedTuple):
     line_field: LineField | None = None
     """READ: the part of the first line of what feeds it the name gets; None when the read's
     options make the value unknowable (another delimiter, a count, an array, a file descriptor)."""
+    lines: LinesRead | None = None
+    """READ by `mapfile`: how the lines of what feeds it become the array's elements; None for `read`,
+    and when the options make the elements unknowable (another delimiter, a count, an origin, lines
+    skipped, a file descriptor, a callback)."""
 
 
 def is_name(text: str) -> bool:
@@ -342,10 +353,12 @@ class _Collector(Visitor[_Input, None]):
             reading = _reading(name, words[1:])
             targets = _read_targets(name, reading)
             one_line = name == "read" and _reads_one_line(reading)
+            lines = _lines_read(reading) if name != "read" else None
             redirects = stdin.redirects + command.redirects
             for position, target in enumerate(targets):
                 field = LineField(position, len(reading.operands), reading.has("-r")) if one_line else None
-                self.add(target, Binding(BindingKind.READ, (), stdin.feeders, redirects, line_field=field))
+                binding = Binding(BindingKind.READ, (), stdin.feeders, redirects, line_field=field, lines=lines)
+                self.add(target, binding)
         elif name == "printf":
             for index, word in enumerate(words[1:-1], start=1):
                 if word.source == "-v":
@@ -384,6 +397,13 @@ def _read_targets(builtin: str, reading: Reading) -> list[str]:
     """The variable names `read`/`mapfile` assign (REPLY/MAPFILE by default)."""
     names = [arg.source for arg in (*reading.values("-a"), *reading.operands)]
     return names or ["REPLY" if builtin == "read" else "MAPFILE"]
+
+
+def _lines_read(reading: Reading) -> LinesRead | None:
+    """How `mapfile` makes elements of its lines, when no option changes which lines or where they end."""
+    if reading.has("-d", "-n", "-O", "-s", "-u", "-C", "-c"):
+        return None
+    return LinesRead(keep_breaks=not reading.has("-t"))
 
 
 def _reads_one_line(reading: Reading) -> bool:

@@ -1,6 +1,7 @@
 """The values builtins set without an assignment, when what they are given is known:
-`printf -v NAME FORMAT ARGS...` sets what printf would print, and `read NAME...` the fields of
-the first line of what feeds it (a here-string, a heredoc, the output of `echo` piped in)."""
+`printf -v NAME FORMAT ARGS...` sets what printf would print, `read NAME...` the fields of
+the first line of what feeds it (a here-string, a heredoc, the output of `echo` piped in), and
+`mapfile NAME` (`readarray`) an element per line of it."""
 
 from __future__ import annotations
 
@@ -21,18 +22,33 @@ def computed_value(binding: Binding, env: Env) -> str | None:
         return static_output(["printf", *argv]) if argv else None
     if binding.kind is BindingKind.READ and binding.line_field is not None:
         return _line_read(binding, binding.line_field, env)
+    if binding.kind is BindingKind.READ and binding.lines is not None:
+        elements = computed_elements(binding, env)
+        return elements[0] if elements else None  # `$a` of an array is its first element
     return None
 
 
-def _line_read(binding: Binding, field: LineField, env: Env) -> str | None:
-    """What `read NAME...` sets one name to, from the first line of a here-string or heredoc (the
-    last input redirect wins), else of the output of the pipeline stage before it: the line split
-    at IFS whitespace into as many fields as there are names, the last name taking the rest."""
+def computed_elements(binding: Binding, env: Env) -> tuple[str, ...] | None:
+    """The elements `mapfile NAME` makes of the lines of what feeds it; None when they are unknown."""
+    text = _fed_text(binding, env) if binding.lines is not None else None
+    if binding.lines is None or text is None:
+        return None
+    return tuple(text.splitlines(keepends=binding.lines.keep_breaks))
+
+
+def _fed_text(binding: Binding, env: Env) -> str | None:
+    """What feeds a read: the here-string or heredoc (the last input redirect wins), else the output
+    of the pipeline stage before it."""
     inputs = [redirect for redirect in binding.redirects if redirect.operator.startswith("<")]
     if inputs:
-        text = env.document_text(inputs[-1])
-    else:
-        text = env.command_output(binding.feeders[-1]) if binding.feeders else None
+        return env.document_text(inputs[-1])
+    return env.command_output(binding.feeders[-1]) if binding.feeders else None
+
+
+def _line_read(binding: Binding, field: LineField, env: Env) -> str | None:
+    """What `read NAME...` sets one name to, from the first line of what feeds it: the line split
+    at IFS whitespace into as many fields as there are names, the last name taking the rest."""
+    text = _fed_text(binding, env)
     separators = env.field_separators()
     if text is None or separators is None:
         return None

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from .._budget import Budget
 from .._syntax import ast
 from ._bindings import Binding, BindingKind, collect_bindings, is_name, keyed_item
-from ._computed_values import computed_value
+from ._computed_values import computed_elements, computed_value
 from ._fields import DEFAULT_IFS
 from ._normalize import (
     HOME,
@@ -201,6 +201,9 @@ class Env:
         if len(bindings) != 1 or targets is None:
             return None
         binding = bindings[0]
+        if binding.kind is BindingKind.READ:
+            elements = computed_elements(binding, self)
+            return None if elements is None else tuple((str(index), line) for index, line in enumerate(elements))
         return self._array_entries(binding) if binding.kind is BindingKind.ARRAY else None
 
     def _array_entries(self, binding: Binding) -> tuple[tuple[str, str], ...] | None:

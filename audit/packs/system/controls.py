@@ -1,61 +1,29 @@
 """system.controls: the host's security controls turned off.
 
-The firewall flushed, opened or stopped (SC001), SELinux or AppArmor taken out of enforcing
-(SC002), the audit system, the system log or a security agent stopped or emptied (SC003), the shell's history
-cleared or turned off by its builtins (SC004), macOS's Gatekeeper, System Integrity Protection or
-quarantine turned off (SC013), a new certificate authority trusted system-wide (SC015). The same done by an assignment (`HISTFILE=/dev/null`) names no program:
-that is the core rule EV002. The shell's history file deleted or emptied is read with the
-system's logs (SV002, SY012, SY013). Certificate checks and package sources are the system.trust
-pack's (`trust.py`): git, npm and pip commands load that small module, not this one.
+The firewall flushed, opened or stopped (SC001), SELinux or AppArmor taken out of enforcing (SC002),
+the audit system, the system log or a security agent stopped or emptied (SC003, `monitoring.py`),
+the shell's history cleared or turned off by its builtins (SC004), macOS's Gatekeeper, System
+Integrity Protection or quarantine turned off (SC013), a new certificate authority trusted
+system-wide (SC015). The same done by an assignment (`HISTFILE=/dev/null`) names no program: that
+is the core rule EV002. The shell's history file deleted or emptied is read with the system's logs
+(SV002, SY012, SY013). Certificate checks and package sources are the system.trust pack's
+(`trust.py`): git, npm and pip commands load that small module, not this one. Which service
+managers' commands stop a unit is `_services.py`'s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from fnmatch import fnmatchcase
 from itertools import pairwise
 
 from ..._model import Severity
 from ...programs import Arg
 from ...rules._pack import Pack
 from .._invocation import Found, any_operand, command, operand, option_value, pack_rule
-from .processes import killed_by_listing, killed_by_name
+from ._services import SERVICE_MANAGERS, stops_service
+from .monitoring import AUDIT_OFF
 
 IPTABLES_NAMES = ("iptables", "ip6tables", "iptables-legacy", "ip6tables-legacy", "iptables-nft", "ip6tables-nft")
-_SERVICE_MANAGERS = ("systemctl", "service")
-# What stops a unit now or at the next boot (`systemctl stop|disable|mask|kill`, `service X stop`).
-_SYSTEMCTL_STOPS = frozenset({"stop", "disable", "mask", "kill"})
-_SERVICE_STOPS = frozenset({"stop", "teardown"})
-
-
-def _names_unit(arg: Arg, units: frozenset[str], patterns: tuple[str, ...]) -> bool:
-    """`firewalld` or `firewalld.service`, or a unit a pattern matches (`*crowdstrike*`)."""
-    for value in arg.values:
-        unit = value.removesuffix(".service")
-        if unit in units or any(fnmatchcase(unit.lower(), pattern) for pattern in patterns):
-            return True
-    return False
-
-
-def stops_service(*names: str) -> Callable[[Found], Arg | None]:
-    """`systemctl stop|disable|mask|kill UNIT...` or `service UNIT stop` for one of these units (a name
-    with `*` is a pattern over the unit's name in lower case)."""
-    units = frozenset(name for name in names if "*" not in name)
-    patterns = tuple(name for name in names if "*" in name)
-
-    def stops(found: Found) -> Arg | None:
-        operands = found.reading.operands
-        if found.subject.name == "service":
-            unit, action = operands[:1], operands[1:2]
-            named = (
-                bool(unit and action) and action[0].value in _SERVICE_STOPS and _names_unit(unit[0], units, patterns)
-            )
-            return action[0] if named else None
-        if not operands or operands[0].value not in _SYSTEMCTL_STOPS:
-            return None
-        return next((word for word in operands[1:] if _names_unit(word, units, patterns)), None)
-
-    return stops
 
 
 def _in_filter_table(found: Found) -> Arg | None:
@@ -173,7 +141,7 @@ FIREWALL_OFF = pack_rule(
             where=(_words_in_order("write", "/library/preferences/com.apple.alf", "globalstate"), _last_word_is("0")),
         ),
         command(
-            _SERVICE_MANAGERS,
+            SERVICE_MANAGERS,
             where=stops_service("firewalld", "ufw", "nftables", "iptables", "ip6tables", "netfilter-persistent"),
         ),
     ),
@@ -245,7 +213,7 @@ MANDATORY_ACCESS_CONTROL_OFF = pack_rule(
         command("aa-teardown"),
         command(("aa-disable", "aa-complain"), where=_some_profile),
         command("apparmor_parser", any_of=("--remove", "--Complain"), unless=("--skip-kernel-load",)),
-        command(_SERVICE_MANAGERS, where=stops_service("apparmor")),
+        command(SERVICE_MANAGERS, where=stops_service("apparmor")),
     ),
     message="takes mandatory access control (SELinux or AppArmor) out of enforcing",
     must_match=(
@@ -264,106 +232,6 @@ MANDATORY_ACCESS_CONTROL_OFF = pack_rule(
         "apparmor_parser -r /etc/apparmor.d/usr.sbin.nginx",
         "apparmor_parser -QR /etc/apparmor.d/usr.bin.man",
         "systemctl status apparmor",
-    ),
-)
-
-# The daemons that keep the system's log: with them stopped, nothing that follows is logged.
-_SYSTEM_LOGGERS = (
-    "systemd-journald", "systemd-journald.socket", "systemd-journald-dev-log.socket", "rsyslog", "syslog-ng", "syslog",
-)  # fmt: skip
-
-# Endpoint detection, antivirus and host intrusion detection and prevention agents, as their units are
-# named: with them stopped nothing reports or stops what runs on the machine (CrowdStrike Falcon,
-# SentinelOne, Microsoft Defender, Carbon Black, Elastic, Wazuh and OSSEC, osquery, Falco, ClamAV,
-# Sophos, Trend Micro, Tanium, Qualys, Cortex XDR, fail2ban, CrowdSec). The vendors' names are patterns:
-# packagers name the units differently (`crowdstrike-falcon-sensor`). The signature updater
-# (clamav-freshclam) is stopped to run it by hand.
-_SECURITY_AGENT_UNITS = (
-    "falcond", "sentinelagent", "mdatp", "cbagentd", "cbdaemon",
-    "elastic-agent", "elastic-endpoint", "ElasticEndpoint", "osqueryd",
-    "falco", "falco-modern-bpf", "clamav-daemon", "clamd", "clamd@scan",
-    "ds_agent", "taniumclient", "qualys-cloud-agent", "traps_pmd", "cortex-xdr", "fail2ban", "crowdsec",
-    "*crowdstrike*", "*falcon-sensor*", "*sentinelone*", "*wazuh*", "*ossec*", "*carbonblack*", "*sophos*",
-    "*trendmicro*", "*tanium*",
-)  # fmt: skip
-# The same agents' launchd jobs on macOS, by words of their labels and property lists' names.
-_SECURITY_AGENT_JOBS = (
-    "crowdstrike", "sentinelone", "wdav", "carbonblack", "sophos", "jamf.protect", "elastic.endpoint",
-    "paloaltonetworks", "tanium", "qualys", "osquery", "wazuh",
-)  # fmt: skip
-# launchctl's verbs that stop a job, now or for good.
-_LAUNCHCTL_STOPS = frozenset({"unload", "bootout", "remove", "disable", "kill"})
-
-
-def _security_job_stopped(found: Found) -> Arg | None:
-    """`launchctl unload|bootout|remove|disable|kill ... JOB` for a security agent's job."""
-    operands = found.reading.operands
-    if not operands or operands[0].value not in _LAUNCHCTL_STOPS:
-        return None
-    for word in operands[1:]:
-        if any(agent in value.lower() for value in word.values for agent in _SECURITY_AGENT_JOBS):
-            return word
-    return None
-
-
-# Their processes, and those of the audit system and the system log, by the names a kill by name matches.
-_MONITOR_PROCESSES = (
-    "falcon-sensor", "falcond", "sentinelone", "s1-agent", "s1-orchestrator", "wdavdaemon", "cbagentd", "cbdaemon",
-    "elastic-agent", "elastic-endpoint", "wazuh-agentd", "wazuh-modulesd", "ossec-agentd", "osqueryd", "falco",
-    "clamd", "sophos_threat_detector", "ds_agent", "taniumclient", "qualys-cloud-agent",
-    "auditd", "rsyslogd", "syslog-ng", "systemd-journald",
-)  # fmt: skip
-
-AUDIT_OFF = pack_rule(
-    id="SC003",
-    name="audit-system-off",
-    severity=Severity.HIGH,
-    summary=(
-        "Turns the audit system, the system log or a security agent off: `auditctl -e 0`, `auditctl -D`; "
-        "auditd, journald, rsyslog or an endpoint detection, antivirus or intrusion detection agent "
-        "(falcon-sensor, mdatp, Wazuh, osquery, ClamAV...) stopped, disabled or masked (`systemctl "
-        "disable --now falcon-sensor`), or killed by name (`pkill -9 osqueryd`)."
-    ),
-    rationale=(
-        "The audit system records who ran, read and changed what, and a security agent reports what "
-        "runs; with them off nothing that follows is recorded or stopped, which is why an intrusion "
-        "turns them off first. It blocks: no task needs them off."
-    ),
-    safer_alternative=(
-        "Leave it on and read it (`auditctl -l`, `ausearch`); delete the one rule you mean "
-        "(`auditctl -d ...`, `auditctl -D -k KEY`), or ask a human."
-    ),
-    matches=(
-        command("auditctl", where=option_value("-e", "0")),
-        command("auditctl", requires=("-D",), unless=("-k",)),
-        command(_SERVICE_MANAGERS, where=stops_service("auditd", *_SYSTEM_LOGGERS, *_SECURITY_AGENT_UNITS)),
-        command("launchctl", where=_security_job_stopped),
-        command(("pkill", "killall"), where=killed_by_name(*_MONITOR_PROCESSES)),
-        command("kill", unless=("-l", "-L"), where=killed_by_listing(*_MONITOR_PROCESSES)),
-    ),
-    message="turns the audit system, the system log or a security agent off, or deletes the audit rules",
-    must_match=(
-        "auditctl -e 0",
-        "sudo auditctl -D",
-        "service auditd stop",
-        "systemctl mask auditd.service",
-        "systemctl mask systemd-journald",
-        "service rsyslog stop",
-        "systemctl disable --now falcon-sensor",
-        "pkill -9 osqueryd",
-        "systemctl disable --now crowdstrike-falcon-sensor",
-        "sudo launchctl bootout system/com.crowdstrike.falcond",
-    ),
-    must_not_match=(
-        "auditctl -l",
-        "auditctl -s",
-        "auditctl -e 2",
-        "auditctl -D -k passwd-watch",
-        "auditctl -w /etc/passwd -p wa -k passwd-watch",
-        "systemctl status auditd",
-        "systemctl restart rsyslog",
-        "systemctl stop clamav-freshclam",
-        "launchctl list | grep crowdstrike",
     ),
 )
 

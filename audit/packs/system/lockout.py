@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from ..._model import Severity
 from .._invocation import command, pack_rule
-from .controls import IPTABLES_NAMES, stops_service
+from ._services import stops_service
+from .controls import IPTABLES_NAMES
 from .interfaces import (
     default_route_removed,
     firewall_drops_ssh,

@@ -19,8 +19,9 @@ from ...programs import Arg
 from ...rules._pack import Pack
 from ...rules._paths import cleaned_values, path_is
 from .._invocation import Found, any_operand, command, listed_by, operand, pack_rule
+from ._services import stops_service
 from .broad_kills import BROAD_KILLS
-from .controls import IPTABLES_NAMES, stops_service
+from .controls import IPTABLES_NAMES
 from .interfaces import firewall_cuts_outbound
 from .lockout import REMOTE_ACCESS_CUT
 from .processes import killed_by_listing, killed_by_name
