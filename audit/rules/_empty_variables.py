@@ -25,24 +25,35 @@ _NEVER_EMPTY = frozenset({"PWD", "HOME", "UID", "EUID", "PPID", "HOSTNAME", "BAS
 
 
 def _if_empty(arg: Arg) -> tuple[str, str] | None:
-    """`("BUILD_DIR", "/*")` for `"$BUILD_DIR"/*`, `("SUBDIR", "/")` for `/$SUBDIR`: the first unguarded
-    variable of a run-time operand made of variables and literal text, and the absolute path left
-    when its variables are empty; None for anything else."""
+    """`("BUILD_DIR", "/*")` for `"$BUILD_DIR"/*`, `("SUBDIR", "/")` for `/$SUBDIR`, `("DIR", "~/")` for
+    `~/$DIR` or `"$HOME/$DIR"`: the first unguarded variable of a run-time operand made of variables
+    and literal text, and the absolute or home path left when its variables are empty; None for
+    anything else."""
     if arg.values or arg.word is None:
         return None  # known values are FS001's
     variables: list[str] = []
     left: list[str] = []
-    for part in arg.word.parts:
+    for index, part in enumerate(arg.word.parts):
         if type(part) is ast.Literal:
+            if index == 0 and part.text[:1] == "~" and not _names_home(part):
+                return None  # `"~/..."` or `~user/...`: not the home this rule can name
             left.append(part.text)
         elif type(part) is ast.ParamExpansion and not part.operator and part.subscript is None:
+            if part.name == "HOME":
+                left.append("~")
+                continue
             if part.name in _NEVER_EMPTY:
                 return None
             variables.append(part.name)
         else:
             return None
     path = "".join(left)
-    return (variables[0], path) if variables and path.startswith("/") else None
+    return (variables[0], path) if variables and path.startswith(("/", "~")) else None
+
+
+def _names_home(part: ast.Literal) -> bool:
+    """An unquoted leading `~` or `~/...`: bash expands it to the home directory."""
+    return not part.quoted and (part.text == "~" or part.text.startswith("~/"))
 
 
 @rule(
@@ -51,7 +62,8 @@ def _if_empty(arg: Arg) -> tuple[str, str] | None:
     severity=Severity.MEDIUM,
     summary=(
         "Recursively deletes a path that is `/`, everything in it, or another protected directory when a variable "
-        'the command does not set is empty: `rm -rf "$BUILD_DIR"/*`, `rm -rf $PREFIX/usr`, `rm -rf /$SUBDIR`.'
+        'the command does not set is empty: `rm -rf "$BUILD_DIR"/*`, `rm -rf $PREFIX/usr`, `rm -rf /$SUBDIR`, '
+        '`rm -rf ~/$PROJECT` (the home).'
     ),
     rationale=(
         "An unset or empty variable expands to nothing, and what is left is the root's contents; the "
@@ -71,6 +83,8 @@ def _if_empty(arg: Arg) -> tuple[str, str] | None:
         'rm -rf "$VENV/lib"',
         "rm -rf /$SUBDIR",
         'rm -rf "/opt/$APP"',
+        "rm -rf ~/$PROJECT",
+        'rm -rf "$HOME/$CACHE_DIR"',
     ),
     must_not_match=(
         'rm -rf "${BUILD_DIR:?}"/*',
@@ -81,6 +95,8 @@ def _if_empty(arg: Arg) -> tuple[str, str] | None:
         'rm -f "$LOG_DIR"/*',
         'rm -rf "/tmp/$BUILD_ID"',
         'rm -rf "/opt/$APP/releases/$OLD"',
+        'rm -rf "$HOME/.cache/$APP"',
+        'rm -rf "~/$DIR"',
     ),
 )
 def delete_through_empty_variable(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
