@@ -5,7 +5,7 @@ from __future__ import annotations
 import shlex
 
 from ._arg import Arg
-from ._grammar import WordKind, attached, flag, lex, valued
+from ._grammar import POSIX, WordKind, attached, flag, lex, valued
 from ._program import HelpForms, Program, Subcommand
 from .git_settings import CONFIG_ACTIONS
 from .git_sharing import ADD, COMMIT, REMOTE
@@ -360,7 +360,33 @@ GIT = Program(
         ),
         Subcommand(
             ("submodule",),
-            subcommands=(Subcommand(("deinit",), options=(flag("-f", "--force"), flag("--all"), flag("-q", "--quiet")), operands=("PATH...",)),),
+            subcommands=(
+                Subcommand(("deinit",), options=(flag("-f", "--force"), flag("--all"), flag("-q", "--quiet")), operands=("PATH...",)),
+                # The words after the options are one shell command, run in every submodule.
+                Subcommand(("foreach",), options=(flag("--recursive"), flag("-q", "--quiet")), operands=("COMMAND...",), syntax=POSIX),
+            ),
+        ),
+        # Subcommands that run a shell command they are given: rebase's `--exec` after each commit,
+        # bisect's `run` at each step, difftool's `--extcmd` on each file.
+        Subcommand(
+            ("rebase",),
+            options=(
+                valued("-x", "--exec"), valued("--onto"), valued("-s", "--strategy"), valued("-X", "--strategy-option"),
+                flag("-i", "--interactive"), flag("-r", "--rebase-merges"), flag("--autosquash"), flag("--no-autosquash"),
+                flag("--autostash"), flag("--continue"), flag("--abort"), flag("--skip"), flag("--quit"),
+                flag("--root"), flag("-f", "--force-rebase"), flag("-q", "--quiet"), flag("-v", "--verbose"),
+                flag("--update-refs"), flag("--keep-base"), flag("--no-verify"),
+            ),
+            operands=("UPSTREAM", "BRANCH"),
+        ),
+        Subcommand(("bisect",), subcommands=(Subcommand(("run",), operands=("COMMAND...",), syntax=POSIX),)),
+        Subcommand(
+            ("difftool",),
+            options=(
+                valued("-x", "--extcmd"), valued("-t", "--tool"), flag("-y", "--no-prompt"), flag("--prompt"),
+                flag("-d", "--dir-diff"), flag("-g", "--gui"), flag("--cached", "--staged"),
+            ),
+            operands=("COMMIT...",),
         ),
         # Plumbing that deletes or moves a ref with no check, and that writes the working tree.
         Subcommand(("update-ref",), options=(flag("-d"), valued("-m"), flag("--no-deref"), flag("--stdin"), flag("-z"), flag("--create-reflog")), operands=("REF", "NEWVALUE", "OLDVALUE")),

@@ -4,7 +4,9 @@
 pager), gdb's `-ex 'shell CMD'` and `-ex '!CMD'`, the recipes of `make --eval='T: ; CMD'` and of
 the makefile make reads from standard input (`make -f - <<EOF`),
 less's `+'!CMD'`, a terminal's `-e CMD` (`xterm -e 'CMD'`), the commands a
-sed script runs (`e CMD`, `s/.../CMD/e`), and git's settings that hold a command
+sed script runs (`e CMD`, `s/.../CMD/e`), the commands git's subcommands run (`rebase --exec`,
+`difftool --extcmd`, `filter-branch`'s filters, `submodule foreach CMD...`, `bisect run CMD...`),
+and git's settings that hold a command
 (`git -c core.pager=CMD log`, `git config core.fsmonitor CMD`: run now or by a later git, and the
 files written earlier into the directory `core.hooksPath` makes git's hooks),
 and the scripts npm writes into package.json (`npm pkg set scripts.postinstall=CMD`).
@@ -50,6 +52,17 @@ _MAKE_NAMES = frozenset({"make", "gmake"})
 _MAKE_FILE_OPTIONS = ("-f", "--file", "--makefile")
 # less runs a `+CMD` given on its command line as its own command; `!CMD` is a shell command.
 _LESS_NAMES = frozenset({"less"})
+# git's subcommands that run shell code: the options whose value is a command, and the two whose
+# operands are one (`submodule foreach`, `bisect run`).
+_GIT_COMMAND_OPTIONS = {
+    "rebase": ("--exec",),
+    "difftool": ("--extcmd",),
+    "filter-branch": (
+        "--tree-filter", "--index-filter", "--env-filter", "--msg-filter", "--commit-filter", "--parent-filter",
+        "--tag-name-filter",
+    ),
+}  # fmt: skip
+_GIT_RUNNERS = frozenset({*_GIT_COMMAND_OPTIONS, "foreach", "bisect"})
 # Terminal emulators run the words after `-e` in the new window (one word: a shell command line).
 _TERMINAL_NAMES = frozenset({"xterm", "uxterm", "rxvt", "urxvt", "x-terminal-emulator", "konsole", "alacritty", "st"})
 
@@ -111,7 +124,7 @@ def option_commands(name: str, args: tuple[Arg, ...]) -> list[tuple[str, Arg]]:
     if name == "sed":
         return _sed_commands(args)
     if name == "git":
-        return git_setting_commands(args)
+        return [*git_setting_commands(args), *_git_run_commands(args)]
     if name == "npm":
         return _package_scripts(args)
     if name == "zip":
@@ -128,6 +141,23 @@ def option_commands(name: str, args: tuple[Arg, ...]) -> list[tuple[str, Arg]]:
     if name in _LESS_NAMES:
         return [(f"{name} +", command) for command in _shell_escapes(_plus_commands(args))]
     return [(f"{name} -c", command) for command in _vim_shell_commands(args)]
+
+
+def _git_run_commands(args: tuple[Arg, ...]) -> list[tuple[str, Arg]]:
+    """The shell commands git subcommands are given to run: `rebase --exec CMD` after each commit,
+    `difftool --extcmd CMD` on each file, `filter-branch`'s filters on each commit, and the command
+    words of `submodule foreach CMD...` (in each submodule) and `bisect run CMD...` (at each step)."""
+    if not any(arg.value in _GIT_RUNNERS for arg in args):
+        return []  # the cheap test: `git status`, `git push`
+    reading = read_command("git", args)
+    if reading.path in (("submodule", "foreach"), ("bisect", "run")):
+        line = _command_line(reading.operands)
+        return [(f"git {' '.join(reading.path)}", line)] if line is not None else []
+    return [
+        (f"git {reading.path[0]} {use.spelling}", use.value)
+        for use in reading.options
+        if use.value is not None and reading.path[:1] and use.named(*_GIT_COMMAND_OPTIONS.get(reading.path[0], ()))
+    ]
 
 
 def _package_scripts(args: tuple[Arg, ...]) -> list[tuple[str, Arg]]:
@@ -211,10 +241,14 @@ def _gdb_shell_commands(args: tuple[Arg, ...]) -> list[Arg]:
 
 
 def _terminal_command(args: tuple[Arg, ...]) -> Arg | None:
-    """The command line after a terminal's `-e`: one word as written, several quoted back into one
-    (None when there is none, or a word is known only at run time)."""
+    """The command line after a terminal's `-e`."""
     start = next((index + 1 for index, arg in enumerate(args) if arg.value == "-e"), len(args))
-    words = args[start:]
+    return _command_line(args[start:])
+
+
+def _command_line(words: tuple[Arg, ...]) -> Arg | None:
+    """The shell command line a program runs from its words: one word as written, several quoted
+    back into one (None when there is none, or a word is known only at run time)."""
     values = [word.value for word in words]
     if not words or any(value is None for value in values):
         return None
