@@ -63,7 +63,7 @@ def _names_home(part: ast.Literal) -> bool:
     summary=(
         "Recursively deletes a path that is `/`, everything in it, or another protected directory when a variable "
         'the command does not set is empty: `rm -rf "$BUILD_DIR"/*`, `rm -rf $PREFIX/usr`, `rm -rf /$SUBDIR`, '
-        '`rm -rf ~/$PROJECT` (the home).'
+        "`rm -rf ~/$PROJECT` (the home)."
     ),
     rationale=(
         "An unset or empty variable expands to nothing, and what is left is the root's contents; the "
