@@ -1,5 +1,6 @@
 """containers.docker: pruning, volume deletion and everything-selectors with the
-docker CLI and the clients that copy its commands (podman, nerdctl), and a node forced out of its swarm."""
+docker CLI and the clients that copy its commands (podman, nerdctl), a node forced out of its swarm, and
+swarm services and stacks removed."""
 
 from __future__ import annotations
 
@@ -108,10 +109,38 @@ SWARM_LEAVE_FORCED = pack_rule(
     must_not_match=("docker swarm leave", "docker swarm init --advertise-addr 10.0.0.5"),
 )
 
+SWARM_SERVICES_REMOVED = pack_rule(
+    id="CT120",
+    name="docker-swarm-services-removed",
+    severity=Severity.MEDIUM,
+    summary="Removes swarm services (`docker service rm`, every one by `$(docker service ls -q)`) or a whole stack (`docker stack rm`).",
+    rationale=(
+        "A service is a deployed application with all its replicas on every node of the swarm; removed, it stops "
+        "serving at once, and a stack takes every service, network, config and secret it declared with it."
+    ),
+    safer_alternative="Scale the service to zero (`docker service scale NAME=0`) or update it; remove only what the task made.",
+    matches=(command("docker", "service rm"), command("docker", "stack rm")),
+    message="removes deployed swarm services",
+    must_match=(
+        "docker service rm $(docker service ls -q)",
+        "docker stack rm prod",
+        "docker -H ssh://mgr1 service rm api",
+    ),
+    must_not_match=("docker service ls", "docker stack deploy -c stack.yml prod", "docker service scale api=3"),
+)
+
 PACK = Pack(
     name="containers.docker",
-    summary="The docker CLI (and podman, nerdctl for the same commands): prunes, volume deletion, removing every container, a node forced out of its swarm.",
+    summary="The docker CLI (and podman, nerdctl for the same commands): prunes, volume deletion, removing every container, a node forced out of its swarm, swarm services and stacks removed.",
     default=True,
     reason="Volumes hold databases and other services' data on the developer's machine; pruned state cannot be restored.",
-    rules=(PRUNE_VOLUMES, SYSTEM_PRUNE, REMOVE_ALL_VOLUMES, REMOVE_VOLUME, REMOVE_EVERYTHING, SWARM_LEAVE_FORCED),
+    rules=(
+        PRUNE_VOLUMES,
+        SYSTEM_PRUNE,
+        REMOVE_ALL_VOLUMES,
+        REMOVE_VOLUME,
+        REMOVE_EVERYTHING,
+        SWARM_LEAVE_FORCED,
+        SWARM_SERVICES_REMOVED,
+    ),
 )
