@@ -9,7 +9,8 @@ knowing variables (`_variables`, `_bindings`) and how risky things are
 
 from ..programs import FindScope, find_scope
 from ._analyzer import Analyzer
-from ._normalize import HOME, basename, clean_path, resolve_path
+from ._clean_paths import clean_path, resolve_path
+from ._normalize import HOME, basename
 from ._paths import (
     CLIMB_TO_ROOT,
     HARMLESS_DEVICES,

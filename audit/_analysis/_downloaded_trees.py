@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from .._model import Span
 from ..programs import Arg, extraction_directories, read_command, tar_archive, tar_extracts
+from ._clean_paths import resolve_path
 from ._contexts._call import ContextWalk
-from ._normalize import resolve_path
 from ._state import Frame, WalkState
 from ._subjects import ContextKind, ExecContextSubject, Location, Risk, Stdin
 

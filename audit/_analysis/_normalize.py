@@ -119,14 +119,14 @@ def _normalize_general(word: ast.Word, bindings: Bindings, max_values: int | Non
     pattern = is_glob_word(word)
     joined = _joined_fields(word, bindings, pattern)
     if joined is None:
-        return [_dynamic(word)]
+        return [_dynamic(word, bindings)]
     fields, braces, expanded_glob = joined
     # bash expands a glob that an unquoted expansion produced too (`x='/etc/*'; rm -rf $x`),
     # and a loop variable over a glob holds the files it matched, quoted or not (`for f in
     # ~/.ssh/id_*; do cat "$f"`). Quoted glob characters elsewhere in such a word were not
     # escaped above: the pattern is then wider than bash's, which can only find more.
     args = _field_args(word, fields, braces, pattern or expanded_glob, bindings, max_values)
-    return [_dynamic(word)] if args is None else args
+    return [_dynamic(word, bindings)] if args is None else args
 
 
 def _joined_fields(word: ast.Word, bindings: Bindings, pattern: bool) -> tuple[list[list[str]], bool, bool] | None:
@@ -314,8 +314,38 @@ def _selected_elements(part: ast.ParamExpansion, bindings: Bindings) -> tuple[st
     return bindings.slice(part.name, int(bounds[0]), length)
 
 
-def _dynamic(word: ast.Word) -> Arg:
-    return Arg((), word.source, word.span, False, word)
+def _dynamic(word: ast.Word, bindings: Bindings) -> Arg:
+    return Arg((), word.source, word.span, False, _with_known_parameters(word, bindings))
+
+
+def _with_known_parameters(word: ast.Word, bindings: Bindings) -> ast.Word:
+    """A word known only at run time, its parameters with one known value written as the text they
+    hold: readers of the word's parts then see what a known variable puts beside an unknown part
+    (`Q='DROP TABLE t'; psql -c "$Q; -- by $USER"` runs a DROP TABLE). An unquoted value that bash
+    would split or glob stays an expansion."""
+    parts = word.parts
+    if len(parts) < 2:
+        return word  # a lone expansion: nothing known stands beside it
+    known: list[ast.WordPart] = []
+    for part in parts:
+        if type(part) is ast.ParamExpansion and _list_selector(part) is None:
+            values = parameter_values(part, bindings)
+            # A value in the home (`~`, `~/x`) stays an expansion: as literal text it would name a file called `~`.
+            if (
+                values is not None
+                and len(values) == 1
+                and not values[0].startswith(HOME)
+                and (part.quoted or _stays_one_word(values[0]))
+            ):
+                known.append(ast.Literal(values[0], True, part.span))
+                continue
+        known.append(part)
+    return word if known == list(parts) else word._replace(parts=tuple(known))
+
+
+def _stays_one_word(value: str) -> bool:
+    """An unquoted value bash neither splits (default IFS) nor globs."""
+    return bool(value) and not any(char.isspace() for char in value) and _GLOB_CHARS.isdisjoint(value)
 
 
 def _tilde_prefix(text: str, quoted: bool, rest: tuple[ast.WordPart, ...]) -> str:
@@ -424,50 +454,6 @@ def _default_value(part: ast.ParamExpansion, bindings: Bindings) -> tuple[str, .
     values = [word.value for word in normalize_words(part.argument, bindings)]
     known = [value for value in values if value is not None]
     return (" ".join(known),) if len(known) == len(values) else None
-
-
-def resolve_path(cwd: str | None, value: str) -> str:
-    """A path as a clean path, relative to `cwd` when it is known."""
-    if cwd is not None and not value.startswith(("/", HOME)):
-        value = f"{cwd}/{value}"
-    return clean_path(value)
-
-
-def clean_path(value: str) -> str:
-    """Lexical clean-up: `//`, `.` and `..` resolved; `~` stays the home.
-
-    `..` above the home climbs into /home (and from there to /), because the
-    home of an agent is /home/NAME or /root.
-    """
-    if value.startswith(HOME) and (len(value) == 1 or value[1] == "/"):
-        segments = ["home", HOME]
-        rest = value[1:]
-        absolute = True
-    elif value.startswith("/"):
-        segments = []
-        rest = value
-        absolute = True
-    else:
-        segments = []
-        rest = value
-        absolute = False
-    for segment in rest.split("/"):
-        if segment in ("", "."):
-            continue
-        if segment == "..":
-            if segments and segments[-1] != "..":
-                segments.pop()
-            elif not absolute:
-                segments.append("..")
-            continue
-        segments.append(segment)
-    if absolute:
-        if segments[:2] == ["home", HOME]:
-            return "/".join([HOME, *segments[2:]])
-        return "/" + "/".join(segments)
-    relative = "/".join(segments) or "."
-    # A file literally named `~` must not read as the home after clean-up.
-    return "./" + relative if relative[:1] == HOME else relative
 
 
 def is_unresolved(part: ast.WordPart, bindings: Bindings) -> bool:

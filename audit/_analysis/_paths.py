@@ -16,7 +16,8 @@ from .._caches import PATH_ANSWERS, PATH_TABLES, Memo
 from .._named_tuple import NamedTuple
 from .._syntax import ast
 from .._tables import Tables
-from ._normalize import HOME, clean_path
+from ._clean_paths import clean_path
+from ._normalize import HOME
 from ._subjects import Arg, Autorun, AutorunFormat
 
 # A relative path this many `..` deep climbs to / from any plausible agent

@@ -15,10 +15,11 @@ from .._syntax import ast
 from .._tables import Tables
 from ..programs import EXEC_ACTIONS, downloaded_files, find_scope
 from ._bindings import DECLARATION_BUILTINS, array_literal_items, assigned_value, exports, split_assignment_word
+from ._clean_paths import clean_path
 from ._command_globs import expand_command_name, glob_candidates
 from ._listings import ls_globs, ls_names, tracked_files
 from ._located_names import located_program
-from ._normalize import HOME, basename, clean_path, normalize_word, normalize_words, uses_default
+from ._normalize import HOME, basename, normalize_word, normalize_words, uses_default
 from ._static_output import filtered_output
 from ._subjects import (
     OUTPUT_REDIRECTS,

@@ -33,7 +33,8 @@ from ..programs.readers import (
     prints_typed,
     reads_directories,
 )
-from ._normalize import basename, normalize_word, resolve_path
+from ._clean_paths import resolve_path
+from ._normalize import basename, normalize_word
 from ._paths import HARMLESS_DEVICES, path_holding, path_is, read_arguments
 from ._resolve import resolve
 from ._subjects import OUTPUT_REDIRECTS, Secret, SecretKind, Stdin, StdinKind, Trail

@@ -17,7 +17,7 @@ from .._named_tuple import NamedTuple
 from .._syntax import Origin, ParseResult, ast
 from .._tables import Tables
 from ..programs import read_command
-from ._normalize import resolve_path
+from ._clean_paths import resolve_path
 from ._risks import RiskAnswers
 from ._secret_search import WalkView, Written
 from ._secrets import SecretFlows

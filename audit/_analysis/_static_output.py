@@ -12,7 +12,8 @@ from collections.abc import Callable, Iterable
 
 from .._syntax import ast
 from .._syntax._words import ansi_c_decode
-from ._normalize import HOME, as_held, clean_path
+from ._clean_paths import clean_path
+from ._normalize import HOME, as_held
 
 # Compiled on first use (re's own cache), not at import: only some commands need these patterns.
 _ECHO_FLAGS = r"^-[neE]+$"
