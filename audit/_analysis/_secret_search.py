@@ -27,6 +27,7 @@ from ..programs.readers import (
     KEEP_CREDENTIALS,
     PATH_ONLY,
     WORKING_DIRECTORY,
+    command_inside,
     keeps_input,
     prints_environment,
     prints_repository,
@@ -188,6 +189,9 @@ class SecretSearch(Visitor[Trails, Trails]):
         found = set(self.arguments(name, args))
         if prints_environment(name, reading):
             found |= self.environment(name, span)
+        inside = command_inside(name, reading)
+        if inside and inside[0].value is not None:
+            found |= _via(self.command(basename(inside[0].value), inside[1:], span, stdin), f"`{name}`")
         if self._code_reads_environment(name, args):
             found |= self.environment(name, span)
         typed = prints_typed(name, reading)

@@ -186,6 +186,13 @@ def named_finds(args: tuple[Arg, ...]) -> tuple[Arg, ...]:
     )
 
 
+def found_globs(scope: FindScope) -> tuple[str, ...]:
+    """The files find acts on, as globs in its starting points: `START/NAME` for name tests alone
+    (`~/.ssh/*.pub`), `START/*` for any other or none (at any depth it may act on more)."""
+    starts = (value for point in scope.starting_points for value in point.values)
+    return tuple(f"{start.rstrip('/')}/{name}" for start in starts for name in scope.only_names or ("*",))
+
+
 def _deleted(reading: Reading) -> tuple[Arg, ...]:
     """What `find` deletes (`-delete`, `-exec rm {} +`): what each starting point holds, read as `START/*`."""
     if not deletes_what_it_finds(reading.args):

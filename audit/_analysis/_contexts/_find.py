@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from ...programs import EXEC_ACTIONS, find_scope
+from ...programs.find import found_globs
+from ...programs.sending import SENDERS
 from .._normalize import basename
 from .._resolve import recursing_like_find
 from .._risks import NO_RISKS
@@ -22,12 +24,14 @@ def find_exec(call: Call, walk: ContextWalk) -> frozenset[Risk]:
     everything below them (`find /var/log -type f -exec rm {} +` is `rm -r`).
     When tests narrow it, `{}` given to a program that changes access stands
     for the files found in the starting points: `START/NAME` for name tests
-    alone (`~/.ssh/*.pub`), `START/*` for any other.
+    alone (`~/.ssh/*.pub`), `START/*` for any other. Given to a network sender,
+    it stands for those files however the search is narrowed (`START/*` when it
+    is not): what the sender sends is the files, not the directories.
     """
     args = call.args
     scope = find_scope(args)
     found = tuple(value for point in scope.starting_points for value in point.values)
-    picked = _picked(found, scope.only_names)
+    picked = found_globs(scope)
     risks = NO_RISKS
     index = 0
     while index < len(args):
@@ -39,10 +43,13 @@ def find_exec(call: Call, walk: ContextWalk) -> frozenset[Risk]:
         while index < len(args) and args[index].value not in (";", "+"):
             index += 1
         command = args[start:index]
+        each_file = index < len(args) and args[index].value == ";"
         index += 1
         if not command:
             continue
-        if scope.unfiltered and found:
+        if picked and basename(command[0].value or "") in SENDERS:
+            command = _files_sent(command, picked, each_file=each_file)
+        elif scope.unfiltered and found:
             substituted = tuple(
                 Arg(found, arg.source, arg.span, False, None) if arg.value == "{}" else arg for arg in command
             )
@@ -56,7 +63,15 @@ def find_exec(call: Call, walk: ContextWalk) -> frozenset[Risk]:
     return risks
 
 
-def _picked(starting_points: tuple[str, ...], names: tuple[str, ...]) -> tuple[str, ...]:
-    """What a narrowed find hands its command, as globs in the starting points: each `START/NAME` of
-    the name tests, or `START/*` when other tests pick the files."""
-    return tuple(f"{start.rstrip('/')}/{name}" for start in starting_points for name in names or ("*",))
+def _files_sent(command: tuple[Arg, ...], picked: tuple[str, ...], *, each_file: bool) -> tuple[Arg, ...]:
+    """A network sender handed the files found (`find ~ -name '*.pem' -exec curl -F f=@{} URL \\;`): `{}`
+    stands for them as globs, so what is sent is judged as the files they match. With `;` find replaces
+    `{}` inside a word too (`f=@{}`); with `+` only a word of its own."""
+
+    def substituted(arg: Arg) -> Arg:
+        value = arg.value
+        if value is None or "{}" not in value or (value != "{}" and not each_file):
+            return arg
+        return Arg(tuple(value.replace("{}", path) for path in picked), arg.source, arg.span, True, None)
+
+    return tuple(substituted(arg) for arg in command)
