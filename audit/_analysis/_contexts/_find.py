@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ...programs import EXEC_ACTIONS, find_scope
-from ...programs.find import found_globs
+from ...programs import find_scope
+from ...programs.find import exec_actions, found_globs, given_files
 from ...programs.sending import SENDERS
 from .._normalize import basename
 from .._resolve import recursing_like_find
@@ -33,22 +33,10 @@ def find_exec(call: Call, walk: ContextWalk) -> frozenset[Risk]:
     found = tuple(value for point in scope.starting_points for value in point.values)
     picked = found_globs(scope)
     risks = NO_RISKS
-    index = 0
-    while index < len(args):
-        action = args[index].value
-        index += 1
-        if action not in EXEC_ACTIONS:
-            continue
-        start = index
-        while index < len(args) and args[index].value not in (";", "+"):
-            index += 1
-        command = args[start:index]
-        each_file = index < len(args) and args[index].value == ";"
-        index += 1
-        if not command:
-            continue
+    for action in exec_actions(args):
+        command = action.command
         if picked and basename(command[0].value or "") in SENDERS:
-            command = _files_sent(command, picked, each_file=each_file)
+            command = given_files(action, picked)
         elif scope.unfiltered and found:
             substituted = tuple(
                 Arg(found, arg.source, arg.span, False, None) if arg.value == "{}" else arg for arg in command
@@ -59,19 +47,5 @@ def find_exec(call: Call, walk: ContextWalk) -> frozenset[Risk]:
             command = tuple(
                 Arg(picked, arg.source, arg.span, True, None) if arg.value == "{}" else arg for arg in command
             )
-        risks = risks | walk.nested_command(command, call.span, call.frame, f"find {action}")
+        risks = risks | walk.nested_command(command, call.span, call.frame, f"find {action.action}")
     return risks
-
-
-def _files_sent(command: tuple[Arg, ...], picked: tuple[str, ...], *, each_file: bool) -> tuple[Arg, ...]:
-    """A network sender handed the files found (`find ~ -name '*.pem' -exec curl -F f=@{} URL \\;`): `{}`
-    stands for them as globs, so what is sent is judged as the files they match. With `;` find replaces
-    `{}` inside a word too (`f=@{}`); with `+` only a word of its own."""
-
-    def substituted(arg: Arg) -> Arg:
-        value = arg.value
-        if value is None or "{}" not in value or (value != "{}" and not each_file):
-            return arg
-        return Arg(tuple(value.replace("{}", path) for path in picked), arg.source, arg.span, True, None)
-
-    return tuple(substituted(arg) for arg in command)
