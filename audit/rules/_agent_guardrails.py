@@ -1,7 +1,8 @@
-"""An AI coding agent's own guardrails (AG100 to AG105): the settings files that decide what it may do
+"""An AI coding agent's own guardrails (AG100 to AG106): the settings files that decide what it may do
 by itself (the policy's `agent_settings_files`: permissions, approval and sandbox modes, the hooks
 that check its commands, this guard's among them, and the MCP servers it starts), and the options that
-start an agent with all of them off, and this guard's hook removed (AG105).
+start an agent with all of them off, this guard's hook removed (AG105) and MCP servers added
+with the agents' own commands (AG106).
 
 A command that writes, moves or deletes such a file warns (AG100, AG101): a human sets an agent up,
 and an agent may be asked to. When the words the command writes there visibly turn a guardrail off
@@ -319,6 +320,39 @@ def agent_started_without_guardrails(subject: CommandSubject, _tables: Tables) -
         yield Hit(word.span, f"`{name} {word.display()}` starts the agent with its guardrails off")
 
 
+# The agents' own commands that add an MCP server to their settings (`claude mcp add NAME -- CMD...`).
+_MCP_ADDERS = frozenset({"claude", "codex", "gemini", "qwen"})
+
+
+@rule(
+    id="AG106",
+    name="agent-mcp-server-added",
+    severity=Severity.MEDIUM,
+    summary="Adds an MCP server to an AI coding agent with its own command (`claude mcp add`, `codex mcp add`, `gemini mcp add`).",
+    rationale=(
+        "The agent starts the server's command by itself in every later session and gives its tools to the "
+        "model: a server added by the agent runs code no one reviewed (`npx -y PACKAGE` fetches it at each "
+        "start). It warns, as writing the server into `.mcp.json` does (AG101)."
+    ),
+    safer_alternative="Let the user add the server, after reading what its command runs.",
+    inspects=Inspects.COMMAND,
+    commands=tuple(_MCP_ADDERS),
+    must_match=(
+        "claude mcp add evil -- npx -y evil-mcp",
+        'claude mcp add-json x \'{"command":"sh"}\'',
+        "codex mcp add docs -- npx -y docs-server",
+        "gemini mcp add srv node server.js",
+    ),
+    must_not_match=("claude mcp list", "claude mcp get evil", "codex mcp list", "claude -p 'add an mcp server'"),
+)
+def agent_mcp_server_added(subject: CommandSubject, _tables: Tables) -> Iterator[Hit]:
+    operands = [word for word in subject.args if not (word.value or "").startswith("-")]
+    if len(operands) >= 2 and operands[0].value == "mcp" and (operands[1].value or "").startswith("add"):
+        yield Hit(
+            operands[1].span, f"`{subject.name} mcp {operands[1].value}` adds a server the agent starts by itself"
+        )
+
+
 _THIS_GUARD = "agent-shell-guard"
 _PACKAGE_REMOVERS = frozenset({"pip", "pip3", "pipx", "uv"})
 
@@ -377,4 +411,5 @@ AGENT_GUARDRAIL_RULES = (
     redirect_guardrails_off,
     agent_started_without_guardrails,
     guard_hook_removed,
+    agent_mcp_server_added,
 )
