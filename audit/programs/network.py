@@ -234,6 +234,17 @@ SWAKS = Program(
     ),
 )  # fmt: skip
 
+# pastebinit: the files named (or `-i FILE`, or standard input) posted to a paste bin, paste.ubuntu.com
+# unless `-b URL` names another.
+PASTEBINIT = Program(
+    ("pastebinit",),
+    options=(
+        valued("-i"), valued("-b"), valued("-a"), valued("-f"), valued("-t"), valued("-j"), valued("-u"),
+        valued("-p"), valued("-m"), flag("-P"), flag("-E"), flag("-l"), flag("-r"), flag("-v"),
+    ),
+    operands=("FILE...",),
+)  # fmt: skip
+
 SENDMAIL = Program(
     ("sendmail", "msmtp", "ssmtp"),
     options=(valued("-f"), valued("-F"), valued("-a"), valued("-C"), valued("-o"), valued("-O"), valued("-N")),
@@ -307,7 +318,7 @@ FFSEND = Program(
     ),
 )
 NETWORK_PROGRAMS: tuple[Program, ...] = (
-    CURL, WGET, NETCAT, HTTPIE, SOCAT, TELNET, OPENSSL, SCP, SFTP, DIG, NSLOOKUP, HOST, PING, MAIL, SENDMAIL, SWAKS,
+    CURL, WGET, NETCAT, HTTPIE, SOCAT, TELNET, OPENSSL, SCP, SFTP, DIG, NSLOOKUP, HOST, PING, MAIL, SENDMAIL, SWAKS, PASTEBINIT,
     TRACEROUTE, TFTP, FTP, LFTP, SMBCLIENT, ARIA2C, WORMHOLE, CROC, FFSEND,
 )  # fmt: skip
 
