@@ -78,7 +78,7 @@ _NAME_LISTS = (
     "secret_file_names", "secret_variables", "allowed_destinations", "repository_hosts", "credential_stores",
     "disposable_home_directories", "home_data_directories", "service_data_directories", "protected_branches",
     "binary_directories", "interpreter_startup_files", "program_directories", "library_directories",
-    "disposable_databases", "essential_packages",
+    "disposable_databases", "essential_packages", "agent_settings_files",
 )  # fmt: skip
 # `[names]` tables of commands with the words that select what they do (`pip install`, `gh auth token`).
 _SUBCOMMAND_TABLES = ("installers", "secret_printers")
@@ -113,6 +113,7 @@ class _Draft(NamedTuple):
             system_directories=tuple(dict.fromkeys(names["system_directories"])),
             shell_startup_files=tuple(dict.fromkeys(names["shell_startup_files"])),
             authorized_keys_files=tuple(dict.fromkeys(names["authorized_keys_files"])),
+            agent_settings_files=tuple(dict.fromkeys(names["agent_settings_files"])),
             autorun_scripts=tuple(dict.fromkeys(names["autorun_scripts"])),
             autorun_crontabs=tuple(dict.fromkeys(names["autorun_crontabs"])),
             autorun_units=tuple(dict.fromkeys(names["autorun_units"])),

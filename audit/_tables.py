@@ -33,6 +33,7 @@ class Tables:
         "_secret_variables",
         "_standard_programs",
         "_table_names",
+        "agent_settings_files",
         "allowed_destinations",
         "authorized_keys_files",
         "autorun_crontabs",
@@ -88,6 +89,7 @@ class Tables:
         system_directories: tuple[str, ...],
         shell_startup_files: tuple[str, ...],
         authorized_keys_files: tuple[str, ...],
+        agent_settings_files: tuple[str, ...],
         autorun_scripts: tuple[str, ...],
         autorun_crontabs: tuple[str, ...],
         autorun_units: tuple[str, ...],
@@ -128,6 +130,8 @@ class Tables:
         self.system_directories: Final = system_directories
         self.shell_startup_files: Final = shell_startup_files
         self.authorized_keys_files: Final = authorized_keys_files
+        self.agent_settings_files: Final = agent_settings_files
+        """What an AI coding agent may do by itself: its permissions, hooks, sandbox and MCP servers."""
         self.autorun_scripts: Final = autorun_scripts
         self.autorun_crontabs: Final = autorun_crontabs
         self.autorun_units: Final = autorun_units

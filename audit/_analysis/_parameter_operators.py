@@ -1,8 +1,9 @@
 """The string operators of a parameter expansion, applied to a variable's known values:
 `${a:2}` and `${a:1:3}` (substrings), `${a#p}`, `${a##p}`, `${a%p}`, `${a%%p}` (a pattern
-removed from either end), `${a^^}`, `${a,,}`, `${a^}`, `${a,}` (case), `${#a}` (length). Code
-obfuscated with them (`a=xxrm; ${a:2} -rf ~`) is read as bash runs it. The operator's
-arguments must be literal; anything else (`${a/x/y}`, arithmetic offsets) stays unknown. A
+removed from either end), `${a^^}`, `${a,,}`, `${a^}`, `${a,}` (case), `${#a}` (length), `${a/p/r}`, `${a//p/r}`,
+`${a/#p/r}`, `${a/%p/r}` (a pattern replaced). Code obfuscated with them (`a=xxrm; ${a:2} -rf ~`,
+`c=xrmx; ${c//x/} -rf ~`) is read as bash runs it. The operator's arguments must be literal;
+anything else (arithmetic offsets, a bracket expression) stays unknown. A
 variable the command does not set is known only by its first character where that is certain
 (`KNOWN_PREFIXES`)."""
 
@@ -24,6 +25,8 @@ _CASE: dict[str, Callable[[str], str]] = {
 def operated(part: ast.ParamExpansion, values: tuple[str, ...]) -> tuple[str, ...] | None:
     """What `part`'s operator makes of each of the variable's known values; None when the operator
     or its arguments are not ones read here."""
+    if part.operator in _REPLACEMENTS:
+        return replaced(part, values)
     arguments = _literal_arguments(part.argument)
     if arguments is None:
         return None
@@ -84,6 +87,56 @@ def _removed(value: str, pattern: str, operator: str) -> str:
         return value if not ends else value[(max(ends) if operator == "##" else min(ends)) :]
     starts = [cut for cut in cuts if fnmatchcase(value[cut:], pattern)]
     return value if not starts else value[: (min(starts) if operator == "%%" else max(starts))]
+
+
+# How the parsers spell `${a/p/r}` (the first match), `${a//p/r}` (every match), `${a/#p/r}` and
+# `${a/%p/r}` (anchored at the start or the end), by the operator with its separators. A lone `//`
+# with one argument is either `${a/p/}` or `${a//p}`: both readings are kept.
+_REPLACEMENTS: dict[str, tuple[str, ...]] = {"//": ("first",), "///": ("every",), "/#/": ("start",), "/%/": ("end",)}
+
+
+def replaced(part: ast.ParamExpansion, values: tuple[str, ...]) -> tuple[str, ...] | None:
+    """`${a//x/}`, `${a/X/y}`: each of the variable's known values with the pattern replaced, as bash
+    does (the longest match, leftmost first); None for a pattern that may match nothing, or arguments
+    that are not literal."""
+    modes = _REPLACEMENTS.get(part.operator)
+    arguments = _literal_arguments(part.argument) if modes is not None else None
+    if modes is None or arguments is None or not 1 <= len(arguments) <= 2:
+        return None
+    pattern, replacement = arguments[0], arguments[1] if len(arguments) == 2 else ""
+    if not pattern or fnmatchcase("", pattern):
+        return None
+    if part.operator == "//" and len(arguments) == 1:
+        modes = ("first", "every")
+    found = (_replace(value, pattern, replacement, mode) for value in values for mode in modes)
+    return tuple(dict.fromkeys(found))
+
+
+def _replace(value: str, pattern: str, replacement: str, mode: str) -> str:
+    if mode == "start":
+        end = _longest_match(value, 0, pattern)
+        return value if end is None else replacement + value[end:]
+    if mode == "end":
+        start = next((start for start in range(len(value)) if fnmatchcase(value[start:], pattern)), None)
+        return value if start is None else value[:start] + replacement
+    pieces: list[str] = []
+    start = 0
+    while start < len(value):
+        end = _longest_match(value, start, pattern)
+        if end is None:
+            pieces.append(value[start])
+            start += 1
+            continue
+        pieces.append(replacement)
+        start = end
+        if mode == "first":
+            break
+    return "".join(pieces) + value[start:]
+
+
+def _longest_match(value: str, start: int, pattern: str) -> int | None:
+    """The end of the longest match of `pattern` that starts at `start`, if any."""
+    return next((end for end in range(len(value), start, -1) if fnmatchcase(value[start:end], pattern)), None)
 
 
 # Characters that make an operator's argument more than literal text. The parsers may leave an

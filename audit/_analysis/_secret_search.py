@@ -21,12 +21,14 @@ from .._syntax import Visitor, ast
 from .._tables import Tables
 from ..programs import WRITERS, Arg, read_command, written_files
 from ..programs.environment_code import prints_whole_environment
+from ..programs.find import exec_actions, find_scope, found_globs, given_files
 from ..programs.readers import (
     ARCHIVERS,
     EXTRACTORS,
     KEEP_CREDENTIALS,
     PATH_ONLY,
     WORKING_DIRECTORY,
+    command_inside,
     keeps_input,
     prints_environment,
     prints_repository,
@@ -189,6 +191,14 @@ class SecretSearch(Visitor[Trails, Trails]):
         found = set(self.arguments(name, args))
         if prints_environment(name, reading):
             found |= self.environment(name, span)
+        inside = command_inside(name, reading)
+        if inside and inside[0].value is not None:
+            found |= _via(self.command(basename(inside[0].value), inside[1:], span, stdin), f"`{name}`")
+        if name == "find":  # what its `-exec` commands print about the files found (`-exec cat {} +`)
+            files = found_globs(find_scope(args))
+            for action in exec_actions(args):
+                run = given_files(action, files)
+                found |= _via(self.command(basename(run[0].value or ""), run[1:], span, NO_TRAILS), "`find`")
         if self._code_reads_environment(name, args):
             found |= self.environment(name, span)
         typed = prints_typed(name, reading)

@@ -147,11 +147,18 @@ def gh_sending(reading: Reading) -> Sending | None:
         for file in reading.operand("FILE") or (Arg(("-",), "-", _NOWHERE),):
             _file_or_stdin(file, f"{command} {file.source}", files, stdin)
         words.extend(SentWord(value, Slot.DATA, f"{command} --desc") for value in reading.values("--desc"))
-    elif reading.path == ("release", "upload"):
+    elif reading.path in (("release", "upload"), ("release", "create")):
         for asset in reading.operand("FILE"):
             # `FILE#label`: the text after `#` is the asset's display name.
             path = asset._replace(values=tuple(value.partition("#")[0] for value in asset.values))
             files.append(SentFile(path, f"{command} {asset.source}"))
+        words.extend(
+            SentWord(use.value, Slot.DATA, f"{command} {use.spelling}")
+            for use in reading.uses("--notes", "--title")
+            if use.value is not None
+        )
+        for notes in reading.values("--notes-file"):
+            _file_or_stdin(notes, f"{command} --notes-file {notes.source}", files, stdin)
     elif reading.path in (("issue", "create"), ("issue", "comment"), ("pr", "create"), ("pr", "comment")):
         bodies = reading.uses("--body", "--title")
         words.extend(

@@ -76,6 +76,7 @@ GH = Program(
             # What gh uploads to GitHub (programs/sending.py): a gist, release assets, bodies.
             leaf("gist create|new", valued("-d", "--desc"), valued("-f", "--filename"), flag("-p", "--public"), flag("-w", "--web"), operands=("FILE...",)),
             leaf("release upload", flag("--clobber"), operands=("TAG", "FILE...")),
+            leaf("release create|new", valued("-n", "--notes"), valued("-F", "--notes-file"), valued("-t", "--title"), valued("--target"), valued("--discussion-category"), valued("--notes-start-tag"), flag("--verify-tag"), flag("-d", "--draft"), flag("-p", "--prerelease"), flag("--generate-notes"), flag("--latest"), operands=("TAG", "FILE...")),
             leaf("issue create|new", *_GH_BODY, *_GH_ISSUE_FIELDS),
             leaf("issue comment", *_GH_BODY, flag("--edit-last"), operands=("ISSUE",)),
             leaf("pr create|new", *_GH_BODY, *_GH_ISSUE_FIELDS, valued("-B", "--base"), valued("-H", "--head"), valued("-r", "--reviewer"), flag("-d", "--draft"), flag("-f", "--fill")),

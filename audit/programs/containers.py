@@ -75,6 +75,10 @@ _PUSH_OPTIONS = (
     attached("--compress"), flag("--remove-signatures"), flag("--force-compression"),
 )  # fmt: skip
 
+# `inspect` prints a container's configuration as JSON, its environment variables among it, or what a
+# `--format` template picks.
+_INSPECT_OPTIONS = (valued("-f", "--format"), flag("-s", "--size"), valued("--type"), flag("-l", "--latest"))
+
 _SUBCOMMANDS = tree(
     leaf("run", *_CONTAINER_OPTIONS, operands=("IMAGE", "COMMAND..."), syntax=_STOPS_AT_OPERAND),
     leaf("create", *_CONTAINER_OPTIONS, operands=("IMAGE", "COMMAND..."), syntax=_STOPS_AT_OPERAND),
@@ -104,6 +108,8 @@ _SUBCOMMANDS = tree(
     leaf("container prune", _FORCE, _FILTER),
     leaf("pod rm|remove", _FORCE, _ALL, operands=("POD...",)),
     leaf("machine rm|remove", _FORCE, flag("--save-image"), flag("--save-ignition"), operands=("MACHINE",)),
+    leaf("inspect", *_INSPECT_OPTIONS, operands=("NAME...",)),
+    leaf("container inspect", *_INSPECT_OPTIONS, operands=_CONTAINERS),
     leaf("push", *_PUSH_OPTIONS, operands=("IMAGE", "DESTINATION")),
     leaf("image push", *_PUSH_OPTIONS, operands=("IMAGE", "DESTINATION")),
     leaf("compose", *_COMPOSE_OPTIONS),

@@ -4,6 +4,8 @@ files its actions write and delete)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from .._model import Span
 from .._named_tuple import NamedTuple
 from ._arg import Arg
@@ -184,6 +186,52 @@ def named_finds(args: tuple[Arg, ...]) -> tuple[Arg, ...]:
         if start.values
         for name in names
     )
+
+
+class ExecAction(NamedTuple):
+    """One `-exec CMD... ;|+` (or `-execdir`, `-ok`, `-okdir`) of a find."""
+
+    action: str
+    command: tuple[Arg, ...]
+    each_file: bool
+    """`;`: one command per file, `{}` replaced inside words too; `+`: the files added where a word is `{}`."""
+
+
+def exec_actions(args: tuple[Arg, ...]) -> Iterator[ExecAction]:
+    """The commands find runs on the files it finds, in order."""
+    index = 0
+    while index < len(args):
+        action = args[index].value
+        index += 1
+        if action not in EXEC_ACTIONS:
+            continue
+        start = index
+        while index < len(args) and args[index].value not in (";", "+"):
+            index += 1
+        each_file = index < len(args) and args[index].value == ";"
+        if index > start:
+            yield ExecAction(action, args[start:index], each_file)
+        index += 1
+
+
+def given_files(action: ExecAction, files: tuple[str, ...]) -> tuple[Arg, ...]:
+    """The action's command with `{}` standing for `files` (globs): in any word with `;`, in a word
+    of its own with `+` (`curl -F f=@{} URL \\;` sends each file)."""
+
+    def substituted(arg: Arg) -> Arg:
+        value = arg.value
+        if value is None or "{}" not in value or (value != "{}" and not action.each_file):
+            return arg
+        return Arg(tuple(value.replace("{}", path) for path in files), arg.source, arg.span, True, None)
+
+    return tuple(substituted(arg) for arg in action.command)
+
+
+def found_globs(scope: FindScope) -> tuple[str, ...]:
+    """The files find acts on, as globs in its starting points: `START/NAME` for name tests alone
+    (`~/.ssh/*.pub`), `START/*` for any other or none (at any depth it may act on more)."""
+    starts = (value for point in scope.starting_points for value in point.values)
+    return tuple(f"{start.rstrip('/')}/{name}" for start in starts for name in scope.only_names or ("*",))
 
 
 def _deleted(reading: Reading) -> tuple[Arg, ...]:

@@ -220,6 +220,31 @@ MAIL = Program(
     operands=("ADDRESS...",),
 )  # fmt: skip
 
+# swaks, the SMTP test tool: `--attach` a file (or `@FILE`), `--body` and `--data` text, or a file as `@FILE`
+# (`-` reads standard input), to `--to` addresses through `--server`.
+SWAKS = Program(
+    ("swaks",),
+    syntax=Syntax(clusters=False),
+    options=(
+        valued("-t", "--to"), valued("-f", "--from"), valued("-s", "--server"), valued("-p", "--port"),
+        valued("--attach"), valued("--attach-body"), valued("--body"), valued("-d", "--data"),
+        valued("--header", "--add-header", "--ah"), valued("--h-Subject"), valued("-au", "--auth-user"),
+        valued("-ap", "--auth-password"), valued("-a", "--auth"), valued("--attach-type"), valued("--attach-name"),
+        flag("-tls"), flag("--tls"), flag("--silent"), flag("-n", "--suppress-data"),
+    ),
+)  # fmt: skip
+
+# pastebinit: the files named (or `-i FILE`, or standard input) posted to a paste bin, paste.ubuntu.com
+# unless `-b URL` names another.
+PASTEBINIT = Program(
+    ("pastebinit",),
+    options=(
+        valued("-i"), valued("-b"), valued("-a"), valued("-f"), valued("-t"), valued("-j"), valued("-u"),
+        valued("-p"), valued("-m"), flag("-P"), flag("-E"), flag("-l"), flag("-r"), flag("-v"),
+    ),
+    operands=("FILE...",),
+)  # fmt: skip
+
 SENDMAIL = Program(
     ("sendmail", "msmtp", "ssmtp"),
     options=(valued("-f"), valued("-F"), valued("-a"), valued("-C"), valued("-o"), valued("-O"), valued("-N")),
@@ -293,7 +318,7 @@ FFSEND = Program(
     ),
 )
 NETWORK_PROGRAMS: tuple[Program, ...] = (
-    CURL, WGET, NETCAT, HTTPIE, SOCAT, TELNET, OPENSSL, SCP, SFTP, DIG, NSLOOKUP, HOST, PING, MAIL, SENDMAIL,
+    CURL, WGET, NETCAT, HTTPIE, SOCAT, TELNET, OPENSSL, SCP, SFTP, DIG, NSLOOKUP, HOST, PING, MAIL, SENDMAIL, SWAKS, PASTEBINIT,
     TRACEROUTE, TFTP, FTP, LFTP, SMBCLIENT, ARIA2C, WORMHOLE, CROC, FFSEND,
 )  # fmt: skip
 

@@ -265,6 +265,12 @@ PACKAGE_BINARIES: Mapping[str, str] = {
     "firebase-tools": "firebase",
     "@railway/cli": "railway",
     "@upstash/cli": "upstash",
+    "@anthropic-ai/claude-code": "claude",
+    "@openai/codex": "codex",
+    "@google/gemini-cli": "gemini",
+    "@qwen-code/qwen-code": "qwen",
+    "@sourcegraph/amp": "amp",
+    "@github/copilot": "copilot",
 }
 """npm packages whose binary has another name than the package (the runners name the package)."""
 

@@ -9,6 +9,9 @@ analysis asks what a command's output carries on its way to a network sender
 
 from __future__ import annotations
 
+import re
+
+from ._arg import Arg
 from ._program import Reading
 
 PATH_ONLY = frozenset(
@@ -111,7 +114,30 @@ def prints_environment(name: str, reading: Reading) -> bool:
         # BSD-style options (`ps eww`, `ps auxe`) with `e` show each process's environment.
         first = reading.args[0].value if reading.args else None
         return first is not None and not first.startswith("-") and "e" in first
+    if name in CONTAINER_ENGINES and reading.path[-1:] == ("inspect",):
+        # A container's configuration holds its `Env`; a template that picks something else does not print it.
+        return all(_TEMPLATE_SHOWS_ENVIRONMENT.search(template.value or "") for template in reading.values("--format"))
     return False
+
+
+CONTAINER_ENGINES = frozenset({"docker", "podman", "nerdctl"})
+# `{{json .Config.Env}}`, `{{range .Config.Env}}`, `{{json .}}`, `{{json .Config}}`: templates that print the variables.
+_TEMPLATE_SHOWS_ENVIRONMENT = re.compile(r"\.Env\b|\{\{\s*json\s+\.(?:Config)?\s*\}\}")
+# The subcommands that run a command inside a container, a compose service or a pod, by program.
+_INSIDE: dict[str, frozenset[tuple[str, ...]]] = {
+    **dict.fromkeys(CONTAINER_ENGINES, frozenset({("exec",), ("container", "exec"), ("compose", "exec")})),
+    "kubectl": frozenset({("exec",)}),
+    "oc": frozenset({("exec",)}),
+}
+
+
+def command_inside(name: str, reading: Reading) -> tuple[Arg, ...]:
+    """The command `docker exec CONTAINER CMD...` or `kubectl exec POD -- CMD...` runs inside, whose
+    output the local command prints (`docker exec web env` prints the container's environment)."""
+    if reading.path not in _INSIDE.get(name, frozenset()):
+        return ()
+    inside = reading.operands[1:]
+    return inside[1:] if inside[:1] and inside[0].value == "--" else inside
 
 
 # Clipboard readers: what was copied last, often a password or a token.

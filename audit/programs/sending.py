@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from .._model import Span
 from ._arg import Arg
 from ._http_senders import HTTPIES, curl_sending, gh_sending, httpie_sending, wget_sending
 from ._known import KNOWN
@@ -81,7 +82,7 @@ RELAYED_SENDERS = {"wormhole": ("send", "tx"), "croc": ("send",), "ffsend": ("up
 SENDERS: frozenset[str] = frozenset(
     {"curl", "wget", *NETCATS, "socat", "telnet", "openssl", "ssh", "scp", "rsync", *_LOOKUPS, *_TRACEROUTES,
      "getent", "az", "ping", "ping6", *_MAILERS, *_SENDMAILS, "gh", *HTTPIES, *_STORAGE_COPIES, *_TRANSFERS, "git",
-     *RELAYED_SENDERS}
+     *RELAYED_SENDERS, "swaks", "pastebinit"}
 )  # fmt: skip
 """The commands `sent_data` reads."""
 
@@ -146,7 +147,48 @@ def sent_data(name: str, args: tuple[Arg, ...]) -> Sending | None:
         return _git(reading)
     if name in RELAYED_SENDERS:
         return _relayed(name, reading)
+    if name == "swaks":
+        return _swaks(reading)
+    if name == "pastebinit":
+        return _pastebinit(reading)
     return _mail(name, reading)
+
+
+def _swaks(reading: Reading) -> Sending:
+    """swaks: the files it attaches, the body and message text (a file as `@FILE`, standard input as
+    `-`), to the addresses and through the server it names."""
+    words: list[SentWord] = []
+    files: list[SentFile] = []
+    stdin: list[str] = []
+    for use in reading.uses("--attach", "--attach-body", "--body", "--data", "--header", "--h-Subject"):
+        value = use.value
+        if value is None:
+            continue
+        label = f"swaks {use.spelling} {value.source}"
+        text = word_shape(value)
+        if text == "-":
+            stdin.append(label)
+        elif text.startswith("@"):
+            files.append(SentFile(value.suffix(1), label))
+        elif use.named("--attach"):
+            files.append(SentFile(value, label))
+        else:
+            words.append(SentWord(value, Slot.DATA, f"swaks {use.spelling}"))
+    destinations = [Destination(address, Form.MAIL_ADDRESS) for address in reading.values("--to")]
+    destinations.extend(Destination(server, Form.HOST) for server in reading.values("--server"))
+    return Sending(tuple(words), tuple(files), tuple(stdin), tuple(destinations))
+
+
+_UBUNTU_PASTE = Arg(("https://paste.ubuntu.com",), "paste.ubuntu.com", Span(0, 0))
+
+
+def _pastebinit(reading: Reading) -> Sending:
+    """pastebinit: its files (standard input when none), to the paste bin `-b` names or Ubuntu's."""
+    named = (*reading.operands, *reading.values("-i"))
+    files = tuple(SentFile(file, f"pastebinit {file.source}") for file in named if file.value != "-")
+    stdin = ("pastebinit",) if not named or any(file.value == "-" for file in named) else ()
+    servers = reading.values("-b") or (_UBUNTU_PASTE,)
+    return Sending((), files, stdin, tuple(Destination(server, Form.URL) for server in servers))
 
 
 def _relayed(name: str, reading: Reading) -> Sending | None:

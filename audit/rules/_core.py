@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..packs._index import loaded_packs
 from ._accounts import ACCOUNT_RULES
+from ._agent_guardrails import AGENT_GUARDRAIL_RULES
 from ._attack_tools import ATTACK_RULES
 from ._code import CODE_RULES
 from ._command_position import COMMAND_POSITION_RULES
@@ -58,6 +59,7 @@ CORE = Registry(
     + SECRET_READ_RULES
     + CREDENTIAL_HUNT_RULES
     + SYSTEM_RULES
+    + AGENT_GUARDRAIL_RULES
     + LINKER_RULES
     + INTERPRETER_VARIABLE_RULES
     + PERSISTENCE_RULES

@@ -61,13 +61,21 @@ def _autostart_entry(target: Arg, tables: Tables, cwd: str | None, *, copied_int
     return matched
 
 
+@functools.lru_cache(maxsize=PATH_TABLES)
+def _home_autorun_scripts(scripts: tuple[str, ...]) -> tuple[str, ...]:
+    """The autorun scripts in the user's home (KDE's login scripts): the system's are SY001's, and a
+    repository's hooks EX024's."""
+    return tuple(entry for entry in scripts if entry.startswith("~/"))
+
+
 @rule(
     id="SY014",
     name="write-autostart-entry",
     severity=Severity.HIGH,
     summary=(
         "Writes a systemd user unit, a desktop autostart entry or a launchd agent "
-        "(~/.config/systemd/user/, ~/.config/autostart/, ~/Library/LaunchAgents/)."
+        "(~/.config/systemd/user/, ~/.config/autostart/, ~/Library/LaunchAgents/), or copies or links a script "
+        "into KDE's login scripts (~/.config/autostart-scripts/)."
     ),
     rationale=(
         "These run by themselves at every login or boot, long after the agent's session, like a line in "
@@ -83,6 +91,7 @@ def _autostart_entry(target: Arg, tables: Tables, cwd: str | None, *, copied_int
         "ln -s /tmp/x.plist ~/Library/LaunchAgents/com.x.plist",
         "tee ~/.config/systemd/user/ssh.service.d/override.conf",
         'cp "$f" ~/.config/autostart',
+        "ln -s /tmp/.x ~/.config/autostart-scripts/x.sh",
     ),
     must_not_match=(
         "install -d ~/.config/autostart",
@@ -96,6 +105,10 @@ def write_autostart_entry(subject: CommandSubject, tables: Tables) -> Iterator[H
     copied_into = bool(copied_sources(subject))
     for target in placed_paths(subject):
         matched = _autostart_entry(target, tables, subject.cwd, copied_into=copied_into)
+        if matched is None and copied_into:
+            # A script copied or linked into the session's own autorun directories (`ln -s /tmp/.x
+            # ~/.config/autostart-scripts/x.sh`): what it holds is not shown, and it runs at every login.
+            matched = path_is(target, _home_autorun_scripts(tables.autorun_scripts), subject.cwd)
         if matched is not None:
             yield Hit(target.span, f"`{subject.name}` writes {matched}: it runs by itself at login or boot")
 

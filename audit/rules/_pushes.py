@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 from .._analysis import CommandSubject, SecretFlowSubject, SecretKind, SentSecret
 from .._model import Severity, Span
-from .._syntax import ast
+from .._syntax import ast, walk
 from .._tables import Tables
 from ..programs import Arg, Reading, read_command
 from ..programs.destinations import Destination, Form, Host, destination_hosts, loopback_host, word_shape
@@ -276,6 +276,23 @@ def _committed_secret(subject: CommandSubject, tables: Tables) -> str | None:
                 variable = secret_variable(message, tables)
                 if variable is not None:
                     return f"the secret variable `${variable}` (in a commit message)"
+                read = _substituted_secret_file(message, subject.cwd, tables)
+                if read is not None:
+                    return f"the secret file `{read}` (read into a commit message)"
+    return None
+
+
+def _substituted_secret_file(word: Arg, cwd: str | None, tables: Tables) -> str | None:
+    """A secret file a command substitution of the word reads, named literally (`-m "$(cat ~/.ssh/id_rsa)"`)."""
+    parts = word.word.parts if word.word is not None else ()
+    for part in parts:
+        if type(part) is not ast.CommandSubstitution:
+            continue
+        for node in walk(part.body):
+            if type(node) is ast.Word and all(type(piece) is ast.Literal for piece in node.parts):
+                text = "".join(piece.text for piece in node.parts if type(piece) is ast.Literal)
+                if text and secret_file(Arg((text,), text, node.span), cwd, tables):
+                    return text
     return None
 
 
@@ -299,7 +316,7 @@ def secret_variable(word: Arg, tables: Tables) -> str | None:
     id="SE007",
     name="secret-committed-and-pushed",
     severity=Severity.HIGH,
-    summary="Pushes commits into which the same command string put a secret: a secret file it staged (`git add -f .env`) or a secret variable in a commit message.",
+    summary="Pushes commits into which the same command string put a secret: a secret file it staged (`git add -f .env`), or a secret variable or a secret file's content in a commit message.",
     rationale=(
         "A pushed commit is in the remote's history for everyone who can read it, and in every clone and fork "
         "taken since; removing it rewrites history and does not unsend it, so the secret must be revoked."
@@ -312,6 +329,7 @@ def secret_variable(word: Arg, tables: Tables) -> str | None:
         "git add -f .env && git commit -m env && git push",
         'git commit --allow-empty -qm "$AWS_SECRET_ACCESS_KEY" && git push origin main',
         "git add ~/.aws/credentials && git commit -m c && git push x HEAD",
+        'git commit --allow-empty -m "$(cat ~/.ssh/id_rsa)" && git push',
     ),
     must_not_match=(
         "git add .env.example && git commit -m env && git push",

@@ -166,6 +166,7 @@ PUBLIC_DROPS = frozenset({
     "pixeldrain.com", "uguu.se", "litterbox.catbox.moe", "free.keep.sh", "x0.at", "envs.sh", "ttm.sh",
     "webhook.site", "requestbin.net", "pipedream.net", "requestcatcher.com", "beeceptor.com", "interact.sh",
     "oast.fun", "oast.me", "oast.live", "oast.site", "oast.online", "oast.pro", "burpcollaborator.net",
+    "paste.ubuntu.com", "paste.debian.net", "bpa.st",
 })  # fmt: skip
 
 

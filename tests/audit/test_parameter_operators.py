@@ -39,6 +39,14 @@ def _expansion(source: str) -> ast.ParamExpansion:
         ("${a^}", "rm", "Rm"),
         ("${a,}", "RM", "rM"),
         ("${#a}", "hello", "5"),
+        ("${a//x/}", "xrmx", "rm"),
+        ("${a/X/-}", "aXbXc", "a-bXc"),
+        ("${a//X/-}", "aXbXc", "a-b-c"),
+        ("${a//X*/}", "aXbXc", "a"),
+        ("${a/#a/Z}", "aXa", "ZXa"),
+        ("${a/#X/Z}", "aXa", "aXa"),
+        ("${a/%a/Z}", "aXa", "aXZ"),
+        ("${a//./-}", "1.2.3", "1-2-3"),
     ],
 )
 def test_a_string_operator_computes_what_bash_does(expansion: str, value: str, expected: str) -> None:
@@ -46,15 +54,22 @@ def test_a_string_operator_computes_what_bash_does(expansion: str, value: str, e
 
 
 @pytest.mark.parametrize(
-    "expansion", ["${a/x/y}", "${a:$n}", "${a#$p}", "${a%`echo x`}", '${a%"*"}', "${a%[x]}", "${a@Q}"]
+    "expansion", ["${a//$p/y}", "${a//*/y}", "${a:$n}", "${a#$p}", "${a%`echo x`}", '${a%"*"}', "${a%[x]}", "${a@Q}"]
 )
 def test_an_operator_or_argument_not_read_here_leaves_the_value_unknown(expansion: str) -> None:
     assert operated(_expansion(expansion), ("xyz",)) is None
 
 
+def test_a_replacement_of_the_first_match_with_nothing_keeps_both_readings_the_parsers_allow() -> None:
+    # `${a/x/}` and `${a//x}` parse alike: the first x removed, or every x.
+    assert operated(_expansion("${a/x/}"), ("xrmx",)) == ("rmx", "rm")
+
+
 @pytest.mark.parametrize(
     "command",
     [
+        "c=xrmx; ${c//x/} -rf ~",
+        "c=rXm; ${c/X/} -rf ~",
         "a=xxrm; ${a:2} -rf ~/",
         "c=RM; ${c,,} -rf /",
         "p=/usr/bin/rm; ${p##*/} -rf ~",

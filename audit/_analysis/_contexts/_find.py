@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ...programs import EXEC_ACTIONS, find_scope
+from ...programs import find_scope
+from ...programs.find import exec_actions, found_globs, given_files
+from ...programs.sending import SENDERS
 from .._normalize import basename
 from .._resolve import recursing_like_find
 from .._risks import NO_RISKS
@@ -22,27 +24,20 @@ def find_exec(call: Call, walk: ContextWalk) -> frozenset[Risk]:
     everything below them (`find /var/log -type f -exec rm {} +` is `rm -r`).
     When tests narrow it, `{}` given to a program that changes access stands
     for the files found in the starting points: `START/NAME` for name tests
-    alone (`~/.ssh/*.pub`), `START/*` for any other.
+    alone (`~/.ssh/*.pub`), `START/*` for any other. Given to a network sender,
+    it stands for those files however the search is narrowed (`START/*` when it
+    is not): what the sender sends is the files, not the directories.
     """
     args = call.args
     scope = find_scope(args)
     found = tuple(value for point in scope.starting_points for value in point.values)
-    picked = _picked(found, scope.only_names)
+    picked = found_globs(scope)
     risks = NO_RISKS
-    index = 0
-    while index < len(args):
-        action = args[index].value
-        index += 1
-        if action not in EXEC_ACTIONS:
-            continue
-        start = index
-        while index < len(args) and args[index].value not in (";", "+"):
-            index += 1
-        command = args[start:index]
-        index += 1
-        if not command:
-            continue
-        if scope.unfiltered and found:
+    for action in exec_actions(args):
+        command = action.command
+        if picked and basename(command[0].value or "") in SENDERS:
+            command = given_files(action, picked)
+        elif scope.unfiltered and found:
             substituted = tuple(
                 Arg(found, arg.source, arg.span, False, None) if arg.value == "{}" else arg for arg in command
             )
@@ -52,11 +47,5 @@ def find_exec(call: Call, walk: ContextWalk) -> frozenset[Risk]:
             command = tuple(
                 Arg(picked, arg.source, arg.span, True, None) if arg.value == "{}" else arg for arg in command
             )
-        risks = risks | walk.nested_command(command, call.span, call.frame, f"find {action}")
+        risks = risks | walk.nested_command(command, call.span, call.frame, f"find {action.action}")
     return risks
-
-
-def _picked(starting_points: tuple[str, ...], names: tuple[str, ...]) -> tuple[str, ...]:
-    """What a narrowed find hands its command, as globs in the starting points: each `START/NAME` of
-    the name tests, or `START/*` when other tests pick the files."""
-    return tuple(f"{start.rstrip('/')}/{name}" for start in starting_points for name in names or ("*",))
