@@ -21,6 +21,7 @@ from .packages import PACKAGE_PROGRAMS
 from .remote import REMOTE_PROGRAMS
 from .runners import RUNNER_PROGRAMS
 from .system import SYSTEM_PROGRAMS
+from .temporary import MKTEMP
 
 _UNDECLARED = Program(("<undeclared>",))
 """How a program nobody declared is read: GNU getopt with every option a flag."""
@@ -32,6 +33,7 @@ _CORE_PROGRAMS = (
     FIND,
     *NETWORK_PROGRAMS,
     *SYSTEM_PROGRAMS,
+    MKTEMP,
     *RUNNER_PROGRAMS,
     *KUBERNETES_PROGRAMS,
     *DISK_PROGRAMS,
