@@ -38,6 +38,7 @@ from ._rule import Registry, RetiredRule, Rule
 from ._secret_printing import SECRET_PRINTING_RULES
 from ._secret_reads import SECRET_READ_RULES
 from ._shared_directories import SHARED_DIRECTORY_RULES
+from ._shredded_data import SHREDDED_DATA_RULES
 from ._supply_chain import SUPPLY_CHAIN_RULES
 from ._system import SYSTEM_RULES
 from ._system_logs import SYSTEM_LOG_RULES
@@ -53,6 +54,7 @@ CORE = Registry(
     + CODE_RULES
     + FILESYSTEM_RULES
     + SHARED_DIRECTORY_RULES
+    + SHREDDED_DATA_RULES
     + EMPTY_VARIABLE_RULES
     + EMPTIED_FILE_RULES
     + SECRET_READ_RULES

@@ -63,11 +63,9 @@ def delete_shared_temp(subject: CommandSubject, _tables: Tables) -> Iterator[Hit
         "`rm -rf /opt/service`, `rm -rf /var/www/html`, `rm -rf /var/lib/grafana`."
     ),
     rationale=(
-        "An application's directory holds more than its code: its configuration and `.env`, uploads, a "
-        "local database, its logs. It warns: removing an old deployment is routine, and one a deployment "
-        "tool can put back is often all it is. The entries named for backups, data or archives "
-        "(`/srv/backups`, `/opt/app/data`) are data roots and block (FS001), and so do the known services' "
-        "data directories below /var/lib (`/var/lib/postgresql`, SV001)."
+        "An application's directory holds its configuration, uploads, a local database and logs, not only "
+        "code. It warns: removing an old deployment is routine. Backup and data entries (`/srv/backups`) "
+        "block (FS001), and so do known services' data below /var/lib (SV001)."
     ),
     safer_alternative=(
         "Delete the release or cache you mean (`rm -rf /srv/app/releases/2023-01-01`, `rm -rf "
