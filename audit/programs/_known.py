@@ -10,6 +10,7 @@ from ..errors import ProgramError
 from ._arg import Arg
 from ._index import FAMILY_OF, LAZY_FAMILIES, Family
 from ._program import Program, Reading, read
+from .accounts import ACCOUNT_PROGRAMS
 from .archives import ARCHIVE_PROGRAMS
 from .builtins import BUILTIN_PROGRAMS
 from .disks import DISK_PROGRAMS
@@ -33,6 +34,7 @@ _CORE_PROGRAMS = (
     FIND,
     *NETWORK_PROGRAMS,
     *SYSTEM_PROGRAMS,
+    *ACCOUNT_PROGRAMS,
     MKTEMP,
     *RUNNER_PROGRAMS,
     *KUBERNETES_PROGRAMS,

@@ -153,7 +153,7 @@ CHPASSWD = Program(
 USERMOD = Program(
     ("usermod",),
     options=(
-        flag("-a", "--append"), flag("-U", "--unlock"), flag("-L", "--lock"), flag("-m", "--move-home"),
+        flag("-a", "--append"), flag("-r", "--remove"), flag("-U", "--unlock"), flag("-L", "--lock"), flag("-m", "--move-home"),
         flag("-o", "--non-unique"), valued("-c", "--comment"), valued("-d", "--home"), valued("-e", "--expiredate"),
         valued("-f", "--inactive"), valued("-g", "--gid"), valued("-G", "--groups"), valued("-l", "--login"),
         valued("-p", "--password"), valued("-R", "--root"), valued("-P", "--prefix"), valued("-s", "--shell"),

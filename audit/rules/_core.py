@@ -7,6 +7,7 @@ The engine always runs these; the packs' rules are loaded per program
 from __future__ import annotations
 
 from ..packs._index import loaded_packs
+from ._account_access import ACCOUNT_ACCESS_RULES
 from ._accounts import ACCOUNT_RULES
 from ._attack_tools import ATTACK_RULES
 from ._code import CODE_RULES
@@ -69,6 +70,7 @@ CORE = Registry(
     + DEVICE_REMOVAL_RULES
     + CONTROL_RULES
     + ACCOUNT_RULES
+    + ACCOUNT_ACCESS_RULES
     + EXFILTRATION_RULES
     + PUSH_RULES
     + UPLOAD_RULES
