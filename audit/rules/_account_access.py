@@ -151,7 +151,10 @@ def own_account_login_refused(subject: CommandSubject, tables: Tables) -> Iterat
     found = _login_refused(subject)
     if found is not None:
         word, what = found
-        yield Hit(word.span if word is not None else users[-1].span, f"`{subject.name}` {what} `{users[-1].display()}`: your own")
+        yield Hit(
+            word.span if word is not None else users[-1].span,
+            f"`{subject.name}` {what} `{users[-1].display()}`: your own",
+        )
 
 
 @rule(
@@ -181,4 +184,9 @@ def account_deleted_with_files(subject: CommandSubject, tables: Tables) -> Itera
         yield Hit(user.span, f"`{subject.name}` deletes `{user.display()}` with the files in its home")
 
 
-ACCOUNT_ACCESS_RULES = (admin_rights_removed, user_groups_replaced, own_account_login_refused, account_deleted_with_files)
+ACCOUNT_ACCESS_RULES = (
+    admin_rights_removed,
+    user_groups_replaced,
+    own_account_login_refused,
+    account_deleted_with_files,
+)
