@@ -43,7 +43,7 @@ _MACOS_COMMANDS = frozenset((
 
 # system.machine's programs: kernel modules, mounts, kills, the network and the firewall, service managers.
 _MACHINE_COMMANDS = frozenset((
-    "fuser", "ifconfig", "ifdown", "insmod", "ip", "ip6tables", "ip6tables-legacy", "ip6tables-nft", "iptables",
+    "firewall-cmd", "fuser", "ifconfig", "ifdown", "insmod", "ip", "ip6tables", "ip6tables-legacy", "ip6tables-nft", "iptables",
     "iptables-legacy", "iptables-nft", "kexec", "kill", "killall", "loginctl", "modprobe", "mount", "nmcli",
     "pkill", "rmmod", "service", "stop-process", "systemctl", "taskkill", "ufw", "umount",
 ))  # fmt: skip

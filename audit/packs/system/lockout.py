@@ -5,7 +5,7 @@ interfaces, routes and firewall rules are in `interfaces.py`, the kills by name 
 from __future__ import annotations
 
 from ..._model import Severity
-from .._invocation import command, pack_rule
+from .._invocation import command, option_values, pack_rule
 from .controls import IPTABLES_NAMES, stops_service
 from .interfaces import (
     default_route_removed,
@@ -34,7 +34,8 @@ REMOTE_ACCESS_CUT = pack_rule(
         "Cuts the machine off from its operators: stops, masks or kills the ssh server (`systemctl stop "
         "sshd`, `killall -9 sshd`), stops the networking service, takes the machine's interface or default "
         "route away (`ip link set eth0 down`, `nmcli networking off`, `ip route del default`), or has the "
-        "firewall drop ssh from everyone (`iptables -I INPUT -p tcp --dport 22 -j DROP`, `ufw deny ssh`)."
+        "firewall drop ssh from everyone (`iptables -I INPUT -p tcp --dport 22 -j DROP`, `ufw deny ssh`, "
+        "`firewall-cmd --remove-service=ssh`) or every packet (`firewall-cmd --panic-on`)."
     ),
     rationale=(
         "On a remote machine this ends every session, the agent's own included, and nobody can log "
@@ -59,6 +60,9 @@ REMOTE_ACCESS_CUT = pack_rule(
         command(IPTABLES_NAMES, where=firewall_drops_ssh),
         command("ufw", "deny", unless=("--dry-run",), where=ufw_denies_ssh),
         command("ufw", "reject", unless=("--dry-run",), where=ufw_denies_ssh),
+        # firewalld's panic mode drops every packet; ssh taken out of the zone is refused from everyone.
+        command("firewall-cmd", any_of=("--panic-on",)),
+        command("firewall-cmd", where=option_values({"--remove-service": ("ssh",), "--remove-port": ("22/*",)})),
     ),
     message="cuts the machine off from its operators: ssh or the network stopped, or ssh dropped",
     must_match=(
@@ -73,6 +77,8 @@ REMOTE_ACCESS_CUT = pack_rule(
         "ip route del default",
         "iptables -I INPUT -p tcp --dport 22 -j DROP",
         "ufw deny ssh",
+        "firewall-cmd --panic-on",
+        "firewall-cmd --permanent --remove-service=ssh",
     ),
     must_not_match=(
         "systemctl status sshd",
@@ -86,5 +92,7 @@ REMOTE_ACCESS_CUT = pack_rule(
         "iptables -A INPUT -s 203.0.113.9 -j DROP",
         "iptables -A OUTPUT -p tcp --dport 443 -j REJECT",
         "ufw deny from 203.0.113.9",
+        "firewall-cmd --query-panic",
+        "firewall-cmd --remove-service=http",
     ),
 )
