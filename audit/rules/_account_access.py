@@ -1,6 +1,7 @@
 """Accounts and administrators' rights taken away (SY family): an administrators' group deleted or
 a user taken out of one (SY033), a user's groups replaced by a list that drops the rest (SY034), the
-invoking account's logins refused (SY035), an account deleted with its home (SY036).
+invoking account's logins refused (SY035), an account deleted with its home (SY036), the keys ssh
+lets in deleted or emptied (SY037).
 
 The account may be the one the agent, or the human behind it, administers the machine with: the
 command that would undo the change needs the rights or the login it took away. Where that is
@@ -17,8 +18,9 @@ from collections.abc import Iterator
 from .._analysis import Arg, CommandSubject
 from .._model import Severity
 from .._tables import Tables
+from ..programs import REMOVERS, emptied_files, removed_files
 from ._filesystem import own_account
-from ._paths import reading
+from ._paths import path_is, reading
 from ._rule import Hit, Inspects, rule
 
 # Groups whose members may run anything as root: sudo on Debian, wheel on Red Hat and the BSDs,
@@ -184,9 +186,42 @@ def account_deleted_with_files(subject: CommandSubject, tables: Tables) -> Itera
         yield Hit(user.span, f"`{subject.name}` deletes `{user.display()}` with the files in its home")
 
 
+@rule(
+    id="SY037",
+    name="authorized-keys-deleted",
+    severity=Severity.HIGH,
+    summary=(
+        "Deletes, moves away or empties an account's `authorized_keys` (`rm ~/.ssh/authorized_keys`, "
+        "`truncate -s 0 /root/.ssh/authorized_keys`, `cp /dev/null ~/.ssh/authorized_keys`)."
+    ),
+    rationale=(
+        "The file lists the keys ssh lets log in to the account: without it every key-based login is "
+        "refused, the one the agent's operator connects with included, and on a server that is often the "
+        "only way in."
+    ),
+    safer_alternative="Ask a human to revoke access; to drop one key, take out its line and keep the operator's.",
+    inspects=Inspects.COMMAND,
+    commands=(*REMOVERS, "truncate", "cp", "install", "dd"),
+    must_match=(
+        "rm ~/.ssh/authorized_keys",
+        "sudo rm -f /root/.ssh/authorized_keys",
+        "truncate -s 0 /home/ubuntu/.ssh/authorized_keys",
+        "mv ~/.ssh/authorized_keys /tmp/",
+    ),
+    must_not_match=("rm ~/.ssh/known_hosts", "cp ~/.ssh/authorized_keys backup/", "rm ./authorized_keys"),
+)
+def authorized_keys_deleted(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    read = reading(subject)
+    for arg in (*removed_files(read), *emptied_files(read)):
+        # A glob over the whole directory (`rm -rf ~/.ssh/*`) is the credential store's rule's (HM001).
+        if not arg.pattern and path_is(arg, tables.authorized_keys_files, subject.cwd) is not None:
+            yield Hit(arg.span, f"`{subject.name}` takes away `{arg.display()}`: the keys ssh lets log in")
+
+
 ACCOUNT_ACCESS_RULES = (
     admin_rights_removed,
     user_groups_replaced,
     own_account_login_refused,
     account_deleted_with_files,
+    authorized_keys_deleted,
 )
