@@ -1,5 +1,5 @@
-"""Accounts and administrators' rights taken away (SY family): an administrators' group deleted or
-a user taken out of one (SY033), a user's groups replaced by a list that drops the rest (SY034), the
+"""Accounts and administrators' rights taken away (SY family): an administrators' group deleted, its
+members replaced or the invoking user taken out of it (SY033), a user's groups replaced by a list that drops the rest (SY034), the
 invoking account's logins refused (SY035), an account deleted with its home (SY036), the keys ssh
 lets in deleted or emptied (SY037).
 
@@ -37,7 +37,8 @@ def _admin_group(arg: Arg | None) -> str | None:
 
 
 def _admin_rights_removed(subject: CommandSubject) -> tuple[Arg, str] | None:
-    """The word naming the administrators' group the command deletes or takes a user out of, and how."""
+    """The word naming the administrators' group the command deletes, replaces the members of, or takes
+    the invoking user out of, and how (another user taken out is how an administrator is retired)."""
     read = reading(subject)
     operands = read.operands
     name = subject.name
@@ -45,16 +46,16 @@ def _admin_rights_removed(subject: CommandSubject) -> tuple[Arg, str] | None:
         group = operands[0] if operands else None
         return (group, "deletes the group") if group is not None and _admin_group(group) else None
     if name in ("deluser", "delgroup") and len(operands) == 2 and _admin_group(operands[1]):
-        return operands[1], f"takes `{operands[0].display()}` out of the group"
+        return (operands[1], "takes you out of the group") if own_account(operands[0], "usermod") else None
     if name == "gpasswd" and operands and _admin_group(operands[0]):
-        if read.values("--delete"):
-            return operands[0], f"takes `{read.values('--delete')[-1].display()}` out of the group"
         if read.values("--members"):
             return operands[0], "replaces the group's members"
-    if name == "usermod" and read.has("--remove"):
+        removed = read.values("--delete")
+        return (operands[0], "takes you out of the group") if removed and own_account(removed[-1], "usermod") else None
+    if name == "usermod" and read.has("--remove") and operands and own_account(operands[-1], "usermod"):
         groups = read.values("--groups")
         if groups and _ADMIN_GROUPS & set((groups[-1].value or "").split(",")):
-            return groups[-1], "takes the user out of the group"
+            return groups[-1], "takes you out of the group"
     return None
 
 
@@ -63,18 +64,19 @@ def _admin_rights_removed(subject: CommandSubject) -> tuple[Arg, str] | None:
     name="admin-rights-removed",
     severity=Severity.HIGH,
     summary=(
-        "Deletes an administrators' group (sudo, wheel, admin) or takes a user out of one: `groupdel sudo`, "
-        "`gpasswd -d ubuntu sudo`, `deluser ubuntu sudo`, `usermod -rG wheel admin`."
+        "Deletes an administrators' group (sudo, wheel, admin), replaces its members, or takes the invoking "
+        "user out of it: `groupdel sudo`, `gpasswd -M alice wheel`, `gpasswd -d $USER sudo`, `deluser $USER sudo`."
     ),
     rationale=(
-        "The members of these groups are who may administer the machine; the user taken out may be the "
-        "only one, the agent's own included, and putting them back needs the rights just removed."
+        "The members of these groups are who may administer the machine: every one of them, or the agent's own "
+        "account and its operator's, loses root, and putting it back needs the rights just removed. Taking "
+        "another user out is how an administrator is retired, and passes."
     ),
     safer_alternative="Ask a human to change who administers the machine, with a root console at hand.",
     inspects=Inspects.COMMAND,
     commands=("groupdel", "delgroup", "deluser", "gpasswd", "usermod"),
-    must_match=("groupdel sudo", "gpasswd -d ubuntu sudo", "deluser ubuntu sudo", "gpasswd -M alice wheel"),
-    must_not_match=("groupdel docker", "gpasswd -d ci developers", "deluser olduser", "gpasswd -a ci sudo"),
+    must_match=("groupdel sudo", "gpasswd -d $USER sudo", "deluser $(whoami) sudo", "gpasswd -M alice wheel"),
+    must_not_match=("groupdel docker", "gpasswd -d olduser sudo", "deluser olduser", "gpasswd -a ci sudo"),
 )
 def admin_rights_removed(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     found = _admin_rights_removed(subject)

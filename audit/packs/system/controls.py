@@ -19,34 +19,9 @@ from ...programs import Arg
 from ...rules._pack import Pack
 from .._invocation import Found, any_operand, command, operand, option_value, pack_rule
 from .processes import killed_by_listing, killed_by_name
+from .service_stops import SERVICE_MANAGERS, stops_service
 
 IPTABLES_NAMES = ("iptables", "ip6tables", "iptables-legacy", "ip6tables-legacy", "iptables-nft", "ip6tables-nft")
-_SERVICE_MANAGERS = ("systemctl", "service")
-# What stops a unit now or at the next boot (`systemctl stop|disable|mask|kill`, `service X stop`).
-_SYSTEMCTL_STOPS = frozenset({"stop", "disable", "mask", "kill"})
-_SERVICE_STOPS = frozenset({"stop", "teardown"})
-
-
-def _names_unit(arg: Arg, units: frozenset[str]) -> bool:
-    """`firewalld` or `firewalld.service`."""
-    return any(value.removesuffix(".service") in units for value in arg.values)
-
-
-def stops_service(*names: str) -> Callable[[Found], Arg | None]:
-    """`systemctl stop|disable|mask|kill UNIT...` or `service UNIT stop` for one of these units."""
-    units = frozenset(names)
-
-    def stops(found: Found) -> Arg | None:
-        operands = found.reading.operands
-        if found.subject.name == "service":
-            unit, action = operands[:1], operands[1:2]
-            named = bool(unit and action) and action[0].value in _SERVICE_STOPS and _names_unit(unit[0], units)
-            return action[0] if named else None
-        if not operands or operands[0].value not in _SYSTEMCTL_STOPS:
-            return None
-        return next((word for word in operands[1:] if _names_unit(word, units)), None)
-
-    return stops
 
 
 def _in_filter_table(found: Found) -> Arg | None:
@@ -164,7 +139,7 @@ FIREWALL_OFF = pack_rule(
             where=(_words_in_order("write", "/library/preferences/com.apple.alf", "globalstate"), _last_word_is("0")),
         ),
         command(
-            _SERVICE_MANAGERS,
+            SERVICE_MANAGERS,
             where=stops_service("firewalld", "ufw", "nftables", "iptables", "ip6tables", "netfilter-persistent"),
         ),
     ),
@@ -236,7 +211,7 @@ MANDATORY_ACCESS_CONTROL_OFF = pack_rule(
         command("aa-teardown"),
         command(("aa-disable", "aa-complain"), where=_some_profile),
         command("apparmor_parser", any_of=("--remove", "--Complain"), unless=("--skip-kernel-load",)),
-        command(_SERVICE_MANAGERS, where=stops_service("apparmor")),
+        command(SERVICE_MANAGERS, where=stops_service("apparmor")),
     ),
     message="takes mandatory access control (SELinux or AppArmor) out of enforcing",
     must_match=(
@@ -303,7 +278,7 @@ AUDIT_OFF = pack_rule(
     matches=(
         command("auditctl", where=option_value("-e", "0")),
         command("auditctl", requires=("-D",), unless=("-k",)),
-        command(_SERVICE_MANAGERS, where=stops_service("auditd", *_SYSTEM_LOGGERS, *_SECURITY_AGENT_UNITS)),
+        command(SERVICE_MANAGERS, where=stops_service("auditd", *_SYSTEM_LOGGERS, *_SECURITY_AGENT_UNITS)),
         command(("pkill", "killall"), where=killed_by_name(*_MONITOR_PROCESSES)),
         command("kill", unless=("-l", "-L"), where=killed_by_listing(*_MONITOR_PROCESSES)),
     ),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..._model import Severity
 from .._invocation import command, option_values, pack_rule
-from .controls import IPTABLES_NAMES, stops_service
+from .controls import IPTABLES_NAMES
 from .interfaces import (
     default_route_removed,
     firewall_drops_ssh,
@@ -17,6 +17,7 @@ from .interfaces import (
     ufw_denies_ssh,
 )
 from .processes import killed_by_listing, killed_by_name
+from .service_stops import SERVICE_MANAGERS, stops_service
 
 # Units whose loss leaves nobody able to log in from elsewhere: the ssh server, and the
 # services that bring the interfaces up and take them all down when stopped (Debian's
@@ -49,7 +50,7 @@ REMOTE_ACCESS_CUT = pack_rule(
         "minutes` restoring the firewall) and ask a human with console access."
     ),
     matches=(
-        command(("systemctl", "service"), where=stops_service(*LOCKOUT_UNITS)),
+        command(SERVICE_MANAGERS, where=stops_service(*LOCKOUT_UNITS)),
         command(("pkill", "killall"), where=killed_by_name(*_SSH_SERVER)),
         command("kill", unless=("-l", "-L"), where=killed_by_listing(*_SSH_SERVER)),
         command("ip", where=ip_link_down),
@@ -79,6 +80,8 @@ REMOTE_ACCESS_CUT = pack_rule(
         "ufw deny ssh",
         "firewall-cmd --panic-on",
         "firewall-cmd --permanent --remove-service=ssh",
+        "update-rc.d -f ssh remove",
+        "chkconfig sshd off",
     ),
     must_not_match=(
         "systemctl status sshd",
@@ -94,5 +97,7 @@ REMOTE_ACCESS_CUT = pack_rule(
         "ufw deny from 203.0.113.9",
         "firewall-cmd --query-panic",
         "firewall-cmd --remove-service=http",
+        "chkconfig sshd on",
+        "rc-update add sshd default",
     ),
 )
