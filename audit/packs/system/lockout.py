@@ -32,11 +32,10 @@ REMOTE_ACCESS_CUT = pack_rule(
     name="remote-access-cut",
     severity=Severity.HIGH,
     summary=(
-        "Cuts the machine off from its operators: stops, masks or kills the ssh server (`systemctl stop "
-        "sshd`, `killall -9 sshd`), stops the networking service, takes the machine's interface or default "
-        "route away (`ip link set eth0 down`, `nmcli networking off`, `ip route del default`), or has the "
-        "firewall drop ssh from everyone (`iptables -I INPUT -p tcp --dport 22 -j DROP`, `ufw deny ssh`, "
-        "`firewall-cmd --remove-service=ssh`) or every packet (`firewall-cmd --panic-on`)."
+        "Cuts the machine off from its operators: stops, disables or kills the ssh server (`systemctl stop "
+        "sshd`, `killall -9 sshd`) or the networking service, takes the interface or default route away "
+        "(`ip link set eth0 down`, `ip route del default`), or has the firewall drop ssh from everyone "
+        "(`iptables -I INPUT -p tcp --dport 22 -j DROP`, `ufw deny ssh`) or every packet (`firewall-cmd --panic-on`)."
     ),
     rationale=(
         "On a remote machine this ends every session, the agent's own included, and nobody can log "
