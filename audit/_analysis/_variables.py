@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from .._budget import Budget
 from .._syntax import ast
+from ..programs.temporary import SYSTEM_TEMPORARY_DIRECTORY, temporary_name
 from ._bindings import Binding, BindingKind, collect_bindings, is_name, keyed_item
 from ._computed_values import computed_elements, computed_value
 from ._fields import DEFAULT_IFS
@@ -398,7 +399,19 @@ class Env:
             # `cat <<'EOF' ... EOF`, `tr a-z n-za-m <<< 'text'`: the document, read back or filtered.
             text = self.document_text(command.redirects[0])
             return text if text is None or argv == ["cat"] else filtered_output(argv, text)
-        return None if command.redirects else static_output(argv)
+        if command.redirects:
+            return None
+        if argv[0].rsplit("/", 1)[-1] == "mktemp":
+            name = temporary_name(tuple(normalize_words(command.words[1:], self)), self._temporary_directory())
+            return None if name is None else name + "\n"
+        return static_output(argv)
+
+    def _temporary_directory(self) -> str | None:
+        """$TMPDIR as mktemp reads it: the script's value, else the system's temporary directory."""
+        if not self.defines("TMPDIR"):
+            return SYSTEM_TEMPORARY_DIRECTORY
+        values = self.candidates("TMPDIR")
+        return values[0] if values is not None and len(values) == 1 else None
 
     def literal_argv(self, words: Iterable[ast.Word]) -> list[str] | None:
         """argv when every word has one known value and is no pattern; None otherwise."""

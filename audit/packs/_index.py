@@ -38,14 +38,14 @@ class PackEntry(NamedTuple):
 _MACOS_COMMANDS = frozenset((
     "base64", "cat", "cp", "defaults", "ditto", "dscl", "dseditgroup", "head", "hexdump", "launchctl", "less",
     "more", "networksetup", "od", "osascript", "plutil", "rsync", "scp", "security", "sqlite3", "strings", "sysadminctl",
-    "tail", "tar", "tccutil", "xattr", "xxd", "zip",
+    "systemsetup", "tail", "tar", "tccutil", "xattr", "xxd", "zip",
 ))  # fmt: skip
 
 # system.machine's programs: kernel modules, mounts, kills, the network and the firewall, service managers.
 _MACHINE_COMMANDS = frozenset((
-    "fuser", "ifconfig", "ifdown", "insmod", "ip", "ip6tables", "ip6tables-legacy", "ip6tables-nft", "iptables",
+    "chkconfig", "firewall-cmd", "fuser", "ifconfig", "ifdown", "insmod", "ip", "ip6tables", "ip6tables-legacy", "ip6tables-nft", "iptables",
     "iptables-legacy", "iptables-nft", "kexec", "kill", "killall", "loginctl", "modprobe", "mount", "nmcli",
-    "pkill", "rmmod", "service", "stop-process", "systemctl", "taskkill", "ufw", "umount",
+    "pkill", "rc-update", "rmmod", "service", "stop-process", "systemctl", "taskkill", "ufw", "umount", "update-rc.d",
 ))  # fmt: skip
 # The HTTP clients the API rules of the vendor packs read (`curl -X DELETE https://api...`).
 _HTTP_CLIENTS = ("curl", "http", "https", "wget", "xh", "xhs")
@@ -313,6 +313,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "aa-teardown",
                 "apparmor_parser",
                 "auditctl",
+                "chkconfig",
                 "csrutil",
                 "defaults",
                 "fdesetup",
@@ -331,6 +332,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "nvram",
                 "pfctl",
                 "pkill",
+                "rc-update",
                 "security",
                 "service",
                 "set",
@@ -341,6 +343,7 @@ PACK_INDEX: tuple[PackEntry, ...] = (
                 "trust",
                 "ufw",
                 "unset",
+                "update-rc.d",
             )
         ),
     ),

@@ -59,7 +59,7 @@ from ._known import (
 from ._program import HelpForms, Program, Reading, Subcommand, read
 from .archives import tar_archive, tar_extracts
 from .files import emptied_files, sed_scripts
-from .find import EXEC_ACTIONS, FindScope, deletes_what_it_finds, find_scope, named_finds
+from .find import EXEC_ACTIONS, FILE_DESTROYERS, FindScope, deletes_what_it_finds, find_scope, named_finds
 from .interpreters import INTERPRETERS, MODULE_PROGRAMS, InterpreterSpec
 from .kubernetes import KINDS, resource_kind
 from .network import curl_prints_only_numbers, downloaded_files, windows_download
@@ -83,6 +83,7 @@ __all__ = [
     "ANSIBLE_RUNS_NOTHING",
     "AT_QUERIES",
     "EXEC_ACTIONS",
+    "FILE_DESTROYERS",
     "GNU",
     "GO_FLAGS",
     "INTERPRETERS",

@@ -240,7 +240,17 @@ LAZY_FAMILIES: tuple[Family, ...] = (
     Family(
         ".macos",
         "MACOS_PROGRAMS",
-        ("xattr", "networksetup", "osascript", "tccutil", "dscl", "dseditgroup", "sysadminctl", "launchctl"),
+        (
+            "xattr",
+            "networksetup",
+            "osascript",
+            "tccutil",
+            "dscl",
+            "dseditgroup",
+            "sysadminctl",
+            "systemsetup",
+            "launchctl",
+        ),
     ),
 )
 

@@ -10,6 +10,7 @@ from ..errors import ProgramError
 from ._arg import Arg
 from ._index import FAMILY_OF, LAZY_FAMILIES, Family
 from ._program import Program, Reading, read
+from .accounts import ACCOUNT_PROGRAMS
 from .archives import ARCHIVE_PROGRAMS
 from .builtins import BUILTIN_PROGRAMS
 from .disks import DISK_PROGRAMS
@@ -21,6 +22,7 @@ from .packages import PACKAGE_PROGRAMS
 from .remote import REMOTE_PROGRAMS
 from .runners import RUNNER_PROGRAMS
 from .system import SYSTEM_PROGRAMS
+from .temporary import MKTEMP
 
 _UNDECLARED = Program(("<undeclared>",))
 """How a program nobody declared is read: GNU getopt with every option a flag."""
@@ -32,6 +34,8 @@ _CORE_PROGRAMS = (
     FIND,
     *NETWORK_PROGRAMS,
     *SYSTEM_PROGRAMS,
+    *ACCOUNT_PROGRAMS,
+    MKTEMP,
     *RUNNER_PROGRAMS,
     *KUBERNETES_PROGRAMS,
     *DISK_PROGRAMS,

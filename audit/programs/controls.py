@@ -73,6 +73,7 @@ FIREWALL_CMD = Program(
         valued("--add-port"), valued("--remove-port"), valued("--add-source"), valued("--remove-source"),
         valued("--add-interface"), valued("--change-interface"), valued("--remove-interface"),
         flag("--permanent"), flag("--reload"), flag("--state"), flag("--list-all"), flag("--get-default-zone"),
+        flag("--panic-on"), flag("--panic-off"), flag("--query-panic"),
         flag("-q", "--quiet"), flag("-h", "--help"), flag("-V", "--version"),
     ),
 )  # fmt: skip

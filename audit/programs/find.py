@@ -132,17 +132,17 @@ def _output_files(reading: Reading) -> tuple[Arg, ...]:
     return tuple(files)
 
 
-# Programs that destroy each file `-exec PROGRAM {}` hands them: with find doing the
+# Programs that destroy each file `-exec PROGRAM {}` (or xargs) hands them: with find doing the
 # recursion, `-exec rm -f {} +` deletes every file under the starting points, as `-delete` does;
 # `-exec truncate -s 0 {} +` leaves every file empty.
-_FILE_DESTROYERS = frozenset({"rm", "unlink", "shred", "srm"})
+FILE_DESTROYERS = frozenset({"rm", "unlink", "shred", "srm"})
 _EMPTYING_SIZES = frozenset({("-s", "0"), ("--size", "0"), ("-s0",), ("--size=0",)})
 
 
 def _destroys(command: list[str | None]) -> bool:
     """Whether an `-exec` command destroys the file it is given as `{}` (a remover, or `truncate -s 0`)."""
     program = (command[0] or "").rpartition("/")[2] if command and "{}" in command else ""
-    if program in _FILE_DESTROYERS:
+    if program in FILE_DESTROYERS:
         return True
     if program != "truncate":
         return False

@@ -30,9 +30,10 @@ OSASCRIPT = interpreter_program("applescript", ("osascript",))
 TCCUTIL = Program(("tccutil",), options=(flag("-h", "--help"),), operands=("ARG...",))
 
 # The directory tools' verbs are single-dash words (`dscl . -append PATH KEY VALUE`, `sysadminctl -addUser
-# NAME -admin`, `dseditgroup -o edit -a NAME admin`): every word is an operand.
+# NAME -admin`, `dseditgroup -o edit -a NAME admin`), and so are systemsetup's (`-setremotelogin off`):
+# every word is an operand.
 DIRECTORY_TOOLS = Program(
-    ("dscl", "dseditgroup", "sysadminctl"), syntax=Syntax(permute=False, signs="+"), operands=("ARG...",)
+    ("dscl", "dseditgroup", "sysadminctl", "systemsetup"), syntax=Syntax(permute=False, signs="+"), operands=("ARG...",)
 )
 
 # launchctl's verb comes first and its options after it (`load -w PATH`, `bootstrap gui/501 PATH`,

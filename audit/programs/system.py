@@ -153,7 +153,7 @@ CHPASSWD = Program(
 USERMOD = Program(
     ("usermod",),
     options=(
-        flag("-a", "--append"), flag("-U", "--unlock"), flag("-L", "--lock"), flag("-m", "--move-home"),
+        flag("-a", "--append"), flag("-r", "--remove"), flag("-U", "--unlock"), flag("-L", "--lock"), flag("-m", "--move-home"),
         flag("-o", "--non-unique"), valued("-c", "--comment"), valued("-d", "--home"), valued("-e", "--expiredate"),
         valued("-f", "--inactive"), valued("-g", "--gid"), valued("-G", "--groups"), valued("-l", "--login"),
         valued("-p", "--password"), valued("-R", "--root"), valued("-P", "--prefix"), valued("-s", "--shell"),
@@ -215,7 +215,17 @@ SSH_COPY_ID = Program(
     operands=("DESTINATION",),
 )  # fmt: skip
 
+# The init scripts' managers before systemd: Debian's update-rc.d (`update-rc.d -f NAME remove`), Red Hat's
+# chkconfig (`chkconfig NAME off`, `chkconfig --del NAME`) and OpenRC's rc-update (`rc-update del NAME`).
+UPDATE_RC_D = Program(("update-rc.d",), options=(flag("-f"), flag("-n")), operands=("NAME", "ACTION..."))
+CHKCONFIG = Program(
+    ("chkconfig",),
+    options=(flag("--add"), flag("--del"), flag("--list"), valued("--level"), flag("--override")),
+    operands=("NAME", "STATE"),
+)
+RC_UPDATE = Program(("rc-update",), options=(flag("-u", "--update"),), operands=("ACTION", "NAME", "RUNLEVEL..."))
+
 SYSTEM_PROGRAMS: tuple[Program, ...] = (
     PKILL, KILLALL, FUSER, GETENT, CRONTAB, VISUDO, SUDOEDIT, SETCAP, SETFACL, CHATTR, PASSWD, CHPASSWD, USERMOD, SYSCTL,
-    JOURNALCTL, FALLOCATE, SSH_COPY_ID,
+    JOURNALCTL, FALLOCATE, SSH_COPY_ID, UPDATE_RC_D, CHKCONFIG, RC_UPDATE,
 )  # fmt: skip

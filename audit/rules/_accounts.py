@@ -45,9 +45,12 @@ _ACCOUNT_PROGRAMS = ("useradd", "adduser", "usermod", "gpasswd", "addgroup")
         "gpasswd -a ci developers",
         "usermod -L olduser",
         "useradd -u 1500 build",
+        "usermod -r -G wheel ops",
     ),
 )
 def root_equivalent_account(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    if subject.name == "usermod" and reading(subject).has("--remove"):
+        return  # `usermod -r -G wheel U` takes the user out of the groups (SY033's)
     args = subject.args
     for index, arg in enumerate(args):
         for option, value in _option_values(args, index):

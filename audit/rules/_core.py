@@ -7,6 +7,7 @@ The engine always runs these; the packs' rules are loaded per program
 from __future__ import annotations
 
 from ..packs._index import loaded_packs
+from ._account_access import ACCOUNT_ACCESS_RULES
 from ._accounts import ACCOUNT_RULES
 from ._agent_guardrails import AGENT_GUARDRAIL_RULES
 from ._attack_tools import ATTACK_RULES
@@ -39,6 +40,7 @@ from ._rule import Registry, RetiredRule, Rule
 from ._secret_printing import SECRET_PRINTING_RULES
 from ._secret_reads import SECRET_READ_RULES
 from ._shared_directories import SHARED_DIRECTORY_RULES
+from ._shredded_data import SHREDDED_DATA_RULES
 from ._supply_chain import SUPPLY_CHAIN_RULES
 from ._system import SYSTEM_RULES
 from ._system_logs import SYSTEM_LOG_RULES
@@ -54,6 +56,7 @@ CORE = Registry(
     + CODE_RULES
     + FILESYSTEM_RULES
     + SHARED_DIRECTORY_RULES
+    + SHREDDED_DATA_RULES
     + EMPTY_VARIABLE_RULES
     + EMPTIED_FILE_RULES
     + SECRET_READ_RULES
@@ -69,6 +72,7 @@ CORE = Registry(
     + DEVICE_REMOVAL_RULES
     + CONTROL_RULES
     + ACCOUNT_RULES
+    + ACCOUNT_ACCESS_RULES
     + EXFILTRATION_RULES
     + PUSH_RULES
     + UPLOAD_RULES

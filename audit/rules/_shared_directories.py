@@ -1,13 +1,14 @@
 """Directories that are not protected but hold what other programs are using (FS family): the
 machine's shared temporary directories emptied (FS009), and an application's or site's whole
-directory below /srv, /opt or /var/www deleted (FS010). Both warn: each is routine somewhere, and
-what FS001 blocks (the directories themselves, data roots) is left to it."""
+directory below /srv, /opt, /var/www, /var/lib or /usr/local/lib deleted (FS010). Both warn: each
+is routine somewhere, and what FS001 blocks (the directories themselves, data roots) and SV001
+blocks (the known services' data below /var/lib) is left to them."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .._analysis import CommandSubject, cleaned_values
+from .._analysis import Arg, CommandSubject, cleaned_values
 from .._model import Severity
 from .._tables import Tables
 from ..programs import TREE_REMOVERS, removed_trees
@@ -19,8 +20,9 @@ from ._rule import Hit, Inspects, rule
 _SHARED_TEMP = ("/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/dev/shm")
 # The globs that name every entry of a directory.
 _EVERYTHING = frozenset({"*", ".*", "*.*"})
-# Where deployed applications and sites live: each entry is one of them whole.
-_APPLICATION_ROOTS = ("/srv", "/opt", "/var/www")
+# Where deployed applications and sites live, and where programs keep their state (/var/lib) and
+# their libraries (/usr/local/lib): each entry is one of them whole.
+_APPLICATION_ROOTS = ("/srv", "/opt", "/var/www", "/var/lib", "/usr/local/lib")
 
 
 @rule(
@@ -56,14 +58,14 @@ def delete_shared_temp(subject: CommandSubject, _tables: Tables) -> Iterator[Hit
     name="delete-application-directory",
     severity=Severity.MEDIUM,
     summary=(
-        "Recursively deletes a whole entry of /srv, /opt or /var/www: a deployed application or a site "
-        "(`rm -rf /srv/app`, `rm -rf /opt/service`, `rm -rf /var/www/html`)."
+        "Recursively deletes a whole entry of /srv, /opt or /var/www (a deployed application or a site), "
+        "of /var/lib (a program's state) or of /usr/local/lib (locally installed libraries): `rm -rf /srv/app`, "
+        "`rm -rf /opt/service`, `rm -rf /var/www/html`, `rm -rf /var/lib/grafana`."
     ),
     rationale=(
-        "An application's directory holds more than its code: its configuration and `.env`, uploads, a "
-        "local database, its logs. It warns: removing an old deployment is routine, and one a deployment "
-        "tool can put back is often all it is. The entries named for backups, data or archives "
-        "(`/srv/backups`, `/opt/app/data`) are data roots and block (FS001)."
+        "An application's directory holds its configuration, uploads, a local database and logs, not only "
+        "code. It warns: removing an old deployment is routine. Backup and data entries (`/srv/backups`) "
+        "block (FS001), and so do known services' data below /var/lib (SV001)."
     ),
     safer_alternative=(
         "Delete the release or cache you mean (`rm -rf /srv/app/releases/2023-01-01`, `rm -rf "
@@ -71,19 +73,35 @@ def delete_shared_temp(subject: CommandSubject, _tables: Tables) -> Iterator[Hit
     ),
     inspects=Inspects.COMMAND,
     commands=TREE_REMOVERS,
-    must_match=("rm -rf /srv/app", "sudo rm -rf /opt/myservice", "rm -rf /var/www/html/"),
-    must_not_match=("rm -rf /srv/app/releases/old", "rm -rf /var/www/html/cache", "rm -rf /srv/backups", "rm -rf /srv"),
-)
+    must_match=("rm -rf /srv/app", "sudo rm -rf /opt/myservice", "rm -rf /var/www/html/", "rm -rf /var/lib/grafana"),
+    must_not_match=(
+        "rm -rf /srv/app/releases/old", "rm -rf /var/www/html/cache", "rm -rf /srv/backups", "rm -rf /srv",
+        "rm -rf /var/lib/apt/lists/*", "rm -rf /var/lib/postgresql",
+    ),
+)  # fmt: skip
 def delete_application_directory(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     cwd = subject.cwd
     for arg in removed_trees(reading(subject)):
         if path_is(arg, tables.data_directories, cwd) is not None:
             continue  # FS001's
+        if _holds_service_data(arg, tables, cwd):
+            continue  # SV001's
         for value in cleaned_values(arg, cwd):
             parent, _, name = value.rstrip("/").rpartition("/")
             if parent in _APPLICATION_ROOTS and name not in _EVERYTHING:
                 yield Hit(arg.span, f"recursive delete of `{arg.display()}`, a whole application or site in {parent}")
                 break
+
+
+def _holds_service_data(arg: Arg, tables: Tables, cwd: str | None) -> bool:
+    """Whether the argument is a known service's data directory or a directory holding one
+    (`/var/lib/dpkg` holds the package database), whose deletion SV001 blocks."""
+    services = tables.service_data_directories
+    if path_is(arg, services, cwd) is not None:
+        return True
+    return any(
+        service.startswith(value.rstrip("/") + "/") for value in cleaned_values(arg, cwd) for service in services
+    )
 
 
 SHARED_DIRECTORY_RULES = (delete_shared_temp, delete_application_directory)

@@ -16,7 +16,7 @@ from .._analysis import (
 )
 from .._model import Severity
 from .._tables import Tables
-from ..programs import AT_QUERIES, REMOVERS, WRITERS, Arg
+from ..programs import AT_QUERIES, REMOVERS, WRITERS, Arg, removed_trees
 from ._paths import (
     directory_held,
     extracted_into,
@@ -96,6 +96,13 @@ def write_system_directory(subject: CommandSubject, tables: Tables) -> Iterator[
         directory = path_under(target, system, cwd, strictly=True)
         if directory is not None:
             yield Hit(target.span, f"`{name}` deletes `{target.display()}` inside {directory}")
+    # A system directory FS001 does not protect, or one holding it, deleted whole (`rm -rf /var/spool/cron`).
+    for target in removed_trees(reading(subject)):
+        if path_is(target, tables.protected_directories, cwd) is not None:
+            continue
+        directory = path_is(target, system, cwd) or directory_held(target, system, cwd)
+        if directory is not None:
+            yield Hit(target.span, f"`{name}` deletes `{target.display()}` with {directory}")
     for target in extracted_into(subject):
         held = directory_held(target, system, cwd)
         if held is not None:

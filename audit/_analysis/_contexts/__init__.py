@@ -31,7 +31,7 @@ from ._call import Call, ContextWalk, Handler
 from ._code import code_string, program_environment, run_written, startup_assignments, startup_code, stdin_code
 from ._command_variables import variable_commands
 from ._database_clients import DATABASE_CLIENT_NAMES, database_client_code
-from ._find import find_exec
+from ._find import find_exec, find_piped_to_remover
 from ._interpreters import interpreter_code, xargs_line_as_code
 from ._option_code import OPTION_CODE_PROGRAMS, option_code, option_commands
 from ._remote import (
@@ -146,7 +146,10 @@ def xargs_piped_code(
     replace: str | None,
     walk: ContextWalk,
 ) -> None:
-    """`... | xargs [-I R] NAME ARGS`: whether the lines of an unknown pipe become the code NAME runs."""
+    """`... | xargs [-I R] NAME ARGS`: whether the lines of an unknown pipe become the code NAME runs,
+    and what a remover deletes of what a narrowed `find` prints."""
+    if replace is None:
+        find_piped_to_remover(Call(name, args, span, frame, stdin), walk)
     spec = walk.tables.interpreter(name)
     if spec is not None:
         xargs_line_as_code(Call(name, args, span, frame, stdin), spec, replace, stdin, walk)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from ...programs import find_scope
+from ..._syntax import ast
+from ...programs import EXEC_ACTIONS, FILE_DESTROYERS, find_scope
 from ...programs.find import exec_actions, found_globs, given_files
 from ...programs.sending import SENDERS
 from .._normalize import basename
 from .._resolve import recursing_like_find
 from .._risks import NO_RISKS
-from .._subjects import Arg, Risk
+from .._subjects import Arg, Risk, StdinKind
 from ._call import Call, ContextWalk
 
 # Programs that change who may use a file: whatever a test picks, each file they are handed is one
@@ -49,3 +50,19 @@ def find_exec(call: Call, walk: ContextWalk) -> frozenset[Risk]:
             )
         risks = risks | walk.nested_command(command, call.span, call.frame, f"find {action.action}")
     return risks
+
+
+def find_piped_to_remover(call: Call, walk: ContextWalk) -> None:
+    """`find / -name '*.db' | xargs rm -f`: the remover xargs runs destroys each file a narrowed find
+    prints, so the find deletes what it finds, and is walked as `find / -name '*.db' -delete` (an
+    unnarrowed find's files are rm's operands already: `_resolve.commands_run`)."""
+    stdin = call.stdin
+    if call.name not in FILE_DESTROYERS or stdin is None or stdin.kind is not StdinKind.PIPE:
+        return
+    writer = stdin.writer
+    argv = call.frame.env.literal_argv(writer.words) if type(writer) is ast.SimpleCommand else None
+    if not argv or basename(argv[0]) != "find" or any(word in EXEC_ACTIONS or word == "-delete" for word in argv):
+        return
+    words = tuple(Arg((word,), word, stdin.span) for word in (*argv, "-delete"))
+    if not find_scope(words[1:]).unfiltered:
+        walk.nested_command(words, call.span, call.frame, f"find | xargs {call.name}")

@@ -202,16 +202,37 @@ def ansible_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:
     if module is None:
         return NO_RISKS
     place = f"on hosts {reading.operands[0].display()} via ansible"
+    become = _become(reading)
     if module in ANSIBLE_COMMAND_MODULES:
-        return remote_shell(walk, place, arguments, call, None) if arguments else NO_RISKS
-    # Another module's task: judged as the shell command it equals (`file state=absent` is `rm -rf`).
+        if not arguments:
+            return NO_RISKS
+        if not become:
+            return remote_shell(walk, place, arguments, call, None)
+        # `--become` runs the task's command line as `sudo [-u USER] sh -c CMD` would.
+        shell = _words_at(("sh", "-c"), arguments[0])
+        return remote_argv(walk, place, (*_words_at(become, arguments[0]), *shell, arguments[0]), call, None)
+    # Another module's task: judged as the shell command it equals (`file state=absent` is `rm -rf`),
+    # run through sudo with `--become`.
     text = arguments[0].value if arguments else ""
     argv = module_command(module, text) if text is not None else None
     if argv is None:
         return NO_RISKS
-    where = arguments[0] if arguments else modules[-1]
-    words = tuple(Arg((word,), where.source, where.span) for word in argv)
+    words = _words_at((*become, *argv), arguments[0] if arguments else modules[-1])
     return remote_argv(walk, f"{place} -m {module}", words, call, None)
+
+
+def _become(reading: Reading) -> tuple[str, ...]:
+    """The privilege change `--become` (`-b`) puts before each task's command: sudo, as another user
+    with `--become-user`; none without it."""
+    if not reading.has("--become"):
+        return ()
+    users = [user.value for user in reading.values("--become-user")]
+    return ("sudo", "-u", users[-1]) if users and users[-1] is not None else ("sudo",)
+
+
+def _words_at(words: tuple[str, ...], where: Arg) -> tuple[Arg, ...]:
+    """Words the engine puts in a command line, located at the word they come from."""
+    return tuple(Arg((word,), where.source, where.span) for word in words)
 
 
 def salt_code(call: Call, walk: ContextWalk) -> frozenset[Risk]:

@@ -8,7 +8,7 @@ system-wide (SC015). The same done by an assignment (`HISTFILE=/dev/null`) names
 is the core rule EV002. The shell's history file deleted or emptied is read with the system's logs
 (SV002, SY012, SY013). Certificate checks and package sources are the system.trust pack's
 (`trust.py`): git, npm and pip commands load that small module, not this one. Which service
-managers' commands stop a unit is `_services.py`'s.
+managers' commands stop a unit is `service_stops.py`'s.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from ..._model import Severity
 from ...programs import Arg
 from ...rules._pack import Pack
 from .._invocation import Found, any_operand, command, operand, option_value, pack_rule
-from ._services import SERVICE_MANAGERS, stops_service
 from .monitoring import AUDIT_OFF
+from .service_stops import SERVICE_MANAGERS, stops_service
 
 IPTABLES_NAMES = ("iptables", "ip6tables", "iptables-legacy", "ip6tables-legacy", "iptables-nft", "ip6tables-nft")
 

@@ -5,8 +5,7 @@ interfaces, routes and firewall rules are in `interfaces.py`, the kills by name 
 from __future__ import annotations
 
 from ..._model import Severity
-from .._invocation import command, pack_rule
-from ._services import stops_service
+from .._invocation import command, option_values, pack_rule
 from .controls import IPTABLES_NAMES
 from .interfaces import (
     default_route_removed,
@@ -18,6 +17,7 @@ from .interfaces import (
     ufw_denies_ssh,
 )
 from .processes import killed_by_listing, killed_by_name
+from .service_stops import SERVICE_MANAGERS, stops_service
 
 # Units whose loss leaves nobody able to log in from elsewhere: the ssh server, and the
 # services that bring the interfaces up and take them all down when stopped (Debian's
@@ -32,10 +32,10 @@ REMOTE_ACCESS_CUT = pack_rule(
     name="remote-access-cut",
     severity=Severity.HIGH,
     summary=(
-        "Cuts the machine off from its operators: stops, masks or kills the ssh server (`systemctl stop "
-        "sshd`, `killall -9 sshd`), stops the networking service, takes the machine's interface or default "
-        "route away (`ip link set eth0 down`, `nmcli networking off`, `ip route del default`), or has the "
-        "firewall drop ssh from everyone (`iptables -I INPUT -p tcp --dport 22 -j DROP`, `ufw deny ssh`)."
+        "Cuts the machine off from its operators: stops, disables or kills the ssh server (`systemctl stop "
+        "sshd`, `killall -9 sshd`) or the networking service, takes the interface or default route away "
+        "(`ip link set eth0 down`, `ip route del default`), or has the firewall drop ssh from everyone "
+        "(`iptables -I INPUT -p tcp --dport 22 -j DROP`, `ufw deny ssh`) or every packet (`firewall-cmd --panic-on`)."
     ),
     rationale=(
         "On a remote machine this ends every session, the agent's own included, and nobody can log "
@@ -49,7 +49,7 @@ REMOTE_ACCESS_CUT = pack_rule(
         "minutes` restoring the firewall) and ask a human with console access."
     ),
     matches=(
-        command(("systemctl", "service"), where=stops_service(*LOCKOUT_UNITS)),
+        command(SERVICE_MANAGERS, where=stops_service(*LOCKOUT_UNITS)),
         command(("pkill", "killall"), where=killed_by_name(*_SSH_SERVER)),
         command("kill", unless=("-l", "-L"), where=killed_by_listing(*_SSH_SERVER)),
         command("ip", where=ip_link_down),
@@ -60,6 +60,9 @@ REMOTE_ACCESS_CUT = pack_rule(
         command(IPTABLES_NAMES, where=firewall_drops_ssh),
         command("ufw", "deny", unless=("--dry-run",), where=ufw_denies_ssh),
         command("ufw", "reject", unless=("--dry-run",), where=ufw_denies_ssh),
+        # firewalld's panic mode drops every packet; ssh taken out of the zone is refused from everyone.
+        command("firewall-cmd", any_of=("--panic-on",)),
+        command("firewall-cmd", where=option_values({"--remove-service": ("ssh",), "--remove-port": ("22/*",)})),
     ),
     message="cuts the machine off from its operators: ssh or the network stopped, or ssh dropped",
     must_match=(
@@ -74,6 +77,10 @@ REMOTE_ACCESS_CUT = pack_rule(
         "ip route del default",
         "iptables -I INPUT -p tcp --dport 22 -j DROP",
         "ufw deny ssh",
+        "firewall-cmd --panic-on",
+        "firewall-cmd --permanent --remove-service=ssh",
+        "update-rc.d -f ssh remove",
+        "chkconfig sshd off",
     ),
     must_not_match=(
         "systemctl status sshd",
@@ -87,5 +94,9 @@ REMOTE_ACCESS_CUT = pack_rule(
         "iptables -A INPUT -s 203.0.113.9 -j DROP",
         "iptables -A OUTPUT -p tcp --dport 443 -j REJECT",
         "ufw deny from 203.0.113.9",
+        "firewall-cmd --query-panic",
+        "firewall-cmd --remove-service=http",
+        "chkconfig sshd on",
+        "rc-update add sshd default",
     ),
 )

@@ -19,12 +19,12 @@ from ...programs import Arg
 from ...rules._pack import Pack
 from ...rules._paths import cleaned_values, path_is
 from .._invocation import Found, any_operand, command, listed_by, operand, pack_rule
-from ._services import stops_service
 from .broad_kills import BROAD_KILLS
 from .controls import IPTABLES_NAMES
 from .interfaces import firewall_cuts_outbound
 from .lockout import REMOTE_ACCESS_CUT
 from .processes import killed_by_listing, killed_by_name
+from .service_stops import SERVICE_MANAGERS, stops_service
 
 
 def _module_words(found: Found) -> tuple[Arg, ...]:
@@ -324,7 +324,7 @@ LIFELINE_SERVICE_STOPPED = pack_rule(
         "first), or stop only the container or connection you mean."
     ),
     matches=(
-        command(("systemctl", "service"), where=stops_service(*_LIFELINE_UNITS)),
+        command(SERVICE_MANAGERS, where=stops_service(*_LIFELINE_UNITS)),
         command(("pkill", "killall"), where=killed_by_name(*_LIFELINE_PROCESSES)),
         command("kill", unless=("-l", "-L"), where=killed_by_listing(*_LIFELINE_PROCESSES)),
         command("loginctl", where=operand("COMMAND", *_SESSION_ENDINGS)),

@@ -5,7 +5,8 @@ every login through a login item or a login hook (MA102); a dialog that asks for
 with a hidden answer (MA103); the web proxies pointed at another host (MA104); the keychain's secrets
 printed in clear wholesale or a browser's master key read (MA105); privacy permissions reset, the Trash
 emptied and the user's private data read (MA106-MA108) are in macos_privacy.py; an account made an
-administrator (MA109); a launchd job loaded under Apple's name from outside /System (MA110). Gatekeeper, System Integrity
+administrator (MA109); a launchd job loaded under Apple's name from outside /System (MA110); an
+administrator's rights, an account or Remote Login taken away (MA111-MA113) are in macos_access.py. Gatekeeper, System Integrity
 Protection and the quarantine turned off for good are system.controls' SC013; a launch agent loaded
 is the core persistence rule's; a password read from the keychain by name warns (SE006).
 """
@@ -17,6 +18,7 @@ from ...programs import Arg
 from ...rules._pack import Pack
 from .._invocation import Found, Predicate, command, operand, pack_rule
 from ._applescript import applescript_asks
+from .macos_access import ACCESS_RULES
 from .macos_privacy import PRIVACY_RULES
 
 
@@ -356,7 +358,7 @@ PACK = Pack(
         "macOS's own tools used as intruders use them: the quarantine stripped, login items and hooks, fake "
         "password dialogs, the web proxies pointed elsewhere, the keychain dumped, privacy permissions reset, the "
         "Trash emptied, the user's messages, mail and history read, an account made an administrator, a launchd "
-        "job passed off as Apple's."
+        "job passed off as Apple's, administrators, accounts or Remote Login taken away."
     ),
     default=True,
     reason=(
@@ -372,5 +374,6 @@ PACK = Pack(
         *PRIVACY_RULES,
         ADMIN_ACCOUNT,
         JOB_IMITATES_APPLE,
+        *ACCESS_RULES,
     ),
 )

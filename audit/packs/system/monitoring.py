@@ -7,8 +7,8 @@ from __future__ import annotations
 from ..._model import Severity
 from ...programs import Arg
 from .._invocation import Found, command, option_value, pack_rule
-from ._services import SERVICE_MANAGERS, stops_service
 from .processes import killed_by_listing, killed_by_name
+from .service_stops import SERVICE_MANAGERS, stops_service
 
 # The daemons that keep the system's log: with them stopped, nothing that follows is logged.
 _SYSTEM_LOGGERS = (

@@ -12,6 +12,7 @@ pack filesystem.services' (the policy's `service_data_directories`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from fnmatch import fnmatchcase
 from functools import cache
@@ -33,6 +34,11 @@ from ._removals import (
 )
 
 _GLOB = frozenset("*?[")
+# The running kernel's packages, named by its release (`linux-image-$(uname -r)`, `kernel-core-$(uname -r)`):
+# a kernel of one version is routine clean-up, but not the one the machine boots and runs.
+_RUNNING_KERNEL = re.compile(
+    r"""^["']?(?:linux-image|linux-modules|kernel|kernel-core)-(?:\$\(uname -r\)|`uname -r`)"""
+)
 
 
 def _package_name(value: str) -> str:
@@ -94,6 +100,7 @@ def _essential(value: str, tables: Tables) -> str | None:
         "apk del musl busybox",
         "zypper rm -y glibc",
         "apt remove libc6:amd64",
+        "apt-get remove -y linux-image-$(uname -r)",
     ),
     must_not_match=(
         "apt remove nginx",
@@ -104,11 +111,15 @@ def _essential(value: str, tables: Tables) -> str | None:
         "pacman -S linux",
         "apt-get autoremove --purge",
         "apt remove python3-requests",
+        "apt-get remove -y linux-headers-$(uname -r)",
     ),
 )
 def essential_package_removed(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     removal = system_removal(subject)
     for word in removal.packages if removal is not None else ():
+        if _RUNNING_KERNEL.match(word.source):
+            yield Hit(word.span, f"removes `{word.source}`, the kernel the machine is running")
+            return
         for value in word.values:
             essential = _essential(value, tables)
             if essential is not None:
