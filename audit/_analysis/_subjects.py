@@ -147,6 +147,10 @@ class CommandSubject(NamedTuple):
     loop_listings: tuple[tuple[Span, ast.Word], ...] = ()
     """The arguments that are a loop variable taking the items of a substitution (`"$b"` in `for b in
     $(git branch -r); do ...`), by their place, with that substitution."""
+    each_item: tuple[Span, ...] = ()
+    """The arguments that take a different item of a listing each time the command runs (by their place):
+    a word using the variable of `for id in $(cat ids)`, `for f in *.json` or `while read id` (the
+    `_loop_listings.each_item` rules)."""
 
     def setting(self, *names: str) -> str | None:
         """The value the program gets for the first of `names` the command sets (the last assignment

@@ -34,7 +34,7 @@ from ._contexts import (
     xargs_piped_code,
 )
 from ._downloaded_trees import downloaded_program, note_downloaded_tree
-from ._loop_listings import loop_listings
+from ._loop_listings import each_item, loop_listings
 from ._resolve import (
     CommandName,
     changed_directory,
@@ -331,7 +331,7 @@ class Walker(WordWalker):
             frame.piped_on, frame.background, state.cwd,
             tuple((path, script.text) for path, script in state.written.items()) if state.written else (),
             state.moved, environment, state.record_run(each, argv[index + 1 :]), tuple(state.root_owned),
-            loop_listings(argv, frame.env),
+            loop_listings(argv, frame.env), each_item(argv, frame.env),
         )  # fmt: skip
         state.remember_owner(each, argv[index + 1 :])
         self.sink.command(subject)
