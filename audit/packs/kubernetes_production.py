@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .._model import Severity
 from ..programs import Arg
+from ..programs.selections import KUBE_CONTEXT, KUBE_NAMESPACE
 from ..rules._paths import names_production
 from ._invocation import Found, command, option_names, pack_rule
 
@@ -25,11 +26,24 @@ _BY_HAND = ("edit", "exec", "attach", "cp", "debug")
 
 def _in_production(found: Found) -> Arg | None:
     """The namespace, context or kubeconfig option whose value names production (`-n prod`,
-    `--context=prod-eu`, `--kube-context gke_acme_europe-west1_prd`, `--kubeconfig ~/.kube/production`)."""
-    for name in _TARGETS & option_names(found.subject):
+    `--context=prod-eu`, `--kube-context gke_acme_europe-west1_prd`, `--kubeconfig ~/.kube/production`);
+    without one that says otherwise, the kubeconfig `KUBECONFIG` names, or the context or namespace an
+    earlier command of the string switched to (`kubectl config use-context prod && ...`, `kubens prod`)."""
+    given = _TARGETS & option_names(found.subject)
+    for name in given:
         for value in found.reading.values(name):
             if any(names_production(text) for text in value.values):
                 return value
+    subject = found.subject
+    implicit: list[str | None] = []
+    if "--kubeconfig" not in given:
+        implicit.append(subject.setting("KUBECONFIG"))
+        if given.isdisjoint(("--context", "--kube-context")):
+            implicit.append(dict(subject.selected).get(KUBE_CONTEXT))
+    if given.isdisjoint(("--namespace", "--context", "--kube-context", "--kubeconfig")):
+        implicit.append(dict(subject.selected).get(KUBE_NAMESPACE))
+    if any(value is not None and names_production(value) for value in implicit):
+        return Arg((), "", subject.span)
     return None
 
 
