@@ -19,6 +19,7 @@ from .._tables import Tables
 from ..programs import read_command
 from ..programs.selections import SELECTORS, selection
 from ._normalize import resolve_path
+from ._output import stdout_of
 from ._risks import RiskAnswers
 from ._secret_search import WalkView, Written
 from ._secrets import SecretFlows
@@ -79,6 +80,8 @@ class Frame(NamedTuple):
     account_change: bool = False
     piped_on: bool = False
     """Whether what the commands here print goes to a later stage of a pipeline, not to the screen."""
+    stdout: Arg | None = None
+    """The file a redirect sends what the commands here print to (`{ ...; } > FILE`, `CMD > FILE`)."""
 
     def enter(self, position: Position, label: str, shown: bool = False) -> Frame:
         """Into a substitution: a subshell whose stdin is the outer one (`shown`: see `Location`)."""
@@ -89,17 +92,30 @@ class Frame(NamedTuple):
         """Into code that something executes, one level deeper (reading `stdin` when it was handed one)."""
         other_account = self.location.other_account or self.account_change
         location = Location(Position.EXEC_CONTEXT, (*self.location.path, label), other_account)
-        return Frame(location, self.depth + 1, env, stdin, False, False)
+        # What the code prints goes where the command that runs it sends its output.
+        return Frame(location, self.depth + 1, env, stdin, False, False, stdout=self.stdout)
 
     def with_stdin(self, stdin: Stdin | None, in_pipeline: bool, *, piped_on: bool = False) -> Frame:
         return Frame(
-            self.location, self.depth, self.env, stdin, in_pipeline, self.background, self.account_change, piped_on
-        )
+            self.location, self.depth, self.env, stdin, in_pipeline, self.background, self.account_change, piped_on,
+            self.stdout,
+        )  # fmt: skip
+
+    def printing_to(self, redirects: tuple[ast.Redirect, ...]) -> Frame:
+        """The frame of commands with these redirects: what they print goes to the file one of them names."""
+        stdout = stdout_of(redirects, self.env) if redirects else None
+        if stdout is None:
+            return self
+        return Frame(
+            self.location, self.depth, self.env, self.stdin, self.in_pipeline, self.background, self.account_change,
+            self.piped_on, stdout,
+        )  # fmt: skip
 
     def backgrounded(self) -> Frame:
         return Frame(
-            self.location, self.depth, self.env, self.stdin, self.in_pipeline, True, self.account_change, self.piped_on
-        )
+            self.location, self.depth, self.env, self.stdin, self.in_pipeline, True, self.account_change, self.piped_on,
+            self.stdout,
+        )  # fmt: skip
 
     def under_accounts(self, wrappers: tuple[str, ...], privilege: frozenset[str]) -> Frame:
         """The frame for the code a command's wrappers run, marked when one of them changes the
@@ -107,8 +123,9 @@ class Frame(NamedTuple):
         if privilege.isdisjoint(wrappers):
             return self
         return Frame(
-            self.location, self.depth, self.env, self.stdin, self.in_pipeline, self.background, True, self.piped_on
-        )
+            self.location, self.depth, self.env, self.stdin, self.in_pipeline, self.background, True, self.piped_on,
+            self.stdout,
+        )  # fmt: skip
 
     @classmethod
     def silent(cls, env: Env) -> Frame:
@@ -120,15 +137,9 @@ class Frame(NamedTuple):
             self.location.position, (*self.location.path, label), self.location.other_account, self.location.shown
         )
         return Frame(
-            location,
-            self.depth,
-            env or self.env,
-            self.stdin,
-            self.in_pipeline,
-            self.background,
-            self.account_change,
-            self.piped_on,
-        )
+            location, self.depth, env or self.env, self.stdin, self.in_pipeline, self.background, self.account_change,
+            self.piped_on, self.stdout,
+        )  # fmt: skip
 
 
 class Call(NamedTuple):

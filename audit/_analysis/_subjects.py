@@ -156,6 +156,10 @@ class CommandSubject(NamedTuple):
     """The targets earlier commands of the string selected for a tool by changing its saved settings
     (`kubectl config use-context prod`, `kubectx prod`, `gcloud config set project p`), as (setting, value)
     with the settings of `audit.programs.selections`, the last choice of each."""
+    stdout: Arg | None = None
+    """The file a redirect sends what the command prints to, its own or an enclosing command's (`> FILE`,
+    `{ ...; } >> FILE`, `&> FILE`; `/dev/stderr` for `>&2`); None when no redirect moves it: it goes to the
+    terminal, or on to the next stage when `piped_on` (`rules/_paths.prints_to_screen`)."""
 
     def setting(self, *names: str) -> str | None:
         """The value the program gets for the first of `names` the command sets (the last assignment

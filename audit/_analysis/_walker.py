@@ -174,7 +174,7 @@ class Walker(WordWalker):
 
     def visit_redirected(self, node: ast.Redirected, frame: Frame) -> frozenset[Risk]:
         stdin, risks = self.redirects(node.redirects, frame, None, emit=True)
-        risks = risks | self.visit(node.command, frame.with_stdin(stdin, frame.in_pipeline))
+        risks = risks | self.visit(node.command, frame.with_stdin(stdin, frame.in_pipeline).printing_to(node.redirects))
         if self.reporting and writes_files(node, ()):
             self.state.writes.append(Written(node, frame.env, frame.stdin, self.state.cwd))
         return risks
@@ -199,7 +199,7 @@ class Walker(WordWalker):
         stdin = frame.stdin
         if node.redirects:
             stdin, found = self.redirects(node.redirects, frame, None, emit=False, writer=node)
-            risks = risks | found
+            risks, frame = risks | found, frame.printing_to(node.redirects)
         name = command_name(name_arg, name_risks, env, lambda parts: self.tainted_span(parts, env))
         if self.reporting:
             assignments, redirects = command_subjects(node, argv, index, unwrapped, name, env, location, self.state.cwd)
@@ -331,7 +331,7 @@ class Walker(WordWalker):
             frame.piped_on, frame.background, state.cwd,
             tuple((path, script.text) for path, script in state.written.items()) if state.written else (),
             state.moved, environment, state.record_run(each, argv[index + 1 :]), tuple(state.root_owned),
-            loop_listings(argv, frame.env), each_item(argv, frame.env), tuple(state.selected.items()),
+            loop_listings(argv, frame.env), each_item(argv, frame.env), tuple(state.selected.items()), frame.stdout,
         )  # fmt: skip
         state.remember_effects(each, argv[index + 1 :])
         self.sink.command(subject)
