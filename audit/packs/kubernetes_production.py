@@ -5,15 +5,19 @@ declared in `kubernetes.py`."""
 from __future__ import annotations
 
 from .._model import Severity
-from ..programs import Arg
 from ..programs.selections import KUBE_CONTEXT, KUBE_NAMESPACE
-from ..rules._paths import names_production
-from ._invocation import Found, command, option_names, pack_rule
+from ._invocation import command, pack_rule
+from ._production import Target, in_production
 
 _KUBECTL = ("kubectl", "oc")
 _DRY_RUN = ("--dry-run",)
-# The options that say which cluster and namespace a command acts on (kubectl's and helm's spellings).
-_TARGETS = frozenset({"--namespace", "--context", "--kube-context", "--kubeconfig"})
+# Where kubectl and helm act: the kubeconfig file, the context in it, the namespace. A kubeconfig option
+# overrides all three; a context option, the current context and its namespace.
+_IN_PRODUCTION = in_production(
+    Target(frozenset({"--kubeconfig"}), ("KUBECONFIG",)),
+    Target(frozenset({"--kubeconfig", "--context", "--kube-context"}), selection=KUBE_CONTEXT),
+    Target(frozenset({"--kubeconfig", "--context", "--kube-context", "--namespace"}), selection=KUBE_NAMESPACE),
+)
 # kubectl's commands that change what runs without deleting it (deletion is KU001-KU004's; `scale`
 # adds or removes copies of the same pods, and to zero is KU011's), and those that change it by hand,
 # in an editor or inside a pod (no dry run).
@@ -22,29 +26,6 @@ _CHANGES = (
     "set resources", "set selector", "set serviceaccount", "set subject", "patch", "apply", "replace",
 )  # fmt: skip
 _BY_HAND = ("edit", "exec", "attach", "cp", "debug")
-
-
-def _in_production(found: Found) -> Arg | None:
-    """The namespace, context or kubeconfig option whose value names production (`-n prod`,
-    `--context=prod-eu`, `--kube-context gke_acme_europe-west1_prd`, `--kubeconfig ~/.kube/production`);
-    without one that says otherwise, the kubeconfig `KUBECONFIG` names, or the context or namespace an
-    earlier command of the string switched to (`kubectl config use-context prod && ...`, `kubens prod`)."""
-    given = _TARGETS & option_names(found.subject)
-    for name in given:
-        for value in found.reading.values(name):
-            if any(names_production(text) for text in value.values):
-                return value
-    subject = found.subject
-    implicit: list[str | None] = []
-    if "--kubeconfig" not in given:
-        implicit.append(subject.setting("KUBECONFIG"))
-        if given.isdisjoint(("--context", "--kube-context")):
-            implicit.append(dict(subject.selected).get(KUBE_CONTEXT))
-    if given.isdisjoint(("--namespace", "--context", "--kube-context", "--kubeconfig")):
-        implicit.append(dict(subject.selected).get(KUBE_NAMESPACE))
-    if any(value is not None and names_production(value) for value in implicit):
-        return Arg((), "", subject.span)
-    return None
 
 
 PRODUCTION_CHANGE = pack_rule(
@@ -64,9 +45,9 @@ PRODUCTION_CHANGE = pack_rule(
     ),
     safer_alternative="Deploy production through the pipeline; rehearse in staging; read with `get`, `describe` and `logs`.",
     matches=(
-        *(command(_KUBECTL, path, where=_in_production, unless=_DRY_RUN) for path in _CHANGES),
-        *(command(_KUBECTL, path, where=_in_production) for path in _BY_HAND),
-        *(command("helm", verb, where=_in_production, unless=_DRY_RUN) for verb in ("upgrade", "install", "rollback")),
+        *(command(_KUBECTL, path, where=_IN_PRODUCTION, unless=_DRY_RUN) for path in _CHANGES),
+        *(command(_KUBECTL, path, where=_IN_PRODUCTION) for path in _BY_HAND),
+        *(command("helm", verb, where=_IN_PRODUCTION, unless=_DRY_RUN) for verb in ("upgrade", "install", "rollback")),
     ),
     message="changes workloads in production",
     must_match=(
