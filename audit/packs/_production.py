@@ -25,7 +25,7 @@ class Target(NamedTuple):
 def in_production(*targets: Target) -> Predicate:
     """The word that names production among the command's own target options; or the command itself, when
     a target it leaves to its environment or to an earlier selection names production."""
-    every_option = frozenset().union(*(target.options for target in targets))
+    every_option: frozenset[str] = frozenset[str]().union(*(target.options for target in targets))
 
     def production(found: Found) -> Arg | None:
         subject = found.subject
