@@ -8,17 +8,13 @@ from collections.abc import Iterator
 from .._analysis import CommandSubject
 from .._model import Severity
 from .._tables import Tables
-from ..programs.git_settings import git_settings
+from ..programs.git_settings import git_settings, mentions_setting
 from ..rules._paths import reading
 from ..rules._rule import Hit, Inspects, rule
 
 
 def _names_the_credential_helper(subject: CommandSubject) -> bool:
-    """The cheap first test: some word names the setting, as written or as expanded."""
-    for arg in subject.args:
-        if "credential." in arg.source.lower() or any("credential." in value.lower() for value in arg.values):
-            return True
-    return False
+    return mentions_setting(subject.args, "credential.")
 
 
 @rule(
