@@ -33,9 +33,10 @@ PRODUCTION_CHANGE = pack_rule(
     name="kubernetes-production-change",
     severity=Severity.MEDIUM,
     summary=(
-        "Changes workloads in place in a namespace, context or kubeconfig named for production: "
-        "`kubectl rollout restart|undo`, `set image`, `edit`, `patch`, `apply`, a shell or a copy in "
-        "a pod (`exec`, `attach`, `cp`, `debug`), `helm upgrade|install|rollback`."
+        "Changes workloads in place in a namespace, context or kubeconfig named for production, by an option "
+        "or, without one, by `KUBECONFIG` or a switch earlier in the string (`kubectl config use-context`, "
+        "`kubectx`, `kubens`, `oc project`): `kubectl rollout restart|undo`, `set image`, `edit`, `patch`, "
+        "`apply`, a shell or a copy in a pod (`exec`, `attach`, `cp`, `debug`), `helm upgrade|install|rollback`."
     ),
     rationale=(
         "Production serves users: a restart or a rollback churns every pod, a release with a floating tag "
@@ -55,6 +56,8 @@ PRODUCTION_CHANGE = pack_rule(
         "kubectl exec -it deploy/api -n prod -- /bin/sh",
         "helm upgrade --install web ./chart -n production --set image.tag=latest",
         "kubectl --context prod-eu set image deploy/api api=acme/api:2.1",
+        "KUBECONFIG=~/.kube/prod.yaml kubectl rollout restart deploy/api",
+        "kubectx production && kubectl apply -f k8s/",
     ),
     must_not_match=(
         "kubectl rollout restart deployment/web -n staging",
@@ -62,6 +65,7 @@ PRODUCTION_CHANGE = pack_rule(
         "kubectl exec -it deploy/api -n dev -- /bin/sh",
         "helm upgrade --install web ./chart -n production --dry-run",
         "kubectl logs deploy/api -n prod",
+        "kubectx prod; kubectl --context staging rollout restart deploy/api",
     ),
 )
 
