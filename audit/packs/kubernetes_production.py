@@ -33,10 +33,9 @@ PRODUCTION_CHANGE = pack_rule(
     name="kubernetes-production-change",
     severity=Severity.MEDIUM,
     summary=(
-        "Changes workloads in place in a namespace, context or kubeconfig named for production, by an option "
-        "or, without one, by `KUBECONFIG` or a switch earlier in the string (`kubectl config use-context`, "
-        "`kubectx`, `kubens`, `oc project`): `kubectl rollout restart|undo`, `set image`, `edit`, `patch`, "
-        "`apply`, a shell or a copy in a pod (`exec`, `attach`, `cp`, `debug`), `helm upgrade|install|rollback`."
+        "Changes workloads in place in a namespace, context or kubeconfig named for production (by an option, "
+        "`KUBECONFIG`, or an earlier `kubectl config use-context`, `kubectx`, `kubens`): `rollout restart|undo`, "
+        "`set image`, `edit`, `patch`, `apply`, `exec`, `attach`, `cp`, `debug`, `helm upgrade|install|rollback`."
     ),
     rationale=(
         "Production serves users: a restart or a rollback churns every pod, a release with a floating tag "
