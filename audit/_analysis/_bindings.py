@@ -73,6 +73,8 @@ class Binding(NamedTuple):
     """READ by `mapfile`: how the lines of what feeds it become the array's elements; None for `read`,
     and when the options make the elements unknowable (another delimiter, a count, an origin, lines
     skipped, a file descriptor, a callback)."""
+    each_line: bool = False
+    """READ in a `while`/`until` loop's condition: the name takes each line of the input in turn."""
 
 
 def is_name(text: str) -> bool:
@@ -243,6 +245,8 @@ class _Input(NamedTuple):
 
     feeders: tuple[ast.Command, ...]
     redirects: tuple[ast.Redirect, ...]
+    loop_condition: bool = False
+    """In a `while`/`until` loop's condition: a `read` there runs once per line."""
 
 
 _NO_INPUT = _Input((), ())
@@ -291,6 +295,10 @@ class _Collector(Visitor[_Input, None]):
             for word in command.items:
                 self.parts(word.parts, stdin)
         self.visit_script(command.body, stdin)
+
+    def visit_while_loop(self, command: ast.WhileLoop, stdin: _Input) -> None:
+        self.visit_script(command.condition, stdin._replace(loop_condition=True))
+        self.visit_script(command.body, stdin._replace(loop_condition=False))
 
     def visit_function_definition(self, command: ast.FunctionDefinition, stdin: _Input) -> None:
         self.visit(command.body, _NO_INPUT)
@@ -357,7 +365,10 @@ class _Collector(Visitor[_Input, None]):
             redirects = stdin.redirects + command.redirects
             for position, target in enumerate(targets):
                 field = LineField(position, len(reading.operands), reading.has("-r")) if one_line else None
-                binding = Binding(BindingKind.READ, (), stdin.feeders, redirects, line_field=field, lines=lines)
+                binding = Binding(
+                    BindingKind.READ, (), stdin.feeders, redirects, line_field=field, lines=lines,
+                    each_line=stdin.loop_condition,
+                )  # fmt: skip
                 self.add(target, binding)
         elif name == "printf":
             for index, word in enumerate(words[1:-1], start=1):

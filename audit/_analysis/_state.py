@@ -17,11 +17,13 @@ from .._named_tuple import NamedTuple
 from .._syntax import Origin, ParseResult, ast
 from .._tables import Tables
 from ..programs import read_command
+from ..programs.selections import SELECTORS, selection
 from ._clean_paths import resolve_path
+from ._output import stdout_of
 from ._risks import RiskAnswers
 from ._secret_search import WalkView, Written
 from ._secrets import SecretFlows
-from ._subjects import Arg, Autorun, Location, Sink, Stdin
+from ._subjects import Arg, AssignmentSubject, Autorun, Location, Sink, Stdin
 from ._variables import Env
 
 ParseCode = Callable[[str, Origin], ParseResult]
@@ -78,6 +80,8 @@ class Frame(NamedTuple):
     account_change: bool = False
     piped_on: bool = False
     """Whether what the commands here print goes to a later stage of a pipeline, not to the screen."""
+    stdout: Arg | None = None
+    """The file a redirect sends what the commands here print to (`{ ...; } > FILE`, `CMD > FILE`)."""
 
     def enter(self, position: Position, label: str, shown: bool = False) -> Frame:
         """Into a substitution: a subshell whose stdin is the outer one (`shown`: see `Location`)."""
@@ -88,17 +92,30 @@ class Frame(NamedTuple):
         """Into code that something executes, one level deeper (reading `stdin` when it was handed one)."""
         other_account = self.location.other_account or self.account_change
         location = Location(Position.EXEC_CONTEXT, (*self.location.path, label), other_account)
-        return Frame(location, self.depth + 1, env, stdin, False, False)
+        # What the code prints goes where the command that runs it sends its output.
+        return Frame(location, self.depth + 1, env, stdin, False, False, stdout=self.stdout)
 
     def with_stdin(self, stdin: Stdin | None, in_pipeline: bool, *, piped_on: bool = False) -> Frame:
         return Frame(
-            self.location, self.depth, self.env, stdin, in_pipeline, self.background, self.account_change, piped_on
-        )
+            self.location, self.depth, self.env, stdin, in_pipeline, self.background, self.account_change, piped_on,
+            self.stdout,
+        )  # fmt: skip
+
+    def printing_to(self, redirects: tuple[ast.Redirect, ...]) -> Frame:
+        """The frame of commands with these redirects: what they print goes to the file one of them names."""
+        stdout = stdout_of(redirects, self.env) if redirects else None
+        if stdout is None:
+            return self
+        return Frame(
+            self.location, self.depth, self.env, self.stdin, self.in_pipeline, self.background, self.account_change,
+            self.piped_on, stdout,
+        )  # fmt: skip
 
     def backgrounded(self) -> Frame:
         return Frame(
-            self.location, self.depth, self.env, self.stdin, self.in_pipeline, True, self.account_change, self.piped_on
-        )
+            self.location, self.depth, self.env, self.stdin, self.in_pipeline, True, self.account_change, self.piped_on,
+            self.stdout,
+        )  # fmt: skip
 
     def under_accounts(self, wrappers: tuple[str, ...], privilege: frozenset[str]) -> Frame:
         """The frame for the code a command's wrappers run, marked when one of them changes the
@@ -106,8 +123,9 @@ class Frame(NamedTuple):
         if privilege.isdisjoint(wrappers):
             return self
         return Frame(
-            self.location, self.depth, self.env, self.stdin, self.in_pipeline, self.background, True, self.piped_on
-        )
+            self.location, self.depth, self.env, self.stdin, self.in_pipeline, self.background, True, self.piped_on,
+            self.stdout,
+        )  # fmt: skip
 
     @classmethod
     def silent(cls, env: Env) -> Frame:
@@ -119,15 +137,9 @@ class Frame(NamedTuple):
             self.location.position, (*self.location.path, label), self.location.other_account, self.location.shown
         )
         return Frame(
-            location,
-            self.depth,
-            env or self.env,
-            self.stdin,
-            self.in_pipeline,
-            self.background,
-            self.account_change,
-            self.piped_on,
-        )
+            location, self.depth, env or self.env, self.stdin, self.in_pipeline, self.background, self.account_change,
+            self.piped_on, self.stdout,
+        )  # fmt: skip
 
 
 class Call(NamedTuple):
@@ -167,6 +179,7 @@ class WalkState:
         "cwd",
         "definitions",
         "downloads",
+        "exported",
         "functions",
         "loops",
         "moved",
@@ -174,6 +187,7 @@ class WalkState:
         "reporting",
         "root_owned",
         "runs",
+        "selected",
         "sink",
         "trees",
         "walked_calls",
@@ -212,6 +226,11 @@ class WalkState:
         self.runs: dict[str, list[tuple[Arg, ...]]] = {}
         # Files a `chown` of this command string gave to root, by clean path (`CommandSubject.root_owned`).
         self.root_owned: dict[str, Span] = {}
+        # The targets commands so far selected for a tool (`CommandSubject.selected`), by setting.
+        self.selected: dict[str, str] = {}
+        # The variables an `export NAME=value` (`declare -x`) so far gave a literal value: every
+        # program started after it gets them (`CommandSubject.environment`).
+        self.exported: dict[str, str] = {}
 
     def silenced(self) -> WalkState:
         """A copy for a silent walk: nothing it finds is reported, nothing it changes leaks back."""
@@ -234,6 +253,8 @@ class WalkState:
         silent.written = dict(self.written)
         silent.runs = {}  # only reported commands are told what ran before them
         silent.root_owned = self.root_owned.copy()
+        silent.exported = {}  # only reported commands are told their environment and selections
+        silent.selected = {}
         return silent
 
     def record_run(self, name: str | None, args: tuple[Arg, ...]) -> tuple[tuple[Arg, ...], ...]:
@@ -245,10 +266,29 @@ class WalkState:
         runs.append(args)
         return earlier
 
-    def remember_owner(self, name: str | None, args: tuple[Arg, ...]) -> None:
+    def export(self, assignment: AssignmentSubject) -> None:
+        """After `export NAME=value` or `declare -x NAME=value` (not `env NAME=value CMD`, which sets it
+        for one command): the value every later program gets, when known."""
+        value = assignment.value.value if assignment.value is not None else None
+        if assignment.exported and assignment.form != "env" and value is not None:
+            self.exported[assignment.name] = value
+
+    def environment(self, own: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+        """What a program gets: the variables exported so far, then those its command sets (`own`)."""
+        return (*self.exported.items(), *own) if self.exported else own
+
+    def remember_effects(self, name: str | None, args: tuple[Arg, ...]) -> None:
+        """After a command, what it leaves for later ones: the target it selects for a tool
+        (`CommandSubject.selected`), the files a `chown root` gives to root."""
+        if name in SELECTORS:
+            chosen = selection(name, args)
+            if chosen is not None:
+                self.selected[chosen[0]] = chosen[1]
+        elif name == "chown":
+            self._remember_owner(args)
+
+    def _remember_owner(self, args: tuple[Arg, ...]) -> None:
         """After `chown root FILE...` (or `0`, `root:GROUP`): the files now root's, by clean path."""
-        if name != "chown":
-            return
         operands = read_command("chown", args).operands
         if not operands or (operands[0].value or "").partition(":")[0].partition(".")[0] not in ("root", "0"):
             return

@@ -135,9 +135,10 @@ class CommandSubject(NamedTuple):
     """Whether an earlier `cd`, `pushd` or `popd` in the same string changed the working directory
     (to `cwd`, or somewhere unknown): without one, it is where the command was started."""
     environment: tuple[tuple[str, str], ...] = ()
-    """The variables the command itself sets for the program (`NAME=value cmd`, `env NAME=value cmd`),
-    as (name, value) in the order bash sets them; a value known only at run time is left out. Only these
-    are certain to reach the program: the analysis does not follow `export` in order."""
+    """The variables the program gets from the command string: those an earlier `export NAME=value` set,
+    then those the command itself sets (`NAME=value cmd`, `env NAME=value cmd`), as (name, value) in the
+    order bash sets them; a value known only at run time is left out. The exports are followed in the
+    order the walk meets them, wherever they are (one in a subshell that ended still counts)."""
     earlier: tuple[tuple[Arg, ...], ...] = ()
     """The arguments of the commands of the same name an earlier part of the string ran, in order:
     what they set up for this one (`git remote add x URL` before `git push x`)."""
@@ -147,6 +148,18 @@ class CommandSubject(NamedTuple):
     loop_listings: tuple[tuple[Span, ast.Word], ...] = ()
     """The arguments that are a loop variable taking the items of a substitution (`"$b"` in `for b in
     $(git branch -r); do ...`), by their place, with that substitution."""
+    each_item: tuple[Span, ...] = ()
+    """The arguments that take a different item of a listing each time the command runs (by their place):
+    a word using the variable of `for id in $(cat ids)`, `for f in *.json` or `while read id` (the
+    `_loop_listings.each_item` rules)."""
+    selected: tuple[tuple[str, str], ...] = ()
+    """The targets earlier commands of the string selected for a tool by changing its saved settings
+    (`kubectl config use-context prod`, `kubectx prod`, `gcloud config set project p`), as (setting, value)
+    with the settings of `audit.programs.selections`, the last choice of each."""
+    stdout: Arg | None = None
+    """The file a redirect sends what the command prints to, its own or an enclosing command's (`> FILE`,
+    `{ ...; } >> FILE`, `&> FILE`; `/dev/stderr` for `>&2`); None when no redirect moves it: it goes to the
+    terminal, or on to the next stage when `piped_on` (`rules/_paths.prints_to_screen`)."""
 
     def setting(self, *names: str) -> str | None:
         """The value the program gets for the first of `names` the command sets (the last assignment

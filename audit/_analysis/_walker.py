@@ -34,7 +34,7 @@ from ._contexts import (
     xargs_piped_code,
 )
 from ._downloaded_trees import downloaded_program, note_downloaded_tree
-from ._loop_listings import loop_listings
+from ._loop_listings import each_item, loop_listings
 from ._resolve import (
     CommandName,
     changed_directory,
@@ -174,7 +174,7 @@ class Walker(WordWalker):
 
     def visit_redirected(self, node: ast.Redirected, frame: Frame) -> frozenset[Risk]:
         stdin, risks = self.redirects(node.redirects, frame, None, emit=True)
-        risks = risks | self.visit(node.command, frame.with_stdin(stdin, frame.in_pipeline))
+        risks = risks | self.visit(node.command, frame.with_stdin(stdin, frame.in_pipeline).printing_to(node.redirects))
         if self.reporting and writes_files(node, ()):
             self.state.writes.append(Written(node, frame.env, frame.stdin, self.state.cwd))
         return risks
@@ -199,12 +199,13 @@ class Walker(WordWalker):
         stdin = frame.stdin
         if node.redirects:
             stdin, found = self.redirects(node.redirects, frame, None, emit=False, writer=node)
-            risks = risks | found
+            risks, frame = risks | found, frame.printing_to(node.redirects)
         name = command_name(name_arg, name_risks, env, lambda parts: self.tainted_span(parts, env))
         if self.reporting:
             assignments, redirects = command_subjects(node, argv, index, unwrapped, name, env, location, self.state.cwd)
             for assignment in assignments:
                 self.sink.assignment(assignment)
+                self.state.export(assignment)
             for redirect in redirects:
                 self.sink.redirect(redirect)
         if feeders is not None:
@@ -214,7 +215,7 @@ class Walker(WordWalker):
                 risks = risks | startup_code(self, variable, value, node.span, frame, stdin)
         for label, command in variable_commands(node, argv, unwrapped, env):
             risks = risks | code_string(self, ContextKind.RUNNER, label, (command,), "shell", frame)
-        environment = program_environment(node, unwrapped, env) if self.reporting else ()
+        environment = self.state.environment(program_environment(node, unwrapped, env)) if self.reporting else ()
         for command_argv in commands_run(argv, index, unwrapped, stdin, env):
             if self.reporting:
                 record = CommandRecord(display(command_argv), node.span, location.position, location.path)
@@ -251,8 +252,7 @@ class Walker(WordWalker):
         redirects: tuple[ast.Redirect, ...] = (),
         environment: tuple[tuple[str, str], ...] = (),
     ) -> frozenset[Risk]:
-        """Hand one resolved command to the rules and open its code contexts (`environment`: the
-        variables the command sets for the program, `CommandSubject.environment`)."""
+        """Hand one resolved command to the rules and open its code contexts (`CommandSubject.environment`)."""
         if unwrapped is not None:
             for place in unwrapped.places:  # `chroot /mnt CMD`: CMD runs in the chroot
                 frame = frame.labelled(place)
@@ -331,9 +331,9 @@ class Walker(WordWalker):
             frame.piped_on, frame.background, state.cwd,
             tuple((path, script.text) for path, script in state.written.items()) if state.written else (),
             state.moved, environment, state.record_run(each, argv[index + 1 :]), tuple(state.root_owned),
-            loop_listings(argv, frame.env),
+            loop_listings(argv, frame.env), each_item(argv, frame.env), tuple(state.selected.items()), frame.stdout,
         )  # fmt: skip
-        state.remember_owner(each, argv[index + 1 :])
+        state.remember_effects(each, argv[index + 1 :])
         self.sink.command(subject)
         if state.functions or state.loops:
             state.track_call(each, span, in_pipeline=frame.in_pipeline, background=frame.background)

@@ -5,8 +5,10 @@ of every HTTP client (curl, wget, HTTPie, xh) that send one of the methods to
 a URL matching one of the patterns; `gh_api` and `glab_api` do the same for
 the code hosts' own API commands. A pattern is `host[:port]/path` matched
 segment by segment: `*` stands for one segment (or part of one), `**` for
-any number of them. Scheme, user, query and fragment are ignored; a URL
-known only at run time matches nothing.
+any number of them. Scheme, user, query and fragment are ignored. A part of
+a URL known only at run time stands for some text within one segment, which
+only a `*` or `**` of the pattern matches (`repos/acme/$r`, in a loop over an
+organisation's repositories, matches `repos/*/*`; `$URL` alone matches nothing).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import re
 from .._analysis import CommandSubject
 from .._named_tuple import NamedTuple
 from ..programs import Arg
+from ..programs.destinations import word_shape
 from ..programs.http_requests import HTTP_CLIENTS, last_method, request_method_and_urls
 from ..rules._paths import per_subject, reading
 from ._invocation import Found, Invocation, Predicate, command, gate_commands
@@ -108,7 +111,7 @@ class _Urls:
         if self.patterns is None:
             return None
         for word in urls:
-            for value in word.values:
+            for value in word.values or (word_shape(word),):
                 path = url_path(value, relative_to)
                 if matches_any(path, self.patterns) and not matches_any(path, self.excluded):
                     return word

@@ -12,6 +12,7 @@ from ..programs import Arg, Reading
 from ..rules._pack import Pack
 from ._invocation import Found, command, operand, option_names, option_value, pack_rule, per_found
 from .git_clean import CLEAN_FORCE
+from .git_credentials import credentials_stored_in_clear
 from .git_hooks import HOOKS_SKIPPED, hooks_outside
 from .git_objects import OBJECT_RULES, push_prune
 from .git_tags import DELETE_LISTED_REFS, DELETE_REMOTE_TAG
@@ -456,7 +457,7 @@ WORKTREE_FORCE_REMOVE = pack_rule(
 
 PACK = Pack(
     name="git",
-    summary="Lost uncommitted work and rewritten shared history: hard resets, cleans, force pushes, stash and reflog deletion, unreachable objects pruned, remote tags and branches deleted; hooks run from outside the project or skipped, the `ext::` transport allowed.",
+    summary="Lost uncommitted work and rewritten shared history: hard resets, cleans, force pushes, stash and reflog deletion, unreachable objects pruned, remote tags and branches deleted; hooks run from outside the project or skipped, the `ext::` transport allowed, credentials stored in clear.",
     default=True,
     reason="Uncommitted work and a shared branch's history cannot be restored by the agent once they are gone.",
     rules=(
@@ -479,6 +480,7 @@ PACK = Pack(
         hooks_outside,
         HOOKS_SKIPPED,
         ext_transport_allowed,
+        credentials_stored_in_clear,
         *OBJECT_RULES,
         push_prune(judged_elsewhere=_prunes_protected),
     ),

@@ -10,19 +10,14 @@ from .._analysis import CommandSubject
 from .._model import Severity
 from .._tables import Tables
 from ..programs import Arg
-from ..programs.git_settings import git_settings
+from ..programs.git_settings import git_settings, mentions_setting
 from ..rules._paths import reading
 from ..rules._rule import Hit, Inspects, rule
 from ._invocation import Found, command, pack_rule
 
 
 def _names_the_hooks_path(subject: CommandSubject) -> bool:
-    """The cheap first test: some word names the setting, as written or as expanded (`-c` is
-    valid with every subcommand, so the rule cannot be keyed on one)."""
-    for arg in subject.args:
-        if "hookspath" in arg.source.lower() or any("hookspath" in value.lower() for value in arg.values):
-            return True
-    return False
+    return mentions_setting(subject.args, "hookspath")
 
 
 def _hooks_turned_off(found: Found) -> Arg | None:

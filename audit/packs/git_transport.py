@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from .._analysis import CommandSubject
 from .._model import Severity
 from .._tables import Tables
-from ..programs.git_settings import git_settings
+from ..programs.git_settings import git_settings, mentions_setting
 from ..rules._paths import reading
 from ..rules._rule import Hit, Inspects, rule
 
@@ -19,11 +19,7 @@ _ALLOWING_VALUES = frozenset({"always", "user"})
 
 
 def _names_a_protocol_setting(subject: CommandSubject) -> bool:
-    """The cheap first test: some word names a protocol setting, as written or as expanded."""
-    for arg in subject.args:
-        if "protocol." in arg.source.lower() or any("protocol." in value.lower() for value in arg.values):
-            return True
-    return False
+    return mentions_setting(subject.args, "protocol.")
 
 
 @rule(

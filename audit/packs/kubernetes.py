@@ -6,7 +6,7 @@ from __future__ import annotations
 from .._model import Severity
 from ..programs import Arg, resource_kind
 from ..rules._pack import Pack
-from ._invocation import Found, Predicate, command, option_value, option_values, pack_rule
+from ._invocation import Found, Predicate, command, option_value, option_values, pack_rule, xargs_input_commands
 from .kubernetes_production import PRODUCTION_RULES
 from .kubernetes_workloads import WORKLOAD_RULES
 
@@ -24,15 +24,32 @@ _NOT_MERELY_NAMED = _RECREATED | _RUN_RECORDS | _STORAGE | {"namespaces"}
 
 
 def _kinds(found: Found) -> list[tuple[str, Arg]]:
-    """The resource types a `kubectl delete` names: `TYPE[,TYPE] NAME...` or `TYPE/NAME...`."""
+    """The resource types a `kubectl delete` names: `TYPE[,TYPE] NAME...` or `TYPE/NAME...`, or, with
+    no operand of its own, those of the `kubectl get TYPE -o name` whose lines xargs passes it."""
     operands = found.reading.operands
-    if not operands or operands[0].value is None:
+    if not operands:
+        return _listed_kinds(found)
+    if operands[0].value is None:
         return []
     if "/" in operands[0].value:
         return [
             (resource_kind(word.value.split("/", 1)[0]), word) for word in operands if word.value and "/" in word.value
         ]
     return [(resource_kind(kind), operands[0]) for kind in operands[0].value.split(",") if kind]
+
+
+def _listed_kinds(found: Found) -> list[tuple[str, Arg]]:
+    """`kubectl get ns -o name | xargs kubectl delete`: the types the listing xargs reads names (its
+    lines are `TYPE/NAME`), pointed at the command's last word."""
+    stages = xargs_input_commands(found.subject) or []
+    where = found.reading.args[-1] if found.reading.args else Arg((), "", found.subject.span)
+    return [
+        (resource_kind(kind), where)
+        for words in stages
+        if len(words) > 2 and words[0].rsplit("/", 1)[-1] in _KUBECTL and words[1] == "get"
+        for kind in words[2].split(",")
+        if kind and not kind.startswith("-")
+    ]
 
 
 def _kind_in(kinds: frozenset[str]) -> Predicate:

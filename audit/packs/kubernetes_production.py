@@ -5,14 +5,19 @@ declared in `kubernetes.py`."""
 from __future__ import annotations
 
 from .._model import Severity
-from ..programs import Arg
-from ..rules._paths import names_production
-from ._invocation import Found, command, option_names, pack_rule
+from ..programs.selections import KUBE_CONTEXT, KUBE_NAMESPACE
+from ._invocation import command, pack_rule
+from ._production import Target, in_production
 
 _KUBECTL = ("kubectl", "oc")
 _DRY_RUN = ("--dry-run",)
-# The options that say which cluster and namespace a command acts on (kubectl's and helm's spellings).
-_TARGETS = frozenset({"--namespace", "--context", "--kube-context", "--kubeconfig"})
+# Where kubectl and helm act: the kubeconfig file, the context in it, the namespace. A kubeconfig option
+# overrides all three; a context option, the current context and its namespace.
+_IN_PRODUCTION = in_production(
+    Target(frozenset({"--kubeconfig"}), ("KUBECONFIG",)),
+    Target(frozenset({"--kubeconfig", "--context", "--kube-context"}), selection=KUBE_CONTEXT),
+    Target(frozenset({"--kubeconfig", "--context", "--kube-context", "--namespace"}), selection=KUBE_NAMESPACE),
+)
 # kubectl's commands that change what runs without deleting it (deletion is KU001-KU004's; `scale`
 # adds or removes copies of the same pods, and to zero is KU011's), and those that change it by hand,
 # in an editor or inside a pod (no dry run).
@@ -23,24 +28,14 @@ _CHANGES = (
 _BY_HAND = ("edit", "exec", "attach", "cp", "debug")
 
 
-def _in_production(found: Found) -> Arg | None:
-    """The namespace, context or kubeconfig option whose value names production (`-n prod`,
-    `--context=prod-eu`, `--kube-context gke_acme_europe-west1_prd`, `--kubeconfig ~/.kube/production`)."""
-    for name in _TARGETS & option_names(found.subject):
-        for value in found.reading.values(name):
-            if any(names_production(text) for text in value.values):
-                return value
-    return None
-
-
 PRODUCTION_CHANGE = pack_rule(
     id="KU018",
     name="kubernetes-production-change",
     severity=Severity.MEDIUM,
     summary=(
-        "Changes workloads in place in a namespace, context or kubeconfig named for production: "
-        "`kubectl rollout restart|undo`, `set image`, `edit`, `patch`, `apply`, a shell or a copy in "
-        "a pod (`exec`, `attach`, `cp`, `debug`), `helm upgrade|install|rollback`."
+        "Changes workloads in place in a namespace, context or kubeconfig named for production (by an option, "
+        "`KUBECONFIG`, or an earlier `kubectl config use-context`, `kubectx`, `kubens`): `rollout restart|undo`, "
+        "`set image`, `edit`, `patch`, `apply`, `exec`, `attach`, `cp`, `debug`, `helm upgrade|install|rollback`."
     ),
     rationale=(
         "Production serves users: a restart or a rollback churns every pod, a release with a floating tag "
@@ -50,9 +45,9 @@ PRODUCTION_CHANGE = pack_rule(
     ),
     safer_alternative="Deploy production through the pipeline; rehearse in staging; read with `get`, `describe` and `logs`.",
     matches=(
-        *(command(_KUBECTL, path, where=_in_production, unless=_DRY_RUN) for path in _CHANGES),
-        *(command(_KUBECTL, path, where=_in_production) for path in _BY_HAND),
-        *(command("helm", verb, where=_in_production, unless=_DRY_RUN) for verb in ("upgrade", "install", "rollback")),
+        *(command(_KUBECTL, path, where=_IN_PRODUCTION, unless=_DRY_RUN) for path in _CHANGES),
+        *(command(_KUBECTL, path, where=_IN_PRODUCTION) for path in _BY_HAND),
+        *(command("helm", verb, where=_IN_PRODUCTION, unless=_DRY_RUN) for verb in ("upgrade", "install", "rollback")),
     ),
     message="changes workloads in production",
     must_match=(
@@ -60,6 +55,8 @@ PRODUCTION_CHANGE = pack_rule(
         "kubectl exec -it deploy/api -n prod -- /bin/sh",
         "helm upgrade --install web ./chart -n production --set image.tag=latest",
         "kubectl --context prod-eu set image deploy/api api=acme/api:2.1",
+        "KUBECONFIG=~/.kube/prod.yaml kubectl rollout restart deploy/api",
+        "kubectx production && kubectl apply -f k8s/",
     ),
     must_not_match=(
         "kubectl rollout restart deployment/web -n staging",
@@ -67,6 +64,7 @@ PRODUCTION_CHANGE = pack_rule(
         "kubectl exec -it deploy/api -n dev -- /bin/sh",
         "helm upgrade --install web ./chart -n production --dry-run",
         "kubectl logs deploy/api -n prod",
+        "kubectx prod; kubectl --context staging rollout restart deploy/api",
     ),
 )
 

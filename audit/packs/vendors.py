@@ -26,7 +26,11 @@ HEROKU = vendor_pack(
     id="PL301",
     vendor="Heroku",
     what="apps, add-ons and Postgres data",
-    commands=(command("heroku", "apps:destroy"), command("heroku", "pg:reset"), command("heroku", "addons:destroy")),
+    # A restore or a copy overwrites the target database: what it held since the backup is gone.
+    commands=tuple(
+        command("heroku", verb)
+        for verb in ("apps:destroy", "pg:reset", "pg:backups:restore", "pg:copy", "addons:destroy")
+    ),
     api=("api.heroku.com/apps/*", "api.heroku.com/apps/*/addons/*"),
     must_match=(
         "heroku apps:destroy --app shop-prod --confirm shop-prod",

@@ -12,6 +12,7 @@ from ._grammar import GO_FLAGS, Option, Syntax, attached, flag, valued
 from ._program import HelpForms, Program
 from ._tree import Leaf, leaf, tree
 from .cloud_changes import AWS_CHANGING_OPERATIONS, AZ_CHANGING_COMMANDS, GCLOUD_CHANGING_COMMANDS
+from .cloud_deploys import AWS_DEPLOYING_OPERATIONS, AZ_DEPLOYING_COMMANDS, GCLOUD_DEPLOYING_COMMANDS
 
 # argparse without abbreviations, options anywhere (aws, gcloud, az).
 _ARGPARSE = Syntax()
@@ -160,6 +161,7 @@ AWS = Program(
         *(leaf(f"{service} {operation}", *_AWS_OPERATION_FLAGS) for service, operations in AWS_OPERATIONS.items() for operation in operations),
         *(leaf(path, *options) for path, options in AWS_GRANTING_OPERATIONS.items()),
         *(leaf(path, *options) for path, options in AWS_CHANGING_OPERATIONS.items()),
+        *AWS_DEPLOYING_OPERATIONS,
     ),
 )  # fmt: skip
 
@@ -232,7 +234,7 @@ def _gcloud_tree(track: str) -> tuple[Leaf, ...]:
     plain = tuple(leaf(f"{track}{path}", *_GCLOUD_FLAGS) for path in GCLOUD_PATHS)
     with_options = tuple(
         Leaf(f"{track}{item.path}", (*_GCLOUD_FLAGS, *item.options), item.operands)
-        for item in (*_GCLOUD_STORAGE, _GCLOUD_SSH, *_GCLOUD_IAM, *GCLOUD_CHANGING_COMMANDS)
+        for item in (*_GCLOUD_STORAGE, _GCLOUD_SSH, *_GCLOUD_IAM, *GCLOUD_CHANGING_COMMANDS, *GCLOUD_DEPLOYING_COMMANDS)
     )
     return (*plain, *with_options)
 
@@ -324,7 +326,7 @@ AZ = Program(
         leaf("role assignment list", valued("--assignee"), valued("--scope"), flag("--all")),
         *(leaf(f"storage container {verb}", *_AZ_FLAGS, valued("--public-access"), valued("--account-name"), valued("--auth-mode")) for verb in ("set-permission", "create")),
         leaf("storage account update", *_AZ_FLAGS, valued("--allow-blob-public-access"), valued("--public-network-access")),
-        *(Leaf(item.path, (*_AZ_FLAGS, *item.options), item.operands) for item in AZ_CHANGING_COMMANDS),
+        *(Leaf(item.path, (*_AZ_FLAGS, *item.options), item.operands) for item in (*AZ_CHANGING_COMMANDS, *AZ_DEPLOYING_COMMANDS)),
         # `--scripts` is the shell script a Linux VM runs (RunShellScript).
         leaf("vm run-command invoke", *_AZ_FLAGS, valued("--command-id"), valued("--scripts"), valued("--parameters"), valued("--ids")),
         leaf("storage blob upload", valued("-f", "--file"), valued("-c", "--container-name"), valued("-n", "--name"), *_AZ_ACCOUNT, flag("--overwrite")),

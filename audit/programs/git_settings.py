@@ -82,6 +82,13 @@ class Setting(NamedTuple):
     """`-c` (for this command) or `config` (written for every later one)."""
 
 
+def mentions_setting(args: tuple[Arg, ...], fragment: str) -> bool:
+    """A cheap first test before `git_settings`: some word names a setting containing `fragment` (lower
+    case), as written or as expanded (`-c` is valid with every subcommand, so a rule about a setting
+    cannot be keyed on one)."""
+    return any(fragment in arg.source.lower() or any(fragment in value.lower() for value in arg.values) for arg in args)
+
+
 def git_settings(reading: Reading) -> list[Setting]:
     """The settings a git command line gives: `-c KEY=VALUE` for this command, and
     `git config [SCOPE] KEY VALUE` or `git config set KEY VALUE` for every later one."""

@@ -31,7 +31,7 @@ def _cli(names: tuple[str, ...], *paths: str, options: tuple[str, ...] = (), fla
 VENDOR_PROGRAMS: tuple[Program, ...] = (
     # Hosting platforms.
     Program(("heroku",), syntax=_ANYWHERE, options=(valued("-a", "--app"),), global_options_anywhere=True, help_forms=_HELP,
-            subcommands=(*tree("apps:destroy", "pg:reset", "addons:destroy", "apps:info", "run", "run:detached", options=_YES),
+            subcommands=(*tree("apps:destroy", "pg:reset", "pg:backups:restore", "pg:copy", "addons:destroy", "apps:info", "run", "run:detached", options=_YES),
                          # psql on the app's database: its statements are the database packs' (audit.databases.CLIENTS).
                          *tree(leaf("pg:psql", valued("-c", "--command"), valued("-f", "--file"), valued("-r", "--remote"),
                                     valued("--credential"))))),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from .._analysis import (
@@ -14,7 +15,7 @@ from .._analysis import (
 from .._model import Severity
 from .._tables import Tables
 from ..programs import WRITERS
-from ..programs.destinations import loopback_host
+from ..programs.destinations import loopback_host, on_the_loopback
 from ..programs.http_requests import HTTP_CLIENTS, request_method_and_urls
 from ..programs.sending import NETCATS
 from ._paths import literal_prefix, reading, redirect_writes_file, written_paths
@@ -337,13 +338,15 @@ def sysrq_trigger_by_redirect(subject: RedirectSubject, tables: Tables) -> Itera
     name="http-delete-per-input-line",
     severity=Severity.MEDIUM,
     summary=(
-        "Sends an HTTP `DELETE` for each line of its input through xargs: `xargs -n1 curl -X DELETE < urls.txt`, "
-        "`cut -d, -f1 ids.csv | xargs -I{} curl -X DELETE https://api.example.com/users/{}`."
+        "Sends an HTTP `DELETE` for each item of a list: through xargs or GNU parallel "
+        "(`xargs -n1 curl -X DELETE < urls.txt`), or in a loop whose URL takes each id in turn "
+        "(`while read id; do curl -X DELETE .../users/$id; done < ids.txt`, `for id in $(jq -r '.[].id' f); do ...`)."
     ),
     rationale=(
-        "Each line is one resource deleted at an API, as many as the list holds, with no undo and no look at "
+        "Each item is one resource deleted at an API, as many as the list holds, with no undo and no look at "
         "what the list selected: a wrong file or filter deletes the wrong set. One `curl -X DELETE URL` is an "
-        "ordinary API call and passes; this warns, as a batch clean-up is sometimes the job."
+        "ordinary API call and passes, and so does a loop over ids written out in the command "
+        "(`for id in 3 7 9`); this warns, as a batch clean-up is sometimes the job."
     ),
     safer_alternative="Run the batch against a staging API first, print the requests (`xargs echo curl ...`), or use the API's bulk endpoint with a dry run.",
     inspects=Inspects.COMMAND,
@@ -352,19 +355,45 @@ def sysrq_trigger_by_redirect(subject: RedirectSubject, tables: Tables) -> Itera
         "xargs -n1 curl -X DELETE < urls.txt",
         "cat ids.txt | xargs -I{} curl -s -X DELETE https://api.example.com/v1/users/{}",
         "xargs -I{} http DELETE api.example.com/items/{} < ids",
+        'while read id; do curl -X DELETE "https://api.example.com/v1/users/$id"; done < ids.txt',
+        "for id in $(jq -r '.[].id' users.json); do curl -X DELETE https://api.example.com/v1/users/$id; done",
+        "cat ids.txt | parallel curl -X DELETE https://api.example.com/v1/users/{}",
     ),
     must_not_match=(
         "curl -X DELETE https://api.example.com/v1/users/42",
         "xargs -n1 curl -sO < urls.txt",
         "cat ids.txt | xargs -I{} curl -s https://api.example.com/v1/users/{}",
+        "for id in 3 7 9; do curl -X DELETE https://api.example.com/v1/users/$id; done",
+        "for i in $(seq 1 5); do curl -X DELETE http://localhost:8080/items/$i; done",
+        'while read id; do curl -s "https://api.example.com/v1/users/$id"; done < ids.txt',
     ),
 )
 def http_delete_per_input_line(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
-    if "xargs" not in subject.wrappers:
+    how = _repeated_by(subject)
+    if how is None:
         return
-    method, _urls = request_method_and_urls(subject.name, reading(subject))
-    if method == "DELETE":
-        yield Hit(subject.span, f"`{subject.name}` sends a DELETE for each line xargs reads")
+    method, urls = request_method_and_urls(subject.name, reading(subject))
+    # A server on this machine is a development one: its test data is the agent's to clear.
+    if method == "DELETE" and not (urls and all(on_the_loopback(url.value or literal_prefix(url)) for url in urls)):
+        yield Hit(subject.span, f"`{subject.name}` sends a DELETE for each {how}")
+
+
+# GNU parallel's replacement strings (`{}`, `{.}`, `{2}`): a word holding one takes each input in turn.
+_PARALLEL_INPUT = re.compile(r"\{\d*(?:\.|/|//|/\.|\.\.)?\}")
+
+
+def _repeated_by(subject: CommandSubject) -> str | None:
+    """What runs the command once per item of a list, in words: xargs, GNU parallel fed lines, or a
+    loop one of its words takes the items of; None when nothing does."""
+    if "xargs" in subject.wrappers:
+        return "line xargs reads"
+    if "parallel" in subject.location.path and any(
+        _PARALLEL_INPUT.search(value) for arg in subject.args for value in arg.values
+    ):
+        return "input GNU parallel reads"
+    if subject.each_item:
+        return "item the loop goes through"
+    return None
 
 
 NETWORK_AND_RESOURCE_RULES = (

@@ -52,6 +52,7 @@ __all__ = [
     "path_under",
     "per_subject",
     "placed_paths",
+    "prints_to_screen",
     "reading",
     "redirect_writes_file",
     "removed_paths",
@@ -277,6 +278,22 @@ def names_production(value: str) -> bool:
         word in ("prod", "production", "prd") and (index == 0 or words[index - 1] not in ("non", "pre"))
         for index, word in enumerate(words)
     )
+
+
+# Paths that are the terminal, or the streams the agent's transcript captures.
+_SCREEN_PATHS = frozenset(
+    {"/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2", "/proc/self/fd/1", "/proc/self/fd/2"}
+)
+
+
+def prints_to_screen(subject: CommandSubject) -> bool:
+    """Whether what the command prints reaches the terminal, where the transcript keeps it: not piped on
+    to a later stage, not redirected to a file (`> copy.env`, `{ ...; } > out`, `> /dev/null`); a redirect
+    to the terminal itself (`> /dev/tty`, `>&2`) still shows it."""
+    if subject.piped_on:
+        return False
+    stdout = subject.stdout
+    return stdout is None or any(value in _SCREEN_PATHS for value in stdout.values)
 
 
 def may_be_device(arg: Arg) -> bool:

@@ -24,6 +24,7 @@ from .._syntax import ast
 from .._tables import Tables
 from ..programs import read_command
 from ..programs.readers import keeps_input, prints_environment
+from ._paths import prints_to_screen
 from ._rule import Hit, Inspects, rule
 
 
@@ -227,12 +228,12 @@ def show_stored_secret(subject: CommandSubject, tables: Tables) -> Iterator[Hit]
     if subject.location.position is Position.VALUE and not subject.location.shown:
         return  # captured by a substitution: the secret goes to a command, not to the screen
     name = subject.name or ""
-    shown = _piped_secret(subject, tables) if subject.stdin is not None and not subject.piped_on else None
+    # Piped on or redirected to a file, the secret goes to a command or the file, not to the screen.
+    if not prints_to_screen(subject):
+        return
+    shown = _piped_secret(subject, tables) if subject.stdin is not None else None
     if shown is not None:
         yield Hit(subject.span, f"`{name}` shows {shown} where the transcript keeps it")
-        return
-    # Piped on, the secret goes to a command, not to the screen.
-    if subject.piped_on:
         return
     variable = _printed_variable(subject, tables)
     if variable is not None or (name == "kubectl" and _secret_data([name, *(a.value or "" for a in subject.args)])):

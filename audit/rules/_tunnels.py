@@ -38,6 +38,9 @@ _TUNNEL_PROGRAMS = (
     "cloudflared",
     "bore",
     "ssh",
+    "autossh",
+    "kubectl",
+    "oc",
     "socat",
     "code",
     "devtunnel",
@@ -80,11 +83,15 @@ def _tunnel(subject: CommandSubject) -> str | None:
         return "`code tunnel` lets whoever signs in to the tunnel work in this machine's files and shell"
     if name == "devtunnel" and operands[:1] == ["host"] and ("-a" in words or "--allow-anonymous" in words):
         return "`devtunnel host --allow-anonymous` publishes a local port with no sign-in"
-    if name == "ssh":
-        forwards = read_command("ssh", subject.args).values("-R")
+    if name in ("ssh", "autossh"):
+        forwards = read_command(name, subject.args).values("-R")
         remote = any((word.partition("=")[0].lower() == "remoteforward") for word in words)
         if forwards or remote:
             return "`ssh -R` opens a way from the remote host into this machine"
+    if name in ("kubectl", "oc") and operands[:1] == ["port-forward"]:
+        addresses = [address for value in _values(subject.args, "--address") for address in value.split(",")]
+        if any(_on_every_address(address) for address in addresses):
+            return f"`{name} port-forward --address` puts a cluster service on every address of this machine"
     chisel_remotes = operands[2:] if name == "chisel" and operands[:1] == ["client"] else []
     if any(remote.startswith("R:") for remote in chisel_remotes):
         return "`chisel client` with an `R:` remote opens a way from its server into this machine"
@@ -207,7 +214,7 @@ def remote_access_opened_to_others(subject: CommandSubject, tables: Tables) -> I
     id="NE004",
     name="publish-local-port",
     severity=Severity.MEDIUM,
-    summary="Publishes a local port through a tunnel (ngrok, cloudflared, localtunnel, bore, `tailscale funnel`, zrok, frp, `code tunnel`, `ssh -R`, chisel's `R:` remotes, a socat relay).",
+    summary="Publishes a local port through a tunnel (ngrok, cloudflared, localtunnel, bore, `tailscale funnel`, zrok, frp, `code tunnel`, `ssh -R` (autossh too), `kubectl port-forward --address 0.0.0.0`, chisel's `R:` remotes, a socat relay).",
     rationale="A tunnel puts a service of this machine (ssh, a database, a dev server with no login) on an address anyone can reach, past the firewall: the shape of a backdoor.",
     safer_alternative="Share a build or a deployment instead; if a tunnel is needed, ask a human and give it authentication.",
     inspects=Inspects.COMMAND,
@@ -221,8 +228,12 @@ def remote_access_opened_to_others(subject: CommandSubject, tables: Tables) -> I
         "tailscale funnel --bg 3000",
         "code tunnel --accept-server-license-terms",
         "chisel client 203.0.113.50:8080 R:8080:localhost:3000",
+        "autossh -M 0 -f -N -R 2222:localhost:22 relay@vps.example.com",
+        "kubectl port-forward --address 0.0.0.0 svc/postgres 5432:5432",
     ),
     must_not_match=(
+        "kubectl port-forward svc/postgres 5432:5432",
+        "kubectl port-forward --address localhost,127.0.0.1 svc/web 8080:80",
         "ngrok config add-authtoken abc",
         "cloudflared tunnel list",
         "ssh -L 5432:db.internal:5432 bastion.example.com",

@@ -199,6 +199,7 @@ def test_auditing_a_git_command_loads_the_packs_listed_for_git_and_the_git_famil
     git_pack = {
         "audit.packs.git",
         "audit.packs.git_clean",
+        "audit.packs.git_credentials",
         "audit.packs.git_hooks",
         "audit.packs.git_objects",
         "audit.packs.git_tags",

@@ -12,6 +12,7 @@ from ...rules._pack import Pack
 from .._invocation import Found, Predicate, command, option_value, pack_rule
 from ._internet import WEB_PORTS, every_address_from
 from .aws_changes import CHANGE_RULES
+from .production import AWS_PRODUCTION_DEPLOY
 
 _DRY_RUN = ("--dry-run",)
 
@@ -259,7 +260,7 @@ CREATE_CREDENTIALS = pack_rule(
 
 PACK = Pack(
     name="cloud.aws",
-    summary="The aws CLI and eksctl: data stores, instances, stacks and clusters, other infrastructure, audit trails; ports, databases and snapshots opened to everyone, administrator rights, role trust and user credentials given out; backups and deletion protection turned off, services scaled to zero, code and secrets replaced, commands run on a fleet, bucket objects set to expire.",
+    summary="The aws CLI and eksctl: data stores, instances, stacks and clusters, other infrastructure, audit trails; ports, databases and snapshots opened to everyone, administrator rights, role trust and user credentials given out; backups and deletion protection turned off, services scaled to zero, code and secrets replaced, commands run on a fleet, bucket objects set to expire; deploys and restarts in a production profile.",
     default=True,
     reason="Deleted cloud data stores and instances cannot be restored by the agent, access given away is used before it is taken back, and the account may be production.",
     rules=(
@@ -270,5 +271,6 @@ PACK = Pack(
         GRANT_ADMIN,
         CREATE_CREDENTIALS,
         *CHANGE_RULES,
+        AWS_PRODUCTION_DEPLOY,
     ),
 )

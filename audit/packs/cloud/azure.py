@@ -9,6 +9,7 @@ from ...programs import KNOWN, Arg
 from ...rules._pack import Pack
 from .._invocation import Found, command, option_value, pack_rule
 from ._internet import WEB_PORTS
+from .production import AZURE_PRODUCTION_DEPLOY
 
 _DATA = (
     "group delete", "disk delete", "snapshot delete", "sql db delete", "sql server delete", "cosmosdb delete",
@@ -219,7 +220,7 @@ OPEN_TO_THE_INTERNET = pack_rule(
 
 PACK = Pack(
     name="cloud.azure",
-    summary="The az CLI: resource groups, databases, disks and clusters, other infrastructure, VMs stopped, owner rights granted; VM sign-in changed, service principal secrets, diagnostic settings deleted, databases and ports opened to the internet.",
+    summary="The az CLI: resource groups, databases, disks and clusters, other infrastructure, VMs stopped, owner rights granted; VM sign-in changed, service principal secrets, diagnostic settings deleted, databases and ports opened to the internet; deploys and restarts in a production subscription.",
     default=True,
     reason="A deleted resource group or database cannot be restored by the agent, owner rights given away are used before they are taken back, and the subscription may be production.",
     rules=(
@@ -231,5 +232,6 @@ PACK = Pack(
         CREATE_CREDENTIALS,
         DISABLE_AUDIT,
         OPEN_TO_THE_INTERNET,
+        AZURE_PRODUCTION_DEPLOY,
     ),
 )

@@ -11,6 +11,7 @@ from ...rules._pack import Pack
 from .._invocation import Found, Invocation, Predicate, command, option_value, option_values, pack_rule
 from ..database._statements import statement_rules
 from ._internet import WEB_PORTS, every_address_from
+from .production import GCP_PRODUCTION_DEPLOY
 
 _DATA = (
     "projects delete", "compute instances delete", "compute disks delete", "compute snapshots delete",
@@ -308,7 +309,7 @@ FIREBASE_DELETE = pack_rule(
 
 PACK = Pack(
     name="cloud.gcp",
-    summary="gcloud (every release track), bq and firebase: projects, instances, databases and clusters, other infrastructure, the statements `bq query` runs, roles granted to everyone or ownership, whole IAM policies replaced; databases and ports opened to the internet, SSH keys and startup scripts in metadata, service account keys, log sinks deleted; backups and deletion protection off, scale to zero, secrets replaced.",
+    summary="gcloud (every release track), bq and firebase: projects, instances, databases and clusters, other infrastructure, the statements `bq query` runs, roles granted to everyone or ownership, whole IAM policies replaced; databases and ports opened to the internet, SSH keys and startup scripts in metadata, service account keys, log sinks deleted; backups and deletion protection off, scale to zero, secrets replaced; deploys and restarts in a production project.",
     default=True,
     reason="Deleted projects, databases and disks cannot be restored by the agent, and the project may be production.",
     rules=(
@@ -325,5 +326,6 @@ PACK = Pack(
         SCALE_TO_ZERO,
         REPLACE_SECRET,
         FIREBASE_DELETE,
+        GCP_PRODUCTION_DEPLOY,
     ),
 )

@@ -10,7 +10,7 @@ from urllib.parse import parse_qsl, urlsplit
 from ..._model import Severity
 from ...programs import Arg
 from ...rules._pack import Pack
-from .._http import api_calls, request_urls, url_path
+from .._http import api_calls, body_matches, request_urls, url_path
 from .._invocation import Found, command, pack_rule
 from ._statements import DEFAULT_REASON, disposable_database, statement_rules
 
@@ -92,15 +92,17 @@ HOSTED_DATABASE_DELETE = pack_rule(
 # bucket or organisation, a Solr collection or core through the v2 API; the search and vector stores'
 # collections and indexes on their default ports and hosted services (Qdrant, Meilisearch, Typesense,
 # Weaviate's classes, Chroma's collections).
+_SEARCH_HOSTS = ("*:9200", "*.es.amazonaws.com", "*.aoss.amazonaws.com", "*.cloud.es.io", "*.cloud.es.io:*")
 _STORE_PATHS = (
-    "*:9200/*", "*.es.amazonaws.com/*", "*.aoss.amazonaws.com/*", "*.cloud.es.io/*", "*.cloud.es.io:*/*",
-    "*/_all", "*/*[*]*", "*:5984/*", "*.cloudant.com/*", "*/api/v2/buckets/*", "*/api/v2/orgs/*",
-    "*:8983/api/collections/*", "*:8983/api/cores/*",
+    *(f"{host}/*" for host in _SEARCH_HOSTS), "*/_all", "*/*[*]*", "*:5984/*", "*.cloudant.com/*",
+    "*/api/v2/buckets/*", "*/api/v2/orgs/*", "*:8983/api/collections/*", "*:8983/api/cores/*",
     "*:6333/collections/*", "*.cloud.qdrant.io/collections/*", "*.cloud.qdrant.io:*/collections/*",
     "*:7700/indexes/*", "*.meilisearch.io/indexes/*", "*:8108/collections/*", "*.typesense.net/collections/*",
     "*:8080/v1/schema/*", "*.weaviate.network/v1/schema/*", "*.weaviate.cloud/v1/schema/*",
     "*:8000/api/v1/collections/*", "*:8000/api/v2/tenants/*/databases/*/collections/*",
 )  # fmt: skip
+# Every document of an index deleted by a query that matches them all (`match_all`): the index stays, empty.
+_DELETE_BY_QUERY = tuple(f"{host}/*/_delete_by_query" for host in _SEARCH_HOSTS)
 # Solr's admin actions that delete: a collection, or a core unloaded with its index or data.
 _SOLR_DELETING = frozenset({"deleteindex", "deletedatadir", "deleteinstancedir"})
 
@@ -108,9 +110,20 @@ _SOLR_DELETING = frozenset({"deleteindex", "deletedatadir", "deleteinstancedir"}
 def _kept_store(found: Found) -> Arg | None:
     """The URL word naming the store deleted, unless every name in it is a test one
     (`disposable_databases`: `test-index`) or an API of the server's own (`_cat`, `_snapshot`)."""
+    return _kept(found, 1)
+
+
+def _kept_index(found: Found) -> Arg | None:
+    """`.../orders/_delete_by_query`: the URL word, unless the indices it names are test ones."""
+    return _kept(found, 2)
+
+
+def _kept(found: Found, from_end: int) -> Arg | None:
+    """The URL word whose path segment `from_end` places from its end names a store that is kept."""
     for word in request_urls(found.subject):
         for value in word.values:
-            names = url_path(value).rpartition("/")[2].split(",")
+            segments = url_path(value).split("/")
+            names = segments[-from_end].split(",") if len(segments) > from_end else []
             if any(not name.startswith("_") or name == "_all" for name in names) and not all(
                 disposable_database(name, found.tables) for name in names
             ):
@@ -137,9 +150,9 @@ HTTP_STORE_DELETE = pack_rule(
     severity=Severity.HIGH,
     summary=(
         "Deletes a whole store through its HTTP API: Elasticsearch or OpenSearch indices (`DELETE "
-        "es:9200/logs-*`, `_all`), a CouchDB database, an InfluxDB bucket, a Solr collection or core, a search or "
-        "vector store's collection or index (Qdrant, Meilisearch, Typesense, Weaviate, Chroma); stores named as "
-        "test ones are exempt."
+        "es:9200/logs-*`, `_all`) or every document of one (`_delete_by_query` with `match_all`), a CouchDB "
+        "database, an InfluxDB bucket, a Solr collection or core, a search or vector store's collection or index "
+        "(Qdrant, Meilisearch, Typesense, Weaviate, Chroma); stores named as test ones are exempt."
     ),
     rationale=(
         "One request drops the index or database with every document in it; a wildcard or `_all` drops all of "
@@ -149,6 +162,7 @@ HTTP_STORE_DELETE = pack_rule(
     matches=(
         *api_calls(("DELETE",), *_STORE_PATHS, where=(_kept_store,)),
         *api_calls(("POST",), "*/api/v2/delete"),
+        *api_calls(("POST",), *_DELETE_BY_QUERY, where=(body_matches(r'"match_all"'), _kept_index)),
         *api_calls(
             ("GET", "POST", "DELETE"), "**/solr/admin/collections", "**/solr/admin/cores", where=(_solr_deletes,)
         ),
@@ -160,11 +174,14 @@ HTTP_STORE_DELETE = pack_rule(
         "http DELETE couch.internal:5984/customers",
         "curl 'http://solr:8983/solr/admin/collections?action=DELETE&name=products'",
         "curl -X DELETE http://localhost:6333/collections/documents",
+        """curl -X POST es:9200/orders/_delete_by_query -H 'Content-Type: application/json' -d '{"query":{"match_all":{}}}'""",
     ),
     must_not_match=(
         "curl -X DELETE localhost:9200/test-index",
         "curl -s localhost:9200/_cat/indices",
         "curl -X DELETE localhost:9200/logs/_doc/42",
+        """curl -X POST es:9200/orders/_delete_by_query -d '{"query":{"term":{"status":"stale"}}}'""",
+        """curl -X POST es:9200/test-orders/_delete_by_query -d '{"query":{"match_all":{}}}'""",
         "curl 'http://solr:8983/solr/admin/cores?action=STATUS'",
         "curl -X DELETE http://localhost:7700/indexes/movies/documents/42",
     ),
