@@ -1,15 +1,16 @@
 """Secrets shown in clear (SE006): a command that prints a stored password, token or private key
 to the terminal, where it lands in the agent's transcript and logs (`security find-generic-password
 -w`, `gpg --export-secret-keys`, `kubectl config view --raw`, `gcloud auth print-access-token`, `op
-read`, `vault kv get`), a secret variable (`printenv GITHUB_TOKEN`), the environment filtered for secrets (`env |
-grep -i token`), a Kubernetes secret's data (`kubectl get secret db -o yaml`, `... | base64 -d`) or a
-project's dotenv file (`cat .env`).
+read`, `vault kv get`), a secret variable (`printenv GITHUB_TOKEN`, `echo "$GITHUB_TOKEN"`), the
+environment filtered for secrets (`env | grep -i token`), a Kubernetes secret's data (`kubectl get
+secret db -o yaml`, `... | base64 -d`) or a project's dotenv file (`cat .env`).
 Piped into the tool that needs it (`aws ecr get-login-password | docker login --password-stdin`)
 or captured by a substitution (`-H "Authorization: Bearer $(gh auth token)"`), the secret is used
 and not shown, unless `echo` or `printf` prints what the substitution captured (`echo "$(gh auth
 token)"`, the analysis marks that location `shown`). Piped into a command that prints what it
-reads (`| jq -r .token`, `| head`, `| cut -d: -f2`), it is shown all the same. Sending what they print is SE005's. `echo $SECRET` is not reported: a command does
-not see where its output is redirected, and writing a token into a file is how CI sets one up."""
+reads (`| jq -r .token`, `| head`, `| cut -d: -f2`), it is shown all the same. Sending what they
+print is SE005's. `echo "$GITHUB_TOKEN"` is reported when it prints to the screen; redirected into a
+file (`>> ~/.npmrc`, how CI sets a token up) or piped into a command, it is not."""
 
 from __future__ import annotations
 
@@ -107,7 +108,12 @@ _FILE_PRINTERS = frozenset({"cat", "head", "tail", "less", "more", "bat", "batca
 
 
 def _shown_printers(tables: Tables) -> frozenset[str]:
-    return frozenset((*_SHOWN, "printenv", *_DECODERS, *_FILTERS, *_PASSERS, *_QUERIES, *_FILE_PRINTERS))
+    return frozenset((*_SHOWN, "printenv", *_ECHOES, *_DECODERS, *_FILTERS, *_PASSERS, *_QUERIES, *_FILE_PRINTERS))
+
+
+_ECHOES = frozenset({"echo", "printf"})
+# Parameter operators that leave the whole value in the word (none, or a default for an empty one).
+_WHOLE_VALUE = frozenset({"", ":-", "-"})
 
 
 def _printed_dotenv(subject: CommandSubject, tables: Tables) -> str | None:
@@ -181,10 +187,30 @@ def _piped_secret(subject: CommandSubject, tables: Tables) -> str | None:
 
 
 def _printed_variable(subject: CommandSubject, tables: Tables) -> str | None:
-    """`printenv AWS_SECRET_ACCESS_KEY`: the secret variable printenv prints."""
+    """`printenv AWS_SECRET_ACCESS_KEY`, `echo "$GITHUB_TOKEN"`: the secret variable printed whole."""
+    if subject.name in _ECHOES:
+        return _echoed_variable(subject, tables)
     if subject.name != "printenv":
         return None
     return next((arg.value for arg in subject.args if arg.value and tables.is_secret_variable(arg.value)), None)
+
+
+def _echoed_variable(subject: CommandSubject, tables: Tables) -> str | None:
+    """A secret variable `echo` or `printf` prints whole: `$NAME`, `${NAME}` or with a default
+    (`${NAME:-x}`); its length, a slice or a test (`${#NAME}`, `${NAME:0:4}`, `${NAME:+set}`) shows
+    no secret. A value the command itself assigns is not the environment's secret."""
+    for arg in subject.args:
+        if arg.values or arg.word is None:
+            continue
+        for part in arg.word.parts:
+            if (
+                type(part) is ast.ParamExpansion
+                and part.operator in _WHOLE_VALUE
+                and part.subscript is None
+                and tables.is_secret_variable(part.name)
+            ):
+                return part.name
+    return None
 
 
 @rule(
@@ -193,7 +219,8 @@ def _printed_variable(subject: CommandSubject, tables: Tables) -> str | None:
     severity=Severity.MEDIUM,
     summary=(
         "Prints a stored password, token or private key (`security find-generic-password -w`, "
-        "`gpg --export-secret-keys`, `op read`, `vault kv get`), a secret variable (`printenv GITHUB_TOKEN`), the environment "
+        "`gpg --export-secret-keys`, `op read`, `vault kv get`), a secret variable (`printenv GITHUB_TOKEN`, "
+        "`echo $GITHUB_TOKEN`), the environment "
         "filtered for secrets (`env | grep -i token`), a Kubernetes secret's data (`... | base64 -d`) or a project's "
         "dotenv file (`cat .env`; not `.env.example`)."
     ),
@@ -211,6 +238,7 @@ def _printed_variable(subject: CommandSubject, tables: Tables) -> str | None:
         "kubectl get secret db -o jsonpath='{.data.password}' | base64 -d",
         'echo "token: $(gh auth token)"',
         "cat .env",
+        'echo "key: $OPENAI_API_KEY"',
     ),
     must_not_match=(
         "security find-generic-password -s github.com",
@@ -222,6 +250,9 @@ def _printed_variable(subject: CommandSubject, tables: Tables) -> str | None:
         "env | grep -i token | wc -l",
         "cat .env.example",
         "cat .env | wc -l",
+        'echo "//registry.npmjs.org/:_authToken=${NPM_TOKEN}" >> ~/.npmrc',
+        'echo "token is ${#GITHUB_TOKEN} characters"',
+        'echo "$GITHUB_TOKEN" | docker login ghcr.io -u me --password-stdin',
     ),
 )
 def show_stored_secret(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
