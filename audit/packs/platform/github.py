@@ -174,7 +174,7 @@ CHANGE_REPOSITORY = pack_rule(
     id="PL107",
     name="github-change-repository",
     severity=Severity.MEDIUM,
-    summary="Changes what others rely on in a repository: renames it (`gh repo rename`), disables a workflow (`gh workflow disable`), adds a read-only deploy key, or merges a pull request past its branch protection (`gh pr merge --admin`). Setting a secret (`gh secret set`) passes: storing one is what the secret store is for.",
+    summary="Changes what others rely on in a repository: renames it (`gh repo rename`), disables a workflow, adds a read-only deploy key, rewrites branch protection or a ruleset (`PUT .../protection` may turn every requirement off), or merges past protection (`gh pr merge --admin`). `gh secret set` passes.",
     rationale="A rename breaks every clone's remote and every link, a disabled workflow may be the security scan or the release, a deploy key reads the whole repository, and an admin merge skips the required reviews and checks for that change; each is routine in some workflows, so the command runs and the warning says what changed.",
     safer_alternative="Check the target first (`gh workflow list`, `gh repo deploy-key list`), and make repository settings changes through a person or the organisation's settings as code.",
     matches=(
@@ -182,12 +182,15 @@ CHANGE_REPOSITORY = pack_rule(
         command("gh", "workflow disable"),
         command("gh", "repo deploy-key add", unless=("--allow-write",)),
         command("gh", "pr merge", requires=("--admin",)),
+        host_api_calls("gh", _API, ("PUT", "PATCH", "POST"), *_PROTECTION_URLS),
+        *api_calls(("PUT", "PATCH", "POST"), *_PROTECTION_URLS),
     ),
-    message="changes a repository's name, workflows or keys, or merges past its protection",
+    message="changes a repository's name, workflows, keys or branch protection, or merges past its protection",
     must_match=(
         "gh repo rename newname --yes",
         "gh workflow disable security-scan.yml",
         "gh pr merge 482 --admin --squash",
+        "gh api -X PUT repos/o/r/branches/main/protection -F enforce_admins=false -F required_pull_request_reviews=null",
     ),
     must_not_match=("gh workflow list", "gh secret set NPM_TOKEN --body x", "gh pr merge 482 --squash --delete-branch"),
 )
