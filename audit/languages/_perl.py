@@ -348,10 +348,29 @@ class PerlInterpreter(Interpreter):
         position = body.start
         for child in inserted:
             span = self.span(child)
-            parts.extend((self._text(self.source[position : span.start]), interpolated(self.value(child))))
-            position = span.end
+            if span.start < position:
+                continue  # inside a subscript read below
+            value, end = self._bracketed_subscript(child, span.end, body.end)
+            parts.extend((self._text(self.source[position : span.start]), interpolated(value)))
+            position = end
         parts.append(self._text(self.source[position : body.end]))
         return joined(parts)
+
+    def _bracketed_subscript(self, child: Node, after: int, body_end: int) -> tuple[Value, int]:
+        """`qq{rm -rf $ENV{HOME}}`: in a string delimited by braces or brackets the grammar stops a
+        scalar before its subscript; Perl reads `$ENV{HOME}` and `$ARGV[0]` there as in `"..."`.
+        The value and where it ends."""
+        opener = self.source[after : after + 1]
+        if child.type != "scalar" or opener not in ("{", "["):
+            return self.value(child), after
+        closer = self.source.find("}" if opener == "{" else "]", after, body_end)
+        key = self.source[after + 1 : closer].strip().strip("'\"") if closer > after else ""
+        name = self.text(child)[1:]
+        if opener == "{" and key.isidentifier():
+            return self.subscript(self.lookup("%" + name), Value(text=key)), closer + 1
+        if opener == "[" and key.lstrip("-").isdigit():
+            return self.subscript(self.lookup("@" + name), Value(text=key)), closer + 1
+        return self.value(child), after
 
     @staticmethod
     def _text(raw: str) -> Value:

@@ -29,7 +29,8 @@ class InterpreterSpec(NamedTuple):
     the first operand is the code); `module_options` run a named module
     (neither code nor stdin); `script_options` name the script file (awk -f);
     `stdin_options` read code from stdin explicitly; `exit_options` print
-    information and exit (`--version`, `--help`): no program runs at all; `attached_value_options`
+    information and exit (`--version`, `--help`): no program runs at all; `assignment_options` set one
+    of the program's variables before it starts from their `NAME=VALUE` value (awk -v); `attached_value_options`
     take only the rest of their word (perl -I/lib), `digit_options` only the
     digits that follow (perl -l0). `code_operand`: the first operand is the
     code (awk). Without code, module or script, an interpreter reads its
@@ -48,6 +49,7 @@ class InterpreterSpec(NamedTuple):
     stdin_options: frozenset[str] = frozenset()
     script_options: frozenset[str] = frozenset()
     exit_options: frozenset[str] = frozenset()
+    assignment_options: frozenset[str] = frozenset()
     code_operand: bool = False
     reads_stdin_code: bool = True
     code_subcommands: frozenset[str] = frozenset()
@@ -91,6 +93,7 @@ def _grammar(spec: InterpreterSpec) -> Grammar:
         (spec.module_options, Takes.VALUE),
         (spec.script_options, Takes.VALUE),
         (spec.value_options, Takes.VALUE),
+        (spec.assignment_options, Takes.VALUE),
         (spec.stdin_options, Takes.NOTHING),
         (spec.exit_options, Takes.NOTHING),
     )
@@ -110,6 +113,7 @@ OPTION_KEYS = (
     "stdin_options",
     "script_options",
     "exit_options",
+    "assignment_options",
 )
 """The fields that list option spellings (a policy adds to them)."""
 SUBCOMMAND_KEYS = ("code_subcommands", "script_subcommands")
@@ -134,6 +138,7 @@ def interpreter(
     stdin: tuple[str, ...] = (),
     script: tuple[str, ...] = (),
     exits: tuple[str, ...] = (),
+    assign: tuple[str, ...] = (),
     code_operand: bool = False,
     reads_stdin_code: bool = True,
     code_subcommands: tuple[str, ...] = (),
@@ -152,6 +157,7 @@ def interpreter(
         stdin_options=frozenset(stdin),
         script_options=frozenset(script),
         exit_options=frozenset(exits),
+        assignment_options=frozenset(assign),
         code_operand=code_operand,
         reads_stdin_code=reads_stdin_code,
         code_subcommands=frozenset(code_subcommands),
@@ -242,8 +248,9 @@ INTERPRETERS: tuple[InterpreterSpec, ...] = (
         # gawk: -e/--source give program text, -i/--include load a library (`-i inplace`).
         code=("-e", "--source"),
         script=("-f", "--file"),
-        value=("-F", "-v", "--assign", "--field-separator", "-i", "--include"),
+        value=("-F", "--field-separator", "-i", "--include"),
         exits=("--version", "-V", "--help"),
+        assign=("-v", "--assign"),
         reads_stdin_code=False,
     ),
 )  # fmt: skip

@@ -46,11 +46,13 @@ def code_string(
     frame: Frame,
     positional: tuple[Arg, ...] | None = None,
     stdin: Stdin | None = None,
+    variables: tuple[tuple[str, str], ...] = (),
 ) -> frozenset[Risk]:
     """Code in argv: judge its run-time parts, audit its literal code.
 
     `positional` are the words after a `-c` string, bound to $0, $1... (for code in another
-    language, its command-line arguments);
+    language, its command-line arguments); `variables` are the program's variables the command
+    sets before it starts (`awk -v NAME=VALUE`);
     `stdin` is what the shell code reads, when its runner hands it on
     (`ssh HOST bash -s <<EOF`).
     """
@@ -83,7 +85,7 @@ def code_string(
         if shell:
             found = walk.nested_code(code, origin, label, span, frame, positional, code_stdin)
         else:
-            found = language_code(walk, label, code, origin, language, span, frame, positional)
+            found = language_code(walk, label, code, origin, language, span, frame, positional, variables)
         if found:
             risks = risks | found
     return risks

@@ -37,7 +37,8 @@ def interpreter_code(call: Call, spec: InterpreterSpec, walk: ContextWalk) -> fr
         positional = (after or (Arg((name,), name, call.span),)) if spec.is_shell else after
         kind = ContextKind.CODE_STRING
         code = _positional_code(invocation.code, positional) if spec.is_shell else invocation.code
-        risks = code_string(walk, kind, label, (code,), spec.language, call.frame, positional)
+        variables = program_variables(invocation.assignments)
+        risks = code_string(walk, kind, label, (code,), spec.language, call.frame, positional, variables=variables)
     elif invocation.script is not None:
         risks = script_operand(walk, name, invocation.script, call.span, call.frame, call.stdin, spec)
     if invocation.reads_stdin:
@@ -101,6 +102,8 @@ class Invocation(NamedTuple):
     code_option: str | None
     script: Arg | None
     reads_stdin: bool
+    assignments: tuple[Arg, ...]
+    """The values of the options that set a program variable before it starts (`awk -v NAME=VALUE`)."""
 
 
 def read_invocation(spec: InterpreterSpec, args: tuple[Arg, ...]) -> Invocation:
@@ -116,7 +119,23 @@ def read_invocation(spec: InterpreterSpec, args: tuple[Arg, ...]) -> Invocation:
         code_option=reader.code_option,
         script=reader.script,
         reads_stdin=reader.explicit_stdin or stdin_default,
+        assignments=tuple(reader.assignments),
     )
+
+
+def program_variables(assignments: tuple[Arg, ...]) -> tuple[tuple[str, str], ...]:
+    """`awk -v c='rm -rf ~'`: each variable the command sets to a known value (one known only at run
+    time stays unknown to the program's analysis); a variable set twice keeps the last value, as awk does."""
+    values: dict[str, str] = {}
+    for assignment in assignments:
+        text = assignment.value
+        name, equals, value = (text or "").partition("=")
+        if equals and name.isidentifier():
+            values[name] = value
+        elif text is None:
+            # `-v "$SETTING"` or `-v c="$CMD"`: what it sets is only known at run time, so no value is known.
+            return ()
+    return tuple(values.items())
 
 
 class _InterpreterOptions:
@@ -133,6 +152,7 @@ class _InterpreterOptions:
         # A module, a server or an information option: whatever runs, it is not read from stdin.
         self.program_elsewhere = False
         self.explicit_stdin = False
+        self.assignments: list[Arg] = []
         # A shell's -c is a flag: the first operand is then the code.
         self.shell_code_flag: str | None = None
         # `deno eval`, `deno run`: the subcommand read, after which the first operand is the code or script.
@@ -205,3 +225,5 @@ class _InterpreterOptions:
                 self.script = use.value
         elif option in spec.stdin_options:
             self.explicit_stdin = True
+        elif option in spec.assignment_options and use.value is not None:
+            self.assignments.append(use.value)

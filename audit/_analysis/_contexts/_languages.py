@@ -52,7 +52,8 @@ is risky.
 
 # A report with the audit steps its analysis took: an audit that takes a report
 # from here is charged those steps, so no verdict depends on what was audited before.
-_REPORTS: Memo[tuple[str, str, int, tuple[str | None, ...] | None], tuple[CodeReport, int]] = Memo(CODE_REPORTS)
+_ReportKey = tuple[str, str, int, tuple[str | None, ...] | None, tuple[tuple[str, str], ...]]
+_REPORTS: Memo[_ReportKey, tuple[CodeReport, int]] = Memo(CODE_REPORTS)
 _WARMED: set[str] = set()
 
 
@@ -72,16 +73,18 @@ def language_code(
     span: Span,
     frame: Frame,
     arguments: tuple[Arg, ...] | None = None,
+    variables: tuple[tuple[str, str], ...] = (),
 ) -> frozenset[Risk]:
     """Judge `code`, a program in `language` found at `span` (its text mapped by `origin`); the risks of what it runs.
 
-    `arguments` are the words the command gives the program after its code (`python3 -c CODE ~`).
+    `arguments` are the words the command gives the program after its code (`python3 -c CODE ~`),
+    `variables` the program's variables it sets before the program starts (`awk -v c=CMD`).
     """
     if not code.replace(RUN_TIME_VALUE, "").replace(RUN_TIME_OUTPUT, "").strip() or not analysable(language):
         return NO_RISKS  # no literal code (`python3 -c "$CODE"`): only its run-time parts, judged outside
     # Code run from a literal inside the code (`exec("...")`) nests like `bash -c` in `bash -c`.
     depth_left = max(1, walk.max_depth - frame.depth)
-    report = _report(walk, language, code, depth_left, _argument_values(arguments))
+    report = _report(walk, language, code, depth_left, _argument_values(arguments), variables)
     return _Judge(walk, label, language, origin, frame).facts(report)
 
 
@@ -101,11 +104,16 @@ def _argument_values(arguments: tuple[Arg, ...] | None) -> tuple[str | None, ...
 
 
 def _report(
-    walk: ContextWalk, language: str, code: str, depth_left: int, arguments: tuple[str | None, ...] | None
+    walk: ContextWalk,
+    language: str,
+    code: str,
+    depth_left: int,
+    arguments: tuple[str | None, ...] | None,
+    variables: tuple[tuple[str, str], ...],
 ) -> CodeReport:
     from ...languages import UnresolvedKind, analyse_code
 
-    key = (language, code, depth_left, arguments)
+    key = (language, code, depth_left, arguments, variables)
     budget = walk.budget
     known = _REPORTS.get(key)
     if known is not None:
@@ -120,7 +128,9 @@ def _report(
         _WARMED.add(language)
     budget.first_time(key)
     steps_before = budget.steps_left
-    report = analyse_code(language, code, budget=budget, max_depth=depth_left, arguments=arguments)
+    report = analyse_code(
+        language, code, budget=budget, max_depth=depth_left, arguments=arguments, variables=variables
+    )
     if any(getattr(fact, "kind", None) is UnresolvedKind.BUDGET for fact in report.facts):
         raise BudgetExceeded(f"the {language} analysis exceeded the budget")
     return _REPORTS.remember(key, (report, steps_before - budget.steps_left))[0]
