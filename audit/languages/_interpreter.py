@@ -107,6 +107,11 @@ class Interpreter(CallEffects):
         """The value of `node`; the default knows nothing but keeps the origins of its parts."""
         return opaque(self.value(child) for child in node.named_children)
 
+    def elements_call(self, node: Node) -> Value | None:
+        """The value of a call that maps or filters the elements of what it is called on
+        (`names.map(f => ...)`), which the catalogue cannot say; None for another call."""
+        return None
+
     def make_call(self, node: Node) -> Call | None:
         """The call `node` makes, or None."""
         return None
@@ -313,7 +318,10 @@ class Interpreter(CallEffects):
         self._in_progress.add(node.id)
         try:
             call = self.call_at(node)
-            if call is not None:
+            mapped = self.elements_call(node) if call is not None else None
+            if mapped is not None:
+                result = mapped
+            elif call is not None:
                 result = self._call_value(call)
             elif node.type in self.integer_types:
                 result = integer_value(self.text(node))

@@ -128,9 +128,7 @@ def _report(
         _WARMED.add(language)
     budget.first_time(key)
     steps_before = budget.steps_left
-    report = analyse_code(
-        language, code, budget=budget, max_depth=depth_left, arguments=arguments, variables=variables
-    )
+    report = analyse_code(language, code, budget=budget, max_depth=depth_left, arguments=arguments, variables=variables)
     if any(getattr(fact, "kind", None) is UnresolvedKind.BUDGET for fact in report.facts):
         raise BudgetExceeded(f"the {language} analysis exceeded the budget")
     return _REPORTS.remember(key, (report, steps_before - budget.steps_left))[0]
