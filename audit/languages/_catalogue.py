@@ -107,6 +107,18 @@ def changes(operation: FileOperation, position: int | None = 0, keyword: str | N
     return Entry(file_changes=file_changes)
 
 
+def copies(destination: int = 1, destination_keyword: str | None = None, source_keyword: str | None = None) -> Entry:
+    """Copies the file in the first argument to the one at `destination`: reads the one, writes the other."""
+
+    def file_changes(call: Call) -> tuple[FileChange, ...]:
+        source = call.arg(0, source_keyword)
+        target = call.arg(destination, destination_keyword)
+        read = () if source is None else (FileChange(FileOperation.READ_FILE, source),)
+        return read + (() if target is None else (FileChange(FileOperation.WRITE_FILE, target),))
+
+    return Entry(file_changes=file_changes)
+
+
 def changes_receiver(operation: FileOperation) -> Entry:
     """Deletes or writes the path a path object stands for (`Path('/x').unlink()`)."""
 

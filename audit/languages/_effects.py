@@ -24,6 +24,7 @@ from ._facts import (
     DownloadExecute,
     Fact,
     FileOperation,
+    FileRead,
     NetworkSend,
     ReverseShell,
     ShellOut,
@@ -100,6 +101,10 @@ class CallEffects:
             for change in entry.file_changes(call):
                 path = change.path
                 operation = change.operation
+                if operation is FileOperation.READ_FILE:
+                    if path.text is not None:
+                        self._facts.append(FileRead(path.text, via, span))
+                    continue
                 if path.recursive and operation is FileOperation.DELETE_FILE:
                     operation = FileOperation.DELETE_TREE  # each file at any depth: the tree emptied
                 fact = DestructiveCall(operation, path.text, via, span, change.operand, path.pattern)
@@ -109,6 +114,8 @@ class CallEffects:
                     # (a write is not, as `> "$OUT"` is not in the shell).
                     reason = f"{operation.value} of a path taken from command-line arguments not known here"
                     self._facts.append(Unresolved(UnresolvedKind.DYNAMIC_PATH, reason, span))
+        if entry.returns is not None:
+            self._files_read(call, entry.returns, via, span)
         if entry.code is not None:
             code = entry.code(call)
             if code is not None:
@@ -122,6 +129,14 @@ class CallEffects:
         if entry.rebinds_stdin is not None:
             stdin = entry.rebinds_stdin(call)
             self._stdin_on_socket |= stdin is not None and stdin.has_source(SourceKind.SOCKET)
+
+    def _files_read(self, call: Call, returns: Callable[[Call], Value], via: str, span: Span) -> None:
+        """`open(p).read()`, `fs.readFileSync(p)`: a call whose value is a file's data it did not
+        receive reads that file."""
+        received = sources_of(call.all_values())
+        for source in returns(call).sources - received:
+            if source.kind is SourceKind.FILE and source.detail is not None:
+                self._facts.append(FileRead(source.detail, via, span))
 
     def _callback_effects(self, call: Call, argument: Value) -> None:
         """A command or code runner passed by reference runs on data the analysis cannot see."""

@@ -42,6 +42,8 @@ class FileOperation(str, Enum):
     CHANGE_OWNER_TREE = "change-owner-tree"
     MOVE = "move"
     """Moves or renames the path (`os.rename`); `operand` is where it goes."""
+    READ_FILE = "read-file"
+    """Reads the path (a copy's source, `shutil.copy(p, ...)`); reported as a `FileRead`."""
 
 
 class SourceKind(str, Enum):
@@ -124,6 +126,17 @@ class DestructiveCall:
 
 
 @dataclass(frozen=True, slots=True)
+class FileRead:
+    """A library call reads the file at `path`, spelled out in the code (`open(p).read()`,
+    `fs.readFileSync(p)`, `File.read(p)`, a copy's source): the engine judges it as `cat` of it,
+    so the rules on reading secrets apply."""
+
+    path: str
+    via: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class DownloadExecute:
     """The code runs, as code, data that comes from `source`: the network, a
     decoded blob, or a command's output (`source.detail` names the command,
@@ -162,7 +175,7 @@ class Unresolved:
     span: Span
 
 
-Fact = ShellOut | DestructiveCall | DownloadExecute | ReverseShell | NetworkSend | Unresolved
+Fact = ShellOut | DestructiveCall | FileRead | DownloadExecute | ReverseShell | NetworkSend | Unresolved
 
 
 @dataclass(frozen=True, slots=True)

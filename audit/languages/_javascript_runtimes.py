@@ -3,7 +3,7 @@ APIs, and the recursive removal they share (an options object with `recursive: t
 
 from __future__ import annotations
 
-from ._catalogue import changes, changes_mode, changes_owner, moves, opens, path_at, produces
+from ._catalogue import changes, changes_mode, changes_owner, copies, moves, opens, path_at, produces
 from ._facts import FileOperation, SourceKind
 from ._patterns import globs, lists_names
 from ._values import Call, Entry, FileChange
@@ -43,7 +43,7 @@ def runtime_entries() -> dict[str, Entry]:
         entries[f"Deno.writeTextFile{suffix}"] = _deno_writes()
         entries[f"Deno.writeFile{suffix}"] = _deno_writes()
         entries[f"Deno.truncate{suffix}"] = changes(FileOperation.WRITE_FILE)
-        entries[f"Deno.copyFile{suffix}"] = changes(FileOperation.WRITE_FILE, 1)
+        entries[f"Deno.copyFile{suffix}"] = copies()
         entries[f"Deno.rename{suffix}"] = moves(path_at(0), (1, None))
         entries[f"Deno.chmod{suffix}"] = changes_mode((1, None), path_at(0))
         entries[f"Deno.chown{suffix}"] = changes_owner((1, None), (2, None), path_at(0))
@@ -79,8 +79,8 @@ def fs_entries() -> dict[str, Entry]:
             entries[f"{module}.unlink{suffix}"] = changes(FileOperation.DELETE_FILE)
             entries[f"{module}.writeFile{suffix}"] = changes(FileOperation.WRITE_FILE)
             entries[f"{module}.appendFile{suffix}"] = changes(FileOperation.APPEND_FILE)
-            entries[f"{module}.copyFile{suffix}"] = changes(FileOperation.WRITE_FILE, 1)
-            entries[f"{module}.cp{suffix}"] = changes(FileOperation.WRITE_FILE, 1)
+            entries[f"{module}.copyFile{suffix}"] = copies()
+            entries[f"{module}.cp{suffix}"] = copies()
             entries[f"{module}.truncate{suffix}"] = changes(FileOperation.WRITE_FILE)
             entries[f"{module}.rename{suffix}"] = moves(path_at(0), (1, None))
             for prefix in ("", "l"):

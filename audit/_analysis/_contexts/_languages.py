@@ -22,6 +22,7 @@ Every finding's path says where: `python3 -c -> os.system`.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -35,7 +36,15 @@ from .._subjects import Arg, CodeFactKind, CodeFactSubject, DataOrigin, Risk
 from ._call import ContextWalk
 
 if TYPE_CHECKING:
-    from ...languages import CodeReport, DataSource, DestructiveCall, DownloadExecute, NetworkSend, ShellOut
+    from ...languages import (
+        CodeReport,
+        DataSource,
+        DestructiveCall,
+        DownloadExecute,
+        FileRead,
+        NetworkSend,
+        ShellOut,
+    )
 
 RUN_TIME_VALUE = "__runtime_value__"
 RUN_TIME_OUTPUT = "__runtime_output__"
@@ -151,6 +160,7 @@ class _Judge:
         from ...languages import (
             DestructiveCall,
             DownloadExecute,
+            FileRead,
             NetworkSend,
             ReverseShell,
             ShellOut,
@@ -166,6 +176,8 @@ class _Judge:
         for fact in report.facts:
             if isinstance(fact, DestructiveCall):
                 risks = risks | self.destructive_call(fact)
+            elif isinstance(fact, FileRead):
+                self.file_read(fact)
             elif isinstance(fact, DownloadExecute):
                 self.download_execute(fact)
             elif isinstance(fact, ReverseShell):
@@ -248,6 +260,15 @@ class _Judge:
         else:
             argv = (*argv, _argv_word(fact.operand, span), target)
         return self.walk.nested_command(argv, span, self.frame, label)
+
+    def file_read(self, fact: FileRead) -> None:
+        """A file the code reads into memory, judged as `data=$(cat -- PATH)` is: read (a credential
+        file, the password hashes), its data held and not shown (printing it is the code's business)."""
+        path = _as_shell_sees(fact.path)
+        home, rest = ("~/", path[2:]) if path.startswith("~/") else ("", path)
+        shell = f"data=$(cat -- {home}{shlex.quote(rest)})"
+        span = self.span(fact.span)
+        self.walk.nested_code(shell, Origin.derived_from(span), self.call_label(fact.via), span, self.frame)
 
     # -- facts for the rules ----------------------------------------------------------------
 
