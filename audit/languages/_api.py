@@ -48,6 +48,10 @@ _ANALYSERS = {
     "r": ("._shell_calls", "RAnalyser"),
     "tcl": ("._shell_calls", "TclAnalyser"),
     "julia": ("._shell_calls", "JuliaAnalyser"),
+    "c": ("._shell_calls", "CAnalyser"),
+    "go": ("._shell_calls", "GoAnalyser"),
+    "rust": ("._shell_calls", "RustAnalyser"),
+    "swift": ("._shell_calls", "SwiftAnalyser"),
 }
 
 LANGUAGES = frozenset(_ANALYSERS)

@@ -235,7 +235,8 @@ def script_operand(
 ) -> frozenset[Risk]:
     """`bash <(curl u)`, `. <(curl u)`, `source /dev/stdin`, `bash ./downloaded.sh`, `bash ./written.sh`."""
     label = f"{name} {script.display()}"
-    walk.check_downloaded(script, frame, label)
+    if spec is None or not spec.compiles:
+        walk.check_downloaded(script, frame, label)
     if walk.written_script(script.value or "") is not None:
         return run_written(walk, label, script, frame, spec or walk.tables.interpreter("sh"))
     if script.value in STDIN_PATHS:
