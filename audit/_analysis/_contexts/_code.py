@@ -30,7 +30,7 @@ from .._normalize import (
 from .._resolve import known_input, piped_output
 from .._risks import NO_RISKS
 from .._state import Frame
-from .._subjects import Arg, ContextKind, DynamicPart, ExecContextSubject, Risk, Stdin, StdinKind
+from .._subjects import Arg, ContextKind, DynamicPart, ExecContextSubject, Location, Risk, Stdin, StdinKind
 from .._variables import STDIN_PATHS, Env
 from .._wrappers import Unwrapped
 from ._call import ContextWalk
@@ -70,12 +70,7 @@ def code_string(
     reads_back = stdin is not None and _reads_stdin(args, frame.env)
     if stdin_text is None and stdin is not None and stdin.kind is StdinKind.PIPE and reads_back:
         # `curl | eval "$(cat)"`: the code is whatever the pipe carries, as in `curl | sh`.
-        whole = Span(stdin.span.start, span.end)
-        walk.emit(
-            ExecContextSubject(
-                ContextKind.STDIN_PIPE, f"{stdin.label} {label}", language, whole, frame.location, (), stdin.span
-            )
-        )
+        piped_code(walk, stdin, label, language, span.end, frame.location)
     risks = NO_RISKS
     shell = language == "shell"
     # `eval "$(cat)"`: cat read the input to its end to make the code, which then reads nothing.
@@ -105,7 +100,7 @@ def stdin_code(
         label = f"{stdin.label} {name}"
         printed = piped_text(stdin, frame.env)
         if printed is None:
-            walk.emit(ExecContextSubject(ContextKind.STDIN_PIPE, label, spec.language, whole, location, (), stdin.span))
+            piped_code(walk, stdin, name, spec.language, span.end, location)
             return NO_RISKS
         # `echo 'ls' | bash`, `echo 'import os; ...' | python3`: the program is what echo/printf print,
         # judged as a heredoc would be.
@@ -126,6 +121,14 @@ def stdin_code(
     # The outer shell expands an unquoted heredoc before the interpreter reads it.
     code, origin = text_of_parts(stdin.parts, stdin.span, frame.env, inert)
     return language_code(walk, label, code, origin, spec.language, stdin.span, frame)
+
+
+def piped_code(walk: ContextWalk, stdin: Stdin, runner: str, language: str, end: int, location: Location) -> None:
+    """`curl u | sh`, `curl u | make -f -`: `runner` runs, as code in `language`, whatever the pipe
+    carries, unknown here; the rules judge the pipe from its first stage to `end` (`STDIN_PIPE`)."""
+    whole = Span(stdin.span.start, end)
+    label = f"{stdin.label} {runner}"
+    walk.emit(ExecContextSubject(ContextKind.STDIN_PIPE, label, language, whole, location, (), stdin.span))
 
 
 STARTUP_VARIABLES = ("BASH_ENV", "ENV")

@@ -10,15 +10,14 @@ known.
 
 from __future__ import annotations
 
-from ..._model import Span
 from ..._named_tuple import NamedTuple
 from ..._syntax import ast
 from ...programs import Arg, InterpreterSpec, OptionUse, WordKind, lex
 from .._resolve import known_input
 from .._risks import NO_RISKS
-from .._subjects import ContextKind, ExecContextSubject, Risk, Stdin, StdinKind
+from .._subjects import ContextKind, Risk, Stdin, StdinKind
 from ._call import Call, ContextWalk
-from ._code import code_string, script_operand, stdin_code
+from ._code import code_string, piped_code, script_operand, stdin_code
 from ._windows_shells import cmd_code, powershell_code
 
 
@@ -61,17 +60,14 @@ def xargs_line_as_code(
         item = Arg((), "ITEM", stdin.span)
         if read_invocation(spec, (*call.args, item)).code is not item:
             return
-        label = f"{stdin.label} xargs {call.name} -c"
+        runner = f"xargs {call.name} -c"
     else:
         code = read_invocation(spec, call.args).code
         first = code.value.lstrip().split(maxsplit=1) if spec.is_shell and code and code.value is not None else ()
         if not first or not first[0].startswith(replace):
             return
-        label = f"{stdin.label} xargs -I {replace} {call.name} -c"
-    whole = Span(stdin.span.start, call.span.end)
-    walk.emit(
-        ExecContextSubject(ContextKind.STDIN_PIPE, label, spec.language, whole, call.frame.location, (), stdin.span)
-    )
+        runner = f"xargs -I {replace} {call.name} -c"
+    piped_code(walk, stdin, runner, spec.language, call.span.end, call.frame.location)
 
 
 def _positional_code(code: Arg, positional: tuple[Arg, ...]) -> Arg:
