@@ -37,6 +37,27 @@ def shell(position: int | None = 0, keyword: str | None = None) -> Entry:
     return Entry(command=command)
 
 
+def signals(process: tuple[int | None, str | None], signal: tuple[int | None, str | None]) -> Entry:
+    """Sends a signal to a process (`os.kill(pid, 9)`, `process.kill(pid)`, `Process.kill(:KILL, pid)`):
+    judged as the `kill -SIGNAL PID` that does the same (TERM when none is given); a signal or process
+    not written in the code is a word only known at run time."""
+
+    def command(call: Call) -> Command | None:
+        pid = call.arg(*process)
+        if pid is None:
+            return None
+        sig = call.arg(*signal)
+        name = "TERM" if sig is None else _integer_text(sig)
+        option = Value(text=None if name is None else "-" + name.removeprefix("SIG"))
+        return Command.argv((Value(text="kill"), option, Value(text=_integer_text(pid))))
+
+    return Entry(command=command)
+
+
+def _integer_text(value: Value) -> str | None:
+    return str(value.number) if value.number is not None else value.text
+
+
 def argv_list(position: int | None = 0, keyword: str | None = None) -> Entry:
     """Runs the argument vector held in one list argument (a lone string is the program)."""
 
@@ -113,7 +134,9 @@ def copies(destination: int = 1, destination_keyword: str | None = None, source_
     def file_changes(call: Call) -> tuple[FileChange, ...]:
         source = call.arg(0, source_keyword)
         target = call.arg(destination, destination_keyword)
-        read = () if source is None else (FileChange(FileOperation.READ_FILE, source),)
+        # PHP's copy takes a URL too: a download, not a file read.
+        local = source is not None and "://" not in (source.text or "")
+        read = (FileChange(FileOperation.READ_FILE, source),) if source is not None and local else ()
         return read + (() if target is None else (FileChange(FileOperation.WRITE_FILE, target),))
 
     return Entry(file_changes=file_changes)

@@ -23,6 +23,7 @@ from ._catalogue import (
     runs_code,
     runs_last_argument,
     shell,
+    signals,
     socket,
     words_of,
 )
@@ -171,6 +172,7 @@ def _build_catalogue() -> dict[str, Entry]:
         "axios.request": _uploads(0),
         "Buffer.from": _buffer_from(),
         "os.homedir": home(),
+        "process.kill": signals((0, None), (1, None)),
         "path.join": joins_paths(restarts_at_absolute=False),
         "path.resolve": joins_paths(restarts_at_absolute=True),
         "Deno.env.get": produces(SourceKind.ENVIRONMENT, 0),

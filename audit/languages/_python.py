@@ -32,6 +32,7 @@ from ._catalogue import (
     receiver_path,
     runs_code,
     shell,
+    signals,
     socket,
     words_of,
 )
@@ -163,6 +164,8 @@ def _build_catalogue() -> dict[str, Entry]:
         "os.unlink": changes(FileOperation.DELETE_FILE, 0, "path"),
         "os.rmdir": changes(FileOperation.DELETE_DIR, 0, "path"),
         "os.removedirs": changes(FileOperation.DELETE_DIR, 0, "name"),
+        "os.kill": signals((0, "pid"), (1, "sig")),
+        "os.killpg": signals((0, "pgid"), (1, "sig")),
         "sqlite3.connect": changes(FileOperation.READ_FILE, 0, "database"),
         "shutil.copy": copies(1, "dst", "src"),
         "shutil.copy2": copies(1, "dst", "src"),

@@ -34,6 +34,7 @@ from ._catalogue import (
     reopens_stdin,
     runs_code,
     shell,
+    signals,
     socket,
 )
 from ._facts import DataSource, FileOperation, SourceKind
@@ -113,6 +114,7 @@ def _build_catalogue() -> dict[str, Entry]:
         "File.unlink": changes_each(FileOperation.DELETE_FILE),
         "Dir.glob": globs(),
         "Dir.children": lists_names(),
+        "Process.kill": signals((1, None), (0, None)),
         "Dir.entries": lists_names(),
         "Dir.each_child": lists_names(),
         "Dir.foreach": lists_names(),
