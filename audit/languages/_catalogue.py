@@ -37,27 +37,6 @@ def shell(position: int | None = 0, keyword: str | None = None) -> Entry:
     return Entry(command=command)
 
 
-def signals(process: tuple[int | None, str | None], signal: tuple[int | None, str | None]) -> Entry:
-    """Sends a signal to a process (`os.kill(pid, 9)`, `process.kill(pid)`, `Process.kill(:KILL, pid)`):
-    judged as the `kill -SIGNAL PID` that does the same (TERM when none is given); a signal or process
-    not written in the code is a word only known at run time."""
-
-    def command(call: Call) -> Command | None:
-        pid = call.arg(*process)
-        if pid is None:
-            return None
-        sig = call.arg(*signal)
-        name = "TERM" if sig is None else _integer_text(sig)
-        option = Value(text=None if name is None else "-" + name.removeprefix("SIG"))
-        return Command.argv((Value(text="kill"), option, Value(text=_integer_text(pid))))
-
-    return Entry(command=command)
-
-
-def _integer_text(value: Value) -> str | None:
-    return str(value.number) if value.number is not None else value.text
-
-
 def argv_list(position: int | None = 0, keyword: str | None = None) -> Entry:
     """Runs the argument vector held in one list argument (a lone string is the program)."""
 
@@ -118,35 +97,29 @@ def words_of(value: Value) -> tuple[Value, ...] | None:
     return None
 
 
-def changes(operation: FileOperation, position: int | None = 0, keyword: str | None = None) -> Entry:
-    """Deletes or writes the path in one argument."""
+def changes(
+    operation: FileOperation,
+    position: int | None = 0,
+    keyword: str | None = None,
+    data: tuple[int | None, str | None] | None = None,
+) -> Entry:
+    """Deletes or writes the path in one argument (a write, the `data` argument when given)."""
 
     def file_changes(call: Call) -> tuple[FileChange, ...]:
         value = call.arg(position, keyword)
-        return () if value is None else (FileChange(operation, value),)
+        written = call.arg(*data) if data is not None else None
+        return () if value is None else (FileChange(operation, value, data=written),)
 
     return Entry(file_changes=file_changes)
 
 
-def copies(destination: int = 1, destination_keyword: str | None = None, source_keyword: str | None = None) -> Entry:
-    """Copies the file in the first argument to the one at `destination`: reads the one, writes the other."""
+def changes_receiver(operation: FileOperation, data: tuple[int | None, str | None] | None = None) -> Entry:
+    """Deletes or writes the path a path object stands for (`Path('/x').unlink()`; a write, the `data`
+    argument when given)."""
 
     def file_changes(call: Call) -> tuple[FileChange, ...]:
-        source = call.arg(0, source_keyword)
-        target = call.arg(destination, destination_keyword)
-        # PHP's copy takes a URL too: a download, not a file read.
-        local = source is not None and "://" not in (source.text or "")
-        read = (FileChange(FileOperation.READ_FILE, source),) if source is not None and local else ()
-        return read + (() if target is None else (FileChange(FileOperation.WRITE_FILE, target),))
-
-    return Entry(file_changes=file_changes)
-
-
-def changes_receiver(operation: FileOperation) -> Entry:
-    """Deletes or writes the path a path object stands for (`Path('/x').unlink()`)."""
-
-    def file_changes(call: Call) -> tuple[FileChange, ...]:
-        return (FileChange(operation, call.receiver or UNKNOWN),)
+        written = call.arg(*data) if data is not None else None
+        return (FileChange(operation, call.receiver or UNKNOWN, data=written),)
 
     return Entry(file_changes=file_changes)
 
@@ -286,7 +259,8 @@ def opens(
 
     def returns(call: Call) -> Value:
         target = call.arg(*path) or UNKNOWN
-        base = Value(name=f"{call.callee}()", sources=sources_of(call.all_values()))
+        # The handle keeps its path, for a download written through it (`saves_through_handle`).
+        base = Value(name=f"{call.callee}()", sources=sources_of(call.all_values()), entries=(("path", target),))
         if operation(call) is None:
             return base.with_sources((DataSource(SourceKind.FILE, target.text),))
         return base

@@ -43,8 +43,16 @@ _REMOTE_KINDS = (SourceKind.NETWORK, SourceKind.DECODED, SourceKind.COMMAND_OUTP
 # says: a network read, a decoded blob (whose text, when known, is audited as well).
 _FOREIGN_KINDS = (SourceKind.NETWORK, SourceKind.DECODED)
 _DELETES = frozenset({FileOperation.DELETE_TREE, FileOperation.DELETE_FILE, FileOperation.DELETE_DIR})
+_WRITES = frozenset({FileOperation.WRITE_FILE, FileOperation.APPEND_FILE})
 # Data that a plain download (GET) should not carry: sending it is an upload.
 _LOCAL_KINDS = frozenset({SourceKind.FILE, SourceKind.ENVIRONMENT, SourceKind.COMMAND_OUTPUT})
+
+
+def _download(data: Value | None) -> DataSource | None:
+    """The network read whose data a write writes, if it writes one (the file is then a download)."""
+    if data is None:
+        return None
+    return next((source for source in data.sources if source.kind is SourceKind.NETWORK), None)
 
 
 class CallEffects:
@@ -107,7 +115,8 @@ class CallEffects:
                     continue
                 if path.recursive and operation is FileOperation.DELETE_FILE:
                     operation = FileOperation.DELETE_TREE  # each file at any depth: the tree emptied
-                fact = DestructiveCall(operation, path.text, via, span, change.operand, path.pattern)
+                download = _download(change.data) if operation in _WRITES else None
+                fact = DestructiveCall(operation, path.text, via, span, change.operand, path.pattern, download)
                 self._facts.append(fact)
                 if operation in _DELETES and change.path.text is None and change.path.has_source(SourceKind.ARGUMENT):
                     # Like a shell string built from them: what the command hands the code to delete is unknown here

@@ -115,7 +115,7 @@ class DestructiveCall:
     """A library call that deletes, overwrites, moves or changes the access of `path` (None: not
     a literal); `operand` is the mode, owner or destination the operation also takes (None: not
     a literal, or an operation that takes none); `pattern`: the path is a wildcard pattern, each
-    path it matches changed."""
+    path it matches changed; `download`: the write saves a download."""
 
     operation: FileOperation
     path: str | None
@@ -123,6 +123,8 @@ class DestructiveCall:
     span: Span
     operand: str | None = None
     pattern: bool = False
+    download: DataSource | None = None
+    """For a write: the network read whose data it writes (`urlretrieve(URL, path)`), the URL its detail."""
 
 
 @dataclass(frozen=True, slots=True)

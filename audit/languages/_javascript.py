@@ -23,7 +23,6 @@ from ._catalogue import (
     runs_code,
     runs_last_argument,
     shell,
-    signals,
     socket,
     words_of,
 )
@@ -31,6 +30,7 @@ from ._facts import DataSource, FileOperation, SourceKind
 from ._interpreter import Binding, Interpreter
 from ._javascript_runtimes import fs_entries, runtime_entries
 from ._patterns import EACH_ELEMENT_METHODS, KEEPS_ELEMENTS_METHODS
+from ._processes import signals
 from ._strings import decode_escapes
 from ._values import HOME, UNKNOWN, Call, Command, Entry, Request, Value, element, joined, opaque
 

@@ -3,9 +3,10 @@ APIs, and the recursive removal they share (an options object with `recursive: t
 
 from __future__ import annotations
 
-from ._catalogue import changes, changes_mode, changes_owner, copies, moves, opens, path_at, produces
+from ._catalogue import changes, changes_mode, changes_owner, moves, opens, path_at, produces
 from ._facts import FileOperation, SourceKind
 from ._patterns import globs, lists_names
+from ._transfers import copies
 from ._values import Call, Entry, FileChange
 
 
@@ -77,7 +78,7 @@ def fs_entries() -> dict[str, Entry]:
             entries[f"{module}.rm{suffix}"] = removes(FileOperation.DELETE_FILE)
             entries[f"{module}.rmdir{suffix}"] = removes(FileOperation.DELETE_DIR)
             entries[f"{module}.unlink{suffix}"] = changes(FileOperation.DELETE_FILE)
-            entries[f"{module}.writeFile{suffix}"] = changes(FileOperation.WRITE_FILE)
+            entries[f"{module}.writeFile{suffix}"] = changes(FileOperation.WRITE_FILE, data=(1, None))
             entries[f"{module}.appendFile{suffix}"] = changes(FileOperation.APPEND_FILE)
             entries[f"{module}.copyFile{suffix}"] = copies()
             entries[f"{module}.cp{suffix}"] = copies()

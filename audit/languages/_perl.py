@@ -19,7 +19,6 @@ from ._catalogue import (
     changes_each,
     changes_mode,
     changes_owner,
-    copies,
     decodes,
     fetches,
     home,
@@ -40,6 +39,7 @@ from ._facts import DataSource, FileOperation, SourceKind
 from ._interpreter import Interpreter
 from ._patterns import wildcard_pattern
 from ._strings import decode_escapes
+from ._transfers import copies
 from ._values import UNKNOWN, Call, Command, Entry, FileChange, Value, interpolated, joined, opaque
 
 _CALLS = frozenset(

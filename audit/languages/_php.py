@@ -12,7 +12,6 @@ from ._catalogue import (
     changes,
     changes_mode,
     changes_owner,
-    copies,
     decodes,
     fetches,
     is_url,
@@ -27,6 +26,7 @@ from ._catalogue import (
 from ._facts import DataSource, FileOperation, SourceKind
 from ._interpreter import Interpreter
 from ._strings import decode_escapes
+from ._transfers import copies
 from ._values import UNKNOWN, Call, Command, Entry, FileChange, Request, Value, joined, opaque
 
 _CALLS = frozenset(
@@ -73,7 +73,8 @@ def _put_contents() -> Entry:
             return ()
         flags = call.arg(2, "flags")
         appends = flags is not None and "FILE_APPEND" in (flags.name or "")
-        return (FileChange(FileOperation.APPEND_FILE if appends else FileOperation.WRITE_FILE, path),)
+        operation = FileOperation.APPEND_FILE if appends else FileOperation.WRITE_FILE
+        return (FileChange(operation, path, data=call.arg(1, "data")),)
 
     return Entry(file_changes=file_changes)
 

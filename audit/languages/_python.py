@@ -15,7 +15,6 @@ from ._catalogue import (
     changes_owner,
     changes_receiver,
     converts_receiver,
-    copies,
     decodes,
     fetches,
     gets_member,
@@ -32,14 +31,15 @@ from ._catalogue import (
     receiver_path,
     runs_code,
     shell,
-    signals,
     socket,
     words_of,
 )
 from ._facts import DataSource, FileOperation, SourceKind
 from ._interpreter import Interpreter
+from ._processes import exec_list, exec_vector, signals
 from ._python_listings import listings, unpacked
 from ._strings import decode_escapes
+from ._transfers import copies, saves, saves_through_handle
 from ._values import HOME, UNKNOWN, Call, Command, Entry, Value, element, interpolated, joined, opaque
 
 _UPLOAD_METHODS = frozenset({"POST", "PUT", "PATCH"})
@@ -67,35 +67,6 @@ def _subprocess() -> Entry:
             # On POSIX the first item of a list is the shell string, the rest its $0, $1...
             return Command.shell(program.items[0] if program.items else program)
         return Command.argv(words_of(program))
-
-    return Entry(command=command)
-
-
-def _exec_list(path_at: int, *, drop_last: bool = False) -> Entry:
-    """os.execl(path, arg0, arg1...): runs `path` with arg1...; the `e` forms end with the environment."""
-
-    def command(call: Call) -> Command | None:
-        if not call.complete:
-            return Command.argv(None)
-        if len(call.args) <= path_at:
-            return None
-        end = len(call.args) - 1 if drop_last else len(call.args)
-        return Command.argv((call.args[path_at], *call.args[path_at + 2 : end]))
-
-    return Entry(command=command)
-
-
-def _exec_vector(path_at: int) -> Entry:
-    """os.execv(path, [arg0, arg1...]): runs `path` with arg1..."""
-
-    def command(call: Call) -> Command | None:
-        path = call.arg(path_at)
-        vector = call.arg(path_at + 1)
-        if path is None:
-            return None
-        if vector is None or vector.items is None:
-            return Command.argv(None)
-        return Command.argv((path, *vector.items[1:]))
 
     return Entry(command=command)
 
@@ -157,8 +128,8 @@ def _build_catalogue() -> dict[str, Entry]:
         "asyncio.create_subprocess_shell": shell(0, "cmd"),
         "asyncio.create_subprocess_exec": argv_args(0),
         "pty.spawn": argv_list(0, "argv"),
-        "os.posix_spawn": _exec_vector(0),
-        "os.posix_spawnp": _exec_vector(0),
+        "os.posix_spawn": exec_vector(0),
+        "os.posix_spawnp": exec_vector(0),
         "shutil.rmtree": changes(FileOperation.DELETE_TREE, 0, "path"),
         "os.remove": changes(FileOperation.DELETE_FILE, 0, "path"),
         "os.unlink": changes(FileOperation.DELETE_FILE, 0, "path"),
@@ -188,8 +159,8 @@ def _build_catalogue() -> dict[str, Entry]:
         "pathlib.Path().joinpath": _joins_path(),
         "pathlib.Path().unlink": changes_receiver(FileOperation.DELETE_FILE),
         "pathlib.Path().rmdir": changes_receiver(FileOperation.DELETE_DIR),
-        "pathlib.Path().write_text": changes_receiver(FileOperation.WRITE_FILE),
-        "pathlib.Path().write_bytes": changes_receiver(FileOperation.WRITE_FILE),
+        "pathlib.Path().write_text": changes_receiver(FileOperation.WRITE_FILE, (0, "data")),
+        "pathlib.Path().write_bytes": changes_receiver(FileOperation.WRITE_FILE, (0, "data")),
         "pathlib.Path().chmod": changes_mode((0, "mode"), receiver_path),
         "pathlib.Path().lchmod": changes_mode((0, "mode"), receiver_path),
         "pathlib.Path().rename": moves(receiver_path, (0, "target")),
@@ -198,6 +169,7 @@ def _build_catalogue() -> dict[str, Entry]:
         "pathlib.Path().read_text": _path_read(),
         "pathlib.Path().read_bytes": _path_read(),
         "open": opens((0, "file"), (1, "mode")),
+        "open().write": saves_through_handle(),
         "io.open": opens((0, "file"), (1, "mode")),
         "codecs.open": opens((0, "filename"), (1, "mode")),
         "exec": runs_code(0, "source"),
@@ -220,7 +192,7 @@ def _build_catalogue() -> dict[str, Entry]:
         "os.dup2": _dup2(),
         "urllib.request.urlopen": fetches((0, "url"), [(1, "data")]),
         "urllib.request.Request": fetches((0, "url"), [(1, "data")]),
-        "urllib.request.urlretrieve": fetches((0, "url")),
+        "urllib.request.urlretrieve": saves((0, "url"), (1, "filename")),
         "urllib.urlopen": fetches((0, "url"), [(1, "data")]),
         "urllib2.urlopen": fetches((0, "url"), [(1, "data")]),
         "requests.request": _uploads_by_method(0),
@@ -231,11 +203,11 @@ def _build_catalogue() -> dict[str, Entry]:
         catalogue[module] = _subprocess()
     catalogue["subprocess.Popen"] = _subprocess()
     for suffix, drop_last in (("l", False), ("le", True), ("lp", False), ("lpe", True)):
-        catalogue[f"os.exec{suffix}"] = _exec_list(0, drop_last=drop_last)
-        catalogue[f"os.spawn{suffix}"] = _exec_list(1, drop_last=drop_last)
+        catalogue[f"os.exec{suffix}"] = exec_list(0, drop_last=drop_last)
+        catalogue[f"os.spawn{suffix}"] = exec_list(1, drop_last=drop_last)
     for suffix in ("v", "ve", "vp", "vpe"):
-        catalogue[f"os.exec{suffix}"] = _exec_vector(0)
-        catalogue[f"os.spawn{suffix}"] = _exec_vector(1)
+        catalogue[f"os.exec{suffix}"] = exec_vector(0)
+        catalogue[f"os.spawn{suffix}"] = exec_vector(1)
     for client in ("requests", "requests.Session()", "httpx", "httpx.Client()"):
         for method in ("get", "head", "options", "delete", "post", "put", "patch"):
             catalogue[f"{client}.{method}"] = _requests_method(method.upper())

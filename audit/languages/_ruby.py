@@ -14,7 +14,6 @@ from ._catalogue import (
     changes_mode,
     changes_owner,
     changes_receiver,
-    copies,
     decodes,
     fetches,
     home,
@@ -34,13 +33,14 @@ from ._catalogue import (
     reopens_stdin,
     runs_code,
     shell,
-    signals,
     socket,
 )
 from ._facts import DataSource, FileOperation, SourceKind
 from ._interpreter import Interpreter
 from ._patterns import EACH_ELEMENT_METHODS, KEEPS_ELEMENTS_METHODS, globs, lists_names, wildcard_pattern
+from ._processes import signals
 from ._strings import decode_escapes
+from ._transfers import copies
 from ._values import UNKNOWN, Call, Command, Entry, FileChange, Request, Value, element, joined, opaque
 
 _FILE_OPEN = opens((0, None), (1, "mode"))
@@ -107,7 +107,7 @@ def _build_catalogue() -> dict[str, Entry]:
         "URI.open": _kernel_open(),
         "File.open": _FILE_OPEN,
         "File.new": _FILE_OPEN,
-        "File.write": changes(FileOperation.WRITE_FILE),
+        "File.write": changes(FileOperation.WRITE_FILE, data=(1, None)),
         "File.binwrite": changes(FileOperation.WRITE_FILE),
         "IO.write": changes(FileOperation.WRITE_FILE),
         "File.delete": changes_each(FileOperation.DELETE_FILE),

@@ -231,6 +231,8 @@ class FileChange:
     path: Value
     operand: str | None = None
     """The mode, owner or destination the operation also takes, as the shell command would spell it."""
+    data: Value | None = None
+    """What a write writes, when the call shows it (a network read's data: the file is a download)."""
 
 
 @dataclass(frozen=True, slots=True)

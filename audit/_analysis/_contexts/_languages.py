@@ -169,12 +169,16 @@ class _Judge:
         )
 
         risks = NO_RISKS
-        # Shell-outs first: `exec(check_output("curl ..."))` reports the exec before the call inside it.
+        # Downloads saved first, so that running one is known as such (`urlretrieve(u, p); os.system(p)`);
+        # then shell-outs: `exec(check_output("curl ..."))` reports the exec before the call inside it.
+        saves = [fact for fact in report.facts if isinstance(fact, DestructiveCall) and fact.download is not None]
+        for fact in saves:
+            risks = risks | self.destructive_call(fact)
         for fact in report.facts:
             if isinstance(fact, ShellOut):
                 risks = risks | self.shell_out(fact)
         for fact in report.facts:
-            if isinstance(fact, DestructiveCall):
+            if isinstance(fact, DestructiveCall) and fact.download is None:
                 risks = risks | self.destructive_call(fact)
             elif isinstance(fact, FileRead):
                 self.file_read(fact)
@@ -250,7 +254,14 @@ class _Judge:
         if operation is FileOperation.WRITE_FILE or operation is FileOperation.APPEND_FILE:
             operator = ">" if operation is FileOperation.WRITE_FILE else ">>"
             self.walk.nested_redirect(operator, target, span, self.frame, label)
-            return NO_RISKS
+            if fact.download is None:
+                return NO_RISKS
+            # Saving a download is `curl -so PATH URL`: the file is then known as downloaded, so running it
+            # later in the command is running a download (EX009), as in the shell.
+            curl = tuple(Arg((word,), fact.via, span) for word in ("curl", "-s", "-o"))
+            return self.walk.nested_command(
+                (*curl, target, _argv_word(fact.download.detail, span)), span, self.frame, label
+            )
         program, options = _SHELL_FORMS[operation.value]
         argv = tuple(Arg((word,), fact.via, span) for word in (program, *options, "--"))
         if operation is FileOperation.MOVE:
