@@ -21,6 +21,7 @@ from ._values import (
     FileChange,
     Request,
     Value,
+    each_choice,
     listed_in,
     outside_value,
     sources_of,
@@ -349,6 +350,10 @@ def passes(position: int = 0, *, name: str | None = None) -> Entry:
 def joined_path(parts: Sequence[Value], *, restarts_at_absolute: bool, name: str | None = None) -> Value:
     """A path joined from parts, known when every part is; with `restarts_at_absolute` a later
     absolute part starts over (Python's `os.path.join`), without it it is joined too (`File.join`)."""
+    if any(part.choices for part in parts):
+        return each_choice(
+            parts, lambda chosen: joined_path(chosen, restarts_at_absolute=restarts_at_absolute, name=name)
+        )
     path: str | None = ""
     for part in parts:
         if part.text is None or path is None:
