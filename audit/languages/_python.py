@@ -87,6 +87,18 @@ def _uploads_by_method(position: int) -> Entry:
     )
 
 
+def _pip_main() -> Entry:
+    """`pip.main(['install', PKG])`: pip run in the process, as `pip install PKG` from the shell."""
+
+    def command(call: Call) -> Command | None:
+        arguments = call.arg(0, "args")
+        if arguments is None:
+            return None
+        return Command.argv(None if arguments.items is None else (Value(text="pip"), *arguments.items))
+
+    return Entry(command=command)
+
+
 def _path_read() -> Entry:
     def returns(call: Call) -> Value:
         path = call.receiver or UNKNOWN
@@ -135,6 +147,9 @@ def _build_catalogue() -> dict[str, Entry]:
         "os.unlink": changes(FileOperation.DELETE_FILE, 0, "path"),
         "os.rmdir": changes(FileOperation.DELETE_DIR, 0, "path"),
         "os.removedirs": changes(FileOperation.DELETE_DIR, 0, "name"),
+        "pip.main": _pip_main(),
+        "pip._internal.main": _pip_main(),
+        "pip._internal.cli.main.main": _pip_main(),
         "os.kill": signals((0, "pid"), (1, "sig")),
         "os.killpg": signals((0, "pgid"), (1, "sig")),
         "sqlite3.connect": changes(FileOperation.READ_FILE, 0, "database"),
