@@ -411,19 +411,6 @@ def posts() -> Entry:
     return fetches((0, None), [(1, None)], sends=True)
 
 
-def imports_url(position: int = 0) -> Entry:
-    """`import('https://...')` (node's network imports, deno, bun): a module from a URL is the
-    network's code, run: download-and-execute; any other module is an import."""
-
-    def code(call: Call) -> Value | None:
-        module = call.arg(position)
-        if module is None or not is_url(module):
-            return None
-        return Value(sources=frozenset({DataSource(SourceKind.NETWORK, module.text)}))
-
-    return merge(imports(position), Entry(code=code))
-
-
 def imports(position: int = 0, keyword: str | None = None) -> Entry:
     """Returns the module named by one argument (`__import__('os')`, `require('fs')`)."""
 

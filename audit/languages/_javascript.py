@@ -14,7 +14,6 @@ from ._catalogue import (
     fetches,
     home,
     imports,
-    imports_url,
     joins_paths,
     moves,
     passes,
@@ -28,11 +27,13 @@ from ._catalogue import (
     words_of,
 )
 from ._facts import DataSource, FileOperation, SourceKind
+from ._formatting import joined_items
 from ._interpreter import Binding, Interpreter
 from ._javascript_runtimes import fs_entries, runtime_entries
 from ._patterns import EACH_ELEMENT_METHODS, KEEPS_ELEMENTS_METHODS
 from ._processes import signals
 from ._strings import decode_escapes
+from ._transfers import imports_url
 from ._values import HOME, UNKNOWN, Call, Command, Entry, Request, Value, element, joined, opaque
 
 _UPLOAD_METHODS = frozenset({"POST", "PUT", "PATCH"})
@@ -196,6 +197,9 @@ def _build_catalogue() -> dict[str, Entry]:
         catalogue[f"axios.{method}"] = posts()
     catalogue["atob"] = decodes("base64")
     catalogue["*.toString"] = converts_receiver()
+    catalogue["*.join"] = Entry(
+        returns=lambda call: joined_items(call.arg(0) or Value(text=","), call.receiver or UNKNOWN)
+    )
     for decoder in (
         "decodeURIComponent",
         "decodeURI",

@@ -35,6 +35,7 @@ from ._catalogue import (
     words_of,
 )
 from ._facts import DataSource, FileOperation, SourceKind
+from ._formatting import brace_formatted, joined_items, percent_formatted
 from ._interpreter import Interpreter
 from ._processes import exec_list, exec_vector, signals
 from ._python_listings import listings, unpacked
@@ -241,6 +242,10 @@ def _build_catalogue() -> dict[str, Entry]:
     ):
         catalogue[decoder] = decodes(codec)
     catalogue["*.decode"] = converts_receiver()
+    catalogue["*.join"] = Entry(returns=lambda call: joined_items(call.receiver or UNKNOWN, call.arg(0) or UNKNOWN))
+    catalogue["*.format"] = Entry(
+        returns=lambda call: brace_formatted(call.receiver or UNKNOWN, call.args, call.keywords)
+    )
     for decoder in (
         "base64.b85decode",
         "base64.a85decode",
@@ -394,6 +399,8 @@ class PythonInterpreter(Interpreter):
             operator = node.child_by_field_name("operator")
             if operator is not None and operator.type == "+":
                 return joined((left, right))
+            if operator is not None and operator.type == "%" and left.text is not None:
+                return percent_formatted(left, right)  # `'rm -rf %s' % path`
             if operator is not None and operator.type == "|" and left.number is not None and right.number is not None:
                 return Value(number=left.number | right.number)  # `stat.S_ISUID | 0o755`
             if operator is not None and operator.type == "/" and left.name == _PATH:

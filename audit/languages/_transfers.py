@@ -1,10 +1,10 @@
 """Calls that carry data between files and the network: a copy reads its source and writes its
 target, a download saved to a file makes that file a download (`urlretrieve`, a handle's write of a
-network read, PHP's `copy` of a URL)."""
+network read, PHP's `copy` of a URL), a module imported from a URL is the network's code."""
 
 from __future__ import annotations
 
-from ._catalogue import fetches, merge
+from ._catalogue import fetches, imports, is_url, merge
 from ._facts import DataSource, FileOperation, SourceKind
 from ._values import UNKNOWN, Call, Entry, FileChange, Value
 
@@ -53,3 +53,16 @@ def saves_through_handle() -> Entry:
         return (FileChange(FileOperation.WRITE_FILE, path, data=data),)
 
     return Entry(file_changes=file_changes)
+
+
+def imports_url(position: int = 0) -> Entry:
+    """`import('https://...')` (node's network imports, deno, bun): a module from a URL is the
+    network's code, run: download-and-execute; any other module is an import."""
+
+    def code(call: Call) -> Value | None:
+        module = call.arg(position)
+        if module is None or not is_url(module):
+            return None
+        return Value(sources=frozenset({DataSource(SourceKind.NETWORK, module.text)}))
+
+    return merge(imports(position), Entry(code=code))
