@@ -34,6 +34,7 @@ from ._catalogue import (
     socket,
     words_of,
 )
+from ._databases import database_entries
 from ._facts import DataSource, FileOperation, SourceKind
 from ._formatting import brace_formatted, joined_items, percent_formatted
 from ._interpreter import Interpreter
@@ -153,7 +154,6 @@ def _build_catalogue() -> dict[str, Entry]:
         "pip._internal.cli.main.main": _pip_main(),
         "os.kill": signals((0, "pid"), (1, "sig")),
         "os.killpg": signals((0, "pgid"), (1, "sig")),
-        "sqlite3.connect": changes(FileOperation.READ_FILE, 0, "database"),
         "shutil.copy": copies(1, "dst", "src"),
         "shutil.copy2": copies(1, "dst", "src"),
         "shutil.copyfile": copies(1, "dst", "src"),
@@ -241,6 +241,7 @@ def _build_catalogue() -> dict[str, Entry]:
         ("bytes.fromhex", "hex"),
     ):
         catalogue[decoder] = decodes(codec)
+    catalogue.update(database_entries())
     catalogue["*.decode"] = converts_receiver()
     catalogue["*.join"] = Entry(returns=lambda call: joined_items(call.receiver or UNKNOWN, call.arg(0) or UNKNOWN))
     catalogue["*.format"] = Entry(
