@@ -240,11 +240,8 @@ def opens(
     *,
     operation_of: Callable[[str], FileOperation | None] = write_mode,
 ) -> Entry:
-    """Opens a file: a write/append mode changes it, a read mode makes its content outside data.
-
-    A mode the analysis cannot read counts as writing: the engine judges the
-    path, and a harmless path stays harmless.
-    """
+    """Opens a file: a write/append mode changes it, a read mode makes its content outside data. A mode
+    the analysis cannot read counts as writing: the engine judges the path, a harmless path stays harmless."""
 
     def operation(call: Call) -> FileOperation | None:
         mode_value = call.arg(*mode)
@@ -260,8 +257,9 @@ def opens(
 
     def returns(call: Call) -> Value:
         target = call.arg(*path) or UNKNOWN
-        # The handle keeps its path, for a download written through it (`saves_through_handle`).
-        base = Value(name=f"{call.callee}()", sources=sources_of(call.all_values()), entries=(("path", target),))
+        # The handle keeps its path and whether it appends, for what is written through it (`saves_through_handle`).
+        entries = (("path", target), ("appends", Value(flag=operation(call) is FileOperation.APPEND_FILE)))
+        base = Value(name=f"{call.callee}()", sources=sources_of(call.all_values()), entries=entries)
         if operation(call) is None:
             return base.with_sources((DataSource(SourceKind.FILE, target.text),))
         return base

@@ -163,8 +163,12 @@ class CallEffects:
             return
         if path.recursive and operation is FileOperation.DELETE_FILE:
             operation = FileOperation.DELETE_TREE  # each file at any depth: the tree emptied
-        download = _download(change.data) if operation in _WRITES else None
-        self._facts.append(DestructiveCall(operation, path.text, via, span, change.operand, path.pattern, download))
+        written = change.data if operation in _WRITES else None
+        content = written.text if written is not None else None
+        fact = DestructiveCall(
+            operation, path.text, via, span, change.operand, path.pattern, _download(written), content
+        )
+        self._facts.append(fact)
         if operation in _DELETES and path.text is None and path.has_source(SourceKind.ARGUMENT):
             # Like a shell string built from them: what the command hands the code to delete is unknown here
             # (a write is not, as `> "$OUT"` is not in the shell).

@@ -115,7 +115,7 @@ class DestructiveCall:
     """A library call that deletes, overwrites, moves or changes the access of `path` (None: not
     a literal); `operand` is the mode, owner or destination the operation also takes (None: not
     a literal, or an operation that takes none); `pattern`: the path is a wildcard pattern, each
-    path it matches changed; `download`: the write saves a download."""
+    path it matches changed; `download`: the write saves a download, `content`: what it writes."""
 
     operation: FileOperation
     path: str | None
@@ -125,6 +125,8 @@ class DestructiveCall:
     pattern: bool = False
     download: DataSource | None = None
     """For a write: the network read whose data it writes (`urlretrieve(URL, path)`), the URL its detail."""
+    content: str | None = None
+    """For a write: the text it writes, when the code spells it out (`writeFileSync(p, 'rm -rf ~')`)."""
 
 
 @dataclass(frozen=True, slots=True)

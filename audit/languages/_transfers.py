@@ -42,15 +42,20 @@ def saves(url: tuple[int | None, str | None], path: tuple[int | None, str | None
 
 
 def saves_through_handle() -> Entry:
-    """`open(p, 'wb').write(urlopen(u).read())`: a handle's write of a network read saves a download
-    to the handle's path (any other write through it is the open's own)."""
+    """`open(p, 'wb').write(urlopen(u).read())`, `open(p, 'w').write('rm -rf ~')`: a handle's write of a
+    network read saves a download to the handle's path, and one of known text a script that may run
+    later (any other write through it is the open's own)."""
 
     def file_changes(call: Call) -> tuple[FileChange, ...]:
         data = call.arg(0)
         path = call.receiver.entry("path") if call.receiver is not None else None
-        if path is None or data is None or not data.has_source(SourceKind.NETWORK):
+        if path is None or path.text is None or data is None:
             return ()
-        return (FileChange(FileOperation.WRITE_FILE, path, data=data),)
+        if not (data.has_source(SourceKind.NETWORK) or data.text is not None):
+            return ()
+        appends = call.receiver.entry("appends") if call.receiver is not None else None
+        operation = FileOperation.APPEND_FILE if appends is not None and appends.flag else FileOperation.WRITE_FILE
+        return (FileChange(operation, path, data=data),)
 
     return Entry(file_changes=file_changes)
 

@@ -31,7 +31,7 @@ from ..._model import Span
 from ..._syntax import BudgetExceeded, Origin
 from .._normalize import HOME
 from .._risks import NO_RISKS
-from .._state import Frame
+from .._state import Frame, WrittenScript
 from .._subjects import Arg, CodeFactKind, CodeFactSubject, DataOrigin, Risk
 from ._call import ContextWalk
 
@@ -169,16 +169,21 @@ class _Judge:
         )
 
         risks = NO_RISKS
-        # Downloads saved first, so that running one is known as such (`urlretrieve(u, p); os.system(p)`);
-        # then shell-outs: `exec(check_output("curl ..."))` reports the exec before the call inside it.
-        saves = [fact for fact in report.facts if isinstance(fact, DestructiveCall) and fact.download is not None]
-        for fact in saves:
+        # Files written with known content or a download first, so that running one is judged as such
+        # (`urlretrieve(u, p); os.system(p)`); then shell-outs: `exec(check_output("curl ..."))` reports
+        # the exec before the call inside it.
+        writes = [
+            fact
+            for fact in report.facts
+            if isinstance(fact, DestructiveCall) and (fact.download is not None or fact.content is not None)
+        ]
+        for fact in writes:
             risks = risks | self.destructive_call(fact)
         for fact in report.facts:
             if isinstance(fact, ShellOut):
                 risks = risks | self.shell_out(fact)
         for fact in report.facts:
-            if isinstance(fact, DestructiveCall) and fact.download is None:
+            if isinstance(fact, DestructiveCall) and fact not in writes:
                 risks = risks | self.destructive_call(fact)
             elif isinstance(fact, FileRead):
                 self.file_read(fact)
@@ -254,6 +259,10 @@ class _Judge:
         if operation is FileOperation.WRITE_FILE or operation is FileOperation.APPEND_FILE:
             operator = ">" if operation is FileOperation.WRITE_FILE else ">>"
             self.walk.nested_redirect(operator, target, span, self.frame, label)
+            if fact.content is not None:
+                # A script the code writes is known, as one `echo ... > FILE` writes: running it later is judged.
+                script = WrittenScript(fact.content, Origin.derived_from(span), span)
+                self.walk.remember_written(target, script, operation is FileOperation.APPEND_FILE)
             if fact.download is None:
                 return NO_RISKS
             # Saving a download is `curl -so PATH URL`: the file is then known as downloaded, so running it
