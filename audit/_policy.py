@@ -322,6 +322,7 @@ def _interpreter(reader: TableReader, family: str, previous: InterpreterSpec | N
         versioned=reader.boolean("versioned", previous.versioned),
         code_operand=reader.boolean("code_operand", previous.code_operand),
         reads_stdin_code=reader.boolean("reads_stdin_code", previous.reads_stdin_code),
+        compiles=reader.boolean("compiles", previous.compiles),
         **options,
     )
     return _checked(spec)

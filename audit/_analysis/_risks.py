@@ -43,9 +43,23 @@ def command_risks(name: str | None, args: tuple[Arg, ...], source: NameSource, t
     if flags is not None and (not flags or any(_has_flag(arg, flags) for arg in args)):
         found.add(Risk.DECODE)
     spec = tables.interpreter(name)
-    if name in _CODE_RUNNERS or (spec is not None and not _python_prints_only_integers(name, spec, args)):
+    if name in _CODE_RUNNERS or (
+        spec is not None and _runs_code(spec, args) and not _python_prints_only_integers(name, spec, args)
+    ):
         found.add(Risk.INTERPRETER)
     return frozenset(found) if found else NO_RISKS
+
+
+def _runs_code(spec: InterpreterSpec, args: tuple[Arg, ...]) -> bool:
+    """Whether what the command prints may be a program's output: not a compiler's (`gcc`), nor, for a
+    family with subcommands, another subcommand's than the one that runs code (`go env GOPATH`)."""
+    if spec.compiles:
+        return False
+    runners = spec.code_subcommands | spec.script_subcommands
+    if not runners:
+        return True
+    first = next((arg.value for arg in args if not (arg.value or "").startswith("-")), None)
+    return first is None or first in runners
 
 
 def _python_prints_only_integers(name: str, spec: InterpreterSpec, args: tuple[Arg, ...]) -> bool:

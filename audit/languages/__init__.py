@@ -1,4 +1,4 @@
-"""What code in another language does: shell-outs, destructive file calls,
+"""What code in another language does: shell-outs, destructive file calls, files read,
 download-and-execute, reverse shells and network sends, found by parsing the
 code (python -c, node -e, perl -e, ruby -e, php -r, lua -e, awk programs...)
 with real grammars.
@@ -22,6 +22,7 @@ from ._facts import (
     DownloadExecute,
     Fact,
     FileOperation,
+    FileRead,
     LanguageError,
     NetworkSend,
     ReverseShell,
@@ -42,6 +43,7 @@ __all__ = [
     "DownloadExecute",
     "Fact",
     "FileOperation",
+    "FileRead",
     "LanguageError",
     "NetworkSend",
     "ReverseShell",

@@ -48,6 +48,10 @@ _ANALYSERS = {
     "r": ("._shell_calls", "RAnalyser"),
     "tcl": ("._shell_calls", "TclAnalyser"),
     "julia": ("._shell_calls", "JuliaAnalyser"),
+    "c": ("._shell_calls", "CAnalyser"),
+    "go": ("._shell_calls", "GoAnalyser"),
+    "rust": ("._shell_calls", "RustAnalyser"),
+    "swift": ("._shell_calls", "SwiftAnalyser"),
 }
 
 LANGUAGES = frozenset(_ANALYSERS)
@@ -71,11 +75,14 @@ def analyse_code(
     max_steps: int = DEFAULT_MAX_STEPS,
     max_depth: int = DEFAULT_MAX_DEPTH,
     arguments: tuple[str | None, ...] | None = None,
+    variables: tuple[tuple[str, str], ...] = (),
 ) -> CodeReport:
     """What `source`, a program in `language`, does that a shell audit must know.
 
     `arguments` are the program's command-line arguments (`python3 -c CODE ARG...`),
     None for one known only at run time; the default says they are not known at all.
+    `variables` are the program's variables the command line sets before it starts, with their
+    values (`awk -v NAME=VALUE`).
 
     Never raises on any `source`: code the analysis cannot follow is reported
     as `Unresolved`. When `budget` (the engine's time budget) or `max_steps`
@@ -86,7 +93,7 @@ def analyse_code(
     from ._grammars import ParseCancelled
     from ._run import OutOfBudget, Run
 
-    analyser = _factory(language)(source, Run(budget, max_steps, max_depth, arguments))
+    analyser = _factory(language)(source, Run(budget, max_steps, max_depth, arguments, variables))
     try:
         facts = analyser.facts()
     except (OutOfBudget, ParseCancelled):

@@ -353,6 +353,10 @@ class AwkAnalyser:
 
     def _variable(self, name: str) -> str | None:
         bindings = self._bindings.get(name, [])
+        preset = self.run.variables.get(name)
+        if preset is not None:
+            # Set by `-v NAME=VALUE`, escapes read as in a string; assigned in the program too, it has two values.
+            return None if bindings else decode_escapes(preset, keeps_unknown_backslash=False)
         if len(bindings) != 1 or bindings[0] is None or name in self._resolving:
             return None
         self._resolving.add(name)

@@ -21,6 +21,7 @@ from ._values import (
     FileChange,
     Request,
     Value,
+    each_choice,
     listed_in,
     outside_value,
     sources_of,
@@ -97,21 +98,29 @@ def words_of(value: Value) -> tuple[Value, ...] | None:
     return None
 
 
-def changes(operation: FileOperation, position: int | None = 0, keyword: str | None = None) -> Entry:
-    """Deletes or writes the path in one argument."""
+def changes(
+    operation: FileOperation,
+    position: int | None = 0,
+    keyword: str | None = None,
+    data: tuple[int | None, str | None] | None = None,
+) -> Entry:
+    """Deletes or writes the path in one argument (a write, the `data` argument when given)."""
 
     def file_changes(call: Call) -> tuple[FileChange, ...]:
         value = call.arg(position, keyword)
-        return () if value is None else (FileChange(operation, value),)
+        written = call.arg(*data) if data is not None else None
+        return () if value is None else (FileChange(operation, value, data=written),)
 
     return Entry(file_changes=file_changes)
 
 
-def changes_receiver(operation: FileOperation) -> Entry:
-    """Deletes or writes the path a path object stands for (`Path('/x').unlink()`)."""
+def changes_receiver(operation: FileOperation, data: tuple[int | None, str | None] | None = None) -> Entry:
+    """Deletes or writes the path a path object stands for (`Path('/x').unlink()`; a write, the `data`
+    argument when given)."""
 
     def file_changes(call: Call) -> tuple[FileChange, ...]:
-        return (FileChange(operation, call.receiver or UNKNOWN),)
+        written = call.arg(*data) if data is not None else None
+        return (FileChange(operation, call.receiver or UNKNOWN, data=written),)
 
     return Entry(file_changes=file_changes)
 
@@ -231,11 +240,8 @@ def opens(
     *,
     operation_of: Callable[[str], FileOperation | None] = write_mode,
 ) -> Entry:
-    """Opens a file: a write/append mode changes it, a read mode makes its content outside data.
-
-    A mode the analysis cannot read counts as writing: the engine judges the
-    path, and a harmless path stays harmless.
-    """
+    """Opens a file: a write/append mode changes it, a read mode makes its content outside data. A mode
+    the analysis cannot read counts as writing: the engine judges the path, a harmless path stays harmless."""
 
     def operation(call: Call) -> FileOperation | None:
         mode_value = call.arg(*mode)
@@ -251,7 +257,9 @@ def opens(
 
     def returns(call: Call) -> Value:
         target = call.arg(*path) or UNKNOWN
-        base = Value(name=f"{call.callee}()", sources=sources_of(call.all_values()))
+        # The handle keeps its path and whether it appends, for what is written through it (`saves_through_handle`).
+        entries = (("path", target), ("appends", Value(flag=operation(call) is FileOperation.APPEND_FILE)))
+        base = Value(name=f"{call.callee}()", sources=sources_of(call.all_values()), entries=entries)
         if operation(call) is None:
             return base.with_sources((DataSource(SourceKind.FILE, target.text),))
         return base
@@ -340,6 +348,10 @@ def passes(position: int = 0, *, name: str | None = None) -> Entry:
 def joined_path(parts: Sequence[Value], *, restarts_at_absolute: bool, name: str | None = None) -> Value:
     """A path joined from parts, known when every part is; with `restarts_at_absolute` a later
     absolute part starts over (Python's `os.path.join`), without it it is joined too (`File.join`)."""
+    if any(part.choices for part in parts):
+        return each_choice(
+            parts, lambda chosen: joined_path(chosen, restarts_at_absolute=restarts_at_absolute, name=name)
+        )
     path: str | None = ""
     for part in parts:
         if part.text is None or path is None:

@@ -24,6 +24,7 @@ from ._facts import (
     DownloadExecute,
     Fact,
     FileOperation,
+    FileRead,
     NetworkSend,
     ReverseShell,
     ShellOut,
@@ -34,7 +35,18 @@ from ._facts import (
     starts_interactive_shell,
 )
 from ._run import Run
-from ._values import UNKNOWN, Call, Command, Entry, Request, Value, sources_of
+from ._values import (
+    UNKNOWN,
+    Call,
+    Command,
+    Entry,
+    FileChange,
+    Request,
+    Value,
+    alternatives,
+    each_choice,
+    sources_of,
+)
 
 # Where run-time code comes from, most telling first.
 _REMOTE_KINDS = (SourceKind.NETWORK, SourceKind.DECODED, SourceKind.COMMAND_OUTPUT)
@@ -42,8 +54,27 @@ _REMOTE_KINDS = (SourceKind.NETWORK, SourceKind.DECODED, SourceKind.COMMAND_OUTP
 # says: a network read, a decoded blob (whose text, when known, is audited as well).
 _FOREIGN_KINDS = (SourceKind.NETWORK, SourceKind.DECODED)
 _DELETES = frozenset({FileOperation.DELETE_TREE, FileOperation.DELETE_FILE, FileOperation.DELETE_DIR})
+_WRITES = frozenset({FileOperation.WRITE_FILE, FileOperation.APPEND_FILE})
 # Data that a plain download (GET) should not carry: sending it is an upload.
 _LOCAL_KINDS = frozenset({SourceKind.FILE, SourceKind.ENVIRONMENT, SourceKind.COMMAND_OUTPUT})
+
+
+def _each_command(command: Command) -> tuple[Command, ...]:
+    """The command for each choice of its words (a loop over a literal list of programs or paths)."""
+    words = command.words
+    if words is None or not any(word.choices for word in words):
+        return (command,)
+    chosen = each_choice(words, lambda combination: Value(items=tuple(combination)))
+    if chosen.choices is None:
+        return (Command(command.kind, None),)
+    return tuple(Command(command.kind, choice.items) for choice in chosen.choices)
+
+
+def _download(data: Value | None) -> DataSource | None:
+    """The network read whose data a write writes, if it writes one (the file is then a download)."""
+    if data is None:
+        return None
+    return next((source for source in data.sources if source.kind is SourceKind.NETWORK), None)
 
 
 class CallEffects:
@@ -94,21 +125,14 @@ class CallEffects:
         span = self.outer(call.span)
         if entry.command is not None:
             command = entry.command(call)
-            if command is not None:
-                self._shell_out(call, command, via, span)
+            for each in _each_command(command) if command is not None else ():
+                self._shell_out(call, each, via, span)
         if entry.file_changes is not None:
             for change in entry.file_changes(call):
-                path = change.path
-                operation = change.operation
-                if path.recursive and operation is FileOperation.DELETE_FILE:
-                    operation = FileOperation.DELETE_TREE  # each file at any depth: the tree emptied
-                fact = DestructiveCall(operation, path.text, via, span, change.operand, path.pattern)
-                self._facts.append(fact)
-                if operation in _DELETES and change.path.text is None and change.path.has_source(SourceKind.ARGUMENT):
-                    # Like a shell string built from them: what the command hands the code to delete is unknown here
-                    # (a write is not, as `> "$OUT"` is not in the shell).
-                    reason = f"{operation.value} of a path taken from command-line arguments not known here"
-                    self._facts.append(Unresolved(UnresolvedKind.DYNAMIC_PATH, reason, span))
+                for path in alternatives(change.path):  # a loop over a literal list: each of its paths
+                    self._file_change(change, path, via, span)
+        if entry.returns is not None:
+            self._files_read(call, entry.returns, via, span)
         if entry.code is not None:
             code = entry.code(call)
             if code is not None:
@@ -122,6 +146,34 @@ class CallEffects:
         if entry.rebinds_stdin is not None:
             stdin = entry.rebinds_stdin(call)
             self._stdin_on_socket |= stdin is not None and stdin.has_source(SourceKind.SOCKET)
+
+    def _files_read(self, call: Call, returns: Callable[[Call], Value], via: str, span: Span) -> None:
+        """`open(p).read()`, `fs.readFileSync(p)`: a call whose value is a file's data it did not
+        receive reads that file."""
+        received = sources_of(call.all_values())
+        for source in returns(call).sources - received:
+            if source.kind is SourceKind.FILE and source.detail is not None:
+                self._facts.append(FileRead(source.detail, via, span))
+
+    def _file_change(self, change: FileChange, path: Value, via: str, span: Span) -> None:
+        operation = change.operation
+        if operation is FileOperation.READ_FILE:
+            if path.text is not None:
+                self._facts.append(FileRead(path.text, via, span))
+            return
+        if path.recursive and operation is FileOperation.DELETE_FILE:
+            operation = FileOperation.DELETE_TREE  # each file at any depth: the tree emptied
+        written = change.data if operation in _WRITES else None
+        content = written.text if written is not None else None
+        fact = DestructiveCall(
+            operation, path.text, via, span, change.operand, path.pattern, _download(written), content
+        )
+        self._facts.append(fact)
+        if operation in _DELETES and path.text is None and path.has_source(SourceKind.ARGUMENT):
+            # Like a shell string built from them: what the command hands the code to delete is unknown here
+            # (a write is not, as `> "$OUT"` is not in the shell).
+            reason = f"{operation.value} of a path taken from command-line arguments not known here"
+            self._facts.append(Unresolved(UnresolvedKind.DYNAMIC_PATH, reason, span))
 
     def _callback_effects(self, call: Call, argument: Value) -> None:
         """A command or code runner passed by reference runs on data the analysis cannot see."""

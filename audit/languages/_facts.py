@@ -42,6 +42,8 @@ class FileOperation(str, Enum):
     CHANGE_OWNER_TREE = "change-owner-tree"
     MOVE = "move"
     """Moves or renames the path (`os.rename`); `operand` is where it goes."""
+    READ_FILE = "read-file"
+    """Reads the path (a copy's source, `shutil.copy(p, ...)`); reported as a `FileRead`."""
 
 
 class SourceKind(str, Enum):
@@ -113,7 +115,7 @@ class DestructiveCall:
     """A library call that deletes, overwrites, moves or changes the access of `path` (None: not
     a literal); `operand` is the mode, owner or destination the operation also takes (None: not
     a literal, or an operation that takes none); `pattern`: the path is a wildcard pattern, each
-    path it matches changed."""
+    path it matches changed; `download`: the write saves a download, `content`: what it writes."""
 
     operation: FileOperation
     path: str | None
@@ -121,6 +123,21 @@ class DestructiveCall:
     span: Span
     operand: str | None = None
     pattern: bool = False
+    download: DataSource | None = None
+    """For a write: the network read whose data it writes (`urlretrieve(URL, path)`), the URL its detail."""
+    content: str | None = None
+    """For a write: the text it writes, when the code spells it out (`writeFileSync(p, 'rm -rf ~')`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileRead:
+    """A library call reads the file at `path`, spelled out in the code (`open(p).read()`,
+    `fs.readFileSync(p)`, `File.read(p)`, a copy's source): the engine judges it as `cat` of it,
+    so the rules on reading secrets apply."""
+
+    path: str
+    via: str
+    span: Span
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +179,7 @@ class Unresolved:
     span: Span
 
 
-Fact = ShellOut | DestructiveCall | DownloadExecute | ReverseShell | NetworkSend | Unresolved
+Fact = ShellOut | DestructiveCall | FileRead | DownloadExecute | ReverseShell | NetworkSend | Unresolved
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,6 +56,10 @@ Binding = Node | Value | Callable[[], Value]
 computed when first needed (a destructured member of an expression)."""
 
 
+# The grammars' node types for an operator before one operand (`-1`).
+_UNARY_TYPES = frozenset({"unary_operator", "unary_expression", "unary", "unary_op_expression"})
+
+
 class Interpreter(CallEffects):
     language: ClassVar[str]
     grammars: ClassVar[tuple[str, ...]]
@@ -104,8 +108,19 @@ class Interpreter(CallEffects):
         """Record the names `node` binds (assignments, imports, parameters)."""
 
     def evaluate(self, node: Node) -> Value:
-        """The value of `node`; the default knows nothing but keeps the origins of its parts."""
-        return opaque(self.value(child) for child in node.named_children)
+        """The value of `node`; the default knows nothing but keeps the origins of its parts, except
+        that a minus before an integer negates it (`os.kill(-1, 9)`: every process)."""
+        operands = node.named_children
+        if node.type in _UNARY_TYPES and len(operands) == 1 and self.text(node).startswith("-"):
+            number = self.value(operands[0]).number
+            if number is not None:
+                return Value(number=-number)
+        return opaque(self.value(child) for child in operands)
+
+    def elements_call(self, node: Node) -> Value | None:
+        """The value of a call that maps or filters the elements of what it is called on
+        (`names.map(f => ...)`), which the catalogue cannot say; None for another call."""
+        return None
 
     def make_call(self, node: Node) -> Call | None:
         """The call `node` makes, or None."""
@@ -313,7 +328,10 @@ class Interpreter(CallEffects):
         self._in_progress.add(node.id)
         try:
             call = self.call_at(node)
-            if call is not None:
+            mapped = self.elements_call(node) if call is not None else None
+            if mapped is not None:
+                result = mapped
+            elif call is not None:
                 result = self._call_value(call)
             elif node.type in self.integer_types:
                 result = integer_value(self.text(node))

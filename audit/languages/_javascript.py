@@ -9,8 +9,6 @@ from tree_sitter import Node
 
 from ._catalogue import (
     changes,
-    changes_mode,
-    changes_owner,
     converts_receiver,
     decodes,
     fetches,
@@ -18,7 +16,6 @@ from ._catalogue import (
     imports,
     joins_paths,
     moves,
-    opens,
     passes,
     path_at,
     posts,
@@ -30,10 +27,14 @@ from ._catalogue import (
     words_of,
 )
 from ._facts import DataSource, FileOperation, SourceKind
+from ._formatting import joined_items
 from ._interpreter import Binding, Interpreter
-from ._javascript_runtimes import removes, runtime_entries
+from ._javascript_runtimes import fs_entries, runtime_entries
+from ._patterns import EACH_ELEMENT_METHODS, KEEPS_ELEMENTS_METHODS
+from ._processes import signals
 from ._strings import decode_escapes
-from ._values import HOME, UNKNOWN, Call, Command, Entry, FileChange, Request, Value, joined, opaque
+from ._transfers import imports_url
+from ._values import HOME, UNKNOWN, Call, Command, Entry, Request, Value, element, joined, opaque
 
 _UPLOAD_METHODS = frozenset({"POST", "PUT", "PATCH"})
 _TEXT_PIECES = frozenset({"string_fragment"})
@@ -99,21 +100,6 @@ def _options_command(key: str, program_position: int | None = None) -> Entry:
     return Entry(command=command)
 
 
-def _write_stream() -> Entry:
-    """fs.createWriteStream(path, {flags: 'a'})."""
-
-    def file_changes(call: Call) -> tuple[FileChange, ...]:
-        path = call.arg(0)
-        if path is None:
-            return ()
-        options = call.arg(1)
-        flags = options.entry("flags") if options is not None else None
-        appends = flags is not None and flags.text is not None and "a" in flags.text
-        return (FileChange(FileOperation.APPEND_FILE if appends else FileOperation.WRITE_FILE, path),)
-
-    return Entry(file_changes=file_changes)
-
-
 def _uploads(options_position: int) -> Entry:
     """fetch(url, {method, body}), http.request(url | {method}), axios(config): an upload
     when the options carry a body or an upload method."""
@@ -172,7 +158,7 @@ def _build_catalogue() -> dict[str, Entry]:
         "setTimeout": runs_code(0, strings_only=True),
         "setInterval": runs_code(0, strings_only=True),
         "require": imports(0),
-        "import": imports(0),
+        "import": imports_url(0),
         "module.require": imports(0),
         "process.mainModule.require": imports(0),
         "net.connect": socket(),
@@ -188,6 +174,7 @@ def _build_catalogue() -> dict[str, Entry]:
         "axios.request": _uploads(0),
         "Buffer.from": _buffer_from(),
         "os.homedir": home(),
+        "process.kill": signals((0, None), (1, None)),
         "path.join": joins_paths(restarts_at_absolute=False),
         "path.resolve": joins_paths(restarts_at_absolute=True),
         "Deno.env.get": produces(SourceKind.ENVIRONMENT, 0),
@@ -202,33 +189,17 @@ def _build_catalogue() -> dict[str, Entry]:
         "fs-extra.moveSync": moves(path_at(0), (1, None)),
         "fs-extra.move": moves(path_at(0), (1, None)),
         **runtime_entries(),
+        **fs_entries(),
     }
     for method in ("get", "delete", "head", "options"):
         catalogue[f"axios.{method}"] = fetches((0, None))
     for method in ("post", "put", "patch"):
         catalogue[f"axios.{method}"] = posts()
-    for module in ("fs", "fs.promises"):
-        for suffix in ("", "Sync"):
-            if module == "fs.promises" and suffix:
-                continue
-            catalogue[f"{module}.rm{suffix}"] = removes(FileOperation.DELETE_FILE)
-            catalogue[f"{module}.rmdir{suffix}"] = removes(FileOperation.DELETE_DIR)
-            catalogue[f"{module}.unlink{suffix}"] = changes(FileOperation.DELETE_FILE)
-            catalogue[f"{module}.writeFile{suffix}"] = changes(FileOperation.WRITE_FILE)
-            catalogue[f"{module}.appendFile{suffix}"] = changes(FileOperation.APPEND_FILE)
-            catalogue[f"{module}.copyFile{suffix}"] = changes(FileOperation.WRITE_FILE, 1)
-            catalogue[f"{module}.cp{suffix}"] = changes(FileOperation.WRITE_FILE, 1)
-            catalogue[f"{module}.truncate{suffix}"] = changes(FileOperation.WRITE_FILE)
-            catalogue[f"{module}.rename{suffix}"] = moves(path_at(0), (1, None))
-            for prefix in ("", "l"):
-                catalogue[f"{module}.{prefix}chmod{suffix}"] = changes_mode((1, None), path_at(0))
-                catalogue[f"{module}.{prefix}chown{suffix}"] = changes_owner((1, None), (2, None), path_at(0))
-            catalogue[f"{module}.readFile{suffix}"] = produces(SourceKind.FILE, 0)
-        catalogue[f"{module}.open"] = opens((0, None), (1, None))
-    catalogue["fs.openSync"] = opens((0, None), (1, None))
-    catalogue["fs.createWriteStream"] = _write_stream()
     catalogue["atob"] = decodes("base64")
     catalogue["*.toString"] = converts_receiver()
+    catalogue["*.join"] = Entry(
+        returns=lambda call: joined_items(call.arg(0) or Value(text=","), call.receiver or UNKNOWN)
+    )
     for decoder in (
         "decodeURIComponent",
         "decodeURI",
@@ -278,6 +249,10 @@ class JavaScriptInterpreter(Interpreter):
             self._bind_pattern(node.child_by_field_name("left"), lambda: opaque((self.value(right),)))
         elif kind == "import_statement":
             self._bind_import(node)
+        elif kind == "for_in_statement" and self._text_of(node.child_by_field_name("operator")) == "of":
+            # `for (const f of fs.readdirSync(d))`: what each step of the iteration yields.
+            iterable = node.child_by_field_name("right")
+            self._bind_pattern(node.child_by_field_name("left"), lambda: element(self.value(iterable)))
         elif kind in ("for_in_statement", "catch_clause"):
             self._bind_pattern(node.child_by_field_name("left") or node.child_by_field_name("parameter"), None)
         elif kind in _FUNCTIONS:
@@ -295,11 +270,31 @@ class JavaScriptInterpreter(Interpreter):
         listed = function.child_by_field_name("parameters")
         if listed is not None:
             parameters.extend(listed.named_children)
-        for parameter in parameters:
-            if carried is not None:
+        receiver = self._element_callback_receiver(carried, function)
+        for position, parameter in enumerate(parameters):
+            if receiver is not None and position == 0:
+                # `names.forEach(f => ...)`: the callback's first parameter is each element of the array.
+                self._bind_pattern(parameter, lambda receiver=receiver: element(self.value(receiver)))
+            elif carried is not None:
                 self._bind_pattern(parameter, lambda call=carried: opaque((self.value(call),)))
             else:
                 self._bind_pattern(parameter, None)
+
+    @staticmethod
+    def _element_callback_receiver(call: Node | None, function: Node) -> Node | None:
+        """The array `ARRAY.forEach(function)` (or `.map`, `.filter`...) calls `function` with each element of."""
+        callee = call.child_by_field_name("function") if call is not None else None
+        arguments = function.parent
+        if callee is None or callee.type != "member_expression" or arguments is None:
+            return None
+        method = callee.child_by_field_name("property")
+        first = arguments.named_children[0] if arguments.named_children else None
+        if method is None or method.text is None or first is None or first.id != function.id:
+            return None
+        return callee.child_by_field_name("object") if method.text.decode() in EACH_ELEMENT_METHODS else None
+
+    def _text_of(self, node: Node | None) -> str | None:
+        return None if node is None else self.text(node)
 
     def _bind_pattern(self, target: Node | None, binding: Binding | None) -> None:
         if target is None:
@@ -397,6 +392,25 @@ class JavaScriptInterpreter(Interpreter):
         if kind == "assignment_expression":
             return self.value(node.child_by_field_name("right"))
         return super().evaluate(node)
+
+    def elements_call(self, node: Node) -> Value | None:
+        """`names.map(f => path.join(d, f))`: an array whose elements are the callback's value for each
+        element of the receiver; `names.filter(...)`: some of the receiver's elements."""
+        callee = node.child_by_field_name("function") if node.type == "call_expression" else None
+        if callee is None or callee.type != "member_expression":
+            return None
+        method = self._text_of(callee.child_by_field_name("property"))
+        receiver = callee.child_by_field_name("object")
+        if method in KEEPS_ELEMENTS_METHODS:
+            return Value(each=element(self.value(receiver)))
+        arguments = node.child_by_field_name("arguments")
+        callback = arguments.named_children[0] if arguments is not None and arguments.named_children else None
+        if method not in ("map", "flatMap") or callback is None or callback.type != "arrow_function":
+            return None
+        body = callback.child_by_field_name("body")
+        if body is None or body.type == "statement_block":
+            return None
+        return Value(each=self.value(body))
 
     def _string(self, node: Node) -> Value:
         pieces = [child for child in node.named_children if child.type != "comment"]

@@ -39,6 +39,7 @@ from ._facts import DataSource, FileOperation, SourceKind
 from ._interpreter import Interpreter
 from ._patterns import wildcard_pattern
 from ._strings import decode_escapes
+from ._transfers import copies
 from ._values import UNKNOWN, Call, Command, Entry, FileChange, Value, interpolated, joined, opaque
 
 _CALLS = frozenset(
@@ -58,6 +59,8 @@ _DEFAULT_EXPORTS = {
     "getprint": "LWP::Simple::getprint",
     "mirror": "LWP::Simple::mirror",
     "rmtree": "File::Path::rmtree",
+    "copy": "File::Copy::copy",
+    "move": "File::Copy::move",
     "remove_tree": "File::Path::remove_tree",
     "decode_base64": "MIME::Base64::decode_base64",
     "decode_base64url": "MIME::Base64::decode_base64url",
@@ -96,7 +99,9 @@ def _open() -> Entry:
                     return (FileChange(operation, Value(text=spec[len(prefix) :].strip())),)
             if spec.startswith((">", "+<")) and not spec.startswith(">&"):
                 return (FileChange(FileOperation.WRITE_FILE, Value(text=spec[1:].strip())),)
-            return ()
+            if "|" in spec or "&" in spec[:3] or spec.startswith((">", "+", "-")):
+                return ()  # a command's pipe, a duplicated handle, standard input or output
+            return (FileChange(FileOperation.READ_FILE, Value(text=spec.removeprefix("<").strip())),)
         mode = call.arg(1)
         target = call.arg(2)
         if mode is None or target is None:
@@ -108,7 +113,9 @@ def _open() -> Entry:
             return (FileChange(FileOperation.APPEND_FILE, target),)
         if mode_text.startswith((">", "+<", "+>")) and not mode_text.startswith(">&"):
             return (FileChange(FileOperation.WRITE_FILE, target),)
-        return ()
+        return (
+            (FileChange(FileOperation.READ_FILE, target),) if mode_text.startswith("<") and "&" not in mode_text else ()
+        )
 
     def rebinds_stdin(call: Call) -> Value | None:
         """`open(STDIN, "<&", $socket)`: the handle duplicated becomes the standard input."""
@@ -134,6 +141,7 @@ def _glob() -> Entry:
     return Entry(returns=returns)
 
 
+# long: one table literal, one row per call the analyser knows: long as data, not as logic.
 def _build_catalogue() -> dict[str, Entry]:
     catalogue: dict[str, Entry] = {
         "system": perl_style(),
@@ -150,6 +158,8 @@ def _build_catalogue() -> dict[str, Entry]:
         "chown": changes_owner((0, None), (1, None), paths_from(2)),
         "rename": moves(path_at(0), (1, None)),
         "File::Copy::move": moves(path_at(0), (1, None)),
+        "File::Copy::copy": copies(),
+        "File::Copy::cp": copies(),
         "File::Copy::mv": moves(path_at(0), (1, None)),
         "File::Path::rmtree": changes_each(FileOperation.DELETE_TREE),
         "File::Path::remove_tree": changes_each(FileOperation.DELETE_TREE),
@@ -348,10 +358,29 @@ class PerlInterpreter(Interpreter):
         position = body.start
         for child in inserted:
             span = self.span(child)
-            parts.extend((self._text(self.source[position : span.start]), interpolated(self.value(child))))
-            position = span.end
+            if span.start < position:
+                continue  # inside a subscript read below
+            value, end = self._bracketed_subscript(child, span.end, body.end)
+            parts.extend((self._text(self.source[position : span.start]), interpolated(value)))
+            position = end
         parts.append(self._text(self.source[position : body.end]))
         return joined(parts)
+
+    def _bracketed_subscript(self, child: Node, after: int, body_end: int) -> tuple[Value, int]:
+        """`qq{rm -rf $ENV{HOME}}`: in a string delimited by braces or brackets the grammar stops a
+        scalar before its subscript; Perl reads `$ENV{HOME}` and `$ARGV[0]` there as in `"..."`.
+        The value and where it ends."""
+        opener = self.source[after : after + 1]
+        if child.type != "scalar" or opener not in ("{", "["):
+            return self.value(child), after
+        closer = self.source.find("}" if opener == "{" else "]", after, body_end)
+        key = self.source[after + 1 : closer].strip().strip("'\"") if closer > after else ""
+        name = self.text(child)[1:]
+        if opener == "{" and key.isidentifier():
+            return self.subscript(self.lookup("%" + name), Value(text=key)), closer + 1
+        if opener == "[" and key.lstrip("-").isdigit():
+            return self.subscript(self.lookup("@" + name), Value(text=key)), closer + 1
+        return self.value(child), after
 
     @staticmethod
     def _text(raw: str) -> Value:

@@ -26,6 +26,7 @@ from ._catalogue import (
 from ._facts import DataSource, FileOperation, SourceKind
 from ._interpreter import Interpreter
 from ._strings import decode_escapes
+from ._transfers import copies
 from ._values import UNKNOWN, Call, Command, Entry, FileChange, Request, Value, joined, opaque
 
 _CALLS = frozenset(
@@ -72,7 +73,8 @@ def _put_contents() -> Entry:
             return ()
         flags = call.arg(2, "flags")
         appends = flags is not None and "FILE_APPEND" in (flags.name or "")
-        return (FileChange(FileOperation.APPEND_FILE if appends else FileOperation.WRITE_FILE, path),)
+        operation = FileOperation.APPEND_FILE if appends else FileOperation.WRITE_FILE
+        return (FileChange(operation, path, data=call.arg(1, "data")),)
 
     return Entry(file_changes=file_changes)
 
@@ -146,7 +148,7 @@ def _build_catalogue() -> dict[str, Entry]:
         "lchgrp": changes_owner(None, (1, "group"), path_at(0, "filename")),
         "rename": moves(path_at(0, "from"), (1, "to")),
         "file_put_contents": _put_contents(),
-        "copy": changes(FileOperation.WRITE_FILE, 1, "to"),
+        "copy": copies(1, "to", "from"),
         "fopen": _fopen(),
         "file_get_contents": _get_contents(),
         "file": _get_contents(),

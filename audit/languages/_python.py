@@ -34,10 +34,14 @@ from ._catalogue import (
     socket,
     words_of,
 )
+from ._databases import database_entries
 from ._facts import DataSource, FileOperation, SourceKind
+from ._formatting import brace_formatted, joined_items, percent_formatted
 from ._interpreter import Interpreter
+from ._processes import exec_list, exec_vector, signals
 from ._python_listings import listings, unpacked
 from ._strings import decode_escapes
+from ._transfers import copies, saves, saves_through_handle
 from ._values import HOME, UNKNOWN, Call, Command, Entry, Value, element, interpolated, joined, opaque
 
 _UPLOAD_METHODS = frozenset({"POST", "PUT", "PATCH"})
@@ -69,35 +73,6 @@ def _subprocess() -> Entry:
     return Entry(command=command)
 
 
-def _exec_list(path_at: int, *, drop_last: bool = False) -> Entry:
-    """os.execl(path, arg0, arg1...): runs `path` with arg1...; the `e` forms end with the environment."""
-
-    def command(call: Call) -> Command | None:
-        if not call.complete:
-            return Command.argv(None)
-        if len(call.args) <= path_at:
-            return None
-        end = len(call.args) - 1 if drop_last else len(call.args)
-        return Command.argv((call.args[path_at], *call.args[path_at + 2 : end]))
-
-    return Entry(command=command)
-
-
-def _exec_vector(path_at: int) -> Entry:
-    """os.execv(path, [arg0, arg1...]): runs `path` with arg1..."""
-
-    def command(call: Call) -> Command | None:
-        path = call.arg(path_at)
-        vector = call.arg(path_at + 1)
-        if path is None:
-            return None
-        if vector is None or vector.items is None:
-            return Command.argv(None)
-        return Command.argv((path, *vector.items[1:]))
-
-    return Entry(command=command)
-
-
 def _requests_method(method: str) -> Entry:
     return fetches((0, "url"), [(None, "data"), (None, "json"), (None, "files")], sends=method in _UPLOAD_METHODS)
 
@@ -112,6 +87,18 @@ def _uploads_by_method(position: int) -> Entry:
     return fetches(
         (position + 1, "url"), [(None, "data"), (None, "json"), (None, "files"), (position + 2, "body")], sends=sends
     )
+
+
+def _pip_main() -> Entry:
+    """`pip.main(['install', PKG])`: pip run in the process, as `pip install PKG` from the shell."""
+
+    def command(call: Call) -> Command | None:
+        arguments = call.arg(0, "args")
+        if arguments is None:
+            return None
+        return Command.argv(None if arguments.items is None else (Value(text="pip"), *arguments.items))
+
+    return Entry(command=command)
 
 
 def _path_read() -> Entry:
@@ -155,16 +142,21 @@ def _build_catalogue() -> dict[str, Entry]:
         "asyncio.create_subprocess_shell": shell(0, "cmd"),
         "asyncio.create_subprocess_exec": argv_args(0),
         "pty.spawn": argv_list(0, "argv"),
-        "os.posix_spawn": _exec_vector(0),
-        "os.posix_spawnp": _exec_vector(0),
+        "os.posix_spawn": exec_vector(0),
+        "os.posix_spawnp": exec_vector(0),
         "shutil.rmtree": changes(FileOperation.DELETE_TREE, 0, "path"),
         "os.remove": changes(FileOperation.DELETE_FILE, 0, "path"),
         "os.unlink": changes(FileOperation.DELETE_FILE, 0, "path"),
         "os.rmdir": changes(FileOperation.DELETE_DIR, 0, "path"),
         "os.removedirs": changes(FileOperation.DELETE_DIR, 0, "name"),
-        "shutil.copy": changes(FileOperation.WRITE_FILE, 1, "dst"),
-        "shutil.copy2": changes(FileOperation.WRITE_FILE, 1, "dst"),
-        "shutil.copyfile": changes(FileOperation.WRITE_FILE, 1, "dst"),
+        "pip.main": _pip_main(),
+        "pip._internal.main": _pip_main(),
+        "pip._internal.cli.main.main": _pip_main(),
+        "os.kill": signals((0, "pid"), (1, "sig")),
+        "os.killpg": signals((0, "pgid"), (1, "sig")),
+        "shutil.copy": copies(1, "dst", "src"),
+        "shutil.copy2": copies(1, "dst", "src"),
+        "shutil.copyfile": copies(1, "dst", "src"),
         "os.truncate": changes(FileOperation.WRITE_FILE, 0, "path"),
         "os.chmod": changes_mode((1, "mode"), path_at(0, "path")),
         "os.lchmod": changes_mode((1, "mode"), path_at(0, "path")),
@@ -183,8 +175,8 @@ def _build_catalogue() -> dict[str, Entry]:
         "pathlib.Path().joinpath": _joins_path(),
         "pathlib.Path().unlink": changes_receiver(FileOperation.DELETE_FILE),
         "pathlib.Path().rmdir": changes_receiver(FileOperation.DELETE_DIR),
-        "pathlib.Path().write_text": changes_receiver(FileOperation.WRITE_FILE),
-        "pathlib.Path().write_bytes": changes_receiver(FileOperation.WRITE_FILE),
+        "pathlib.Path().write_text": changes_receiver(FileOperation.WRITE_FILE, (0, "data")),
+        "pathlib.Path().write_bytes": changes_receiver(FileOperation.WRITE_FILE, (0, "data")),
         "pathlib.Path().chmod": changes_mode((0, "mode"), receiver_path),
         "pathlib.Path().lchmod": changes_mode((0, "mode"), receiver_path),
         "pathlib.Path().rename": moves(receiver_path, (0, "target")),
@@ -193,6 +185,7 @@ def _build_catalogue() -> dict[str, Entry]:
         "pathlib.Path().read_text": _path_read(),
         "pathlib.Path().read_bytes": _path_read(),
         "open": opens((0, "file"), (1, "mode")),
+        "open().write": saves_through_handle(),
         "io.open": opens((0, "file"), (1, "mode")),
         "codecs.open": opens((0, "filename"), (1, "mode")),
         "exec": runs_code(0, "source"),
@@ -215,7 +208,7 @@ def _build_catalogue() -> dict[str, Entry]:
         "os.dup2": _dup2(),
         "urllib.request.urlopen": fetches((0, "url"), [(1, "data")]),
         "urllib.request.Request": fetches((0, "url"), [(1, "data")]),
-        "urllib.request.urlretrieve": fetches((0, "url")),
+        "urllib.request.urlretrieve": saves((0, "url"), (1, "filename")),
         "urllib.urlopen": fetches((0, "url"), [(1, "data")]),
         "urllib2.urlopen": fetches((0, "url"), [(1, "data")]),
         "requests.request": _uploads_by_method(0),
@@ -226,11 +219,11 @@ def _build_catalogue() -> dict[str, Entry]:
         catalogue[module] = _subprocess()
     catalogue["subprocess.Popen"] = _subprocess()
     for suffix, drop_last in (("l", False), ("le", True), ("lp", False), ("lpe", True)):
-        catalogue[f"os.exec{suffix}"] = _exec_list(0, drop_last=drop_last)
-        catalogue[f"os.spawn{suffix}"] = _exec_list(1, drop_last=drop_last)
+        catalogue[f"os.exec{suffix}"] = exec_list(0, drop_last=drop_last)
+        catalogue[f"os.spawn{suffix}"] = exec_list(1, drop_last=drop_last)
     for suffix in ("v", "ve", "vp", "vpe"):
-        catalogue[f"os.exec{suffix}"] = _exec_vector(0)
-        catalogue[f"os.spawn{suffix}"] = _exec_vector(1)
+        catalogue[f"os.exec{suffix}"] = exec_vector(0)
+        catalogue[f"os.spawn{suffix}"] = exec_vector(1)
     for client in ("requests", "requests.Session()", "httpx", "httpx.Client()"):
         for method in ("get", "head", "options", "delete", "post", "put", "patch"):
             catalogue[f"{client}.{method}"] = _requests_method(method.upper())
@@ -248,7 +241,12 @@ def _build_catalogue() -> dict[str, Entry]:
         ("bytes.fromhex", "hex"),
     ):
         catalogue[decoder] = decodes(codec)
+    catalogue.update(database_entries())
     catalogue["*.decode"] = converts_receiver()
+    catalogue["*.join"] = Entry(returns=lambda call: joined_items(call.receiver or UNKNOWN, call.arg(0) or UNKNOWN))
+    catalogue["*.format"] = Entry(
+        returns=lambda call: brace_formatted(call.receiver or UNKNOWN, call.args, call.keywords)
+    )
     for decoder in (
         "base64.b85decode",
         "base64.a85decode",
@@ -402,6 +400,8 @@ class PythonInterpreter(Interpreter):
             operator = node.child_by_field_name("operator")
             if operator is not None and operator.type == "+":
                 return joined((left, right))
+            if operator is not None and operator.type == "%" and left.text is not None:
+                return percent_formatted(left, right)  # `'rm -rf %s' % path`
             if operator is not None and operator.type == "|" and left.number is not None and right.number is not None:
                 return Value(number=left.number | right.number)  # `stat.S_ISUID | 0o755`
             if operator is not None and operator.type == "/" and left.name == _PATH:

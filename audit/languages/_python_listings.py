@@ -6,11 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ._catalogue import joined_path
-from ._patterns import wildcard_pattern
-from ._values import UNKNOWN, Call, Entry, Value, opaque, sources_of
-
-# Any name in a directory, for a listing that yields names (`os.listdir`, `os.walk`'s files).
-_ANY_NAME = Value(text="*", pattern=True)
+from ._patterns import ANY_NAME, lists_names, wildcard_pattern
+from ._values import UNKNOWN, Call, Entry, Value, opaque
 
 
 def _every_depth(found: Value) -> Value:
@@ -51,11 +48,6 @@ def _path_globs(path_object: str, *, every_depth: bool, pattern: str | None = No
     return Entry(returns=returns)
 
 
-def _lists_names() -> Entry:
-    """`os.listdir(d)`: the names in a directory (not their paths)."""
-    return Entry(returns=lambda call: Value(each=_ANY_NAME, sources=sources_of(call.all_values())))
-
-
 def _walks() -> Entry:
     """`os.walk(top)`: for each directory of the tree, the directory and its entries' names."""
 
@@ -64,7 +56,7 @@ def _walks() -> Entry:
         if top.text is None:
             return opaque(call.all_values())
         directory = Value(text=top.text, sources=top.sources, recursive=True)
-        names = Value(each=_ANY_NAME)
+        names = Value(each=ANY_NAME)
         return Value(each=Value(items=(directory, names, names)), sources=top.sources)
 
     return Entry(returns=returns)
@@ -81,7 +73,7 @@ def listings(path_object: str) -> dict[str, Entry]:
     return {
         "glob.glob": _globs(),
         "glob.iglob": _globs(),
-        "os.listdir": _lists_names(),
+        "os.listdir": lists_names(),
         "os.walk": _walks(),
         f"{path_object}.glob": _path_globs(path_object, every_depth=False),
         f"{path_object}.rglob": _path_globs(path_object, every_depth=True),

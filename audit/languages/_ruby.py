@@ -37,9 +37,11 @@ from ._catalogue import (
 )
 from ._facts import DataSource, FileOperation, SourceKind
 from ._interpreter import Interpreter
-from ._patterns import globs
+from ._patterns import EACH_ELEMENT_METHODS, KEEPS_ELEMENTS_METHODS, globs, lists_names, wildcard_pattern
+from ._processes import signals
 from ._strings import decode_escapes
-from ._values import UNKNOWN, Call, Command, Entry, FileChange, Request, Value, joined, opaque
+from ._transfers import copies
+from ._values import UNKNOWN, Call, Command, Entry, FileChange, Request, Value, element, joined, opaque
 
 _FILE_OPEN = opens((0, None), (1, "mode"))
 
@@ -105,12 +107,17 @@ def _build_catalogue() -> dict[str, Entry]:
         "URI.open": _kernel_open(),
         "File.open": _FILE_OPEN,
         "File.new": _FILE_OPEN,
-        "File.write": changes(FileOperation.WRITE_FILE),
+        "File.write": changes(FileOperation.WRITE_FILE, data=(1, None)),
         "File.binwrite": changes(FileOperation.WRITE_FILE),
         "IO.write": changes(FileOperation.WRITE_FILE),
         "File.delete": changes_each(FileOperation.DELETE_FILE),
         "File.unlink": changes_each(FileOperation.DELETE_FILE),
         "Dir.glob": globs(),
+        "Dir.children": lists_names(),
+        "Process.kill": signals((1, None), (0, None)),
+        "Dir.entries": lists_names(),
+        "Dir.each_child": lists_names(),
+        "Dir.foreach": lists_names(),
         "Dir.rmdir": changes(FileOperation.DELETE_DIR),
         "Dir.delete": changes(FileOperation.DELETE_DIR),
         "Dir.unlink": changes(FileOperation.DELETE_DIR),
@@ -125,6 +132,9 @@ def _build_catalogue() -> dict[str, Entry]:
         "File.truncate": changes(FileOperation.WRITE_FILE),
         "File.rename": moves(path_at(0), (1, None)),
         "FileUtils.mv": moves(path_at(0), (1, None)),
+        "FileUtils.cp": copies(),
+        "FileUtils.copy": copies(),
+        "FileUtils.copy_file": copies(),
         "FileUtils.move": moves(path_at(0), (1, None)),
         "File.read": produces(SourceKind.FILE, 0),
         "File.readlines": produces(SourceKind.FILE, 0),
@@ -232,17 +242,40 @@ class RubyInterpreter(Interpreter):
         elif kind in ("method_parameters", "lambda_parameters", "exception_variable"):
             self._unknown_names(node)
         elif kind == "for":
-            self._unknown_names(node.child_by_field_name("pattern"))
+            self._bind_loop(node)
         elif kind == "block_parameters":
             block = node.parent
             call = block.parent if block is not None and block.type in _BLOCKS else None
             if call is not None and call.type == "call":
-                # `open(url) { |f| eval f.read }`: the block's parameters carry what its call carries.
-                for parameter in node.named_children:
-                    if parameter.type == "identifier":
-                        self.assign(self.text(parameter), lambda call=call: opaque((self.value(call),)))
+                self._bind_block_parameters(node, call)
             else:
                 self._unknown_names(node)
+
+    def _bind_loop(self, node: Node) -> None:
+        """`for f in Dir.children(d)`: the name is what each step of the iteration yields."""
+        pattern = node.child_by_field_name("pattern")
+        iterated = node.child_by_field_name("value")
+        listed = iterated.named_children if iterated is not None else []
+        if pattern is not None and pattern.type == "identifier" and len(listed) == 1:
+            self.assign(self.text(pattern), lambda: element(self.value(listed[0])))
+        else:
+            self._unknown_names(pattern)
+
+    def _bind_block_parameters(self, parameters: Node, call: Node) -> None:
+        """`names.each { |f| ... }`: the first parameter is each element of the receiver; `Dir.glob(p) { |f| }`,
+        `Dir.each_child(d) { |f| }`: each path or name the call lists; `open(url) { |f| eval f.read }`:
+        the parameters carry what the call carries."""
+        receiver = call.child_by_field_name("receiver")
+        method = call.child_by_field_name("method")
+        each_of_receiver = receiver is not None and method is not None and self.text(method) in EACH_ELEMENT_METHODS
+        source = receiver if each_of_receiver else call
+        for position, parameter in enumerate(parameters.named_children):
+            if parameter.type != "identifier":
+                continue
+            if position == 0:
+                self.assign(self.text(parameter), lambda source=source: element(self.value(source)))
+            else:
+                self.assign(self.text(parameter), lambda call=call: opaque((self.value(call),)))
 
     def _unknown_names(self, node: Node | None) -> None:
         if node is None:
@@ -290,6 +323,9 @@ class RubyInterpreter(Interpreter):
         if kind == "element_reference":
             owner = self.value(node.child_by_field_name("object"))
             keys = [child for child in node.named_children[1:] if child.type != "comment"]
+            if owner.name == "Dir" and len(keys) == 1:  # `Dir["/etc/*"]` is `Dir.glob("/etc/*")`
+                pattern = self.value(keys[0])
+                return wildcard_pattern(pattern, (pattern,))
             return self.subscript(owner, self.index(keys[0])) if len(keys) == 1 else opaque((owner,))
         if kind in ("lambda", "method", "block", "do_block"):
             return UNKNOWN  # their bodies are walked on their own; a function is no data
@@ -324,6 +360,27 @@ class RubyInterpreter(Interpreter):
         return Value(entries=tuple(entries), sources=opaque(values).sources)
 
     # ----- calls
+
+    def elements_call(self, node: Node) -> Value | None:
+        """`names.select { ... }`: some of the receiver's elements; `names.map { |f| File.join(d, f) }`:
+        an array of the block's last value for each element."""
+        receiver = node.child_by_field_name("receiver") if node.type == "call" else None
+        method = node.child_by_field_name("method")
+        if receiver is None or method is None:
+            return None
+        name = self.text(method)
+        if name in KEEPS_ELEMENTS_METHODS:
+            return Value(each=element(self.value(receiver)))
+        block = node.child_by_field_name("block")
+        body = block.named_children[-1] if block is not None and block.named_children else None
+        if (
+            name not in ("map", "collect", "flat_map")
+            or body is None
+            or body.type not in ("block_body", "body_statement")
+        ):
+            return None
+        statements = [child for child in body.named_children if child.type != "comment"]
+        return Value(each=self.value(statements[-1])) if statements else None
 
     def make_call(self, node: Node) -> Call | None:
         if node.type == "subshell":

@@ -26,9 +26,10 @@ class OutOfBudget(Exception):
 
 class Run:
     """Limits shared by one analysis and the code nested in it, and the program's
-    command-line arguments they all see (None when not known; each None when only known at run time)."""
+    command-line arguments they all see (None when not known; each None when only known at run time)
+    and the variables the command line sets before the program starts (`awk -v NAME=VALUE`)."""
 
-    __slots__ = ("arguments", "budget", "max_depth", "steps_left")
+    __slots__ = ("arguments", "budget", "max_depth", "steps_left", "variables")
 
     def __init__(
         self,
@@ -36,11 +37,13 @@ class Run:
         max_steps: int,
         max_depth: int,
         arguments: tuple[str | None, ...] | None = None,
+        variables: tuple[tuple[str, str], ...] = (),
     ) -> None:
         self.budget = budget
         self.steps_left = max_steps
         self.max_depth = max_depth
         self.arguments = arguments
+        self.variables = dict(variables)
 
     def step(self, count: int = 1) -> None:
         self.steps_left -= count

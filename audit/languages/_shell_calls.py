@@ -1,8 +1,11 @@
 """Languages read only for their calls that run a shell command or delete a path: AppleScript
-(`osascript -e`), R (`Rscript -e`), Tcl and expect (`tclsh`, `expect -c`) and Julia (`julia -e`).
+(`osascript -e`), R (`Rscript -e`), Tcl and expect (`tclsh`, `expect -c`) and Julia (`julia -e`),
+and the compiled languages whose source a command hands a compiler (`gcc -x c -`, `go run`,
+`rustc -`, `swift -`): C and C++, Go, Rust and Swift.
 
 No grammar: each language's calls are a table of patterns, each followed by a literal argument
-(a string, Julia's backquoted command, Tcl's words up to the end of the command) or by one of
+(a string, Julia's backquoted command, Tcl's words up to the end of the command, a list of
+strings: `exec.Command("rm", "-rf", dir)`, C's `execl`) or by one of
 the expressions that give the home directory (`homedir()`, `$env(HOME)`). A shell-out whose
 argument is not such a literal is code built at run time. A call inside a comment or a string
 is read as a call too: the analysis errs towards reporting.
@@ -29,11 +32,14 @@ class _Call(NamedTuple):
     start: re.Pattern[str]
     """Ends where the argument starts."""
     argument: str
-    """How the argument is written: `string`, `words` (Tcl) or `backquotes` (Julia)."""
+    """How the argument is written: `string`, `words` (Tcl), `backquotes` (Julia) or `strings` (a list of
+    string arguments: an argument vector)."""
     operation: FileOperation | None = None
     """A delete of the argument; None: the argument is a command that runs."""
     recursive: re.Pattern[str] | None = None
     """Makes the delete recursive when found before the call's end (`recursive = TRUE`)."""
+    skipped: int = 0
+    """Arguments of a `strings` list before the argument vector (C's `execl(PATH, ARGV0, ...)`: the path)."""
 
 
 _R_RECURSIVE = re.compile(r"recursive\s*=\s*T(?:RUE)?\b")
@@ -58,14 +64,50 @@ _CALLS: dict[str, tuple[_Call, ...]] = {
         _Call("run", re.compile(r"\brun\s*\(\s*"), "backquotes"),
         _Call("rm", re.compile(r"\brm\s*\(\s*"), "string", FileOperation.DELETE_FILE, _JULIA_RECURSIVE),
     ),
+    # C and C++.
+    "c": (
+        _Call("system", re.compile(r"\b(?:std::)?system\s*\(\s*"), "string"),
+        _Call("popen", re.compile(r"\bpopen\s*\(\s*"), "string"),
+        _Call("execl", re.compile(r"\bexecl[pe]?\s*\(\s*"), "strings", skipped=1),
+        _Call("remove", re.compile(r"\b(?:std::)?(?:remove|unlink)\s*\(\s*"), "string", FileOperation.DELETE_FILE),
+        _Call("remove_all", re.compile(r"\bremove_all\s*\(\s*"), "string", FileOperation.DELETE_TREE),
+        _Call("rmdir", re.compile(r"\brmdir\s*\(\s*"), "string", FileOperation.DELETE_DIR),
+    ),
+    "go": (
+        _Call("exec.Command", re.compile(r"\bexec\.Command\s*\(\s*"), "strings"),
+        _Call("os.RemoveAll", re.compile(r"\bos\.RemoveAll\s*\(\s*"), "string", FileOperation.DELETE_TREE),
+        _Call("os.Remove", re.compile(r"\bos\.Remove\s*\(\s*"), "string", FileOperation.DELETE_FILE),
+    ),
+    "rust": (
+        # `Command::new("sh").arg("-c").arg(CMD)`, `.args(["-c", CMD])`: a shell string.
+        _Call("Command::new", re.compile(
+            r"\bCommand::new\(\s*\"(?:/usr)?(?:/bin/)?(?:sh|bash|dash|zsh)\"\s*\)\s*"
+            r"(?:\.arg\(\s*\"-c\"\s*\)\s*\.arg\(|\.args\(\s*&?(?:vec!)?\[\s*\"-c\"\s*,)\s*"), "string"),
+        _Call("remove_dir_all", re.compile(r"\bremove_dir_all\s*\(\s*"), "string", FileOperation.DELETE_TREE),
+        _Call("remove_file", re.compile(r"\bremove_file\s*\(\s*"), "string", FileOperation.DELETE_FILE),
+    ),
+    "swift": (
+        # A Process whose arguments start with `-c`: a shell's (`launchPath = "/bin/sh"`).
+        _Call("Process", re.compile(r"\barguments\s*[=:]\s*\[\s*\"-c\"\s*,\s*"), "string"),
+        _Call("system", re.compile(r"\bsystem\s*\(\s*"), "string"),
+        _Call("removeItem", re.compile(r"\bremoveItem\s*\(\s*atPath:\s*"), "string", FileOperation.DELETE_TREE),
+    ),
 }  # fmt: skip
+# What a C-family list of arguments ends with.
+_NULLS = frozenset({"NULL", "nullptr", "0", "(char*)NULL", "(char*)0", "(char*)nullptr"})
 # The expressions that give the home directory, read as the shell's `$HOME`.
 _HOMES: dict[str, re.Pattern[str]] = {
     "r": re.compile(r"Sys\.getenv\(\s*[\"']HOME[\"']\s*\)|path\.expand\(\s*[\"']~[\"']\s*\)"),
     "tcl": re.compile(r"\$(?:::)?env\(HOME\)|\$\{(?:::)?env\(HOME\)\}"),
     "julia": re.compile(r"homedir\(\s*\)|ENV\[\s*\"HOME\"\s*\]"),
+    "c": re.compile(r"getenv\(\s*\"HOME\"\s*\)"),
+    "go": re.compile(r"os\.Getenv\(\s*\"HOME\"\s*\)"),
+    "rust": re.compile(r"env!\(\s*\"HOME\"\s*\)"),
+    "swift": re.compile(r"NSHomeDirectory\(\s*\)|FileManager\.default\.homeDirectoryForCurrentUser\.path"),
 }
 _ESCAPES = {"n": "\n", "t": "\t"}
+# Go's raw strings are backquoted.
+_STRING_QUOTES = {"go": '"`'}
 # A scan of this many characters costs about what a tree-sitter analyser's step does.
 _CHARACTERS_PER_STEP = 16
 _TCL_COMMAND_END = frozenset(";\n]")
@@ -117,7 +159,7 @@ class ShellCallAnalyser:
             literal = Span(at + 1, argument.end - 1) if argument.verbatim else None
             self._facts.append(ShellOut(ShellOutKind.SHELL_STRING, argument.text, call.via, span, literal))
         else:
-            words = argument.text
+            words = argument.text[call.skipped :]
             known = tuple(word for word in words if word is not None)
             command = known if len(known) == len(words) else None
             self._facts.append(ShellOut(ShellOutKind.ARGV, command, call.via, span, None, words))
@@ -133,7 +175,11 @@ class ShellCallAnalyser:
             return _Argument("$HOME" if kind != "words" else ("$HOME",), found.end(), False)
         if kind == "words":
             return self._tcl_words(at)
-        quotes = "`" if kind == "backquotes" else ("\"'" if self.language == "r" else '"')
+        if kind == "strings":
+            return self._strings(at)
+        quotes = (
+            "`" if kind == "backquotes" else ("\"'" if self.language == "r" else _STRING_QUOTES.get(self.language, '"'))
+        )
         quoted = self._quoted(at, quotes)
         if quoted is None or kind != "backquotes" or not isinstance(quoted.text, str):
             return quoted or _Argument(None, at, False)
@@ -162,6 +208,27 @@ class ShellCallAnalyser:
         end = min(index + 1, len(source))
         value = "".join(text)
         return _Argument(value, end, value == source[at + 1 : index])
+
+    def _strings(self, at: int) -> _Argument:
+        """The arguments from `at` to the call's `)`: each string literal's text, None for any other
+        expression (known only at run time); C's terminating null ends the list."""
+        source, index, words = self.source, at, list[str | None]()
+        quotes = _STRING_QUOTES.get(self.language, '"')
+        while index < len(source) and source[index] != ")":
+            self.run.step()
+            quoted = self._quoted(index, quotes)
+            end = quoted.end if quoted is not None else index
+            if quoted is None and source.startswith("(", index):  # a cast: `(char *)NULL`
+                end = source.find(")", index) + 1 or len(source)
+            while end < len(source) and source[end] not in ",)":
+                end += 1
+            if quoted is None and source[index:end].replace(" ", "") in _NULLS:
+                break
+            words.append(quoted.text if quoted is not None and isinstance(quoted.text, str) else None)
+            index = end + 1 if end < len(source) and source[end] == "," else end
+            while index < len(source) and source[index] in " \t\n":
+                index += 1
+        return _Argument(tuple(words), index, False)
 
     def _tcl_words(self, at: int) -> _Argument:
         """The words of a Tcl command from `at` to its end: braces quote without substitution,
@@ -222,3 +289,19 @@ class TclAnalyser(ShellCallAnalyser):
 
 class JuliaAnalyser(ShellCallAnalyser):
     language = "julia"
+
+
+class CAnalyser(ShellCallAnalyser):
+    language = "c"
+
+
+class GoAnalyser(ShellCallAnalyser):
+    language = "go"
+
+
+class RustAnalyser(ShellCallAnalyser):
+    language = "rust"
+
+
+class SwiftAnalyser(ShellCallAnalyser):
+    language = "swift"

@@ -7,6 +7,7 @@ origins of the data it was built from (network, decoded blob, file...).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -39,6 +40,9 @@ class Value:
     deleting each one empties the tree, as `rm -r DIR/*` does."""
     each: Value | None = None
     """What each step of iterating it yields, when the value is a listing (`os.walk`, `os.listdir`)."""
+    choices: tuple[Value, ...] | None = None
+    """Each of these values in turn: a loop's name over a literal list of different texts
+    (`for d in ['/usr', '/etc']`), and what is built from it; every one is judged."""
 
     def entry(self, key: str) -> Value | None:
         for entry_key, value in self.entries or ():
@@ -125,6 +129,8 @@ def joined(parts: Iterable[Value]) -> Value:
     parts = tuple(parts)
     if len(parts) == 1:
         return parts[0]
+    if any(part.choices for part in parts):
+        return each_choice(parts, joined)
     texts = [part.text for part in parts]
     sources = sources_of(parts)
     if any(text is None for text in texts):
@@ -149,9 +155,30 @@ def element(value: Value) -> Value:
         return value.each
     if value.pattern:
         return value
-    if value.items:
-        return merged(value.items)
+    items = value.items
+    if items and len({item.text for item in items}) > 1 and all(item.text is not None for item in items):
+        return Value(choices=items, sources=sources_of(items)) if len(items) <= MOST_CHOICES else opaque(items)
+    if items:
+        return merged(items)
     return opaque((value,))
+
+
+MOST_CHOICES = 32
+"""How many values a loop over a literal list, and what is built from it, is judged for at most."""
+
+
+def alternatives(value: Value) -> tuple[Value, ...]:
+    """Each value `value` stands for: its choices, or itself."""
+    return value.choices or (value,)
+
+
+def each_choice(parts: Sequence[Value], combine: Callable[[Sequence[Value]], Value]) -> Value:
+    """`combine(parts)` for each choice of the parts that have several (`'rm -rf ' + d` for each `d`);
+    more combinations than `MOST_CHOICES`: nothing known."""
+    combinations = list(itertools.islice(itertools.product(*map(alternatives, parts)), MOST_CHOICES + 1))
+    if len(combinations) > MOST_CHOICES:
+        return opaque(parts)
+    return Value(choices=tuple(combine(combination) for combination in combinations), sources=sources_of(parts))
 
 
 def interpolated(value: Value) -> Value:
@@ -159,6 +186,8 @@ def interpolated(value: Value) -> Value:
     (how a list or an object renders is not)."""
     if value.text is not None and value.items is None and value.entries is None:
         return Value(text=value.text, sources=value.sources, pattern=value.pattern, recursive=value.recursive)
+    if value.choices:
+        return Value(choices=tuple(map(interpolated, value.choices)), sources=value.sources)
     return opaque((value,))
 
 
@@ -231,6 +260,8 @@ class FileChange:
     path: Value
     operand: str | None = None
     """The mode, owner or destination the operation also takes, as the shell command would spell it."""
+    data: Value | None = None
+    """What a write writes, when the call shows it (a network read's data: the file is a download)."""
 
 
 @dataclass(frozen=True, slots=True)

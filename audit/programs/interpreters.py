@@ -29,11 +29,13 @@ class InterpreterSpec(NamedTuple):
     the first operand is the code); `module_options` run a named module
     (neither code nor stdin); `script_options` name the script file (awk -f);
     `stdin_options` read code from stdin explicitly; `exit_options` print
-    information and exit (`--version`, `--help`): no program runs at all; `attached_value_options`
+    information and exit (`--version`, `--help`): no program runs at all; `assignment_options` set one
+    of the program's variables before it starts from their `NAME=VALUE` value (awk -v); `attached_value_options`
     take only the rest of their word (perl -I/lib), `digit_options` only the
     digits that follow (perl -l0). `code_operand`: the first operand is the
     code (awk). Without code, module or script, an interpreter reads its
-    program from stdin unless `reads_stdin_code` is false.
+    program from stdin unless `reads_stdin_code` is false. `compiles`: a compiler, whose program runs
+    later (`./a.out`), not when it reads its source: a downloaded source it compiles is not run yet.
     """
 
     family: str
@@ -48,8 +50,10 @@ class InterpreterSpec(NamedTuple):
     stdin_options: frozenset[str] = frozenset()
     script_options: frozenset[str] = frozenset()
     exit_options: frozenset[str] = frozenset()
+    assignment_options: frozenset[str] = frozenset()
     code_operand: bool = False
     reads_stdin_code: bool = True
+    compiles: bool = False
     code_subcommands: frozenset[str] = frozenset()
     script_subcommands: frozenset[str] = frozenset()
 
@@ -76,6 +80,8 @@ class InterpreterSpec(NamedTuple):
             table["code_operand"] = True
         if not self.reads_stdin_code:
             table["reads_stdin_code"] = False
+        if self.compiles:
+            table["compiles"] = True
         return table
 
 
@@ -91,6 +97,7 @@ def _grammar(spec: InterpreterSpec) -> Grammar:
         (spec.module_options, Takes.VALUE),
         (spec.script_options, Takes.VALUE),
         (spec.value_options, Takes.VALUE),
+        (spec.assignment_options, Takes.VALUE),
         (spec.stdin_options, Takes.NOTHING),
         (spec.exit_options, Takes.NOTHING),
     )
@@ -110,12 +117,13 @@ OPTION_KEYS = (
     "stdin_options",
     "script_options",
     "exit_options",
+    "assignment_options",
 )
 """The fields that list option spellings (a policy adds to them)."""
 SUBCOMMAND_KEYS = ("code_subcommands", "script_subcommands")
 """The fields that list subcommands (a policy adds to them)."""
 POLICY_KEYS = frozenset(
-    {"names", "language", "versioned", *OPTION_KEYS, *SUBCOMMAND_KEYS, "code_operand", "reads_stdin_code"}
+    {"names", "language", "versioned", *OPTION_KEYS, *SUBCOMMAND_KEYS, "code_operand", "reads_stdin_code", "compiles"}
 )
 """The keys of a policy's `[interpreters.FAMILY]` table."""
 
@@ -134,8 +142,10 @@ def interpreter(
     stdin: tuple[str, ...] = (),
     script: tuple[str, ...] = (),
     exits: tuple[str, ...] = (),
+    assign: tuple[str, ...] = (),
     code_operand: bool = False,
     reads_stdin_code: bool = True,
+    compiles: bool = False,
     code_subcommands: tuple[str, ...] = (),
     script_subcommands: tuple[str, ...] = (),
 ) -> InterpreterSpec:
@@ -152,8 +162,10 @@ def interpreter(
         stdin_options=frozenset(stdin),
         script_options=frozenset(script),
         exit_options=frozenset(exits),
+        assignment_options=frozenset(assign),
         code_operand=code_operand,
         reads_stdin_code=reads_stdin_code,
+        compiles=compiles,
         code_subcommands=frozenset(code_subcommands),
         script_subcommands=frozenset(script_subcommands),
     )
@@ -242,8 +254,42 @@ INTERPRETERS: tuple[InterpreterSpec, ...] = (
         # gawk: -e/--source give program text, -i/--include load a library (`-i inplace`).
         code=("-e", "--source"),
         script=("-f", "--file"),
-        value=("-F", "-v", "--assign", "--field-separator", "-i", "--include"),
+        value=("-F", "--field-separator", "-i", "--include"),
         exits=("--version", "-V", "--help"),
+        assign=("-v", "--assign"),
+        reads_stdin_code=False,
+    ),
+    # Compilers: the program they build runs later (`./a.out`), so the source's shell-outs and deletes
+    # are judged where the command shows it (`gcc -x c - <<< CODE`, a file written then compiled).
+    # Their source files are operands, standard input is `-`.
+    interpreter(
+        "c", ("gcc", "g++", "cc", "c++", "clang", "clang++", "tcc"), "c",
+        value=("-o", "-x", "-I", "-L", "-D", "-U", "-include", "-isystem", "-iquote", "-MF", "-MT", "-MQ", "-T",
+               "-Xlinker", "-Xpreprocessor", "-Xassembler"),
+        exits=("--version", "--help"),
+        reads_stdin_code=False,
+        compiles=True,
+    ),
+    interpreter(
+        "go", ("go",), "go", versioned=False,
+        # `go run [build flags] FILE.go...`; the other subcommands build or test packages named by path.
+        script_subcommands=("run",),
+        value=("-C", "-exec", "-tags", "-ldflags", "-gcflags", "-asmflags", "-o", "-p", "-mod", "-modfile",
+               "-overlay", "-pgo", "-toolexec"),
+        reads_stdin_code=False,
+    ),
+    interpreter(
+        "rust", ("rustc",), "rust",
+        value=("-o", "--edition", "--crate-type", "--crate-name", "-C", "--codegen", "-L", "-l", "--cfg", "--target",
+               "--out-dir", "--emit", "-A", "-W", "-D", "-F"),
+        exits=("--version", "-V", "--help", "-h"),
+        reads_stdin_code=False,
+        compiles=True,
+    ),
+    interpreter(
+        "swift", ("swift",), "swift", versioned=False,
+        value=("-I", "-L", "-F", "-module-name", "-sdk", "-target", "-Xcc", "-Xlinker", "-Xswiftc", "-D"),
+        exits=("--version", "-version", "--help", "-help"),
         reads_stdin_code=False,
     ),
 )  # fmt: skip

@@ -113,6 +113,14 @@ PNPM = Program(
         ),
     ),
 )
+# bun's package manager (`bun` also runs code: the interpreters' node family).
+BUN = Program(
+    ("bun",),
+    subcommands=(
+        Subcommand(("install", "i"), options=_NODE_INSTALL_OPTIONS, operands=("PACKAGE...",)),
+        Subcommand(("add", "a"), options=_NODE_INSTALL_OPTIONS, operands=("PACKAGE...",)),
+    ),
+)
 # yarn 1 writes `-g` (the global file) and yarn 2+ `-H` (the home file) settings.
 YARN = Program(
     ("yarn",),
@@ -242,11 +250,12 @@ MAVEN = Program(
     operands=("GOAL...",),
 )  # fmt: skip
 
-PACKAGE_PROGRAMS: tuple[Program, ...] = (PIP, NPM, PNPM, YARN, TWINE, CARGO, GEM, POETRY, UV, GO, GRADLE, MAVEN)
+PACKAGE_PROGRAMS: tuple[Program, ...] = (PIP, NPM, PNPM, YARN, BUN, TWINE, CARGO, GEM, POETRY, UV, GO, GRADLE, MAVEN)
 
 LOCKED_INSTALLS: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("npm", "ci"): (),
     ("pnpm", "install"): ("--frozen-lockfile",),
+    ("bun", "install"): ("--frozen-lockfile",),
     ("yarn", "install"): ("--frozen-lockfile", "--immutable"),
     ("pip", "install"): ("--require-hashes",),
 }
@@ -295,7 +304,9 @@ def installs_only_the_lock_file(reading: Reading) -> bool:
 
 # The installs that take what the project declares when no package is named: its manifest
 # (`npm install`), a requirements file (`pip install -r requirements.txt`), the project itself.
-_PROJECT_INSTALLS = frozenset({("npm", "install"), ("pnpm", "install"), ("yarn", "install"), ("pip", "install")})
+_PROJECT_INSTALLS = frozenset(
+    {("npm", "install"), ("pnpm", "install"), ("yarn", "install"), ("bun", "install"), ("pip", "install")}
+)
 # Where packages come from: given on the command line, they are not the project's choice.
 _SOURCE_OPTIONS = ("--index-url", "--extra-index-url", "--find-links", "--registry")
 

@@ -34,7 +34,7 @@ _NOT_PACKAGE_OPTIONS = frozenset({
 # Specs that name a repository or an archive instead of a registry's package. npm's host prefixes,
 # VCS URLs (`git+https://`, `git@host:`) and any URL (`https://x/pkg.tgz`, `pkg @ https://...`).
 _REPOSITORY_PREFIXES = ("git+", "hg+", "svn+", "bzr+", "git@", "github:", "gitlab:", "bitbucket:", "gist:")
-_NODE_INSTALLERS = frozenset({"npm", "pnpm", "yarn"})
+_NODE_INSTALLERS = frozenset({"npm", "pnpm", "yarn", "bun"})
 # Runners that fetch the package they run (npx and kin are wrappers: the spec is the command word).
 _RUNNERS = frozenset({"npx", "pnpx", "bunx", "npm", "pnpm", "yarn"})
 # deno runs a URL's code sandboxed; these flags give it the machine.

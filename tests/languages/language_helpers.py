@@ -10,6 +10,7 @@ from audit.languages import (
     DestructiveCall,
     DownloadExecute,
     Fact,
+    FileRead,
     NetworkSend,
     ReverseShell,
     ShellOut,
@@ -31,6 +32,8 @@ def describe(fact: Fact) -> str:
         case DestructiveCall():
             operand = "" if fact.operation.value in _TAKE_NO_OPERAND else f" {fact.operand!r}"
             return f"{fact.operation.value} {fact.path!r}{operand} via {fact.via}"
+        case FileRead():
+            return f"read-file {fact.path!r} via {fact.via}"
         case DownloadExecute():
             return f"download-execute {fact.source} via {fact.via}"
         case ReverseShell():

@@ -69,6 +69,10 @@ def test_the_languages_are_the_issue_list() -> None:
         "julia",
         "powershell",
         "cmd",
+        "c",
+        "go",
+        "rust",
+        "swift",
     } == LANGUAGES
 
 

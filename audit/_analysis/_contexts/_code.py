@@ -30,7 +30,7 @@ from .._normalize import (
 from .._resolve import known_input, piped_output
 from .._risks import NO_RISKS
 from .._state import Frame
-from .._subjects import Arg, ContextKind, DynamicPart, ExecContextSubject, Risk, Stdin, StdinKind
+from .._subjects import Arg, ContextKind, DynamicPart, ExecContextSubject, Location, Risk, Stdin, StdinKind
 from .._variables import STDIN_PATHS, Env
 from .._wrappers import Unwrapped
 from ._call import ContextWalk
@@ -46,11 +46,13 @@ def code_string(
     frame: Frame,
     positional: tuple[Arg, ...] | None = None,
     stdin: Stdin | None = None,
+    variables: tuple[tuple[str, str], ...] = (),
 ) -> frozenset[Risk]:
     """Code in argv: judge its run-time parts, audit its literal code.
 
     `positional` are the words after a `-c` string, bound to $0, $1... (for code in another
-    language, its command-line arguments);
+    language, its command-line arguments); `variables` are the program's variables the command
+    sets before it starts (`awk -v NAME=VALUE`);
     `stdin` is what the shell code reads, when its runner hands it on
     (`ssh HOST bash -s <<EOF`).
     """
@@ -68,12 +70,7 @@ def code_string(
     reads_back = stdin is not None and _reads_stdin(args, frame.env)
     if stdin_text is None and stdin is not None and stdin.kind is StdinKind.PIPE and reads_back:
         # `curl | eval "$(cat)"`: the code is whatever the pipe carries, as in `curl | sh`.
-        whole = Span(stdin.span.start, span.end)
-        walk.emit(
-            ExecContextSubject(
-                ContextKind.STDIN_PIPE, f"{stdin.label} {label}", language, whole, frame.location, (), stdin.span
-            )
-        )
+        piped_code(walk, stdin, label, language, span.end, frame.location)
     risks = NO_RISKS
     shell = language == "shell"
     # `eval "$(cat)"`: cat read the input to its end to make the code, which then reads nothing.
@@ -83,7 +80,7 @@ def code_string(
         if shell:
             found = walk.nested_code(code, origin, label, span, frame, positional, code_stdin)
         else:
-            found = language_code(walk, label, code, origin, language, span, frame, positional)
+            found = language_code(walk, label, code, origin, language, span, frame, positional, variables)
         if found:
             risks = risks | found
     return risks
@@ -103,7 +100,7 @@ def stdin_code(
         label = f"{stdin.label} {name}"
         printed = piped_text(stdin, frame.env)
         if printed is None:
-            walk.emit(ExecContextSubject(ContextKind.STDIN_PIPE, label, spec.language, whole, location, (), stdin.span))
+            piped_code(walk, stdin, name, spec.language, span.end, location)
             return NO_RISKS
         # `echo 'ls' | bash`, `echo 'import os; ...' | python3`: the program is what echo/printf print,
         # judged as a heredoc would be.
@@ -124,6 +121,14 @@ def stdin_code(
     # The outer shell expands an unquoted heredoc before the interpreter reads it.
     code, origin = text_of_parts(stdin.parts, stdin.span, frame.env, inert)
     return language_code(walk, label, code, origin, spec.language, stdin.span, frame)
+
+
+def piped_code(walk: ContextWalk, stdin: Stdin, runner: str, language: str, end: int, location: Location) -> None:
+    """`curl u | sh`, `curl u | make -f -`: `runner` runs, as code in `language`, whatever the pipe
+    carries, unknown here; the rules judge the pipe from its first stage to `end` (`STDIN_PIPE`)."""
+    whole = Span(stdin.span.start, end)
+    label = f"{stdin.label} {runner}"
+    walk.emit(ExecContextSubject(ContextKind.STDIN_PIPE, label, language, whole, location, (), stdin.span))
 
 
 STARTUP_VARIABLES = ("BASH_ENV", "ENV")
@@ -233,7 +238,8 @@ def script_operand(
 ) -> frozenset[Risk]:
     """`bash <(curl u)`, `. <(curl u)`, `source /dev/stdin`, `bash ./downloaded.sh`, `bash ./written.sh`."""
     label = f"{name} {script.display()}"
-    walk.check_downloaded(script, frame, label)
+    if spec is None or not spec.compiles:
+        walk.check_downloaded(script, frame, label)
     if walk.written_script(script.value or "") is not None:
         return run_written(walk, label, script, frame, spec or walk.tables.interpreter("sh"))
     if script.value in STDIN_PATHS:

@@ -10,15 +10,14 @@ known.
 
 from __future__ import annotations
 
-from ..._model import Span
 from ..._named_tuple import NamedTuple
 from ..._syntax import ast
 from ...programs import Arg, InterpreterSpec, OptionUse, WordKind, lex
 from .._resolve import known_input
 from .._risks import NO_RISKS
-from .._subjects import ContextKind, ExecContextSubject, Risk, Stdin, StdinKind
+from .._subjects import ContextKind, Risk, Stdin, StdinKind
 from ._call import Call, ContextWalk
-from ._code import code_string, script_operand, stdin_code
+from ._code import code_string, piped_code, script_operand, stdin_code
 from ._windows_shells import cmd_code, powershell_code
 
 
@@ -37,7 +36,8 @@ def interpreter_code(call: Call, spec: InterpreterSpec, walk: ContextWalk) -> fr
         positional = (after or (Arg((name,), name, call.span),)) if spec.is_shell else after
         kind = ContextKind.CODE_STRING
         code = _positional_code(invocation.code, positional) if spec.is_shell else invocation.code
-        risks = code_string(walk, kind, label, (code,), spec.language, call.frame, positional)
+        variables = program_variables(invocation.assignments)
+        risks = code_string(walk, kind, label, (code,), spec.language, call.frame, positional, variables=variables)
     elif invocation.script is not None:
         risks = script_operand(walk, name, invocation.script, call.span, call.frame, call.stdin, spec)
     if invocation.reads_stdin:
@@ -60,17 +60,14 @@ def xargs_line_as_code(
         item = Arg((), "ITEM", stdin.span)
         if read_invocation(spec, (*call.args, item)).code is not item:
             return
-        label = f"{stdin.label} xargs {call.name} -c"
+        runner = f"xargs {call.name} -c"
     else:
         code = read_invocation(spec, call.args).code
         first = code.value.lstrip().split(maxsplit=1) if spec.is_shell and code and code.value is not None else ()
         if not first or not first[0].startswith(replace):
             return
-        label = f"{stdin.label} xargs -I {replace} {call.name} -c"
-    whole = Span(stdin.span.start, call.span.end)
-    walk.emit(
-        ExecContextSubject(ContextKind.STDIN_PIPE, label, spec.language, whole, call.frame.location, (), stdin.span)
-    )
+        runner = f"xargs -I {replace} {call.name} -c"
+    piped_code(walk, stdin, runner, spec.language, call.span.end, call.frame.location)
 
 
 def _positional_code(code: Arg, positional: tuple[Arg, ...]) -> Arg:
@@ -101,6 +98,8 @@ class Invocation(NamedTuple):
     code_option: str | None
     script: Arg | None
     reads_stdin: bool
+    assignments: tuple[Arg, ...]
+    """The values of the options that set a program variable before it starts (`awk -v NAME=VALUE`)."""
 
 
 def read_invocation(spec: InterpreterSpec, args: tuple[Arg, ...]) -> Invocation:
@@ -116,7 +115,23 @@ def read_invocation(spec: InterpreterSpec, args: tuple[Arg, ...]) -> Invocation:
         code_option=reader.code_option,
         script=reader.script,
         reads_stdin=reader.explicit_stdin or stdin_default,
+        assignments=tuple(reader.assignments),
     )
+
+
+def program_variables(assignments: tuple[Arg, ...]) -> tuple[tuple[str, str], ...]:
+    """`awk -v c='rm -rf ~'`: each variable the command sets to a known value (one known only at run
+    time stays unknown to the program's analysis); a variable set twice keeps the last value, as awk does."""
+    values: dict[str, str] = {}
+    for assignment in assignments:
+        text = assignment.value
+        name, equals, value = (text or "").partition("=")
+        if equals and name.isidentifier():
+            values[name] = value
+        elif text is None:
+            # `-v "$SETTING"` or `-v c="$CMD"`: what it sets is only known at run time, so no value is known.
+            return ()
+    return tuple(values.items())
 
 
 class _InterpreterOptions:
@@ -133,6 +148,7 @@ class _InterpreterOptions:
         # A module, a server or an information option: whatever runs, it is not read from stdin.
         self.program_elsewhere = False
         self.explicit_stdin = False
+        self.assignments: list[Arg] = []
         # A shell's -c is a flag: the first operand is then the code.
         self.shell_code_flag: str | None = None
         # `deno eval`, `deno run`: the subcommand read, after which the first operand is the code or script.
@@ -205,3 +221,5 @@ class _InterpreterOptions:
                 self.script = use.value
         elif option in spec.stdin_options:
             self.explicit_stdin = True
+        elif option in spec.assignment_options and use.value is not None:
+            self.assignments.append(use.value)

@@ -22,6 +22,7 @@ Every finding's path says where: `python3 -c -> os.system`.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -30,12 +31,20 @@ from ..._model import Span
 from ..._syntax import BudgetExceeded, Origin
 from .._normalize import HOME
 from .._risks import NO_RISKS
-from .._state import Frame
+from .._state import Frame, WrittenScript
 from .._subjects import Arg, CodeFactKind, CodeFactSubject, DataOrigin, Risk
 from ._call import ContextWalk
 
 if TYPE_CHECKING:
-    from ...languages import CodeReport, DataSource, DestructiveCall, DownloadExecute, NetworkSend, ShellOut
+    from ...languages import (
+        CodeReport,
+        DataSource,
+        DestructiveCall,
+        DownloadExecute,
+        FileRead,
+        NetworkSend,
+        ShellOut,
+    )
 
 RUN_TIME_VALUE = "__runtime_value__"
 RUN_TIME_OUTPUT = "__runtime_output__"
@@ -52,7 +61,8 @@ is risky.
 
 # A report with the audit steps its analysis took: an audit that takes a report
 # from here is charged those steps, so no verdict depends on what was audited before.
-_REPORTS: Memo[tuple[str, str, int, tuple[str | None, ...] | None], tuple[CodeReport, int]] = Memo(CODE_REPORTS)
+_ReportKey = tuple[str, str, int, tuple[str | None, ...] | None, tuple[tuple[str, str], ...]]
+_REPORTS: Memo[_ReportKey, tuple[CodeReport, int]] = Memo(CODE_REPORTS)
 _WARMED: set[str] = set()
 
 
@@ -72,16 +82,18 @@ def language_code(
     span: Span,
     frame: Frame,
     arguments: tuple[Arg, ...] | None = None,
+    variables: tuple[tuple[str, str], ...] = (),
 ) -> frozenset[Risk]:
     """Judge `code`, a program in `language` found at `span` (its text mapped by `origin`); the risks of what it runs.
 
-    `arguments` are the words the command gives the program after its code (`python3 -c CODE ~`).
+    `arguments` are the words the command gives the program after its code (`python3 -c CODE ~`),
+    `variables` the program's variables it sets before the program starts (`awk -v c=CMD`).
     """
     if not code.replace(RUN_TIME_VALUE, "").replace(RUN_TIME_OUTPUT, "").strip() or not analysable(language):
         return NO_RISKS  # no literal code (`python3 -c "$CODE"`): only its run-time parts, judged outside
     # Code run from a literal inside the code (`exec("...")`) nests like `bash -c` in `bash -c`.
     depth_left = max(1, walk.max_depth - frame.depth)
-    report = _report(walk, language, code, depth_left, _argument_values(arguments))
+    report = _report(walk, language, code, depth_left, _argument_values(arguments), variables)
     return _Judge(walk, label, language, origin, frame).facts(report)
 
 
@@ -101,11 +113,16 @@ def _argument_values(arguments: tuple[Arg, ...] | None) -> tuple[str | None, ...
 
 
 def _report(
-    walk: ContextWalk, language: str, code: str, depth_left: int, arguments: tuple[str | None, ...] | None
+    walk: ContextWalk,
+    language: str,
+    code: str,
+    depth_left: int,
+    arguments: tuple[str | None, ...] | None,
+    variables: tuple[tuple[str, str], ...],
 ) -> CodeReport:
     from ...languages import UnresolvedKind, analyse_code
 
-    key = (language, code, depth_left, arguments)
+    key = (language, code, depth_left, arguments, variables)
     budget = walk.budget
     known = _REPORTS.get(key)
     if known is not None:
@@ -120,7 +137,7 @@ def _report(
         _WARMED.add(language)
     budget.first_time(key)
     steps_before = budget.steps_left
-    report = analyse_code(language, code, budget=budget, max_depth=depth_left, arguments=arguments)
+    report = analyse_code(language, code, budget=budget, max_depth=depth_left, arguments=arguments, variables=variables)
     if any(getattr(fact, "kind", None) is UnresolvedKind.BUDGET for fact in report.facts):
         raise BudgetExceeded(f"the {language} analysis exceeded the budget")
     return _REPORTS.remember(key, (report, steps_before - budget.steps_left))[0]
@@ -143,6 +160,7 @@ class _Judge:
         from ...languages import (
             DestructiveCall,
             DownloadExecute,
+            FileRead,
             NetworkSend,
             ReverseShell,
             ShellOut,
@@ -151,13 +169,24 @@ class _Judge:
         )
 
         risks = NO_RISKS
-        # Shell-outs first: `exec(check_output("curl ..."))` reports the exec before the call inside it.
+        # Files written with known content or a download first, so that running one is judged as such
+        # (`urlretrieve(u, p); os.system(p)`); then shell-outs: `exec(check_output("curl ..."))` reports
+        # the exec before the call inside it.
+        writes = [
+            fact
+            for fact in report.facts
+            if isinstance(fact, DestructiveCall) and (fact.download is not None or fact.content is not None)
+        ]
+        for fact in writes:
+            risks = risks | self.destructive_call(fact)
         for fact in report.facts:
             if isinstance(fact, ShellOut):
                 risks = risks | self.shell_out(fact)
         for fact in report.facts:
-            if isinstance(fact, DestructiveCall):
+            if isinstance(fact, DestructiveCall) and fact not in writes:
                 risks = risks | self.destructive_call(fact)
+            elif isinstance(fact, FileRead):
+                self.file_read(fact)
             elif isinstance(fact, DownloadExecute):
                 self.download_execute(fact)
             elif isinstance(fact, ReverseShell):
@@ -230,7 +259,18 @@ class _Judge:
         if operation is FileOperation.WRITE_FILE or operation is FileOperation.APPEND_FILE:
             operator = ">" if operation is FileOperation.WRITE_FILE else ">>"
             self.walk.nested_redirect(operator, target, span, self.frame, label)
-            return NO_RISKS
+            if fact.content is not None:
+                # A script the code writes is known, as one `echo ... > FILE` writes: running it later is judged.
+                script = WrittenScript(fact.content, Origin.derived_from(span), span)
+                self.walk.remember_written(target, script, operation is FileOperation.APPEND_FILE)
+            if fact.download is None:
+                return NO_RISKS
+            # Saving a download is `curl -so PATH URL`: the file is then known as downloaded, so running it
+            # later in the command is running a download (EX009), as in the shell.
+            curl = tuple(Arg((word,), fact.via, span) for word in ("curl", "-s", "-o"))
+            return self.walk.nested_command(
+                (*curl, target, _argv_word(fact.download.detail, span)), span, self.frame, label
+            )
         program, options = _SHELL_FORMS[operation.value]
         argv = tuple(Arg((word,), fact.via, span) for word in (program, *options, "--"))
         if operation is FileOperation.MOVE:
@@ -240,6 +280,15 @@ class _Judge:
         else:
             argv = (*argv, _argv_word(fact.operand, span), target)
         return self.walk.nested_command(argv, span, self.frame, label)
+
+    def file_read(self, fact: FileRead) -> None:
+        """A file the code reads into memory, judged as `data=$(cat -- PATH)` is: read (a credential
+        file, the password hashes), its data held and not shown (printing it is the code's business)."""
+        path = _as_shell_sees(fact.path)
+        home, rest = ("~/", path[2:]) if path.startswith("~/") else ("", path)
+        shell = f"data=$(cat -- {home}{shlex.quote(rest)})"
+        span = self.span(fact.span)
+        self.walk.nested_code(shell, Origin.derived_from(span), self.call_label(fact.via), span, self.frame)
 
     # -- facts for the rules ----------------------------------------------------------------
 

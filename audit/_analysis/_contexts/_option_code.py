@@ -21,10 +21,10 @@ from ...programs.git_settings import git_setting_commands, git_settings
 from .._normalize import quoted_for_shell
 from .._resolve import known_input
 from .._risks import NO_RISKS
-from .._subjects import ContextKind, ExecContextSubject, Risk, StdinKind
+from .._subjects import ContextKind, Risk, StdinKind
 from .._variables import STDIN_PATHS
 from ._call import Call, ContextWalk
-from ._code import code_string
+from ._code import code_string, piped_code
 from ._makefile import recipe_lines
 from ._written import hooks_directory_code
 
@@ -92,11 +92,7 @@ def _stdin_makefile(call: Call, walk: ContextWalk) -> frozenset[Risk]:
     text = known_input(stdin, call.frame.env)
     if text is None:
         if stdin.kind is StdinKind.PIPE:
-            whole = Span(stdin.span.start, call.span.end)
-            subject = ExecContextSubject(
-                ContextKind.STDIN_PIPE, f"{stdin.label} {label}", "shell", whole, call.frame.location, (), stdin.span
-            )
-            walk.emit(subject)
+            piped_code(walk, stdin, label, "shell", call.span.end, call.frame.location)
         return NO_RISKS
     # make's expansion of the recipe keeps no offsets into the source: findings point at the input.
     origin = Origin.derived_from(stdin.span)

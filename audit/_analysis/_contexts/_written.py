@@ -47,7 +47,7 @@ from .._subjects import (
 from .._variables import Env
 from ._call import Call, ContextWalk
 from ._ci_pipelines import is_pipeline_file, pipeline_steps
-from ._code import audit_code, code_text, inert, piped_text, shebang_language, text_of_parts
+from ._code import audit_code, code_text, inert, piped_code, piped_text, shebang_language, text_of_parts
 from ._justfile import just_recipe_lines
 from ._makefile import recipe_lines
 from ._sed_edits import edited_text, sed_edit
@@ -429,6 +429,4 @@ def _crontab_from_pipe(call: Call, stdin: Stdin, walk: ContextWalk) -> None:
     tables = walk.tables
     if not any(name in tables.fetchers or name in tables.decoders for name in stdin.feeders):
         return
-    whole = Span(stdin.span.start, call.span.end)
-    label = f"{stdin.label} {call.name}"
-    walk.emit(ExecContextSubject(ContextKind.STDIN_PIPE, label, "crontab", whole, call.frame.location, (), stdin.span))
+    piped_code(walk, stdin, call.name, "crontab", call.span.end, call.frame.location)
