@@ -89,12 +89,12 @@ def _lists(item: ast.Word) -> bool:
     array, an unquoted value split into fields), a glob or a brace range (`{1..500}`)."""
     for part in item.parts:
         if type(part) is ast.Literal:
-            if not part.quoted and (_GLOB.search(part.text) or _RANGE.search(part.text)):
+            if not part.quoted and (not _GLOB_CHARS.isdisjoint(part.text) or re.search(_RANGE, part.text)):
                 return True
         elif type(part) is ast.CommandSubstitution or type(part) is ast.ParamExpansion:
             return True
     return False
 
 
-_GLOB = re.compile(r"[*?\[]")
-_RANGE = re.compile(r"\{[^{}]*\.\.[^{}]*\}")
+_GLOB_CHARS = frozenset("*?[")
+_RANGE = r"\{[^{}]*\.\.[^{}]*\}"  # a brace range (`{1..9}`), compiled on first use (re's cache)

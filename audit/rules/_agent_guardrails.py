@@ -30,12 +30,12 @@ from ._rule import Hit, Inspects, rule
 # mode, allow-everything rules and hook switch, Codex's approval policy and sandbox, Gemini's and
 # Qwen's YOLO mode, editors' auto-approval of tools and MCP servers; and edits that delete the hooks
 # or empty the deny list (`jq 'del(.hooks)'`, `sed '/PreToolUse/d'`).
-_GUARDRAILS_OFF = re.compile(
+# Compiled on first use (re's own cache), not at import: most commands write no agent settings.
+_GUARDRAILS_OFF = (
     r"bypassPermissions|dangerously|danger-full-access|yolo|disableAllHooks|enableAllProjectMcpServers"
     r"|autoApprove|autoAccept|alwaysAllow|approval_policy\W+never|approvalMode\W+yolo"
     r"|\bBash\s*\(\s*:?\*\s*\)|\"allow\"\s*:\s*\[[^\]]*\"Bash\"|\"deny\"\s*:\s*\[\s*\]|\"hooks\"\s*:\s*\{\s*\}"
-    r"|del\(\s*\.(?:hooks|permissions)|/[^/]*(?:PreToolUse|BeforeTool|beforeShellExecution|hooks)[^/]*/\s*d",
-    re.IGNORECASE,
+    r"|del\(\s*\.(?:hooks|permissions)|/[^/]*(?:PreToolUse|BeforeTool|beforeShellExecution|hooks)[^/]*/\s*d"
 )
 
 
@@ -83,7 +83,7 @@ def _written_words(words: tuple[Arg, ...], subject_stdin: str = "") -> str:
 
 
 def _turns_guardrails_off(text: str) -> str | None:
-    found = _GUARDRAILS_OFF.search(text)
+    found = re.search(_GUARDRAILS_OFF, text, re.IGNORECASE)
     return None if found is None else found.group(0)
 
 

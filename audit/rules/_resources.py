@@ -144,7 +144,7 @@ _MINERS = frozenset({
     "cgminer", "bfgminer", "srbminer-multi", "xmrig-cuda", "xmrig-nvidia",
 })  # fmt: skip
 # The mining pools' protocol: a program told to connect to one mines, whatever it is called.
-_POOL_URL = re.compile(r"\bstratum2?\+(?:tcp|ssl|tls)://|\bstratum://", re.IGNORECASE)
+_POOL_URL = r"\bstratum2?\+(?:tcp|ssl|tls)://|\bstratum://"  # compiled on first use (re's cache)
 # Commands whose words name a container image, and the subcommands that start one.
 # The subcommands that start a container from an image, by the command that runs it.
 _STARTS_CONTAINERS = {
@@ -181,7 +181,7 @@ def _mining_evidence(subject: CommandSubject) -> str | None:
     if "/" in program and not program.startswith(_SYSTEM_BINARIES):
         # A program run by its path from outside the system's directories (`./kworker`, `/tmp/.x/app`)
         # and told to join a pool is a renamed miner; `grep` or `git commit -m` only handle the address.
-        pool = next((arg for arg in subject.args if _POOL_URL.search(arg.display())), None)
+        pool = next((arg for arg in subject.args if re.search(_POOL_URL, arg.display(), re.IGNORECASE)), None)
         if pool is not None:
             return f"`{program}` joins the mining pool `{pool.display()}`"
     words = tuple(arg.value or "" for arg in subject.args)

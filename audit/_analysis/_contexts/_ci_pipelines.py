@@ -28,10 +28,11 @@ _PIPELINE_DIRECTORIES = (".github/workflows/", ".circleci/", ".buildkite/", ".gi
 _YAML_SUFFIXES = (".yml", ".yaml")
 # The keys whose values are shell commands, across the services.
 _STEP_KEYS = frozenset({"run", "script", "before_script", "after_script", "command", "commands", "bash", "sh"})
-_EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
+# Compiled on first use (re's own cache), not at import: most commands write no pipeline.
+_EXPRESSION = r"\$\{\{\s*(.*?)\s*\}\}"
 # Collections opened inside each other this deep in flow style (`[[[...`): no pipeline is written so.
-_FLOW_NESTING = re.compile(r"(?:[\[{]\s*){64}")
-_SECRET = re.compile(r"secrets\.([A-Za-z_][A-Za-z0-9_]*)|secrets\[\s*'([^']+)'\s*\]")
+_FLOW_NESTING = r"(?:[\[{]\s*){64}"
+_SECRET = r"secrets\.([A-Za-z_][A-Za-z0-9_]*)|secrets\[\s*'([^']+)'\s*\]"
 
 
 def is_pipeline_file(path: str) -> bool:
@@ -53,7 +54,7 @@ def pipeline_steps(text: str) -> list[str]:
     # PyYAML builds nested collections by recursion: a document nested past its reach is read as one
     # step instead, which fails toward a finding (it does not parse as shell), never toward an unread
     # pipeline; deep flow nesting (`[[[...`) is told before the parse, which it would slow down.
-    if _FLOW_NESTING.search(text):
+    if re.search(_FLOW_NESTING, text):
         return [text]
     # libyaml's loader where PyYAML was built with it: the pure-Python one is ten times slower.
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -63,7 +64,7 @@ def pipeline_steps(text: str) -> list[str]:
         return []
     except RecursionError:
         return [text]
-    return [_EXPRESSION.sub(_expression_value, step) for step in _steps(document)]
+    return [re.sub(_EXPRESSION, _expression_value, step) for step in _steps(document)]
 
 
 def _steps(document: object) -> list[str]:
@@ -94,7 +95,7 @@ def _expression_value(match: re.Match[str]) -> str:
     """What the shell reads where an expression was: a secret's variable, or a run-time value. The
     runner pastes the value into the text, so the variable goes in as it stands, quoted or not."""
     expression = match.group(1)
-    secret = _SECRET.fullmatch(expression)
+    secret = re.fullmatch(_SECRET, expression)
     if secret is not None:
         return "${CI_SECRET_" + (secret.group(1) or secret.group(2)).upper() + "}"
     if expression == "github.token":
