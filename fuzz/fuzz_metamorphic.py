@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from .bash_grammar import script_texts
@@ -227,6 +227,15 @@ def test_a_harmless_prefix_never_lowers_a_decision(prefix: str, text: str) -> No
 
 @pin_known_gaps
 @given(hidden_commands().filter(lambda hidden: not excluded(HIDDEN, hidden.text) and bash_accepts(hidden.text)))
+# Found by the thirteenth session's campaign: a printer spelt as a glob lost the substitution it shows.
+@example(
+    Hidden(
+        'echo "$(gh auth token)" 2>/dev/null',
+        frozenset({"SE006"}),
+        "name: a bracketed first letter",
+        '/usr/bin/[e]cho "$(gh auth token)" 2>/dev/null',
+    )
+)
 def test_a_command_hidden_from_a_reader_keeps_its_findings(hidden: Hidden) -> None:
     check_hidden_command_keeps_its_findings(hidden.payload, hidden.rules, hidden.adds, hidden.text)
 

@@ -27,6 +27,12 @@ _WILDCARD = re.compile(r"[*?]|\[[!^]?.[^]]*\]")
 _ONE_CHARACTER_BRACKET = re.compile(r"\[([^]!^*?[])\]")
 
 
+def written_program(text: str) -> str:
+    """The program a command word written as plain text names, its one-character brackets read as the
+    characters they match (`/usr/bin/[e]cho` is `echo`)."""
+    return basename(_ONE_CHARACTER_BRACKET.sub(r"\1", text) if "[" in text else text)
+
+
 def expand_command_name(argv: tuple[Arg, ...], index: int, tables: Tables) -> tuple[Arg, ...]:
     """`argv` with its command word at `index` expanded as bash would, as far as the tables tell.
 

@@ -15,6 +15,7 @@ from typing import Self
 from .._model import Position, Span
 from .._syntax import Origin, Visitor, ast
 from ._bindings import assigned_value
+from ._command_globs import written_program
 from ._normalize import is_unresolved, normalize_word, parameter_values, part_source
 from ._prompt import prompt_parts
 from ._resolve import arithmetic_operands, redirect_subject, stdin_of
@@ -313,7 +314,8 @@ def _prints_captured(
     if type(part) is not ast.CommandSubstitution or position is not Position.VALUE or writer is None:
         return False
     name = writer.words[0].parts if writer.words else ()
-    if len(name) != 1 or type(name[0]) is not ast.Literal or name[0].text not in _PRINTERS:
+    # `echo`, `/bin/echo`, `/usr/bin/[e]cho`: the same printer however its name is spelt.
+    if len(name) != 1 or type(name[0]) is not ast.Literal or written_program(name[0].text) not in _PRINTERS:
         return False
     if frame.piped_on or any(
         redirect.operator in OUTPUT_REDIRECTS and redirect.fd in (None, "1") for redirect in writer.redirects
