@@ -25,6 +25,7 @@ from .._model import CommandRecord, Span
 from .._named_tuple import NamedTuple
 from .._syntax import CHARACTERS_PER_STEP, STEPS_PER_COMMAND_NODE, STEPS_PER_FRAGMENT, VERBATIM, plain_words
 from .._tables import Tables
+from ..programs.interpreters import InterpreterSpec
 from ..programs.sending import SENDERS, may_send
 from ._contexts import HANDLERS, OPTION_CODE_PROGRAMS, WRITER_NAMES, option_commands
 from ._normalize import basename
@@ -72,11 +73,22 @@ def _needs_the_walk(name: str, args: tuple[Arg, ...], tables: Tables) -> bool:
     `sed`, when they are given), sends data the secret search follows, writes files whose content
     the walk remembers, or downloads or decodes into a file the walk judges. (Declarations,
     `export A=1`, are not plain words.)"""
+    interpreter = tables.interpreter(name)
     return (
         (name in HANDLERS and (name not in OPTION_CODE_PROGRAMS or bool(option_commands(name, args))))
-        or tables.interpreter(name) is not None
+        or (interpreter is not None and not _runs_no_code(interpreter, args))
         or (name in SENDERS and may_send(name, args))
         or name in WRITER_NAMES
         or name in tables.fetchers
         or name in tables.decoders  # decoding or not: the flags are the walk's to read
     )
+
+
+def _runs_no_code(interpreter: InterpreterSpec, args: tuple[Arg, ...]) -> bool:
+    """Whether an interpreter that runs code only through its subcommands (`go run`; `go test` and `go
+    build` build packages) is given another subcommand first, and reads no program from its input."""
+    subcommands = interpreter.code_subcommands | interpreter.script_subcommands
+    if not subcommands or interpreter.reads_stdin_code or not args:
+        return False
+    first = args[0].values[0]
+    return not first.startswith("-") and first not in subcommands

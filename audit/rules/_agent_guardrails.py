@@ -17,13 +17,13 @@ import functools
 import re
 from collections.abc import Iterator
 
-from .._analysis import CommandSubject, RedirectSubject, StdinKind, path_is_anywhere
+from .._analysis import CommandSubject, RedirectSubject, StdinKind, path_is_anywhere, resolve_path
 from .._caches import PATH_TABLES
 from .._model import Severity
 from .._syntax import ast
 from .._tables import Tables
 from ..programs import REMOVERS, WRITERS, Arg
-from ._paths import extracted_into, placed_paths, redirect_writes_file, removed_paths, writes_a_file
+from ._paths import extracted_into, keep_last, placed_paths, redirect_writes_file, removed_paths, writes_a_file
 from ._rule import Hit, Inspects, rule
 
 # Settings values that turn a guardrail off, in the agents' own spellings: Claude Code's permission
@@ -46,6 +46,32 @@ def _holding_directories(entries: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(entry.rpartition("/")[0] for entry in entries if entry.count("/") > 1))
 
 
+@functools.lru_cache(maxsize=PATH_TABLES)
+def _by_last_name(entries: tuple[str, ...]) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """The entries by the name they end in, and those ending in a glob by their directory's name
+    (`hooks` of `**/.claude/hooks/*`): a path can only be an entry listed under its own names."""
+    named: dict[str, list[str]] = {}
+    globbed: dict[str, list[str]] = {}
+    for entry in entries:
+        directory, _, name = entry.rpartition("/")
+        if "*" in name:
+            globbed.setdefault(directory.rpartition("/")[2], []).append(entry)
+        else:
+            named.setdefault(name, []).append(entry)
+    return {key: tuple(value) for key, value in named.items()}, {key: tuple(value) for key, value in globbed.items()}
+
+
+def _entry_named(target: Arg, entries: tuple[str, ...], cwd: str | None) -> str | None:
+    """The entry `target` names, matching only the entries that end in its name (most paths end in
+    none, and matching every entry is the cost of every write)."""
+    named, globbed = _by_last_name(entries)
+    candidates: list[str] = []
+    for value in target.values:
+        directory, _, name = resolve_path(cwd, value).rpartition("/")
+        candidates.extend((*named.get(name, ()), *globbed.get(directory.rpartition("/")[2], ())))
+    return path_is_anywhere(target, tuple(dict.fromkeys(candidates)), cwd) if candidates else None
+
+
 def _settings_file(target: Arg, tables: Tables, cwd: str | None, *, whole_directory: bool = False) -> str | None:
     """The agent settings entry `target` names; with `whole_directory`, also a directory holding one.
     A path known only at run time or a glob names none: `$TMPDIR/x` could be any file of
@@ -53,13 +79,19 @@ def _settings_file(target: Arg, tables: Tables, cwd: str | None, *, whole_direct
     if not target.values or target.pattern:
         return None
     entries = tables.agent_settings_files
-    matched = path_is_anywhere(target, entries, cwd)
+    matched = _entry_named(target, entries, cwd)
     if matched is None and whole_directory:
-        matched = path_is_anywhere(target, _holding_directories(entries), cwd)
+        matched = _entry_named(target, _holding_directories(entries), cwd)
     return matched
 
 
-def _changed_settings(subject: CommandSubject, tables: Tables) -> Iterator[tuple[Arg, str, str]]:
+@keep_last
+def _changed_settings(subject: CommandSubject, tables: Tables) -> tuple[tuple[Arg, str, str], ...]:
+    """The settings changes of `_settings_changes`, worked out once for the rules that ask."""
+    return tuple(_settings_changes(subject, tables))
+
+
+def _settings_changes(subject: CommandSubject, tables: Tables) -> Iterator[tuple[Arg, str, str]]:
     """Each agent settings file the command writes or removes, with the entry and what it does: a
     directory holding one counts when it is copied or unpacked whole (`rsync -a dots/.claude/ ~/.claude/`,
     `tar xf b.tgz -C ~/.claude`), moved or deleted."""

@@ -82,15 +82,18 @@ def delete_shared_temp(subject: CommandSubject, _tables: Tables) -> Iterator[Hit
 def delete_application_directory(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
     cwd = subject.cwd
     for arg in removed_trees(reading(subject)):
-        if path_is(arg, tables.data_directories, cwd) is not None:
-            continue  # FS001's
-        if _holds_service_data(arg, tables, cwd):
-            continue  # SV001's
-        for value in cleaned_values(arg, cwd):
-            parent, _, name = value.rstrip("/").rpartition("/")
-            if parent in _APPLICATION_ROOTS and name not in _EVERYTHING:
-                yield Hit(arg.span, f"recursive delete of `{arg.display()}`, a whole application or site in {parent}")
-                break
+        parent = next((root for value in cleaned_values(arg, cwd) if (root := _application_root(value))), None)
+        if parent is None:
+            continue  # the common case, told first: no entry of an application root
+        if path_is(arg, tables.data_directories, cwd) is not None or _holds_service_data(arg, tables, cwd):
+            continue  # FS001's, SV001's
+        yield Hit(arg.span, f"recursive delete of `{arg.display()}`, a whole application or site in {parent}")
+
+
+def _application_root(value: str) -> str | None:
+    """The application root a clean path is a whole entry of (`/srv` of `/srv/app`), if any."""
+    parent, _, name = value.rstrip("/").rpartition("/")
+    return parent if parent in _APPLICATION_ROOTS and name not in _EVERYTHING else None
 
 
 def _holds_service_data(arg: Arg, tables: Tables, cwd: str | None) -> bool:
