@@ -89,15 +89,39 @@ def _in_production(predicate: Predicate, variables: tuple[str, ...]) -> Predicat
 
 def _production_settings(found: Found) -> Arg | None:
     """Django's `--settings=app.settings.production` (or `--settings MODULE`): settings named for production."""
+    given = _settings_option(found)
+    return given[0] if given is not None and names_production(given[1]) else None
+
+
+def _settings_option(found: Found) -> tuple[Arg, str] | None:
+    """Django's `--settings=MODULE` (or `--settings MODULE`): the option's word and the module."""
     args = found.reading.args
     for index, word in enumerate(args):
         name, equals, given = (word.value or "").partition("=")
-        if name != "--settings":
-            continue
-        module = given if equals else (args[index + 1].value or "" if index + 1 < len(args) else "")
-        if names_production(module):
-            return word
+        if name == "--settings":
+            return word, given if equals else (args[index + 1].value or "" if index + 1 < len(args) else "")
     return None
+
+
+def _django_settings(found: Found) -> str | None:
+    """The settings module a Django command names: its `--settings`, else `DJANGO_SETTINGS_MODULE` set by
+    the command."""
+    given = _settings_option(found)
+    return given[1] if given is not None else found.subject.setting("DJANGO_SETTINGS_MODULE")
+
+
+def _unless_django_testing(predicate: Predicate) -> Predicate:
+    """`manage.py flush --settings=app.settings.test`: a settings module named for tests configures the
+    test database, which the test suite rebuilds anyway (as `RAILS_ENV=test` does for Rails)."""
+
+    def outside_tests(found: Found) -> Arg | None:
+        module = _django_settings(found) or ""
+        last = module.rpartition(".")[2]
+        if last in ("test", "tests", "testing") or last.endswith(("_test", "_tests", "_testing")):
+            return None
+        return predicate(found)
+
+    return outside_tests
 
 
 _RAILS_ENVIRONMENT = ("RAILS_ENV", "RACK_ENV")
@@ -128,7 +152,7 @@ DROP_DATABASE = pack_rule(
     id="DB001",
     name="framework-drops-database",
     severity=Severity.HIGH,
-    summary="A framework command that drops, wipes or resets the database (`rails db:drop`, `manage.py flush` or its statements piped into `manage.py dbshell`, `artisan migrate:fresh`, `prisma migrate reset`...); not of the test environment the command names (`RAILS_ENV=test`, `MIX_ENV=test`, `APP_ENV=testing`).",
+    summary="A framework command that drops, wipes or resets the database (`rails db:drop`, `manage.py flush` or its statements piped into `manage.py dbshell`, `artisan migrate:fresh`, `prisma migrate reset`...); not of the test environment the command names (`RAILS_ENV=test`, `MIX_ENV=test`, `APP_ENV=testing`, Django settings named for tests).",
     rationale="These delete every table or row of the configured database, which is whatever the environment points at, production included.",
     safer_alternative="Check which database the environment configures; reset only a disposable test database (`RAILS_ENV=test`).",
     matches=(
@@ -142,7 +166,7 @@ DROP_DATABASE = pack_rule(
                 _RAILS_ENVIRONMENT, "test",
             ),
         ),
-        command(_PYTHON, where=_script_task(_DJANGO, "flush", "reset_db")),
+        command(_PYTHON, where=_unless_django_testing(_script_task(_DJANGO, "flush", "reset_db"))),
         command(_PYTHON, where=_runs_flush_statements),
         command(_PYTHON, where=_migrates_to_zero),
         command(
@@ -167,7 +191,7 @@ DROP_DATABASE = pack_rule(
     ),
     message="drops or wipes the application's database",
     must_match=("rails db:drop", "python manage.py flush --noinput", "php artisan migrate:fresh --seed", "npx prisma migrate reset --force", "alembic downgrade base"),
-    must_not_match=("rails db:migrate", "python manage.py migrate", "php artisan migrate", "npx prisma migrate dev --name init", "alembic upgrade head", "RAILS_ENV=test bin/rails db:reset", "MIX_ENV=test mix ecto.reset"),
+    must_not_match=("rails db:migrate", "python manage.py migrate", "php artisan migrate", "npx prisma migrate dev --name init", "alembic upgrade head", "RAILS_ENV=test bin/rails db:reset", "MIX_ENV=test mix ecto.reset", "python manage.py flush --noinput --settings=app.settings.test"),
 )  # fmt: skip
 
 ROLLBACK = pack_rule(
