@@ -1,6 +1,7 @@
-"""Serving files to the network (NE003): a one-line static web server whose root is the whole
+"""Serving to the network (NE003, NE027): a one-line static web server whose root is the whole
 file system, the home directory or a store of keys and credentials hands every file in it to
-whoever connects (`cd ~ && python3 -m http.server`, `python3 -m http.server -d ~/.aws`)."""
+whoever connects (`cd ~ && python3 -m http.server`, `python3 -m http.server -d ~/.aws`); a database
+container with its authentication off and its port published on every address hands it its data."""
 
 from __future__ import annotations
 
@@ -182,4 +183,88 @@ def _host(address: str) -> str:
     return address.rpartition(":")[0] or address
 
 
-EXPOSURE_RULES = (serve_secrets,)
+# Database images' settings that turn authentication off, by the image's repository name.
+_NO_AUTHENTICATION = {
+    "postgres": ("POSTGRES_HOST_AUTH_METHOD=trust",),
+    "postgis": ("POSTGRES_HOST_AUTH_METHOD=trust",),
+    "timescaledb": ("POSTGRES_HOST_AUTH_METHOD=trust",),
+    "mysql": ("MYSQL_ALLOW_EMPTY_PASSWORD=yes", "MYSQL_ALLOW_EMPTY_PASSWORD=1", "MYSQL_ALLOW_EMPTY_PASSWORD=true"),
+    "mariadb": (
+        "MARIADB_ALLOW_EMPTY_ROOT_PASSWORD=yes", "MARIADB_ALLOW_EMPTY_ROOT_PASSWORD=1",
+        "MYSQL_ALLOW_EMPTY_PASSWORD=yes", "MYSQL_ALLOW_EMPTY_PASSWORD=1",
+    ),
+    "redis": ("ALLOW_EMPTY_PASSWORD=yes", "--protected-mode no"),
+    "elasticsearch": ("xpack.security.enabled=false",),
+    "opensearch": ("DISABLE_SECURITY_PLUGIN=true", "plugins.security.disabled=true"),
+}  # fmt: skip
+
+
+def _image_repository(reference: str) -> str:
+    """`bitnami/postgresql:16` is `postgresql`; `docker.io/library/postgres@sha256:...` is `postgres`."""
+    return reference.partition("@")[0].rpartition("/")[2].partition(":")[0].lower()
+
+
+def _published_to_network(values: list[str]) -> str | None:
+    """The first `-p`/`--publish` mapping that listens on every address (no address, or 0.0.0.0, ::), or
+    `-P`/`--publish-all`."""
+    for index, value in enumerate(values):
+        if value in ("-P", "--publish-all"):
+            return value  # every exposed port, on every address
+        name, equals, attached = value.partition("=")
+        if name not in ("-p", "--publish") and not (value.startswith("-p") and len(value) > 2):
+            continue
+        mapping = attached if equals else value[2:] if name not in ("-p", "--publish") else ""
+        if not mapping:
+            mapping = values[index + 1] if index + 1 < len(values) else ""
+        fields = mapping.rsplit(":", 2)
+        address = fields[0] if len(fields) == 3 else ""
+        if address.strip("[]") in ("", "0.0.0.0", "::"):
+            return mapping
+    return None
+
+
+@rule(
+    id="NE027",
+    name="database-open-to-the-network",
+    severity=Severity.MEDIUM,
+    summary=(
+        "Starts a database container with its authentication off (`POSTGRES_HOST_AUTH_METHOD=trust`, "
+        "`MYSQL_ALLOW_EMPTY_PASSWORD=yes`, redis' `--protected-mode no`, `xpack.security.enabled=false`) and its "
+        "port published on every address (`-p 5432:5432`, `-p 0.0.0.0:...`, `-P`)."
+    ),
+    rationale=(
+        "Anyone who reaches the machine (a shared network, a cloud VM's public address) reads and changes the "
+        "data without a password; scanners find such ports within minutes. Bound to 127.0.0.1, or with a "
+        "password, it is a development database."
+    ),
+    safer_alternative="Publish on the loopback (`-p 127.0.0.1:5432:5432`), or set a password (`-e POSTGRES_PASSWORD=...`).",
+    inspects=Inspects.COMMAND,
+    commands=("docker", "podman", "nerdctl"),
+    must_match=(
+        "docker run -d -p 5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres:16",
+        "podman run -p 0.0.0.0:3306:3306 -e MYSQL_ALLOW_EMPTY_PASSWORD=yes mysql:8",
+        "docker run -d -p 6379:6379 redis:7 redis-server --protected-mode no",
+    ),
+    must_not_match=(
+        "docker run -d -p 127.0.0.1:5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres",
+        "docker run -d -p 5432:5432 -e POSTGRES_PASSWORD=dev postgres",
+        "docker run --rm -e POSTGRES_HOST_AUTH_METHOD=trust postgres",
+    ),
+)
+def database_open_to_network(subject: CommandSubject, tables: Tables) -> Iterator[Hit]:
+    values = [arg.value or "" for arg in subject.args]
+    if values[:1] not in (["run"], ["create"]) and values[:2] not in (["container", "run"], ["container", "create"]):
+        return
+    published = _published_to_network(values)
+    if published is None:
+        return
+    joined = " ".join(values)
+    for word in values:
+        settings = _NO_AUTHENTICATION.get(_image_repository(word), ())
+        off = next((setting for setting in settings if setting in joined), None)
+        if off is not None:
+            yield Hit(subject.span, f"publishes `{published}` on every address with `{off}`: no password needed")
+            return
+
+
+EXPOSURE_RULES = (serve_secrets, database_open_to_network)
