@@ -327,6 +327,7 @@ def _with_known_parameters(word: ast.Word, bindings: Bindings) -> ast.Word:
     if len(parts) < 2:
         return word  # a lone expansion: nothing known stands beside it
     known: list[ast.WordPart] = []
+    replaced = False
     for part in parts:
         if type(part) is ast.ParamExpansion and _list_selector(part) is None:
             values = parameter_values(part, bindings)
@@ -338,9 +339,10 @@ def _with_known_parameters(word: ast.Word, bindings: Bindings) -> ast.Word:
                 and (part.quoted or _stays_one_word(values[0]))
             ):
                 known.append(ast.Literal(values[0], True, part.span))
+                replaced = True
                 continue
         known.append(part)
-    return word if known == list(parts) else word._replace(parts=tuple(known))
+    return ast.Word(tuple(known), word.span, word.source) if replaced else word
 
 
 def _stays_one_word(value: str) -> bool:

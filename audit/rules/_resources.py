@@ -157,11 +157,12 @@ _SYSTEM_BINARIES = ("/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/")
 
 
 def _may_mine(subject: CommandSubject) -> bool:
-    """The cheap first test: a miner's name, an image runner, or a pool address among the words."""
+    """The cheap first test, asked of every command: a miner's name, an image runner, or a pool address
+    among the words (only a word holding a URL is lowered)."""
     return (
         subject.name in _MINERS
         or subject.name in _STARTS_CONTAINERS
-        or any("stratum" in arg.source.lower() for arg in subject.args)
+        or any("://" in arg.source and "stratum" in arg.source.lower() for arg in subject.args)
     )
 
 

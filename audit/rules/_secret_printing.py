@@ -283,8 +283,11 @@ def show_stored_secret(subject: CommandSubject, tables: Tables) -> Iterator[Hit]
 def _printed_secret(name: str, args: tuple[Arg, ...]) -> str | None:
     """The subcommand (`aws secretsmanager get-secret-value`) by which `name ARGS` prints a stored
     secret in clear; None when it prints none."""
+    printers = _SHOWN.get(name)
+    if printers is None:
+        return None  # `echo`, `cat`: the rule's other printers, whose reading is not needed here
     reading = read_command(name, args)
-    for shown in _SHOWN.get(name, ()):
+    for shown in printers:
         if not reading.selects(shown.words) or (shown.elsewhere and reading.has(*shown.elsewhere)):
             continue
         if not shown.clear or reading.has(*shown.clear):
