@@ -12,6 +12,7 @@ from .._model import Severity
 from .._tables import Tables
 from ..programs.destinations import loopback_host
 from ._paths import path_is, path_under
+from ._pushes import image_repository
 from ._rule import Hit, Inspects, rule
 
 _PYTHON_SERVERS = frozenset({"http.server", "SimpleHTTPServer"})
@@ -199,11 +200,6 @@ _NO_AUTHENTICATION = {
 }  # fmt: skip
 
 
-def _image_repository(reference: str) -> str:
-    """`bitnami/postgresql:16` is `postgresql`; `docker.io/library/postgres@sha256:...` is `postgres`."""
-    return reference.partition("@")[0].rpartition("/")[2].partition(":")[0].lower()
-
-
 def _published_to_network(values: list[str]) -> str | None:
     """The first `-p`/`--publish` mapping that listens on every address (no address, or 0.0.0.0, ::), or
     `-P`/`--publish-all`."""
@@ -260,7 +256,7 @@ def database_open_to_network(subject: CommandSubject, tables: Tables) -> Iterato
         return
     joined = " ".join(values)
     for word in values:
-        settings = _NO_AUTHENTICATION.get(_image_repository(word), ())
+        settings = _NO_AUTHENTICATION.get(image_repository(word), ())
         off = next((setting for setting in settings if setting in joined), None)
         if off is not None:
             yield Hit(subject.span, f"publishes `{published}` on every address with `{off}`: no password needed")

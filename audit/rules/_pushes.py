@@ -98,6 +98,12 @@ def _image_destination(read: Reading) -> Arg | None:
     return words[0] if words else None
 
 
+def image_repository(reference: str) -> str:
+    """The last component of an image reference's repository, in lower case (`ghcr.io/x/xmrig:6.21@sha256:...`
+    is `xmrig`, `docker.io/library/postgres` is `postgres`)."""
+    return reference.partition("@")[0].rpartition("/")[2].partition(":")[0].lower()
+
+
 def image_registry(reference: str) -> str | None:
     """The registry host of an image reference (`registry.example.com:5000/app:1`), None for
     Docker Hub's short names (`app`, `team/app`) and the transports that stay on this machine."""

@@ -16,6 +16,7 @@ from .._analysis import CommandSubject, RedirectSubject
 from .._model import Severity
 from .._tables import Tables
 from ._paths import is_device, reading, redirect_writes_file, writes_a_file
+from ._pushes import image_repository
 from ._rule import Hit, Inspects, rule
 
 # Devices that never run dry: a copy from them ends only when the disk is full.
@@ -166,14 +167,6 @@ def _may_mine(subject: CommandSubject) -> bool:
     )
 
 
-def _image_name(reference: str) -> str:
-    """The repository's last component of an image reference (`ghcr.io/x/xmrig:6.21@sha256:...` is
-    `xmrig`), or of a kubectl `--image=` value."""
-    reference = reference.rpartition("=")[2] if reference.startswith("--image") else reference
-    name = reference.partition("@")[0].rpartition("/")[2]
-    return name.partition(":")[0].lower()
-
-
 def _mining_evidence(subject: CommandSubject) -> str | None:
     """Why the command mines: the program's name, the image it starts, or the pool it joins."""
     if subject.name in _MINERS:
@@ -188,7 +181,7 @@ def _mining_evidence(subject: CommandSubject) -> str | None:
     words = tuple(arg.value or "" for arg in subject.args)
     starts = _STARTS_CONTAINERS.get(subject.name or "", ())
     if any(words[: len(subcommand)] == subcommand for subcommand in starts):
-        miner = next((word for word in words if _image_name(word) in _MINERS), None)
+        miner = next((word for word in words if image_repository(word.removeprefix("--image=")) in _MINERS), None)
         if miner is not None:
             return f"`{subject.name}` starts the miner image `{miner}`"
     return None
